@@ -1,0 +1,5 @@
+//! Walkmesh geometry and navigation: algorithms that know no file format.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub use glam::{Vec2, Vec3};
