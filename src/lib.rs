@@ -1,5 +1,17 @@
 //! areakit: the operations behind the `areakit` command line.
+//!
+//! This crate glues the format layer ([`areakit_formats`], re-exported as [`formats`]) and the
+//! geometry layer ([`areakit_geometry`], re-exported as [`geometry`]): it detects formats,
+//! loads documents, writes files atomically, and runs the operations the CLI exposes.
 #![forbid(unsafe_code)]
+#![deny(missing_docs)]
 
 pub use areakit_formats as formats;
 pub use areakit_geometry as geometry;
+
+pub mod document;
+mod error;
+pub mod fsio;
+pub mod info;
+
+pub use error::Error;

@@ -1,1 +1,37 @@
-fn main() {}
+//! `areakit`: the command line. Parses arguments, calls the library, prints, picks the exit code.
+//!
+//! Exit codes: 0 success; 1 an input is invalid (or `check` found an error); 2 usage or I/O error.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+mod cli;
+
+fn main() -> ExitCode {
+    let args = match cli::args::Cli::try_parse() {
+        Ok(a) => a,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let mut out = cli::Output::stdout();
+    let result = cli::run(args, &mut out);
+    let _ = out.flush();
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            let mut err = std::io::stderr().lock();
+            let _ = writeln!(err, "areakit: {}", one_line(&e.to_string()));
+            ExitCode::from(e.exit_code())
+        }
+    }
+}
+
+/// Errors are one line each on stderr.
+fn one_line(s: &str) -> String {
+    s.replace(['\n', '\r'], " ")
+}

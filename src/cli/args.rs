@@ -1,0 +1,63 @@
+//! Command-line arguments (clap derive). Every command's help ends with an example.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+/// Read, write, check, repair, convert and query BioWare Aurora-family area data.
+#[derive(Debug, Parser)]
+#[command(name = "areakit", version, about, long_about = None)]
+#[command(
+    after_help = "Exit codes: 0 success, 1 invalid input (or check found an error), 2 usage or I/O error.\n\nExample:\n  areakit demo && areakit info areakit-demo/demo_a.wok"
+)]
+pub struct Cli {
+    /// The command.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Describe a file: its format, counts and bounds.
+    #[command(after_help = "Example:\n  areakit info m13aa_01a.wok --json")]
+    Info(InfoArgs),
+    /// Read a file and write it in the same or another format (atomically).
+    #[command(
+        after_help = "The output keeps the input's format unless --to or an unambiguous extension of OUT names another.\n\nExample:\n  areakit convert m13aa_01a.wok copy.wok"
+    )]
+    Convert(ConvertArgs),
+}
+
+/// `areakit info`.
+#[derive(Debug, clap::Args)]
+pub struct InfoArgs {
+    /// The file to describe.
+    pub file: PathBuf,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `areakit convert`.
+#[derive(Debug, clap::Args)]
+pub struct ConvertArgs {
+    /// The input file.
+    pub input: PathBuf,
+    /// The output file (never the input).
+    pub output: PathBuf,
+    /// The output format (default: the input's, or what OUT's extension names).
+    #[arg(long, value_name = "FORMAT")]
+    pub to: Option<String>,
+}
+
+/// `areakit demo`.
+#[derive(Debug, clap::Args)]
+pub struct DemoArgs {
+    /// Folder to write the sample area into.
+    #[arg(long, default_value = "areakit-demo")]
+    pub out: PathBuf,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    pub json: bool,
+}

@@ -1,0 +1,98 @@
+//! The command implementations: argument handling and printing only; the work is in the library.
+
+pub mod args;
+
+use std::io::{self, Write};
+
+use areakit::document::{Document, Format};
+use areakit::{Error, fsio, info};
+
+use args::{Cli, Command, ConvertArgs, InfoArgs};
+
+/// Buffered standard output that treats a closed pipe as success.
+pub struct Output {
+    inner: io::BufWriter<io::Stdout>,
+    closed: bool,
+}
+
+impl Output {
+    /// Standard output.
+    pub fn stdout() -> Self {
+        Output {
+            inner: io::BufWriter::new(io::stdout()),
+            closed: false,
+        }
+    }
+
+    /// Writes a line (ignored once the reader has gone away).
+    pub fn line(&mut self, s: &str) -> Result<(), Error> {
+        if self.closed {
+            return Ok(());
+        }
+        match writeln!(self.inner, "{s}") {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(())
+            }
+            Err(e) => Err(Error::io(std::path::Path::new("<stdout>"), e)),
+        }
+    }
+
+    /// Flushes.
+    pub fn flush(&mut self) -> io::Result<()> {
+        match self.inner.flush() {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+            other => other,
+        }
+    }
+}
+
+/// Runs a command; returns the exit code on success paths (e.g. `check` with errors → 1).
+pub fn run(cli: Cli, out: &mut Output) -> Result<u8, Error> {
+    match cli.command {
+        Command::Info(a) => run_info(a, out),
+        Command::Convert(a) => run_convert(a, out),
+    }
+}
+
+fn print_json(out: &mut Output, v: &serde_json::Value) -> Result<(), Error> {
+    out.line(&serde_json::to_string_pretty(v).unwrap_or_default())
+}
+
+fn run_info(a: InfoArgs, out: &mut Output) -> Result<u8, Error> {
+    let doc = Document::open(&a.file)?;
+    let v = info::info_json(&a.file, &doc);
+    if a.json {
+        print_json(out, &v)?;
+    } else {
+        out.line(info::human(&v).trim_end())?;
+    }
+    Ok(0)
+}
+
+fn run_convert(a: ConvertArgs, out: &mut Output) -> Result<u8, Error> {
+    fsio::refuse_overwrite(&a.input, &a.output, false)?;
+    let doc = Document::open(&a.input)?;
+    let target = match &a.to {
+        Some(name) => Format::from_name(name).ok_or_else(|| {
+            let names: Vec<_> = Format::ALL.iter().map(|f| f.name()).collect();
+            Error::usage(format!(
+                "--to {name}: unknown format (known: {})",
+                names.join(", ")
+            ))
+        })?,
+        None => Format::from_extension(&a.output).unwrap_or(doc.format()),
+    };
+    let bytes = doc.encode(target, &a.output)?;
+    fsio::write_atomic(&a.output, &bytes)?;
+    out.line(&format!(
+        "{} ({}) -> {} ({}, {} bytes)",
+        a.input.display(),
+        doc.format().name(),
+        a.output.display(),
+        target.name(),
+        bytes.len()
+    ))?;
+    Ok(0)
+}
