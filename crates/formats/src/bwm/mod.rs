@@ -11,10 +11,13 @@
 pub mod material;
 pub mod model;
 pub mod raw;
-mod read;
+mod view;
 mod write;
 
 pub use material::Material;
 pub use model::{AabbNode, Bwm, BwmKind, Edge, Face, SourceLayout, WalkmeshType};
-pub use read::{read, read_directory};
+pub use view::{BwmView, read, read_directory};
 pub use write::write;
+
+#[cfg(test)]
+mod tests;
