@@ -23,7 +23,12 @@ fn info_json_matches_header_counts_for_every_corpus_bwm() {
     let files = common::corpus_files(&["wok", "bwm", "pwk"]);
     assert_eq!(files.len(), 112);
     for path in &files {
-        let out = areakit().arg("info").arg(path).arg("--json").output().unwrap();
+        let out = areakit()
+            .arg("info")
+            .arg(path)
+            .arg("--json")
+            .output()
+            .unwrap();
         assert_eq!(out.status.code(), Some(0), "{}", path.display());
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
         let dir = bwm::read_directory(&std::fs::read(path).unwrap()).unwrap();
@@ -41,7 +46,12 @@ fn info_json_matches_header_counts_for_every_corpus_bwm() {
         ] {
             assert_eq!(v[key], count, "{} {key}", path.display());
         }
-        let mats: u64 = v["materials"].as_object().unwrap().values().map(|n| n.as_u64().unwrap()).sum();
+        let mats: u64 = v["materials"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|n| n.as_u64().unwrap())
+            .sum();
         assert_eq!(mats, u64::from(dir.counts[1]));
         let (min, max) = (&v["bounds"]["min"], &v["bounds"]["max"]);
         for k in 0..3 {
@@ -56,11 +66,25 @@ fn convert_is_byte_identical_for_every_corpus_bwm() {
     assert_eq!(files.len(), 112);
     let dir = tmpdir("convert");
     for (i, path) in files.iter().enumerate() {
-        let ext = if path.extension().unwrap() == "pwk" { "pwk" } else { "wok" };
+        let ext = if path.extension().unwrap() == "pwk" {
+            "pwk"
+        } else {
+            "wok"
+        };
         let out_path = dir.join(format!("out{i}.{ext}"));
-        let st = areakit().arg("convert").arg(path).arg(&out_path).output().unwrap().status;
+        let st = areakit()
+            .arg("convert")
+            .arg(path)
+            .arg(&out_path)
+            .output()
+            .unwrap()
+            .status;
         assert_eq!(st.code(), Some(0), "{}", path.display());
-        assert!(std::fs::read(path).unwrap() == std::fs::read(&out_path).unwrap(), "{}", path.display());
+        assert!(
+            std::fs::read(path).unwrap() == std::fs::read(&out_path).unwrap(),
+            "{}",
+            path.display()
+        );
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -100,21 +124,38 @@ fn broken_bwm_exits_1_with_path_and_offset() {
             assert!(err.contains("offset 0x"), "{err}");
         }
     }
-    assert!(!dir.join("x.wok").exists(), "no output written for invalid input");
+    assert!(
+        !dir.join("x.wok").exists(),
+        "no output written for invalid input"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn usage_and_io_errors_exit_2() {
-    let out = areakit().args(["info", "/nonexistent/file.wok"]).output().unwrap();
+    let out = areakit()
+        .args(["info", "/nonexistent/file.wok"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let out = areakit().arg("frobnicate").output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let files = common::corpus_files(&["wok"]);
-    let out = areakit().arg("convert").arg(&files[0]).arg(&files[0]).output().unwrap();
+    let out = areakit()
+        .arg("convert")
+        .arg(&files[0])
+        .arg(&files[0])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2), "refuses to overwrite its input");
     let dir = tmpdir("to");
-    let out = areakit().arg("convert").arg(&files[0]).arg(dir.join("a.wok")).args(["--to", "nonsense"]).output().unwrap();
+    let out = areakit()
+        .arg("convert")
+        .arg(&files[0])
+        .arg(dir.join("a.wok"))
+        .args(["--to", "nonsense"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
     assert!(Path::new(env!("CARGO_BIN_EXE_areakit")).exists());

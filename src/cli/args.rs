@@ -22,6 +22,11 @@ pub enum Command {
     /// Describe a file: its format, counts and bounds.
     #[command(after_help = "Example:\n  areakit info m13aa_01a.wok --json")]
     Info(InfoArgs),
+    /// Check files and folders (recursively) for everything wrong with them.
+    #[command(
+        after_help = "Prints one line per finding (path:location: severity[code]: message) and a summary; codes are documented in docs/checks.md.\nExit 0 when there is no error finding, 1 when there is, 2 for usage or I/O errors.\n\nExample:\n  areakit check ../modules/m13aa --json"
+    )]
+    Check(CheckArgs),
     /// Read a file and write it in the same or another format (atomically).
     #[command(
         after_help = "The output keeps the input's format unless --to or an unambiguous extension of OUT names another.\n\nExample:\n  areakit convert m13aa_01a.wok copy.wok"
@@ -35,6 +40,17 @@ pub struct InfoArgs {
     /// The file to describe.
     pub file: PathBuf,
     /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `areakit check`.
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// Files and folders to check.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Print one JSON object `{"files_checked": N, "findings": [...]}`.
     #[arg(long)]
     pub json: bool,
 }

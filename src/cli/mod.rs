@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use areakit::document::{Document, Format};
 use areakit::{Error, fsio, info};
 
-use args::{Cli, Command, ConvertArgs, InfoArgs};
+use args::{CheckArgs, Cli, Command, ConvertArgs, InfoArgs};
 
 /// Buffered standard output that treats a closed pipe as success.
 pub struct Output {
@@ -52,6 +52,7 @@ impl Output {
 pub fn run(cli: Cli, out: &mut Output) -> Result<u8, Error> {
     match cli.command {
         Command::Info(a) => run_info(a, out),
+        Command::Check(a) => run_check(a, out),
         Command::Convert(a) => run_convert(a, out),
     }
 }
@@ -95,4 +96,14 @@ fn run_convert(a: ConvertArgs, out: &mut Output) -> Result<u8, Error> {
         bytes.len()
     ))?;
     Ok(0)
+}
+
+fn run_check(a: CheckArgs, out: &mut Output) -> Result<u8, Error> {
+    let report = areakit::check::check_paths(&a.paths)?;
+    if a.json {
+        print_json(out, &report.to_json())?;
+    } else {
+        out.line(report.to_text().trim_end())?;
+    }
+    Ok(u8::from(report.has_errors()))
 }
