@@ -22,6 +22,7 @@ pub mod bwm;
 pub mod cursor;
 mod error;
 pub mod finding;
+pub mod trx;
 
 pub use error::{DecodeError, EncodeError, ErrorKind, Location};
 pub use finding::{Finding, Place, Severity};
