@@ -22,6 +22,8 @@ pub mod bwm;
 pub mod cursor;
 mod error;
 pub mod finding;
+pub mod lyt;
+mod text_lines;
 
 pub use error::{DecodeError, EncodeError, ErrorKind, Location};
 pub use finding::{Finding, Place, Severity};
