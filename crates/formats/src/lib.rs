@@ -24,6 +24,7 @@ mod error;
 pub mod finding;
 pub mod lyt;
 mod text_lines;
+pub mod vis;
 
 pub use error::{DecodeError, EncodeError, ErrorKind, Location};
 pub use finding::{Finding, Place, Severity};
