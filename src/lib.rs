@@ -9,6 +9,7 @@
 pub use areakit_formats as formats;
 pub use areakit_geometry as geometry;
 
+pub mod area;
 pub mod check;
 pub mod demo;
 pub mod document;

@@ -35,6 +35,8 @@ impl fmt::Display for Severity {
 /// Where a finding applies. Every field is optional; fill what applies.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Place {
+    /// The file the finding is about, when a check spans several files (areas).
+    pub file: Option<String>,
     /// Byte offset in the file (binary formats).
     pub offset: Option<u64>,
     /// 1-based line (text formats).
@@ -99,6 +101,13 @@ impl Place {
         self
     }
 
+    /// Adds the file the finding is about.
+    #[must_use]
+    pub fn file(mut self, file: impl Into<String>) -> Self {
+        self.file = Some(file.into());
+        self
+    }
+
     /// Adds a room.
     #[must_use]
     pub fn room(mut self, room: impl Into<String>) -> Self {
@@ -108,13 +117,19 @@ impl Place {
 }
 
 impl fmt::Display for Place {
-    /// `line:col`, `offset 0x..`, then the model path, room, face, edge and position that apply.
+    /// `file:line:col` (the parts that apply), `offset 0x..`, then the model path, room, face, edge and position that apply.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut parts: Vec<String> = Vec::new();
-        match (self.line, self.column) {
-            (Some(l), Some(c)) => parts.push(format!("{l}:{c}")),
-            (Some(l), None) => parts.push(format!("{l}")),
-            _ => {}
+        let line_col = match (self.line, self.column) {
+            (Some(l), Some(c)) => Some(format!("{l}:{c}")),
+            (Some(l), None) => Some(format!("{l}")),
+            _ => None,
+        };
+        match (&self.file, line_col) {
+            (Some(file), Some(lc)) => parts.push(format!("{file}:{lc}")),
+            (Some(file), None) => parts.push(file.clone()),
+            (None, Some(lc)) => parts.push(lc),
+            (None, None) => {}
         }
         if let Some(o) = self.offset {
             parts.push(format!("offset {o:#x}"));

@@ -22,7 +22,10 @@ pub mod bwm;
 pub mod cursor;
 mod error;
 pub mod finding;
+pub mod lyt;
+mod text_lines;
 pub mod trx;
+pub mod vis;
 
 pub use error::{DecodeError, EncodeError, ErrorKind, Location};
 pub use finding::{Finding, Place, Severity};

@@ -1,0 +1,510 @@
+//! Decoding LYT text into a [`Lyt`].
+
+use super::model::{DoorHook, FileDependency, Layout, Lyt, Placement, Section, Skeleton, Source};
+use crate::error::DecodeError;
+use crate::finding::{Finding, Place};
+use crate::text_lines::{
+    self, Eol, RawLine, Token, dominant_eol, has_trailing_whitespace, indent_len, line_no,
+    parse_f32, split_lines, tokens,
+};
+
+/// Decodes a LYT file.
+///
+/// Reads every line of real files: CRLF or LF, tabs, any indentation, keywords in any case,
+/// counts that disagree with the lines that follow (the lines decide), text after `donelayout`.
+/// Each irregularity becomes a warning in [`Lyt::read_findings`]. Errors (with line:column) are
+/// kept for lines that cannot be understood: a record with missing or non-numeric fields, a
+/// count that is not a number.
+///
+/// ```
+/// use areakit_formats::lyt;
+/// let text = b"beginlayout\n   roomcount 1\n      room_a 1.0 2.0 0.0\ndonelayout\n";
+/// let l = lyt::read(text).unwrap();
+/// assert_eq!(l.rooms[0].name, "room_a");
+/// assert_eq!(lyt::write(&l).unwrap(), text);
+/// ```
+pub fn read(data: &[u8]) -> Result<Lyt, DecodeError> {
+    let text = text_lines::decode(data);
+    let lines = split_lines(&text);
+    let mut r = Reader {
+        lyt: Lyt::default(),
+        skeleton: Vec::with_capacity(lines.len()),
+        findings: Vec::new(),
+        state: State::BeforeBegin,
+        section: None,
+        open_count: None,
+        warned_no_begin: false,
+    };
+    let first_eol = lines.first().map(|l| l.eol);
+    let mut warned_mixed = false;
+    for (i, line) in lines.iter().enumerate() {
+        let n = line_no(i);
+        if !warned_mixed
+            && line.eol != Eol::None
+            && first_eol.is_some_and(|e| e != Eol::None && e != line.eol)
+        {
+            warned_mixed = true;
+            r.warn(
+                "lyt-mixed-line-endings",
+                n,
+                1,
+                "line ends differ from the first line's (CRLF and LF mixed)",
+            );
+        }
+        r.line(n, line)?;
+    }
+    r.close_count();
+    let last = line_no(lines.len().saturating_sub(1));
+    match r.state {
+        State::AfterDone => {}
+        State::BeforeBegin => r.warn(
+            "lyt-missing-donelayout",
+            last,
+            1,
+            "no `beginlayout` ... `donelayout` block",
+        ),
+        State::InLayout => r.warn(
+            "lyt-missing-donelayout",
+            last,
+            1,
+            "the file ends without `donelayout`",
+        ),
+    }
+    if lines.last().is_some_and(|l| l.eol == Eol::None) {
+        r.warn(
+            "lyt-no-final-newline",
+            last,
+            1,
+            "the last line has no line terminator",
+        );
+    }
+    let mut lyt = r.lyt;
+    lyt.layout = Some(Layout {
+        lines: r.skeleton,
+        default_eol: dominant_eol(&lines),
+        findings: r.findings,
+    });
+    Ok(lyt)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    BeforeBegin,
+    InLayout,
+    AfterDone,
+}
+
+struct Reader {
+    lyt: Lyt,
+    skeleton: Vec<Skeleton>,
+    findings: Vec<Finding>,
+    state: State,
+    section: Option<Section>,
+    /// Skeleton index of the open count line, its declared count and its line number.
+    open_count: Option<(usize, Option<u64>, u32)>,
+    warned_no_begin: bool,
+}
+
+fn keyword_section(k: &str) -> Option<Section> {
+    match k {
+        "roomcount" => Some(Section::Rooms),
+        "trackcount" => Some(Section::Tracks),
+        "obstaclecount" => Some(Section::Obstacles),
+        "doorhookcount" => Some(Section::DoorHooks),
+        _ => None,
+    }
+}
+
+impl Reader {
+    fn warn(&mut self, code: &'static str, line: u32, column: u32, msg: impl Into<String>) {
+        self.findings
+            .push(Finding::warning(code, Place::line_col(line, column), msg));
+    }
+
+    fn verbatim(&mut self, line: &RawLine) {
+        self.skeleton.push(Skeleton::Verbatim(line.clone()));
+    }
+
+    /// Ends the open count block: compares the declared count with the records read.
+    fn close_count(&mut self) {
+        let Some((idx, declared, line)) = self.open_count.take() else {
+            return;
+        };
+        let records = self.skeleton[idx + 1..]
+            .iter()
+            .filter(
+                |s| matches!(s, Skeleton::Slot { section, .. } if Some(*section) == self.section),
+            )
+            .count();
+        if let Some(Skeleton::Count {
+            records_at_read, ..
+        }) = self.skeleton.get_mut(idx)
+        {
+            *records_at_read = records;
+        }
+        if let Some(d) = declared
+            && d != records as u64
+        {
+            let kw = self.section.map_or("", |s| s.keyword());
+            self.warn(
+                "lyt-count-mismatch",
+                line,
+                1,
+                format!("`{kw} {d}` but {records} record line(s) follow"),
+            );
+        }
+    }
+
+    fn line(&mut self, n: u32, line: &RawLine) -> Result<(), DecodeError> {
+        let toks = tokens(&line.text);
+        if toks.is_empty() {
+            let msg = if line.text.is_empty() {
+                "blank line"
+            } else {
+                "line holds only whitespace"
+            };
+            self.warn("lyt-blank-line", n, 1, msg);
+            self.verbatim(line);
+            return Ok(());
+        }
+        if has_trailing_whitespace(&line.text) {
+            let col = line.text.trim_end().chars().count() + 1;
+            self.warn(
+                "lyt-trailing-whitespace",
+                n,
+                u32::try_from(col).unwrap_or(u32::MAX),
+                "whitespace after the last token",
+            );
+        }
+        let indent = &line.text[..indent_len(&line.text)];
+        if indent.contains('\t') {
+            self.warn("lyt-tab-indent", n, 1, "indentation contains a tab");
+        }
+        let first = toks[0];
+        if first.text.starts_with('#') {
+            self.verbatim(line);
+            return Ok(());
+        }
+        if self.state == State::AfterDone {
+            self.warn(
+                "lyt-content-after-donelayout",
+                n,
+                first.column,
+                format!("`{}` after `donelayout` (ignored, kept)", first.text),
+            );
+            self.verbatim(line);
+            return Ok(());
+        }
+        let keyword = first.text.to_ascii_lowercase();
+        let is_keyword = matches!(
+            keyword.as_str(),
+            "beginlayout" | "donelayout" | "filedependancy" | "filedependency"
+        ) || keyword_section(&keyword).is_some();
+        if is_keyword && first.text != keyword {
+            self.warn(
+                "lyt-keyword-case",
+                n,
+                first.column,
+                format!("keyword `{}` is not lower case", first.text),
+            );
+        }
+        let stray = match keyword.as_str() {
+            "beginlayout" | "donelayout" => toks.get(1),
+            k if keyword_section(k).is_some() => toks.get(2),
+            _ => None,
+        };
+        if let Some(t) = stray {
+            self.warn(
+                "lyt-extra-tokens",
+                n,
+                t.column,
+                format!("unexpected `{}` after `{}` (kept)", t.text, first.text),
+            );
+        }
+        match keyword.as_str() {
+            "beginlayout" => {
+                self.close_count();
+                self.section = None;
+                if self.state == State::InLayout {
+                    self.warn(
+                        "lyt-duplicate-beginlayout",
+                        n,
+                        first.column,
+                        "second `beginlayout`",
+                    );
+                }
+                self.state = State::InLayout;
+                self.skeleton.push(Skeleton::Begin(line.clone()));
+            }
+            "donelayout" => {
+                self.close_count();
+                self.section = None;
+                if self.state == State::BeforeBegin {
+                    self.warn_no_begin(n, first.column);
+                }
+                self.state = State::AfterDone;
+                self.skeleton.push(Skeleton::End(line.clone()));
+            }
+            "filedependancy" | "filedependency" => {
+                if keyword == "filedependency" {
+                    self.warn(
+                        "lyt-keyword-spelling",
+                        n,
+                        first.column,
+                        "the tools spell this keyword `filedependancy`",
+                    );
+                }
+                let name = toks.get(1).ok_or_else(|| {
+                    DecodeError::malformed_text(
+                        n,
+                        end_column(&line.text),
+                        format!("expected a file name after `{}`", first.text),
+                    )
+                })?;
+                if let Some(t) = toks.get(2) {
+                    self.warn(
+                        "lyt-extra-tokens",
+                        n,
+                        t.column,
+                        format!("unexpected `{}` after the file name", t.text),
+                    );
+                }
+                let parsed = FileDependency::new(name.text);
+                let mut dep = parsed.clone();
+                dep.source = Some(Box::new(Source {
+                    text: line.text.clone(),
+                    line: n,
+                    parsed,
+                }));
+                self.lyt.file_dependencies.push(dep);
+                self.skeleton.push(Skeleton::Slot {
+                    section: Section::FileDependency,
+                    eol: line.eol,
+                });
+            }
+            k if keyword_section(k).is_some() => {
+                let Some(section) = keyword_section(k) else {
+                    return Ok(());
+                };
+                self.close_count();
+                if self.state == State::BeforeBegin {
+                    self.warn_no_begin(n, first.column);
+                    self.state = State::InLayout;
+                }
+                let (declared, span) = match toks.get(1) {
+                    None => {
+                        self.warn(
+                            "lyt-missing-count",
+                            n,
+                            end_column(&line.text),
+                            format!("`{}` without a count", first.text),
+                        );
+                        (None, None)
+                    }
+                    Some(t) => {
+                        let v = t.text.parse::<u64>().map_err(|_| {
+                            DecodeError::malformed_text(
+                                n,
+                                t.column,
+                                format!(
+                                    "expected a non-negative integer count after `{}`, found `{}`",
+                                    first.text, t.text
+                                ),
+                            )
+                        })?;
+                        let start = byte_offset(&line.text, t);
+                        (Some(v), Some((start, start + t.text.len())))
+                    }
+                };
+                if self
+                    .skeleton
+                    .iter()
+                    .any(|s| matches!(s, Skeleton::Count { section: s2, .. } if *s2 == section))
+                {
+                    self.warn(
+                        "lyt-duplicate-section",
+                        n,
+                        first.column,
+                        format!(
+                            "a second `{}` section (its records are appended)",
+                            first.text
+                        ),
+                    );
+                }
+                self.section = Some(section);
+                self.open_count = Some((self.skeleton.len(), declared, n));
+                self.skeleton.push(Skeleton::Count {
+                    section,
+                    line: line.clone(),
+                    count_span: span,
+                    records_at_read: 0,
+                });
+            }
+            _ => match self.section {
+                Some(section) => self.record(section, n, line, &toks)?,
+                None => {
+                    self.warn(
+                        "lyt-unknown-line",
+                        n,
+                        first.column,
+                        format!(
+                            "`{}` is outside any section (expected a keyword such as `roomcount`); kept as is",
+                            first.text
+                        ),
+                    );
+                    self.verbatim(line);
+                }
+            },
+        }
+        Ok(())
+    }
+
+    fn warn_no_begin(&mut self, n: u32, column: u32) {
+        if !self.warned_no_begin {
+            self.warned_no_begin = true;
+            self.warn(
+                "lyt-missing-beginlayout",
+                n,
+                column,
+                "section before any `beginlayout`",
+            );
+        }
+    }
+
+    fn record(
+        &mut self,
+        section: Section,
+        n: u32,
+        line: &RawLine,
+        toks: &[Token<'_>],
+    ) -> Result<(), DecodeError> {
+        let what = match section {
+            Section::Rooms => "room",
+            Section::Tracks => "track",
+            Section::Obstacles => "obstacle",
+            _ => "door hook",
+        };
+        let field = |i: usize, name: &str| -> Result<f32, DecodeError> {
+            let t = toks.get(i).ok_or_else(|| {
+                DecodeError::malformed_text(
+                    n,
+                    end_column(&line.text),
+                    format!("{what} line ends early: expected {name}"),
+                )
+            })?;
+            parse_f32(t.text).ok_or_else(|| {
+                DecodeError::malformed_text(
+                    n,
+                    t.column,
+                    format!(
+                        "expected a finite number for the {what}'s {name}, found `{}`",
+                        t.text
+                    ),
+                )
+            })
+        };
+        if section == Section::DoorHooks {
+            let door = toks.get(1).ok_or_else(|| {
+                DecodeError::malformed_text(
+                    n,
+                    end_column(&line.text),
+                    "door hook line ends early: expected the door name",
+                )
+            })?;
+            let unknown = match toks.get(2) {
+                None => {
+                    return Err(DecodeError::malformed_text(
+                        n,
+                        end_column(&line.text),
+                        "door hook line ends early: expected the integer after the door name",
+                    ));
+                }
+                Some(t) => t.text.parse::<i32>().map_err(|_| {
+                    DecodeError::malformed_text(
+                        n,
+                        t.column,
+                        format!(
+                            "expected an integer after the door name, found `{}`",
+                            t.text
+                        ),
+                    )
+                })?,
+            };
+            let position = [field(3, "x")?, field(4, "y")?, field(5, "z")?];
+            let orientation = [
+                field(6, "quaternion w")?,
+                field(7, "quaternion x")?,
+                field(8, "quaternion y")?,
+                field(9, "quaternion z")?,
+            ];
+            let mut extra = Vec::new();
+            for i in 10..toks.len() {
+                extra.push(field(i, "extra value")?);
+            }
+            let parsed = DoorHook {
+                room: toks[0].text.to_string(),
+                door: door.text.to_string(),
+                unknown,
+                position,
+                orientation,
+                extra,
+                source: None,
+            };
+            let mut hook = parsed.clone();
+            hook.source = Some(Box::new(Source {
+                text: line.text.clone(),
+                line: n,
+                parsed,
+            }));
+            self.lyt.doorhooks.push(hook);
+        } else {
+            let position = [field(1, "x")?, field(2, "y")?, field(3, "z")?];
+            let extra: Vec<String> = toks[4.min(toks.len())..]
+                .iter()
+                .map(|t| t.text.to_string())
+                .collect();
+            if let Some(t) = toks.get(4) {
+                self.warn(
+                    "lyt-extra-tokens",
+                    n,
+                    t.column,
+                    format!("unexpected `{}` after the {what}'s x y z (kept)", t.text),
+                );
+            }
+            let parsed = Placement {
+                name: toks[0].text.to_string(),
+                position,
+                extra,
+                source: None,
+            };
+            let mut rec = parsed.clone();
+            rec.source = Some(Box::new(Source {
+                text: line.text.clone(),
+                line: n,
+                parsed,
+            }));
+            match section {
+                Section::Rooms => self.lyt.rooms.push(rec),
+                Section::Tracks => self.lyt.tracks.push(rec),
+                _ => self.lyt.obstacles.push(rec),
+            }
+        }
+        self.skeleton.push(Skeleton::Slot {
+            section,
+            eol: line.eol,
+        });
+        Ok(())
+    }
+}
+
+/// The byte offset of a token inside its line (columns count one char per input byte).
+fn byte_offset(line: &str, t: &Token<'_>) -> usize {
+    line.char_indices()
+        .nth(t.column as usize - 1)
+        .map_or(line.len(), |(i, _)| i)
+}
+
+/// The column just after the last char of the line.
+fn end_column(line: &str) -> u32 {
+    u32::try_from(line.trim_end().chars().count() + 1).unwrap_or(u32::MAX)
+}

@@ -1,0 +1,227 @@
+//! Decoding VIS text into a [`Vis`].
+
+use super::model::{ChildSource, ParentSource, Vis, VisLayout, VisRoom};
+use crate::error::DecodeError;
+use crate::finding::{Finding, Place};
+use crate::text_lines::{
+    self, Eol, RawLine, dominant_eol, has_trailing_whitespace, indent_len, line_no, split_lines,
+    tokens,
+};
+
+/// Decodes a VIS file.
+///
+/// A line `NAME COUNT` starts a parent entry; the lines after it name the rooms visible from
+/// it. Real files are read whole: counts that disagree with the lines that follow (the lines
+/// decide), parents without a count, children at column 1, blank and whitespace-only lines,
+/// CRLF or LF. Each irregularity becomes a warning in [`Vis::read_findings`]; no name is
+/// dropped.
+///
+/// How a line is classified (see `docs/formats/vis.md`):
+/// - `NAME N` (second token an integer) is a parent, except when it is indented while the
+///   current parent still expects children: then it is a child with a stray token;
+/// - a single token is a child when indented or while the current parent expects children;
+///   otherwise (at column 1, no child expected) it is a parent without a count.
+///
+/// Errors (with line:column): a child before any parent; an unindented `NAME X` line whose
+/// second token is not a count.
+///
+/// ```
+/// use areakit_formats::vis;
+/// let v = vis::read(b"room_a 1\n  room_b\nroom_b 0\n").unwrap();
+/// assert!(v.is_visible("ROOM_A", "room_b"));
+/// assert!(!v.is_visible("room_b", "room_a"));
+/// ```
+pub fn read(data: &[u8]) -> Result<Vis, DecodeError> {
+    let text = text_lines::decode(data);
+    let lines = split_lines(&text);
+    let mut vis = Vis::default();
+    let mut findings: Vec<Finding> = Vec::new();
+    let mut warn = |code: &'static str, line: u32, column: u32, msg: String| {
+        findings.push(Finding::warning(code, Place::line_col(line, column), msg));
+    };
+    // Declared count and its column for the current parent.
+    let mut declared: Option<(u64, u32)> = None;
+    let mut pending: Vec<RawLine> = Vec::new();
+    let first_eol = lines.first().map(|l| l.eol);
+    let mut warned_mixed = false;
+
+    let close = |vis: &Vis,
+                 declared: Option<(u64, u32)>,
+                 warn: &mut dyn FnMut(&'static str, u32, u32, String)| {
+        if let (Some(room), Some((d, col))) = (vis.rooms.last(), declared) {
+            let found = room.visible.len() as u64;
+            if d != found {
+                warn(
+                    "vis-count-mismatch",
+                    room.line().unwrap_or(0),
+                    col,
+                    format!(
+                        "`{}` declares {d} visible room(s) but {found} line(s) follow",
+                        room.name
+                    ),
+                );
+            }
+        }
+    };
+
+    for (i, line) in lines.iter().enumerate() {
+        let n = line_no(i);
+        if !warned_mixed
+            && line.eol != Eol::None
+            && first_eol.is_some_and(|e| e != Eol::None && e != line.eol)
+        {
+            warned_mixed = true;
+            warn(
+                "vis-mixed-line-endings",
+                n,
+                1,
+                "line ends differ from the first line's (CRLF and LF mixed)".into(),
+            );
+        }
+        let toks = tokens(&line.text);
+        if toks.is_empty() {
+            let msg = if line.text.is_empty() {
+                "blank line"
+            } else {
+                "line holds only whitespace"
+            };
+            warn("vis-blank-line", n, 1, msg.into());
+            pending.push(line.clone());
+            continue;
+        }
+        if has_trailing_whitespace(&line.text) {
+            let col = line.text.trim_end().chars().count() + 1;
+            warn(
+                "vis-trailing-whitespace",
+                n,
+                u32::try_from(col).unwrap_or(u32::MAX),
+                "whitespace after the last token".into(),
+            );
+        }
+        let indent = indent_len(&line.text);
+        if line.text.chars().take(indent).any(|c| c == '\t') {
+            warn("vis-tab-indent", n, 1, "indentation contains a tab".into());
+        }
+        let indented = indent > 0;
+        let current = vis.rooms.last();
+        let expecting = match (current, declared) {
+            (Some(r), Some((d, _))) => (r.visible.len() as u64) < d,
+            _ => false,
+        };
+        let count = toks.get(1).and_then(|t| t.text.parse::<u64>().ok());
+        let is_parent = match (toks.len(), count) {
+            (1, _) => !indented && !expecting,
+            (_, Some(_)) => !(indented && expecting),
+            (_, None) => {
+                if !indented && !expecting {
+                    return Err(DecodeError::malformed_text(
+                        n,
+                        toks[1].column,
+                        format!(
+                            "expected the number of rooms visible from `{}`, found `{}`",
+                            toks[0].text, toks[1].text
+                        ),
+                    ));
+                }
+                false
+            }
+        };
+        if is_parent {
+            close(&vis, declared, &mut warn);
+            if toks.len() == 1 {
+                warn(
+                    "vis-missing-count",
+                    n,
+                    toks[0].column,
+                    format!("room `{}` has no count of visible rooms", toks[0].text),
+                );
+                declared = None;
+            } else {
+                declared = count.map(|c| (c, toks[1].column));
+            }
+            if let Some(t) = toks.get(2) {
+                warn(
+                    "vis-extra-tokens",
+                    n,
+                    t.column,
+                    format!("unexpected `{}` after the count (kept)", t.text),
+                );
+            }
+            if indented {
+                warn(
+                    "vis-parent-indented",
+                    n,
+                    1,
+                    format!("room entry `{}` is indented", toks[0].text),
+                );
+            }
+            let mut room = VisRoom::new(toks[0].text);
+            room.source = Some(Box::new(ParentSource {
+                name: toks[0].text.to_string(),
+                text: line.text.clone(),
+                eol: line.eol,
+                line: n,
+                children_at_read: 0,
+                leading: std::mem::take(&mut pending),
+                children: Vec::new(),
+            }));
+            vis.rooms.push(room);
+        } else {
+            let Some(room) = vis.rooms.last_mut() else {
+                return Err(DecodeError::malformed_text(
+                    n,
+                    toks[0].column,
+                    format!(
+                        "expected a room entry `NAME COUNT` before the visible room `{}`",
+                        toks[0].text
+                    ),
+                ));
+            };
+            if !indented {
+                warn(
+                    "vis-child-not-indented",
+                    n,
+                    1,
+                    format!("visible room `{}` starts at column 1", toks[0].text),
+                );
+            }
+            if let Some(t) = toks.get(1) {
+                warn(
+                    "vis-extra-tokens",
+                    n,
+                    t.column,
+                    format!(
+                        "unexpected `{}` after the visible room `{}` (kept)",
+                        t.text, toks[0].text
+                    ),
+                );
+            }
+            room.visible.push(toks[0].text.to_string());
+            if let Some(src) = room.source.as_mut() {
+                src.children_at_read += 1;
+                src.children.push(ChildSource {
+                    name: toks[0].text.to_string(),
+                    text: line.text.clone(),
+                    eol: line.eol,
+                    line: n,
+                    leading: std::mem::take(&mut pending),
+                });
+            }
+        }
+    }
+    close(&vis, declared, &mut warn);
+    if lines.last().is_some_and(|l| l.eol == Eol::None) {
+        warn(
+            "vis-no-final-newline",
+            line_no(lines.len() - 1),
+            1,
+            "the last line has no line terminator".into(),
+        );
+    }
+    vis.layout = Some(VisLayout {
+        trailing: pending,
+        default_eol: dominant_eol(&lines),
+        findings,
+    });
+    Ok(vis)
+}

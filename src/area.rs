@@ -1,0 +1,637 @@
+//! KotOR areas: a layout (LYT), its room visibility (VIS) and one walkmesh (WOK) per room,
+//! read together from a folder, and the checks that need all of them.
+//!
+//! ```no_run
+//! let area = areakit::area::Area::open("modules/m01aa/m01aa.lyt".as_ref()).unwrap();
+//! for f in areakit::area::check(&area) {
+//!     println!("{} {} {}: {}", f.severity, f.code, f.place, f.message);
+//! }
+//! ```
+//!
+//! Room links: a WOK edge whose transition is `t` leads into room `t` of the LYT (0-based, in
+//! file order). A link from room A to B is *matched* when B's walkmesh has a boundary edge with
+//! transition A at the same place (collinear and overlapping within [`CheckOptions::tolerance`],
+//! in world space: area walkmesh vertices are world coordinates).
+//!
+//! The finding codes are documented in `docs/checks/area.md`.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use areakit_formats::bwm::{self, Bwm, WalkmeshType};
+use areakit_formats::{DecodeError, Finding, Place, lyt, vis};
+
+/// Why an area could not be opened.
+#[derive(Debug)]
+pub enum AreaError {
+    /// A file or folder could not be read.
+    Io {
+        /// The path.
+        path: PathBuf,
+        /// The system error.
+        source: std::io::Error,
+    },
+    /// The layout does not decode.
+    Lyt {
+        /// The LYT file.
+        path: PathBuf,
+        /// The decoding error (line:column and what was expected).
+        source: DecodeError,
+    },
+    /// The folder holds no `.lyt` file.
+    NoLayout(PathBuf),
+    /// The folder holds several `.lyt` files: name one.
+    ManyLayouts(Vec<PathBuf>),
+}
+
+impl fmt::Display for AreaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AreaError::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            AreaError::Lyt { path, source } => write!(f, "{}: {source}", path.display()),
+            AreaError::NoLayout(dir) => write!(f, "{}: no .lyt file in this folder", dir.display()),
+            AreaError::ManyLayouts(paths) => {
+                write!(f, "several .lyt files, name one:")?;
+                for p in paths {
+                    write!(f, " {}", p.display())?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for AreaError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            AreaError::Io { source, .. } => Some(source),
+            AreaError::Lyt { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+/// A room of the layout and its walkmesh.
+#[derive(Debug, Clone)]
+pub struct AreaRoom {
+    /// The room name as the LYT spells it.
+    pub name: String,
+    /// The WOK file found for it (case-insensitive `<name>.wok` next to the LYT).
+    pub wok_path: Option<PathBuf>,
+    /// The decoded walkmesh.
+    pub wok: Option<Bwm>,
+    /// Why the WOK file could not be read or decoded.
+    pub wok_error: Option<String>,
+}
+
+impl AreaRoom {
+    /// Whether the LYT entry is the placeholder `****` (a removed room keeping the indices).
+    pub fn is_placeholder(&self) -> bool {
+        self.name == lyt::PLACEHOLDER_ROOM
+    }
+}
+
+/// A layout, its visibility and its rooms' walkmeshes.
+#[derive(Debug, Clone)]
+pub struct Area {
+    /// The folder holding the files.
+    pub dir: PathBuf,
+    /// The area's resref: the LYT file name without extension.
+    pub resref: String,
+    /// The LYT file.
+    pub lyt_path: PathBuf,
+    /// The layout.
+    pub lyt: lyt::Lyt,
+    /// The VIS file with the same resref, if there is one.
+    pub vis_path: Option<PathBuf>,
+    /// The visibility, if the VIS file decoded.
+    pub vis: Option<vis::Vis>,
+    /// Why the VIS file could not be read or decoded.
+    pub vis_error: Option<String>,
+    /// One entry per LYT room, in LYT order (the index is the transition number).
+    pub rooms: Vec<AreaRoom>,
+    /// `.wok` files in the folder that match no LYT room.
+    pub unlisted_woks: Vec<PathBuf>,
+}
+
+/// A boundary edge of a room's walkmesh that leads into another room.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RoomLink {
+    /// Index of the room the edge belongs to.
+    pub from: usize,
+    /// The transition: index of the room across the edge (may be out of range).
+    pub to: u32,
+    /// Index in the walkmesh's edge table.
+    pub edge_index: usize,
+    /// The face.
+    pub face: u32,
+    /// Which edge of the face (0..3).
+    pub side: u32,
+    /// The edge's end points (world space), when its face and vertices exist.
+    pub segment: Option<[[f32; 3]; 2]>,
+}
+
+impl RoomLink {
+    /// The middle of the edge.
+    pub fn midpoint(&self) -> Option<[f32; 3]> {
+        self.segment.map(|[a, b]| {
+            [
+                (a[0] + b[0]) / 2.0,
+                (a[1] + b[1]) / 2.0,
+                (a[2] + b[2]) / 2.0,
+            ]
+        })
+    }
+}
+
+/// Files in `dir` by lower-case name.
+fn list_dir(dir: &Path) -> Result<Vec<(String, PathBuf)>, AreaError> {
+    let rd = std::fs::read_dir(dir).map_err(|source| AreaError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let mut out = Vec::new();
+    for e in rd {
+        let e = e.map_err(|source| AreaError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        let p = e.path();
+        if p.is_file()
+            && let Some(name) = p.file_name().and_then(|n| n.to_str())
+        {
+            out.push((name.to_ascii_lowercase(), p));
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+fn has_ext(name: &str, ext: &str) -> bool {
+    name.rsplit_once('.').is_some_and(|(_, e)| e == ext)
+}
+
+impl Area {
+    /// Opens an area from its `.lyt` file or from the folder holding it (which must hold
+    /// exactly one `.lyt`). The VIS with the same resref and each room's WOK are looked up
+    /// next to the LYT, ignoring letter case. A VIS or WOK that cannot be read is recorded
+    /// (and reported by [`check`]), not an error here.
+    pub fn open(path: &Path) -> Result<Area, AreaError> {
+        let (dir, lyt_path) = if path.is_dir() {
+            let files = list_dir(path)?;
+            let lyts: Vec<PathBuf> = files
+                .iter()
+                .filter(|(n, _)| has_ext(n, "lyt"))
+                .map(|(_, p)| p.clone())
+                .collect();
+            match lyts.len() {
+                0 => return Err(AreaError::NoLayout(path.to_path_buf())),
+                1 => (path.to_path_buf(), lyts[0].clone()),
+                _ => return Err(AreaError::ManyLayouts(lyts)),
+            }
+        } else {
+            let dir = path
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."))
+                .to_path_buf();
+            (dir, path.to_path_buf())
+        };
+        let data = std::fs::read(&lyt_path).map_err(|source| AreaError::Io {
+            path: lyt_path.clone(),
+            source,
+        })?;
+        let layout = lyt::read(&data).map_err(|source| AreaError::Lyt {
+            path: lyt_path.clone(),
+            source,
+        })?;
+        let resref = lyt_path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let files = list_dir(&dir)?;
+        let find = |name: &str| {
+            let want = name.to_ascii_lowercase();
+            files
+                .iter()
+                .find(|(n, _)| *n == want)
+                .map(|(_, p)| p.clone())
+        };
+
+        let vis_path = find(&format!("{resref}.vis"));
+        let (vis, vis_error) = match &vis_path {
+            None => (None, None),
+            Some(p) => match std::fs::read(p) {
+                Err(e) => (None, Some(e.to_string())),
+                Ok(d) => match vis::read(&d) {
+                    Ok(v) => (Some(v), None),
+                    Err(e) => (None, Some(e.to_string())),
+                },
+            },
+        };
+
+        let mut rooms = Vec::with_capacity(layout.rooms.len());
+        for r in &layout.rooms {
+            let mut room = AreaRoom {
+                name: r.name.clone(),
+                wok_path: None,
+                wok: None,
+                wok_error: None,
+            };
+            if !r.is_placeholder()
+                && let Some(p) = find(&format!("{}.wok", r.name))
+            {
+                match std::fs::read(&p) {
+                    Err(e) => room.wok_error = Some(e.to_string()),
+                    Ok(d) => match bwm::read(&d) {
+                        Ok(m) => room.wok = Some(m),
+                        Err(e) => room.wok_error = Some(e.to_string()),
+                    },
+                }
+                room.wok_path = Some(p);
+            }
+            rooms.push(room);
+        }
+        let unlisted_woks = files
+            .iter()
+            .filter(|(n, _)| has_ext(n, "wok"))
+            .filter(|(n, _)| {
+                let stem = &n[..n.len() - 4];
+                layout.room_index(stem).is_none()
+            })
+            .map(|(_, p)| p.clone())
+            .collect();
+        Ok(Area {
+            dir,
+            resref,
+            lyt_path,
+            lyt: layout,
+            vis_path,
+            vis,
+            vis_error,
+            rooms,
+            unlisted_woks,
+        })
+    }
+
+    /// Every WOK edge with a transition, room by room in LYT order.
+    pub fn links(&self) -> Vec<RoomLink> {
+        let mut out = Vec::new();
+        for (from, room) in self.rooms.iter().enumerate() {
+            let Some(wok) = &room.wok else { continue };
+            for (edge_index, e) in wok.edges.iter().enumerate() {
+                let Some(to) = e.transition() else { continue };
+                out.push(RoomLink {
+                    from,
+                    to,
+                    edge_index,
+                    face: e.face(),
+                    side: e.side(),
+                    segment: edge_segment(wok, e.face(), e.side()),
+                });
+            }
+        }
+        out
+    }
+
+    /// The room a link leads into, if the transition names a room of the layout.
+    pub fn link_target(&self, link: &RoomLink) -> Option<&AreaRoom> {
+        self.rooms.get(usize::try_from(link.to).ok()?)
+    }
+
+    /// The matching link back from the target room, if any (see [`CheckOptions::tolerance`]).
+    pub fn reverse_link(&self, link: &RoomLink, tolerance: f32) -> Option<RoomLink> {
+        let seg = link.segment?;
+        let from = u32::try_from(link.from).ok()?;
+        self.links().into_iter().find(|l| {
+            l.from == link.to as usize
+                && l.to == from
+                && l.segment
+                    .is_some_and(|s| segments_overlap(seg, s, tolerance))
+        })
+    }
+}
+
+fn edge_segment(wok: &Bwm, face: u32, side: u32) -> Option<[[f32; 3]; 2]> {
+    let p = wok.face_positions(face as usize)?;
+    let s = side as usize;
+    Some([p[s], p[(s + 1) % 3]])
+}
+
+fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+
+/// Whether two segments lie on the same line (each end of `b` within `tol` of `a`'s line) and
+/// overlap along it by more than `tol` (or, for degenerate segments, coincide).
+pub fn segments_overlap(a: [[f32; 3]; 2], b: [[f32; 3]; 2], tol: f32) -> bool {
+    let d = sub(a[1], a[0]);
+    let len2 = dot(d, d);
+    if len2 <= tol * tol {
+        let near = |p: [f32; 3], q: [f32; 3]| dot(sub(p, q), sub(p, q)) <= tol * tol;
+        return near(a[0], b[0]) && near(a[1], b[1]) || near(a[0], b[1]) && near(a[1], b[0]);
+    }
+    let len = len2.sqrt();
+    let mut t = [0.0f32; 2];
+    for (k, q) in b.iter().enumerate() {
+        let v = sub(*q, a[0]);
+        let along = dot(v, d) / len;
+        let off2 = (dot(v, v) - along * along).max(0.0);
+        if off2 > tol * tol {
+            return false;
+        }
+        t[k] = along;
+    }
+    let (lo, hi) = (t[0].min(t[1]), t[0].max(t[1]));
+    hi.min(len) - lo.max(0.0) > tol
+}
+
+/// Settings of [`check_with`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CheckOptions {
+    /// How far (world units) two rooms' boundary edges may be apart and still be "the same
+    /// place" for a link and its link back. Default 0.01.
+    pub tolerance: f32,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions { tolerance: 0.01 }
+    }
+}
+
+/// [`check_with`] with the default options.
+pub fn check(area: &Area) -> Vec<Finding> {
+    check_with(area, &CheckOptions::default())
+}
+
+fn path_str(p: &Path) -> String {
+    p.display().to_string()
+}
+
+/// Checks an area: the LYT and VIS file checks ([`lyt::validate`], [`vis::validate`]), then
+/// the cross-file checks. Every finding names its file in [`Place::file`].
+///
+/// Codes (see `docs/checks/area.md`): `area-room-missing-wok`, `area-wok-unreadable`,
+/// `area-wok-not-area`, `area-wok-not-in-lyt`, `area-vis-missing`, `area-vis-unreadable`,
+/// `area-vis-unknown-room`, `area-room-not-in-vis`, `area-transition-missing-room`,
+/// `area-link-one-way`.
+pub fn check_with(area: &Area, opts: &CheckOptions) -> Vec<Finding> {
+    let lyt_file = path_str(&area.lyt_path);
+    let mut out: Vec<Finding> = lyt::validate(&area.lyt)
+        .into_iter()
+        .map(|mut f| {
+            f.place.file = Some(lyt_file.clone());
+            f
+        })
+        .collect();
+
+    // Walkmeshes.
+    for (i, (room, rec)) in area.rooms.iter().zip(&area.lyt.rooms).enumerate() {
+        if room.is_placeholder() {
+            continue;
+        }
+        let lyt_place = Place {
+            file: Some(lyt_file.clone()),
+            line: rec.line(),
+            column: rec.line().map(|_| 1),
+            room: Some(room.name.clone()),
+            item: Some(format!("rooms[{i}]")),
+            ..Place::default()
+        };
+        match (&room.wok_path, &room.wok_error, &room.wok) {
+            (None, _, _) => out.push(Finding::error(
+                "area-room-missing-wok",
+                lyt_place,
+                format!(
+                    "room {i} `{}` has no walkmesh `{}.wok` in {}",
+                    room.name,
+                    room.name.to_ascii_lowercase(),
+                    area.dir.display()
+                ),
+            )),
+            (Some(p), Some(e), _) => out.push(Finding::error(
+                "area-wok-unreadable",
+                Place::default().file(path_str(p)).room(&room.name),
+                format!("the walkmesh of room `{}` cannot be read: {e}", room.name),
+            )),
+            (Some(p), None, Some(w)) if w.walkmesh_type != WalkmeshType::Area => {
+                out.push(Finding::warning(
+                    "area-wok-not-area",
+                    Place::default().file(path_str(p)).room(&room.name),
+                    format!(
+                        "walkmesh type {} is not 1 (area room walkmesh)",
+                        w.walkmesh_type.raw()
+                    ),
+                ));
+            }
+            _ => {}
+        }
+    }
+    for p in &area.unlisted_woks {
+        out.push(Finding::warning(
+            "area-wok-not-in-lyt",
+            Place::default().file(path_str(p)),
+            format!(
+                "walkmesh `{}` matches no room of {}",
+                p.file_name()
+                    .map(|n| n.to_string_lossy())
+                    .unwrap_or_default(),
+                lyt_file
+            ),
+        ));
+    }
+
+    // Visibility.
+    let expected_vis = area.dir.join(format!("{}.vis", area.resref));
+    let vis_file = area
+        .vis_path
+        .as_deref()
+        .map_or_else(|| path_str(&expected_vis), path_str);
+    match (&area.vis, &area.vis_error) {
+        (_, Some(e)) => out.push(Finding::error(
+            "area-vis-unreadable",
+            Place::default().file(&vis_file),
+            format!("the VIS file cannot be read: {e}"),
+        )),
+        (None, None) => out.push(Finding::warning(
+            "area-vis-missing",
+            Place::default().file(&vis_file),
+            "no VIS file: the engine draws every room from everywhere",
+        )),
+        (Some(v), None) => {
+            out.extend(vis::validate(v).into_iter().map(|mut f| {
+                f.place.file = Some(vis_file.clone());
+                f
+            }));
+            vis_cross_checks(area, v, &vis_file, &mut out);
+        }
+    }
+
+    // Room links.
+    let links = area.links();
+    for l in &links {
+        let room = &area.rooms[l.from];
+        let wok_file = room.wok_path.as_deref().map(path_str).unwrap_or_default();
+        let mut place = Place::default()
+            .file(&wok_file)
+            .room(&room.name)
+            .face(l.face)
+            .edge(l.side)
+            .item(format!("edges[{}]", l.edge_index));
+        if let Some(m) = l.midpoint() {
+            place = place.position(m);
+        }
+        let target = area.link_target(l);
+        match target {
+            None => {
+                out.push(Finding::error(
+                    "area-transition-missing-room",
+                    place,
+                    format!(
+                        "edge leads into room {} but the layout has {} rooms",
+                        l.to,
+                        area.rooms.len()
+                    ),
+                ));
+                continue;
+            }
+            Some(t) if t.is_placeholder() => {
+                out.push(Finding::error(
+                    "area-transition-missing-room",
+                    place,
+                    format!(
+                        "edge leads into room {}, a `{}` placeholder (no room there)",
+                        l.to,
+                        lyt::PLACEHOLDER_ROOM
+                    ),
+                ));
+                continue;
+            }
+            Some(t) if t.wok.is_none() => continue, // reported as area-room-missing-wok
+            Some(t) => {
+                let Some(seg) = l.segment else { continue };
+                let back = links.iter().any(|b| {
+                    b.from == l.to as usize
+                        && b.to as usize == l.from
+                        && b.segment
+                            .is_some_and(|s| segments_overlap(seg, s, opts.tolerance))
+                });
+                if !back {
+                    out.push(Finding::warning(
+                        "area-link-one-way",
+                        place,
+                        format!(
+                            "edge leads from `{}` into room {} `{}`, but `{}` has no edge back into room {} at the same place",
+                            room.name, l.to, t.name, t.name, l.from
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn vis_cross_checks(area: &Area, v: &vis::Vis, vis_file: &str, out: &mut Vec<Finding>) {
+    for (i, r) in v.rooms.iter().enumerate() {
+        let lines = r.child_lines();
+        let names = std::iter::once((r.line(), &r.name, format!("rooms[{i}]"))).chain(
+            r.visible
+                .iter()
+                .enumerate()
+                .map(|(k, n)| (lines[k], n, format!("rooms[{i}].visible[{k}]"))),
+        );
+        for (line, name, item) in names {
+            if area.lyt.room_index(name).is_none() {
+                out.push(Finding::error(
+                    "area-vis-unknown-room",
+                    Place {
+                        file: Some(vis_file.to_string()),
+                        line,
+                        column: line.map(|_| 1),
+                        room: Some(name.clone()),
+                        item: Some(item),
+                        ..Place::default()
+                    },
+                    format!("`{name}` is not a room of {}", area.lyt_path.display()),
+                ));
+            }
+        }
+    }
+    for room in &area.rooms {
+        if !room.is_placeholder() && v.room(&room.name).is_none() {
+            out.push(Finding::warning(
+                "area-room-not-in-vis",
+                Place::default().file(vis_file).room(&room.name),
+                format!(
+                    "room `{}` has no VIS entry: nothing is drawn while the player is in it",
+                    room.name
+                ),
+            ));
+        }
+    }
+}
+
+/// The `areakit info --json` object of a layout: `{"format": "lyt", "rooms", "tracks",
+/// "obstacles", "doorhooks"}`.
+pub fn lyt_info(l: &lyt::Lyt) -> serde_json::Value {
+    let s = l.summary();
+    serde_json::json!({
+        "format": "lyt",
+        "rooms": s.rooms,
+        "tracks": s.tracks,
+        "obstacles": s.obstacles,
+        "doorhooks": s.doorhooks,
+    })
+}
+
+/// The `areakit info --json` object of room visibility: `{"format": "vis", "rooms", "links"}`
+/// (parent entries and child entries).
+pub fn vis_info(v: &vis::Vis) -> serde_json::Value {
+    let s = v.summary();
+    serde_json::json!({
+        "format": "vis",
+        "rooms": s.rooms,
+        "links": s.links,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overlap() {
+        let a = [[0.0, 0.0, 0.0], [2.0, 0.0, 0.0]];
+        assert!(segments_overlap(
+            a,
+            [[2.0, 0.0, 0.0], [0.0, 0.0, 0.0]],
+            0.01
+        ));
+        assert!(segments_overlap(
+            a,
+            [[1.0, 0.005, 0.0], [3.0, 0.0, 0.0]],
+            0.01
+        ));
+        assert!(!segments_overlap(
+            a,
+            [[2.0, 0.0, 0.0], [3.0, 0.0, 0.0]],
+            0.01
+        ));
+        assert!(!segments_overlap(
+            a,
+            [[0.0, 0.1, 0.0], [2.0, 0.1, 0.0]],
+            0.01
+        ));
+        assert!(!segments_overlap(
+            a,
+            [[0.0, 0.0, 0.0], [0.0, 2.0, 0.0]],
+            0.01
+        ));
+    }
+}

@@ -1,0 +1,406 @@
+//! Area checks on a small area built in a temporary folder: three square rooms in an L
+//! (`room_a` in the corner, `room_b` east of it, `room_c` north of it), linked both ways, all
+//! seeing each other. Each test mutates one thing and asserts the expected finding at the
+//! expected place.
+
+use std::path::{Path, PathBuf};
+
+use areakit::area::{self, Area, AreaError};
+use areakit_formats::bwm::{Bwm, Edge, Face, Material};
+use areakit_formats::{Finding, Severity};
+
+/// A 2x2 square room at `(x, y)` made of two faces; `links[k]` is the transition of boundary
+/// edge k: 0 south, 1 east, 2 north, 3 west.
+fn square(x: f32, y: f32, links: [i32; 4]) -> Bwm {
+    let mut m = Bwm {
+        vertices: vec![
+            [x, y, 0.0],
+            [x + 2.0, y, 0.0],
+            [x + 2.0, y + 2.0, 0.0],
+            [x, y + 2.0, 0.0],
+        ],
+        faces: vec![
+            Face {
+                vertices: [0, 1, 2],
+                material: Material::Stone,
+            },
+            Face {
+                vertices: [0, 2, 3],
+                material: Material::Stone,
+            },
+        ],
+        normals: vec![[0.0, 0.0, 1.0]; 2],
+        distances: vec![0.0; 2],
+        adjacency: vec![[-1, -1, 3], [2, -1, -1]],
+        perimeters: vec![4],
+        ..Bwm::default()
+    };
+    // Face 0: side 0 south, side 1 east; face 1: side 1 north, side 2 west.
+    m.edges = [(0, 0), (0, 1), (1, 1), (1, 2)]
+        .iter()
+        .zip(links)
+        .map(|(&(face, side), t)| Edge {
+            edge: face * 3 + side,
+            transition: t,
+        })
+        .collect();
+    m
+}
+
+const LYT: &str = "#MAXLAYOUT ASCII\r\nfiledependancy test.max\r\nbeginlayout\r\n   roomcount 3\r\n      room_a 0.0 0.0 0.0\r\n      room_b 2.0 0.0 0.0\r\n      room_c 0.0 2.0 0.0\r\n   trackcount 0\r\n   obstaclecount 0\r\n   doorhookcount 0\r\ndonelayout\r\n";
+const VIS: &str =
+    "room_a 2\r\n  room_b\r\n  room_c\r\nroom_b 1\r\n  room_a\r\nroom_c 1\r\n  room_a\r\n";
+
+struct Fixture {
+    dir: PathBuf,
+}
+
+impl Fixture {
+    fn new(name: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("areakit-area-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let f = Fixture { dir };
+        f.write("test.lyt", LYT.as_bytes());
+        f.write("test.vis", VIS.as_bytes());
+        f.wok("room_a.wok", &square(0.0, 0.0, [-1, 1, 2, -1]));
+        f.wok("room_b.wok", &square(2.0, 0.0, [-1, -1, -1, 0]));
+        f.wok("room_c.wok", &square(0.0, 2.0, [0, -1, -1, -1]));
+        f
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+
+    fn write(&self, name: &str, data: &[u8]) {
+        std::fs::write(self.path(name), data).unwrap();
+    }
+
+    fn wok(&self, name: &str, m: &Bwm) {
+        self.write(name, &areakit_formats::bwm::write(m).unwrap());
+    }
+
+    fn check(&self) -> Vec<Finding> {
+        let area = Area::open(&self.dir).unwrap();
+        area::check(&area)
+    }
+}
+
+impl Drop for Fixture {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn file_of(f: &Finding) -> String {
+    Path::new(f.place.file.as_deref().unwrap_or_default())
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn summary(findings: &[Finding]) -> Vec<(&'static str, String, Option<String>, Option<u32>)> {
+    findings
+        .iter()
+        .map(|f| (f.code, file_of(f), f.place.room.clone(), f.place.line))
+        .collect()
+}
+
+#[test]
+fn intact_area_has_no_findings() {
+    let fx = Fixture::new("intact");
+    let area = Area::open(&fx.dir).unwrap();
+    assert_eq!(area.resref, "test");
+    assert_eq!(area.rooms.len(), 3);
+    assert!(area.rooms.iter().all(|r| r.wok.is_some()));
+    assert!(area.vis.is_some());
+    let links = area.links();
+    assert_eq!(links.len(), 4);
+    assert_eq!(area.link_target(&links[0]).unwrap().name, "room_b");
+    assert!(area.reverse_link(&links[0], 0.01).is_some());
+    let f = area::check(&area);
+    assert!(f.is_empty(), "{f:#?}");
+    // Opening by the LYT path gives the same area.
+    let by_file = Area::open(&fx.path("test.lyt")).unwrap();
+    assert_eq!(by_file.rooms.len(), 3);
+    assert!(area::check(&by_file).is_empty());
+}
+
+#[test]
+fn files_are_found_ignoring_case() {
+    let fx = Fixture::new("case");
+    std::fs::rename(fx.path("room_a.wok"), fx.path("ROOM_A.WOK")).unwrap();
+    std::fs::rename(fx.path("test.vis"), fx.path("Test.VIS")).unwrap();
+    let area = Area::open(&fx.dir).unwrap();
+    assert!(area.rooms[0].wok.is_some());
+    assert!(area.vis.is_some());
+    assert!(area::check(&area).is_empty());
+}
+
+#[test]
+fn deleted_wok_is_an_error_at_the_lyt_room_line() {
+    let fx = Fixture::new("nowok");
+    std::fs::remove_file(fx.path("room_b.wok")).unwrap();
+    let f = fx.check();
+    assert_eq!(
+        summary(&f),
+        vec![(
+            "area-room-missing-wok",
+            "test.lyt".into(),
+            Some("room_b".into()),
+            Some(6)
+        )]
+    );
+    assert_eq!(f[0].severity, Severity::Error);
+}
+
+#[test]
+fn unlisted_wok_is_a_warning() {
+    let fx = Fixture::new("extra");
+    fx.wok("room_d.wok", &square(9.0, 9.0, [-1; 4]));
+    let f = fx.check();
+    assert_eq!(
+        summary(&f),
+        vec![("area-wok-not-in-lyt", "room_d.wok".into(), None, None)]
+    );
+    assert_eq!(f[0].severity, Severity::Warning);
+}
+
+#[test]
+fn unreadable_wok_is_an_error() {
+    let fx = Fixture::new("badwok");
+    fx.write("room_c.wok", b"BWM V1.0 truncated");
+    let f = fx.check();
+    assert_eq!(f.len(), 1, "{f:#?}");
+    assert_eq!(f[0].code, "area-wok-unreadable");
+    assert_eq!(file_of(&f[0]), "room_c.wok");
+}
+
+#[test]
+fn renamed_vis_room() {
+    let fx = Fixture::new("visrename");
+    fx.write("test.vis", VIS.replace("room_c", "room_x").as_bytes());
+    let f = fx.check();
+    assert_eq!(
+        summary(&f),
+        vec![
+            (
+                "area-vis-unknown-room",
+                "test.vis".into(),
+                Some("room_x".into()),
+                Some(3)
+            ),
+            (
+                "area-vis-unknown-room",
+                "test.vis".into(),
+                Some("room_x".into()),
+                Some(6)
+            ),
+            (
+                "area-room-not-in-vis",
+                "test.vis".into(),
+                Some("room_c".into()),
+                None
+            ),
+        ]
+    );
+    assert_eq!(f[0].severity, Severity::Error);
+    assert_eq!(f[2].severity, Severity::Warning);
+}
+
+#[test]
+fn vis_case_and_one_way_visibility_are_normal() {
+    let fx = Fixture::new("visnormal");
+    // Upper-case names, one-way visibility (room_b is not listed by room_c and vice versa,
+    // room_c sees nothing), no room lists itself.
+    fx.write(
+        "test.vis",
+        b"ROOM_A 1\n  Room_B\nroom_b 1\n  room_a\nroom_c 0\n",
+    );
+    let f = fx.check();
+    // Only the VIS file's own note that one room is spelled two ways.
+    let got: Vec<_> = f.iter().map(|f| (f.code, f.place.line)).collect();
+    assert_eq!(
+        got,
+        vec![("vis-name-case", Some(3)), ("vis-name-case", Some(4))],
+        "{f:#?}"
+    );
+}
+
+#[test]
+fn missing_and_broken_vis() {
+    let fx = Fixture::new("novis");
+    std::fs::remove_file(fx.path("test.vis")).unwrap();
+    let f = fx.check();
+    assert_eq!(
+        summary(&f),
+        vec![("area-vis-missing", "test.vis".into(), None, None)]
+    );
+    fx.write("test.vis", b"  child_first\n");
+    let f = fx.check();
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].code, "area-vis-unreadable");
+    assert!(f[0].message.contains("1:3"), "{}", f[0].message);
+}
+
+#[test]
+fn one_direction_of_a_link_broken() {
+    let fx = Fixture::new("oneway");
+    // room_b loses its transition back into room_a.
+    fx.wok("room_b.wok", &square(2.0, 0.0, [-1; 4]));
+    let f = fx.check();
+    assert_eq!(
+        summary(&f),
+        vec![(
+            "area-link-one-way",
+            "room_a.wok".into(),
+            Some("room_a".into()),
+            None
+        )]
+    );
+    let p = &f[0].place;
+    assert_eq!((p.face, p.edge), (Some(0), Some(1)), "room_a's east edge");
+    assert_eq!(p.position, Some([2.0, 1.0, 0.0]));
+    assert_eq!(f[0].severity, Severity::Warning);
+}
+
+#[test]
+fn link_back_at_another_place_does_not_match() {
+    let fx = Fixture::new("elsewhere");
+    // room_b links back into room_a, but from its south edge instead of its west edge.
+    fx.wok("room_b.wok", &square(2.0, 0.0, [0, -1, -1, -1]));
+    let f = fx.check();
+    let got: Vec<_> = f
+        .iter()
+        .map(|f| (f.code, file_of(f), f.place.face, f.place.edge))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("area-link-one-way", "room_a.wok".into(), Some(0), Some(1)),
+            ("area-link-one-way", "room_b.wok".into(), Some(0), Some(0)),
+        ]
+    );
+}
+
+#[test]
+fn transition_to_a_missing_room() {
+    let fx = Fixture::new("badtransition");
+    fx.wok("room_c.wok", &square(0.0, 2.0, [7, -1, -1, -1]));
+    let f = fx.check();
+    let got: Vec<_> = f.iter().map(|f| (f.code, file_of(f))).collect();
+    assert_eq!(
+        got,
+        vec![
+            // room_a's north edge now has no link back.
+            ("area-link-one-way", "room_a.wok".into()),
+            ("area-transition-missing-room", "room_c.wok".into()),
+        ]
+    );
+    assert_eq!(f[1].severity, Severity::Error);
+    assert!(f[1].message.contains("room 7"), "{}", f[1].message);
+}
+
+#[test]
+fn duplicate_room_and_count_mismatch_in_the_lyt() {
+    let fx = Fixture::new("dup");
+    let lyt = LYT.replace(
+        "      room_c 0.0 2.0 0.0\r\n",
+        "      room_c 0.0 2.0 0.0\r\n      Room_B 2.0 0.0 0.0\r\n",
+    );
+    fx.write("test.lyt", lyt.as_bytes());
+    let f = fx.check();
+    assert_eq!(
+        summary(&f),
+        vec![
+            ("lyt-count-mismatch", "test.lyt".into(), None, Some(4)),
+            (
+                "lyt-duplicate-room",
+                "test.lyt".into(),
+                Some("Room_B".into()),
+                Some(8)
+            ),
+            // The duplicate (room 3) uses room_b.wok, whose link into room_a has no link back
+            // into room 3.
+            (
+                "area-link-one-way",
+                "room_b.wok".into(),
+                Some("Room_B".into()),
+                None
+            ),
+        ]
+    );
+    assert_eq!(f[1].severity, Severity::Error);
+}
+
+#[test]
+fn placeholder_rooms() {
+    let fx = Fixture::new("placeholder");
+    // A fourth room removed as `****`: no WOK or VIS entry needed; a transition into it is an
+    // error.
+    let lyt = LYT.replace("roomcount 3", "roomcount 4").replace(
+        "      room_c 0.0 2.0 0.0\r\n",
+        "      room_c 0.0 2.0 0.0\r\n      **** 9.0 9.0 0.0\r\n",
+    );
+    fx.write("test.lyt", lyt.as_bytes());
+    assert!(fx.check().is_empty());
+    fx.wok("room_b.wok", &square(2.0, 0.0, [-1, 3, -1, 0]));
+    let f = fx.check();
+    assert_eq!(
+        summary(&f),
+        vec![(
+            "area-transition-missing-room",
+            "room_b.wok".into(),
+            Some("room_b".into()),
+            None
+        )]
+    );
+}
+
+#[test]
+fn open_errors() {
+    let fx = Fixture::new("open");
+    fx.write("other.lyt", LYT.as_bytes());
+    match Area::open(&fx.dir) {
+        Err(AreaError::ManyLayouts(p)) => assert_eq!(p.len(), 2),
+        other => panic!("{other:?}"),
+    }
+    fx.write("other.lyt", b"beginlayout\nroomcount x\n");
+    let e = Area::open(&fx.path("other.lyt")).unwrap_err();
+    assert!(e.to_string().contains("other.lyt: 2:11"), "{e}");
+    std::fs::remove_file(fx.path("other.lyt")).unwrap();
+    std::fs::remove_file(fx.path("test.lyt")).unwrap();
+    assert!(matches!(Area::open(&fx.dir), Err(AreaError::NoLayout(_))));
+    assert!(matches!(
+        Area::open(&fx.path("missing.lyt")),
+        Err(AreaError::Io { .. })
+    ));
+}
+
+#[test]
+fn findings_display_their_file() {
+    let fx = Fixture::new("display");
+    std::fs::remove_file(fx.path("room_b.wok")).unwrap();
+    let f = fx.check();
+    let shown = f[0].place.to_string();
+    assert!(
+        shown.ends_with("test.lyt:6:1 room room_b rooms[1]"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn info_json() {
+    let fx = Fixture::new("info");
+    let area = Area::open(&fx.dir).unwrap();
+    assert_eq!(
+        area::lyt_info(&area.lyt),
+        serde_json::json!({"format": "lyt", "rooms": 3, "tracks": 0, "obstacles": 0, "doorhooks": 0})
+    );
+    assert_eq!(
+        area::vis_info(area.vis.as_ref().unwrap()),
+        serde_json::json!({"format": "vis", "rooms": 3, "links": 4})
+    );
+}
