@@ -22,6 +22,7 @@ pub mod bwm;
 pub mod cursor;
 mod error;
 pub mod finding;
+pub mod mdl_ascii;
 
 pub use error::{DecodeError, EncodeError, ErrorKind, Location};
 pub use finding::{Finding, Place, Severity};
