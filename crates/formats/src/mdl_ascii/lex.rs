@@ -135,6 +135,7 @@ const POW10: [f64; 23] = [
 /// (`inf`, `nan`, hex, trailing garbage).
 #[inline]
 pub(crate) fn parse_f64(tok: &[u8]) -> Option<f64> {
+    let n = tok.len();
     let mut i = 0;
     let neg = match tok.first()? {
         b'-' => {
@@ -148,69 +149,65 @@ pub(crate) fn parse_f64(tok: &[u8]) -> Option<f64> {
         _ => false,
     };
     let mut mant: u64 = 0;
-    let mut digits = 0u32; // significant digits accumulated
-    let mut any = false;
-    let mut exp: i64 = 0;
-    let mut overflow = false;
-    while i < tok.len() && tok[i].is_ascii_digit() {
-        any = true;
-        let d = u64::from(tok[i] - b'0');
-        if digits < 19 {
-            if mant != 0 || d != 0 {
-                digits += 1;
-            }
-            mant = mant * 10 + d;
-        } else {
-            overflow = true;
-            exp += 1;
+    let int_start = i;
+    while i < n {
+        let d = tok[i].wrapping_sub(b'0');
+        if d > 9 {
+            break;
         }
+        mant = mant.wrapping_mul(10).wrapping_add(u64::from(d));
         i += 1;
     }
-    if i < tok.len() && tok[i] == b'.' {
+    let mut digits = i - int_start;
+    let mut frac = 0usize;
+    if i < n && tok[i] == b'.' {
         i += 1;
-        while i < tok.len() && tok[i].is_ascii_digit() {
-            any = true;
-            let d = u64::from(tok[i] - b'0');
-            if digits < 19 {
-                if mant != 0 || d != 0 {
-                    digits += 1;
-                }
-                mant = mant * 10 + d;
-                exp -= 1;
-            } else if d != 0 {
-                overflow = true;
+        let frac_start = i;
+        while i < n {
+            let d = tok[i].wrapping_sub(b'0');
+            if d > 9 {
+                break;
             }
+            mant = mant.wrapping_mul(10).wrapping_add(u64::from(d));
             i += 1;
         }
+        frac = i - frac_start;
+        digits += frac;
     }
-    if !any {
+    if digits == 0 {
         return None;
     }
-    if i < tok.len() && (tok[i] == b'e' || tok[i] == b'E') {
+    let mut exp: i64 = 0;
+    if i < n && (tok[i] | 0x20) == b'e' {
         i += 1;
         let mut eneg = false;
-        if i < tok.len() && (tok[i] == b'-' || tok[i] == b'+') {
+        if i < n && (tok[i] == b'-' || tok[i] == b'+') {
             eneg = tok[i] == b'-';
             i += 1;
         }
-        let mut e: i64 = 0;
-        let mut edigits = false;
-        while i < tok.len() && tok[i].is_ascii_digit() {
-            edigits = true;
-            if e < 100_000 {
-                e = e * 10 + i64::from(tok[i] - b'0');
+        let e_start = i;
+        while i < n {
+            let d = tok[i].wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            if exp < 100_000 {
+                exp = exp * 10 + i64::from(d);
             }
             i += 1;
         }
-        if !edigits {
+        if i == e_start {
             return None;
         }
-        exp += if eneg { -e } else { e };
+        if eneg {
+            exp = -exp;
+        }
     }
-    if i != tok.len() {
+    if i != n {
         return None;
     }
-    if !overflow && mant <= (1u64 << 53) && (-22..=22).contains(&exp) {
+    let exp = exp - frac as i64;
+    if digits <= 19 && mant <= (1u64 << 53) && (-22..=22).contains(&exp) {
         let m = mant as f64;
         let v = if exp >= 0 {
             m * POW10[exp as usize]
@@ -221,6 +218,28 @@ pub(crate) fn parse_f64(tok: &[u8]) -> Option<f64> {
     }
     // Slow path: the standard library is correctly rounded.
     std::str::from_utf8(tok).ok()?.parse::<f64>().ok()
+}
+
+/// Whether `input` holds a NUL byte, a word at a time.
+pub(crate) fn find_nul(input: &[u8]) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = input.chunks_exact(8);
+    let mut i = 0;
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        let x = u64::from_le_bytes(w);
+        if x.wrapping_sub(LO) & !x & HI != 0 {
+            return c.iter().position(|&b| b == 0).map(|p| i + p);
+        }
+        i += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| b == 0)
+        .map(|p| i + p)
 }
 
 /// Parses an unsigned decimal integer.

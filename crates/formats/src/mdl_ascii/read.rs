@@ -31,7 +31,7 @@ pub fn read_with_findings(input: &[u8]) -> Result<(Model, Vec<Finding>), DecodeE
             "this is a binary (compiled) MDL, not MDL ASCII",
         ));
     }
-    if let Some(p) = input.iter().position(|&b| b == 0) {
+    if let Some(p) = super::lex::find_nul(input) {
         return Err(DecodeError::malformed_at(
             p as u64,
             "NUL byte in MDL ASCII text: expected a text file",
@@ -87,13 +87,14 @@ enum Kind {
     Quat,
     Name,
     Event,
+    /// `render`: a flag on meshes, a word (`Normal`, `Linked`, ...) on emitters.
+    FlagOrName,
     Any,
 }
 
 fn kind_of(kw: &[u8]) -> Kind {
     match kw {
-        b"render"
-        | b"shadow"
+        b"shadow"
         | b"beaming"
         | b"rotatetexture"
         | b"inheritcolor"
@@ -175,6 +176,7 @@ fn kind_of(kw: &[u8]) -> Kind {
         | b"texture2" | b"newmodel" | b"classification" | b"animroot" | b"refmodel"
         | b"materialname" | b"renderhint" | b"update" | b"blend" | b"spawntype_sel" => Kind::Name,
         b"event" => Kind::Event,
+        b"render" => Kind::FlagOrName,
         _ => Kind::Any,
     }
 }
@@ -208,7 +210,10 @@ fn is_structural(kw: &[u8]) -> bool {
 }
 
 fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
+    match std::str::from_utf8(b) {
+        Ok(s) => s.to_owned(),
+        Err(_) => String::from_utf8_lossy(b).into_owned(),
+    }
 }
 
 impl<'a> Parser<'a> {
@@ -463,6 +468,11 @@ impl<'a> Parser<'a> {
                     b"1" | b"true" => Some(Value::Flag(true)),
                     _ => None,
                 },
+                Kind::FlagOrName if n == 1 => Some(match v[0] {
+                    b"0" => Value::Flag(false),
+                    b"1" => Value::Flag(true),
+                    w => Value::Name(text(w)),
+                }),
                 Kind::Int if n == 1 => parse_i64(v[0]).map(Value::Int),
                 Kind::Float if n == 1 => parse_f64(v[0]).map(Value::Float),
                 Kind::Vec3 | Kind::Color if n == 3 => {
@@ -526,7 +536,15 @@ impl<'a> Parser<'a> {
         let mut rows = if words {
             Rows::Words(Vec::new())
         } else {
-            Rows::default()
+            // Reserve by the count, bounded by what the rest of the input can hold (a row
+            // takes at least two bytes).
+            let cap = count.map_or(0, |c| {
+                c.min(((self.src.len() - l.next) / 2) as u64) as usize
+            });
+            Rows::Numbers {
+                values: Vec::with_capacity(cap * 3),
+                ends: Vec::with_capacity(cap),
+            }
         };
         let mut inline_first_row = false;
         if !words && count.is_none() {
@@ -556,6 +574,12 @@ impl<'a> Parser<'a> {
                 self.advance(&r);
                 continue;
             };
+            if !words && looks_numeric(f) {
+                self.number_row(Tokens::new(content), r.start, &mut rows);
+                rewind = None;
+                self.advance(&r);
+                continue;
+            }
             let mut buf = [0u8; 32];
             let k = lower(f, &mut buf);
             if k == b"endlist" {

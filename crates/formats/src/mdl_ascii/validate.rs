@@ -32,8 +32,12 @@ pub fn validate(model: &Model) -> Vec<Finding> {
             ));
         }
     }
+    // Header-less walkmesh files (PWK/DWK/WOK ASCII) name the model's root as parent, which lives
+    // in the companion MDL: parents are only checked inside a geometry block.
+    let has_geometry = model.geometry().is_some();
     for n in &geometry_nodes {
         if let Some(parent) = n.parent()
+            && has_geometry
             && !names.contains_key(&parent.to_ascii_lowercase())
         {
             let place = n
@@ -90,18 +94,6 @@ pub fn validate(model: &Model) -> Vec<Finding> {
                         "animation `{}` animates `{}`, which is not a geometry node",
                         a.name, n.name
                     ),
-                ));
-            }
-            if let Some(parent) = n.parent()
-                && !names.is_empty()
-                && !names.contains_key(&parent.to_ascii_lowercase())
-            {
-                out.push(Finding::warning(
-                    "mdl-unknown-parent",
-                    lines
-                        .place(&n.head)
-                        .item(format!("anim {} node {}", a.name, n.name)),
-                    format!("parent `{parent}` is not a node of this model"),
                 ));
             }
             for l in n.lists() {
