@@ -23,6 +23,7 @@ pub mod cursor;
 mod error;
 pub mod finding;
 pub mod lyt;
+pub mod mdl_ascii;
 mod text_lines;
 pub mod trx;
 pub mod vis;

@@ -1,0 +1,345 @@
+//! Lines, tokens and numbers: the allocation-free lexical layer of the MDL ASCII reader.
+
+/// A line of the input: its byte range without the terminator, and where the next line starts.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Line {
+    /// Offset of the first byte of the line.
+    pub start: usize,
+    /// Offset one past the last content byte (before `\r\n` / `\n`).
+    pub end: usize,
+    /// Offset of the first byte of the next line (after the terminator).
+    pub next: usize,
+}
+
+/// The line starting at `start` (which must be `< input.len()`).
+#[inline]
+pub(crate) fn line_at(input: &[u8], start: usize) -> Line {
+    let rest = &input[start..];
+    match memchr_nl(rest) {
+        Some(i) => {
+            let mut end = start + i;
+            if end > start && input[end - 1] == b'\r' {
+                end -= 1;
+            }
+            Line {
+                start,
+                end,
+                next: start + i + 1,
+            }
+        }
+        None => {
+            let mut end = input.len();
+            if end > start && input[end - 1] == b'\r' {
+                end -= 1;
+            }
+            Line {
+                start,
+                end,
+                next: input.len(),
+            }
+        }
+    }
+}
+
+/// Position of the first `\n`, scanning a word at a time.
+#[inline]
+fn memchr_nl(hay: &[u8]) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    const NL: u64 = LO * b'\n' as u64;
+    let mut i = 0;
+    let mut chunks = hay.chunks_exact(8);
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        let x = u64::from_le_bytes(w) ^ NL;
+        let found = x.wrapping_sub(LO) & !x & HI;
+        if found != 0 {
+            return Some(i + (found.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| b == b'\n')
+        .map(|p| i + p)
+}
+
+#[inline]
+pub(crate) fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
+}
+
+/// Iterator over the whitespace-separated tokens of a line, stopping at a `#` comment.
+/// Yields `(offset, token)` with `offset` relative to the start of the slice.
+#[derive(Clone)]
+pub(crate) struct Tokens<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+impl<'a> Tokens<'a> {
+    #[inline]
+    pub fn new(s: &'a [u8]) -> Self {
+        Tokens { s, i: 0 }
+    }
+}
+
+impl<'a> Iterator for Tokens<'a> {
+    type Item = (usize, &'a [u8]);
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        let s = self.s;
+        let mut i = self.i;
+        while i < s.len() && is_space(s[i]) {
+            i += 1;
+        }
+        if i >= s.len() || s[i] == b'#' {
+            self.i = s.len();
+            return None;
+        }
+        let start = i;
+        while i < s.len() && !is_space(s[i]) && s[i] != b'#' {
+            i += 1;
+        }
+        self.i = i;
+        Some((start, &s[start..i]))
+    }
+}
+
+/// Whether a line holds only whitespace.
+#[inline]
+pub(crate) fn is_blank(s: &[u8]) -> bool {
+    s.iter().all(|&b| is_space(b))
+}
+
+/// Whether a token looks like the start of a number (`-`, `+`, `.` or a digit).
+#[inline]
+pub(crate) fn looks_numeric(tok: &[u8]) -> bool {
+    match tok.first() {
+        Some(b'0'..=b'9') => true,
+        Some(b'-' | b'+' | b'.') => tok.len() > 1 && matches!(tok[1], b'0'..=b'9' | b'.'),
+        _ => false,
+    }
+}
+
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// Parses a decimal number (optional sign, digits, fraction, exponent) exactly as
+/// `str::parse::<f64>` would, using Clinger's fast path when it is exact and the standard
+/// library otherwise. Returns `None` for anything that is not a plain decimal number
+/// (`inf`, `nan`, hex, trailing garbage).
+#[inline]
+pub(crate) fn parse_f64(tok: &[u8]) -> Option<f64> {
+    let n = tok.len();
+    let mut i = 0;
+    let neg = match tok.first()? {
+        b'-' => {
+            i = 1;
+            true
+        }
+        b'+' => {
+            i = 1;
+            false
+        }
+        _ => false,
+    };
+    let mut mant: u64 = 0;
+    let int_start = i;
+    while i < n {
+        let d = tok[i].wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        mant = mant.wrapping_mul(10).wrapping_add(u64::from(d));
+        i += 1;
+    }
+    let mut digits = i - int_start;
+    let mut frac = 0usize;
+    if i < n && tok[i] == b'.' {
+        i += 1;
+        let frac_start = i;
+        while i < n {
+            let d = tok[i].wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            mant = mant.wrapping_mul(10).wrapping_add(u64::from(d));
+            i += 1;
+        }
+        frac = i - frac_start;
+        digits += frac;
+    }
+    if digits == 0 {
+        return None;
+    }
+    let mut exp: i64 = 0;
+    if i < n && (tok[i] | 0x20) == b'e' {
+        i += 1;
+        let mut eneg = false;
+        if i < n && (tok[i] == b'-' || tok[i] == b'+') {
+            eneg = tok[i] == b'-';
+            i += 1;
+        }
+        let e_start = i;
+        while i < n {
+            let d = tok[i].wrapping_sub(b'0');
+            if d > 9 {
+                break;
+            }
+            if exp < 100_000 {
+                exp = exp * 10 + i64::from(d);
+            }
+            i += 1;
+        }
+        if i == e_start {
+            return None;
+        }
+        if eneg {
+            exp = -exp;
+        }
+    }
+    if i != n {
+        return None;
+    }
+    let exp = exp - frac as i64;
+    if digits <= 19 && mant <= (1u64 << 53) && (-22..=22).contains(&exp) {
+        let m = mant as f64;
+        let v = if exp >= 0 {
+            m * POW10[exp as usize]
+        } else {
+            m / POW10[(-exp) as usize]
+        };
+        return Some(if neg { -v } else { v });
+    }
+    // Slow path: the standard library is correctly rounded.
+    std::str::from_utf8(tok).ok()?.parse::<f64>().ok()
+}
+
+/// Whether `input` holds a NUL byte, a word at a time.
+pub(crate) fn find_nul(input: &[u8]) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = input.chunks_exact(8);
+    let mut i = 0;
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        let x = u64::from_le_bytes(w);
+        if x.wrapping_sub(LO) & !x & HI != 0 {
+            return c.iter().position(|&b| b == 0).map(|p| i + p);
+        }
+        i += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| b == 0)
+        .map(|p| i + p)
+}
+
+/// Parses an unsigned decimal integer.
+#[inline]
+pub(crate) fn parse_u64(tok: &[u8]) -> Option<u64> {
+    if tok.is_empty() || tok.len() > 19 {
+        return None;
+    }
+    let mut v: u64 = 0;
+    for &b in tok {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        v = v * 10 + u64::from(b - b'0');
+    }
+    Some(v)
+}
+
+/// Parses a signed decimal integer.
+#[inline]
+pub(crate) fn parse_i64(tok: &[u8]) -> Option<i64> {
+    match tok.first()? {
+        b'-' => parse_u64(&tok[1..])
+            .and_then(|v| i64::try_from(v).ok())
+            .map(|v| -v),
+        b'+' => parse_u64(&tok[1..]).and_then(|v| i64::try_from(v).ok()),
+        _ => parse_u64(tok).and_then(|v| i64::try_from(v).ok()),
+    }
+}
+
+/// Lower-cases a keyword into a stack buffer; longer words come back as an empty slice
+/// (no keyword is longer than 32 bytes).
+#[inline]
+pub(crate) fn lower<'b>(tok: &[u8], buf: &'b mut [u8; 32]) -> &'b [u8] {
+    if tok.len() > buf.len() {
+        return &[];
+    }
+    for (d, s) in buf.iter_mut().zip(tok) {
+        *d = s.to_ascii_lowercase();
+    }
+    &buf[..tok.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_match_std() {
+        for s in [
+            "0",
+            "-0",
+            "1.0",
+            "-1.19209e-007",
+            "22.938289642333984",
+            "0.1",
+            ".5",
+            "-.5",
+            "5.",
+            "1e10",
+            "1E-5",
+            "123456789012345678901234",
+            "3.4028235e38",
+            "4.9e-324",
+            "+2.5",
+            "0.000000000000000000000000001",
+            "9007199254740993",
+            "-4.00543212890625e-05",
+        ] {
+            assert_eq!(
+                parse_f64(s.as_bytes()).map(f64::to_bits),
+                s.parse::<f64>().ok().map(f64::to_bits),
+                "{s}"
+            );
+        }
+        for s in [
+            "", "-", ".", "e5", "1e", "1.0x", "nan", "inf", "1..2", "--1",
+        ] {
+            assert_eq!(parse_f64(s.as_bytes()), None, "{s}");
+        }
+    }
+
+    #[test]
+    fn tokens_stop_at_comment() {
+        let t: Vec<_> = Tokens::new(b"  parent NULL  # No parent")
+            .map(|(_, t)| t)
+            .collect();
+        assert_eq!(t, vec![&b"parent"[..], b"NULL"]);
+        let t: Vec<_> = Tokens::new(b"endnode#maxmodel").map(|(_, t)| t).collect();
+        assert_eq!(t, vec![&b"endnode"[..]]);
+    }
+
+    #[test]
+    fn lines() {
+        let s = b"a\r\nbb\nc";
+        let l = line_at(s, 0);
+        assert_eq!((l.start, l.end, l.next), (0, 1, 3));
+        let l = line_at(s, 3);
+        assert_eq!((l.start, l.end, l.next), (3, 5, 6));
+        let l = line_at(s, 6);
+        assert_eq!((l.start, l.end, l.next), (6, 7, 7));
+    }
+}

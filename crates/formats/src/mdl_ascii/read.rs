@@ -1,0 +1,656 @@
+//! The MDL ASCII reader: one pass over the lines, no allocation per number row.
+
+use super::lex::{Line, Tokens, is_blank, line_at, looks_numeric, lower, parse_f64, parse_i64};
+use super::model::*;
+use crate::error::{DecodeError, ErrorKind, Location};
+use crate::finding::{Finding, Place};
+
+/// Reads an MDL ASCII file (also PWK/DWK/WOK ASCII walkmeshes), discarding the findings.
+///
+/// The reader is permissive like the game's: unknown properties are kept, irregular lines are
+/// kept as [`Trivia`] and reported by [`read_with_findings`]. It fails only on input that is not
+/// text (a binary MDL, NUL bytes) or larger than 4 GiB.
+pub fn read(input: &[u8]) -> Result<Model, DecodeError> {
+    read_with_findings(input).map(|(m, _)| m)
+}
+
+/// Reads an MDL ASCII file and returns the irregularities met on the way as [`Finding`]s with
+/// line and column (codes in `docs/checks/mdl.md`).
+pub fn read_with_findings(input: &[u8]) -> Result<(Model, Vec<Finding>), DecodeError> {
+    if u32::try_from(input.len()).is_err() {
+        return Err(DecodeError::new(
+            ErrorKind::LimitExceeded,
+            Location::Input,
+            "MDL ASCII input larger than 4 GiB",
+        ));
+    }
+    if input.len() >= 4 && input[..4] == [0, 0, 0, 0] {
+        return Err(DecodeError::new(
+            ErrorKind::Unsupported,
+            Location::Offset(0),
+            "this is a binary (compiled) MDL, not MDL ASCII",
+        ));
+    }
+    if let Some(p) = super::lex::find_nul(input) {
+        return Err(DecodeError::malformed_at(
+            p as u64,
+            "NUL byte in MDL ASCII text: expected a text file",
+        ));
+    }
+    let mut p = Parser::new(input, true);
+    let (stmts, _) = p.body(Ctx::Top);
+    let crlf = {
+        let l = line_at(input, 0);
+        input.len() > l.end && input[l.end] == b'\r'
+    };
+    Ok((
+        Model {
+            stmts,
+            source: input.to_vec(),
+            crlf,
+        },
+        p.findings,
+    ))
+}
+
+/// Parses a fragment as a node body (used by the writer to compare original text with the
+/// current content).
+pub(crate) fn parse_fragment(text: &[u8], ctx: Ctx) -> Vec<Stmt> {
+    let mut p = Parser::new(text, false);
+    p.body(ctx).0
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ctx {
+    Top,
+    Geom,
+    Anim,
+    Node,
+}
+
+struct Parser<'a> {
+    src: &'a [u8],
+    pos: usize,
+    line: u32,
+    report: bool,
+    findings: Vec<Finding>,
+}
+
+/// What a property key's value should be.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Flag,
+    Int,
+    Float,
+    Vec3,
+    Color,
+    Quat,
+    Name,
+    Event,
+    /// `render`: a flag on meshes, a word (`Normal`, `Linked`, ...) on emitters.
+    FlagOrName,
+    Any,
+}
+
+fn kind_of(kw: &[u8]) -> Kind {
+    match kw {
+        b"shadow"
+        | b"beaming"
+        | b"rotatetexture"
+        | b"inheritcolor"
+        | b"ambientonly"
+        | b"affectdynamic"
+        | b"fadinglight"
+        | b"generateflare"
+        | b"isdynamic"
+        | b"reattachable"
+        | b"lightmapped"
+        | b"tangentspace"
+        | b"m_bisbackgroundgeometry"
+        | b"hologram_donotdraw"
+        | b"animateuv"
+        | b"dirt_enabled"
+        | b"lensflares"
+        | b"flare"
+        | b"twosidedtex"
+        | b"affectedbywind"
+        | b"m_istinted"
+        | b"showdispl"
+        | b"ignorefog"
+        | b"headlink"
+        | b"compress_quaternions" => Kind::Flag,
+        b"tilefade" | b"transparencyhint" | b"lightpriority" | b"ndynamictype" | b"renderorder"
+        | b"xgrid" | b"ygrid" | b"framestart" | b"frameend" | b"inv_count" | b"dirt_texture"
+        | b"dirt_worldspace" | b"displtype" => Kind::Int,
+        b"scale"
+        | b"alpha"
+        | b"radius"
+        | b"multiplier"
+        | b"flareradius"
+        | b"verticaldisplacement"
+        | b"shadowradius"
+        | b"length"
+        | b"transtime"
+        | b"setanimationscale"
+        | b"period"
+        | b"tightness"
+        | b"displacement"
+        | b"shininess"
+        | b"birthrate"
+        | b"lifeexp"
+        | b"mass"
+        | b"velocity"
+        | b"randvel"
+        | b"spread"
+        | b"sizestart"
+        | b"sizeend"
+        | b"sizestart_y"
+        | b"sizeend_y"
+        | b"xsize"
+        | b"ysize"
+        | b"alphastart"
+        | b"alphaend"
+        | b"fps"
+        | b"bounce_co"
+        | b"drag"
+        | b"grav"
+        | b"blurlength"
+        | b"lightningdelay"
+        | b"lightningradius"
+        | b"lightningscale"
+        | b"combinetime"
+        | b"deadspace"
+        | b"blastradius"
+        | b"blastlength"
+        | b"uvdirectionx"
+        | b"uvdirectiony"
+        | b"uvjitter"
+        | b"uvjitterspeed"
+        | b"sampleperiod"
+        | b"threshold" => Kind::Float,
+        b"position" | b"center" | b"bmin" | b"bmax" | b"layoutposition" => Kind::Vec3,
+        b"ambient" | b"diffuse" | b"specular" | b"selfillumcolor" | b"setfillumcolor"
+        | b"wirecolor" | b"color" | b"colorstart" | b"colorend" | b"colormid" => Kind::Color,
+        b"orientation" => Kind::Quat,
+        b"parent" | b"bitmap" | b"bitmap2" | b"texture" | b"texture0" | b"texture1"
+        | b"texture2" | b"newmodel" | b"classification" | b"animroot" | b"refmodel"
+        | b"materialname" | b"renderhint" | b"update" | b"blend" | b"spawntype_sel" => Kind::Name,
+        b"event" => Kind::Event,
+        b"render" => Kind::FlagOrName,
+        _ => Kind::Any,
+    }
+}
+
+fn is_list_key(kw: &[u8]) -> Option<bool /* words */> {
+    match kw {
+        b"verts" | b"faces" | b"tverts" | b"tverts0" | b"tverts1" | b"tverts2" | b"tverts3"
+        | b"texindices0" | b"texindices1" | b"texindices2" | b"texindices3" | b"colors"
+        | b"normals" | b"tangents" | b"constraints" | b"aabb" | b"flarecolorshifts"
+        | b"flarepositions" | b"flaresizes" | b"roomlinks" | b"animverts" | b"animtverts" => {
+            Some(false)
+        }
+        b"weights" | b"texturenames" | b"multimaterial" => Some(true),
+        _ if kw.len() > 3 && kw.ends_with(b"key") => Some(false),
+        _ => None,
+    }
+}
+
+fn is_structural(kw: &[u8]) -> bool {
+    matches!(
+        kw,
+        b"node"
+            | b"endnode"
+            | b"endlist"
+            | b"beginmodelgeom"
+            | b"endmodelgeom"
+            | b"newanim"
+            | b"doneanim"
+            | b"donemodel"
+    )
+}
+
+fn text(b: &[u8]) -> String {
+    match std::str::from_utf8(b) {
+        Ok(s) => s.to_owned(),
+        Err(_) => String::from_utf8_lossy(b).into_owned(),
+    }
+}
+
+impl<'a> Parser<'a> {
+    fn new(src: &'a [u8], report: bool) -> Self {
+        Parser {
+            src,
+            pos: 0,
+            line: 1,
+            report,
+            findings: Vec::new(),
+        }
+    }
+
+    fn warn(&mut self, code: &'static str, col: usize, msg: impl FnOnce() -> String) {
+        if self.report {
+            self.findings.push(Finding::warning(
+                code,
+                Place::line_col(self.line, col as u32 + 1),
+                msg(),
+            ));
+        }
+    }
+
+    fn advance(&mut self, l: &Line) {
+        self.pos = l.next;
+        self.line += 1;
+    }
+
+    fn raw(&self, start: usize) -> Raw {
+        Raw(Some((start as u32, self.pos as u32)))
+    }
+
+    /// Parses statements until the context's terminator (consumed, its raw returned) or a
+    /// line that closes an enclosing context (not consumed).
+    fn body(&mut self, ctx: Ctx) -> (Vec<Stmt>, Raw) {
+        let mut out = Vec::new();
+        while self.pos < self.src.len() {
+            let l = line_at(self.src, self.pos);
+            let content = &self.src[l.start..l.end];
+            let mut toks = Tokens::new(content);
+            let Some((col, first)) = toks.next() else {
+                let kind = if is_blank(content) {
+                    TriviaKind::Blank
+                } else {
+                    TriviaKind::Comment
+                };
+                self.advance(&l);
+                out.push(Stmt::Trivia(Trivia {
+                    kind,
+                    text: text(content),
+                    raw: self.raw(l.start),
+                }));
+                continue;
+            };
+            let mut buf = [0u8; 32];
+            let kw = lower(first, &mut buf);
+            let ends = |k: &[u8]| -> bool {
+                match ctx {
+                    Ctx::Node => matches!(
+                        k,
+                        b"node"
+                            | b"endmodelgeom"
+                            | b"beginmodelgeom"
+                            | b"newanim"
+                            | b"doneanim"
+                            | b"donemodel"
+                    ),
+                    Ctx::Geom => matches!(
+                        k,
+                        b"newanim" | b"beginmodelgeom" | b"doneanim" | b"donemodel"
+                    ),
+                    Ctx::Anim => matches!(
+                        k,
+                        b"newanim" | b"beginmodelgeom" | b"endmodelgeom" | b"donemodel"
+                    ),
+                    Ctx::Top => false,
+                }
+            };
+            let terminator: &[u8] = match ctx {
+                Ctx::Node => b"endnode",
+                Ctx::Geom => b"endmodelgeom",
+                Ctx::Anim => b"doneanim",
+                Ctx::Top => b"",
+            };
+            if ctx != Ctx::Top && kw == terminator {
+                self.advance(&l);
+                return (out, self.raw(l.start));
+            }
+            if ends(kw) {
+                let what = String::from_utf8_lossy(terminator).into_owned();
+                self.warn("mdl-missing-end", col, || {
+                    format!("`{what}` missing before this line")
+                });
+                return (out, Raw(None));
+            }
+            match (ctx, kw) {
+                (Ctx::Top | Ctx::Geom | Ctx::Anim, b"node") => {
+                    let n = self.node(&l, toks);
+                    out.push(Stmt::Node(n));
+                }
+                (Ctx::Top, b"beginmodelgeom") => {
+                    let name = toks.next().map(|t| text(t.1)).unwrap_or_default();
+                    self.advance(&l);
+                    let head = self.raw(l.start);
+                    let (body, end) = self.body(Ctx::Geom);
+                    out.push(Stmt::Geometry(Geometry {
+                        name,
+                        body,
+                        head,
+                        end,
+                    }));
+                }
+                (Ctx::Top, b"newanim") => {
+                    let name = toks.next().map(|t| text(t.1)).unwrap_or_default();
+                    let model = toks.next().map(|t| text(t.1)).unwrap_or_default();
+                    self.advance(&l);
+                    let head = self.raw(l.start);
+                    let (body, end) = self.body(Ctx::Anim);
+                    out.push(Stmt::Animation(Animation {
+                        name,
+                        model,
+                        body,
+                        head,
+                        end,
+                    }));
+                }
+                _ if (is_structural(kw) && kw != b"donemodel") || looks_numeric(first) => {
+                    let what = if looks_numeric(first) {
+                        "a number row outside any list"
+                    } else {
+                        "a block terminator that closes nothing"
+                    };
+                    self.warn("mdl-garbage-line", col, || {
+                        format!("unexpected line: {what}")
+                    });
+                    self.advance(&l);
+                    out.push(Stmt::Trivia(Trivia {
+                        kind: TriviaKind::Garbage,
+                        text: text(content),
+                        raw: self.raw(l.start),
+                    }));
+                }
+                _ => {
+                    let s = self.prop_or_list(&l, first, kw, toks);
+                    out.push(s);
+                }
+            }
+        }
+        if ctx != Ctx::Top {
+            let what = match ctx {
+                Ctx::Node => "endnode",
+                Ctx::Geom => "endmodelgeom",
+                _ => "doneanim",
+            };
+            self.warn("mdl-missing-end", 0, || {
+                format!("end of file before `{what}`")
+            });
+        }
+        (out, Raw(None))
+    }
+
+    fn node(&mut self, l: &Line, mut toks: Tokens<'_>) -> Node {
+        let kind_tok = toks.next();
+        let kind = match kind_tok {
+            Some((_, k)) => NodeKind::parse(&String::from_utf8_lossy(k)),
+            None => {
+                self.warn("mdl-unexpected-value", 0, || {
+                    "`node` without a type".to_string()
+                });
+                NodeKind::Other(String::new())
+            }
+        };
+        if let Some((c, k)) = kind_tok
+            && k.eq_ignore_ascii_case(b"emmiter")
+        {
+            self.warn("mdl-misspelled-keyword", c, || {
+                "`emmiter` read as `emitter`".to_string()
+            });
+        }
+        let name = toks.next().map(|t| text(t.1)).unwrap_or_default();
+        if let Some((c, _)) = toks.next() {
+            self.warn("mdl-unexpected-value", c, || {
+                "extra words after the node name are ignored".to_string()
+            });
+        }
+        self.advance(l);
+        let head = self.raw(l.start);
+        let (body, end) = self.body(Ctx::Node);
+        Node {
+            kind,
+            name,
+            body,
+            head,
+            end,
+        }
+    }
+
+    fn prop_or_list(&mut self, l: &Line, first: &[u8], kw: &[u8], toks: Tokens<'_>) -> Stmt {
+        if let Some(words) = is_list_key(kw) {
+            // A list when the rest of the header is empty, a count, or (numbers) a first row.
+            let mut t = toks.clone();
+            let a = t.next();
+            let b = t.next();
+            let shape = match (a, b) {
+                (None, _) => Some(None),
+                (Some((_, c)), None) if super::lex::parse_u64(c).is_some() => {
+                    Some(super::lex::parse_u64(c))
+                }
+                (Some(_), Some(_)) if !words => {
+                    let all_num = toks.clone().all(|(_, x)| looks_numeric(x));
+                    all_num.then_some(None)
+                }
+                _ => None,
+            };
+            if let Some(count) = shape {
+                return self.list(l, first, count, words, toks);
+            }
+        }
+        self.prop(l, first, kw, toks)
+    }
+
+    fn prop(&mut self, l: &Line, first: &[u8], kw: &[u8], toks: Tokens<'_>) -> Stmt {
+        let kind = kind_of(kw);
+        if kw == b"setfillumcolor" {
+            self.warn("mdl-misspelled-keyword", 0, || {
+                "`setfillumcolor` is a misspelling of `selfillumcolor`".to_string()
+            });
+        }
+        let mut vals: [&[u8]; 8] = [&[]; 8];
+        let mut n = 0;
+        let mut more = false;
+        let mut first_col = 0;
+        for (c, t) in toks.clone() {
+            if n == 0 {
+                first_col = c;
+            }
+            if n < 8 {
+                vals[n] = t;
+                n += 1;
+            } else {
+                more = true;
+                break;
+            }
+        }
+        let v = &vals[..n];
+        let typed = if more {
+            None
+        } else {
+            match kind {
+                Kind::Flag if n == 1 => match v[0] {
+                    b"0" | b"false" => Some(Value::Flag(false)),
+                    b"1" | b"true" => Some(Value::Flag(true)),
+                    _ => None,
+                },
+                Kind::FlagOrName if n == 1 => Some(match v[0] {
+                    b"0" => Value::Flag(false),
+                    b"1" => Value::Flag(true),
+                    w => Value::Name(text(w)),
+                }),
+                Kind::Int if n == 1 => parse_i64(v[0]).map(Value::Int),
+                Kind::Float if n == 1 => parse_f64(v[0]).map(Value::Float),
+                Kind::Vec3 | Kind::Color if n == 3 => {
+                    match (parse_f64(v[0]), parse_f64(v[1]), parse_f64(v[2])) {
+                        (Some(x), Some(y), Some(z)) => Some(if kind == Kind::Vec3 {
+                            Value::Vec3([x, y, z])
+                        } else {
+                            Value::Color([x, y, z])
+                        }),
+                        _ => None,
+                    }
+                }
+                Kind::Quat if n == 4 => {
+                    let q = [
+                        parse_f64(v[0]),
+                        parse_f64(v[1]),
+                        parse_f64(v[2]),
+                        parse_f64(v[3]),
+                    ];
+                    match q {
+                        [Some(a), Some(b), Some(c), Some(d)] => {
+                            Some(Value::AxisAngle([a, b, c, d]))
+                        }
+                        _ => None,
+                    }
+                }
+                Kind::Name if n == 1 => Some(Value::Name(text(v[0]))),
+                Kind::Event if n == 2 => parse_f64(v[0]).map(|t| Value::Event(t, text(v[1]))),
+                _ => None,
+            }
+        };
+        let value = match typed {
+            Some(v) => v,
+            None => {
+                if kind != Kind::Any {
+                    let key = text(first);
+                    self.warn("mdl-unexpected-value", first_col, || {
+                        format!("`{key}`: value not of the expected type, kept as written")
+                    });
+                }
+                generic_value(toks)
+            }
+        };
+        self.advance(l);
+        Stmt::Prop(Property {
+            key: text(first),
+            value,
+            raw: self.raw(l.start),
+        })
+    }
+
+    fn list(
+        &mut self,
+        l: &Line,
+        first: &[u8],
+        count: Option<u64>,
+        words: bool,
+        toks: Tokens<'_>,
+    ) -> Stmt {
+        let start = l.start;
+        let mut rows = if words {
+            Rows::Words(Vec::new())
+        } else {
+            // Reserve by the count, bounded by what the rest of the input can hold (a row
+            // takes at least two bytes).
+            let cap = count.map_or(0, |c| {
+                c.min(((self.src.len() - l.next) / 2) as u64) as usize
+            });
+            Rows::Numbers {
+                values: Vec::with_capacity(cap * 3),
+                ends: Vec::with_capacity(cap),
+            }
+        };
+        let mut inline_first_row = false;
+        if !words && count.is_none() {
+            let mut t = toks.clone();
+            if t.next().is_some() {
+                inline_first_row = true;
+                self.number_row(toks, l.start, &mut rows);
+            }
+        }
+        self.advance(l);
+        let mut endlist = false;
+        let mut rewind: Option<(usize, u32)> = None;
+        while self.pos < self.src.len() {
+            if words
+                && let Some(c) = count
+                && rows.len() as u64 >= c
+            {
+                break;
+            }
+            let r = line_at(self.src, self.pos);
+            let content = &self.src[r.start..r.end];
+            let mut t = Tokens::new(content);
+            let Some((_, f)) = t.next() else {
+                if rewind.is_none() {
+                    rewind = Some((self.pos, self.line));
+                }
+                self.advance(&r);
+                continue;
+            };
+            if !words && looks_numeric(f) {
+                self.number_row(Tokens::new(content), r.start, &mut rows);
+                rewind = None;
+                self.advance(&r);
+                continue;
+            }
+            let mut buf = [0u8; 32];
+            let k = lower(f, &mut buf);
+            if k == b"endlist" {
+                endlist = true;
+                self.advance(&r);
+                rewind = None;
+                break;
+            }
+            if words {
+                if is_structural(k) {
+                    break;
+                }
+                if let Rows::Words(w) = &mut rows {
+                    w.push(Tokens::new(content).map(|(_, x)| text(x)).collect());
+                }
+            } else if looks_numeric(f) {
+                self.number_row(Tokens::new(content), r.start, &mut rows);
+            } else {
+                break;
+            }
+            rewind = None;
+            self.advance(&r);
+        }
+        if let Some((p, line)) = rewind {
+            self.pos = p;
+            self.line = line;
+        }
+        Stmt::List(ListProp {
+            key: text(first),
+            count,
+            rows,
+            endlist,
+            inline_first_row,
+            raw: self.raw(start),
+        })
+    }
+
+    #[inline]
+    fn number_row(&mut self, toks: Tokens<'_>, _line_start: usize, rows: &mut Rows) {
+        if let Rows::Numbers { values, ends } = rows {
+            for (c, t) in toks {
+                match parse_f64(t) {
+                    Some(v) => values.push(v),
+                    None => {
+                        let tok = text(t);
+                        self.warn("mdl-bad-number", c, || {
+                            format!("`{tok}` in a number row is not a number; ignored")
+                        });
+                    }
+                }
+            }
+            ends.push(values.len() as u32);
+        }
+    }
+}
+
+/// The value of a property this reader does not type (or whose text does not fit its type).
+fn generic_value(toks: Tokens<'_>) -> Value {
+    let mut t = toks.clone();
+    let Some((_, a)) = t.next() else {
+        return Value::None;
+    };
+    if t.next().is_none() {
+        return match parse_f64(a) {
+            Some(v) => Value::Float(v),
+            None => Value::Name(text(a)),
+        };
+    }
+    let nums: Option<Vec<f64>> = toks.clone().map(|(_, x)| parse_f64(x)).collect();
+    match nums {
+        Some(v) => Value::Numbers(v),
+        None => Value::Words(toks.map(|(_, x)| text(x)).collect()),
+    }
+}

@@ -1,0 +1,320 @@
+//! The lossless writer and the canonical writer.
+
+use std::io::Write as _;
+
+use super::model::*;
+use super::read::{Ctx, parse_fragment};
+
+/// Writes a model back to text. A statement whose typed content still equals what its original
+/// text says is re-emitted byte for byte (so an unmodified file comes back identical, CRLF,
+/// tabs, comments and all); changed or new statements are formatted like
+/// [`write_canonical`] does, with the file's line terminator.
+pub fn write(model: &Model) -> Vec<u8> {
+    let mut w = Writer {
+        src: &model.source,
+        out: Vec::with_capacity(model.source.len() + 64),
+        eol: if model.crlf { b"\r\n" } else { b"\n" },
+        canonical: false,
+    };
+    w.stmts(&model.stmts, 0);
+    w.out
+}
+
+/// Writes normalised text: no comments or blank lines, one statement per line, two-space
+/// indentation, `\n` terminators, numbers in their shortest exact decimal form. Reading it back
+/// gives a model equal (`==`) to `model`.
+pub fn write_canonical(model: &Model) -> String {
+    let mut w = Writer {
+        src: &model.source,
+        out: Vec::with_capacity(model.source.len()),
+        eol: b"\n",
+        canonical: true,
+    };
+    w.stmts(&model.stmts, 0);
+    String::from_utf8_lossy(&w.out).into_owned()
+}
+
+struct Writer<'m> {
+    src: &'m [u8],
+    out: Vec<u8>,
+    eol: &'static [u8],
+    canonical: bool,
+}
+
+impl Writer<'_> {
+    fn raw_text(&self, raw: &Raw) -> Option<&[u8]> {
+        if self.canonical {
+            return None;
+        }
+        let r = raw.range()?;
+        self.src.get(r)
+    }
+
+    fn emit_raw(&mut self, bytes: &[u8]) {
+        self.out.extend_from_slice(bytes);
+    }
+
+    /// Starts a formatted line (after a raw chunk that lacked a final terminator, adds one).
+    fn begin_line(&mut self, depth: usize) {
+        if let Some(&last) = self.out.last()
+            && last != b'\n'
+        {
+            let eol = self.eol;
+            self.out.extend_from_slice(eol);
+        }
+        for _ in 0..depth {
+            self.out.extend_from_slice(b"  ");
+        }
+    }
+
+    fn end_line(&mut self) {
+        let eol = self.eol;
+        self.out.extend_from_slice(eol);
+    }
+
+    fn stmts(&mut self, stmts: &[Stmt], depth: usize) {
+        for s in stmts {
+            match s {
+                Stmt::Trivia(t) => {
+                    if self.canonical {
+                        continue;
+                    }
+                    if let Some(raw) = self.raw_text(&t.raw) {
+                        let content = strip_eol(raw);
+                        if content == t.text.as_bytes() {
+                            let raw = raw.to_vec();
+                            self.emit_raw(&raw);
+                            continue;
+                        }
+                    }
+                    self.begin_line(0);
+                    self.out.extend_from_slice(t.text.as_bytes());
+                    self.end_line();
+                }
+                Stmt::Prop(p) => {
+                    if let Some(raw) = self.raw_text(&p.raw)
+                        && first_stmt(raw, Ctx::Top)
+                            .is_some_and(|s| matches!(&s, Stmt::Prop(x) if x == p))
+                    {
+                        let raw = raw.to_vec();
+                        self.emit_raw(&raw);
+                        continue;
+                    }
+                    self.begin_line(depth);
+                    self.prop(p);
+                    self.end_line();
+                }
+                Stmt::List(l) => {
+                    if let Some(raw) = self.raw_text(&l.raw)
+                        && first_stmt(raw, Ctx::Top)
+                            .is_some_and(|s| matches!(&s, Stmt::List(x) if x == l))
+                    {
+                        let raw = raw.to_vec();
+                        self.emit_raw(&raw);
+                        continue;
+                    }
+                    self.list(l, depth);
+                }
+                Stmt::Node(n) => self.node(n, depth),
+                Stmt::Geometry(g) => {
+                    let same = self.raw_text(&g.head).is_some_and(|raw| {
+                        matches!(first_stmt(raw, Ctx::Top), Some(Stmt::Geometry(x)) if x.name == g.name)
+                    });
+                    if same {
+                        let raw = self.raw_text(&g.head).unwrap_or_default().to_vec();
+                        self.emit_raw(&raw);
+                    } else {
+                        self.begin_line(0);
+                        self.words(&["beginmodelgeom", &g.name]);
+                        self.end_line();
+                    }
+                    self.stmts(&g.body, 0);
+                    self.closing(&g.head, &g.end, &["endmodelgeom", &g.name]);
+                }
+                Stmt::Animation(a) => {
+                    let same = self.raw_text(&a.head).is_some_and(|raw| {
+                        matches!(first_stmt(raw, Ctx::Top),
+                            Some(Stmt::Animation(x)) if x.name == a.name && x.model == a.model)
+                    });
+                    if same {
+                        let raw = self.raw_text(&a.head).unwrap_or_default().to_vec();
+                        self.emit_raw(&raw);
+                    } else {
+                        self.begin_line(0);
+                        self.words(&["newanim", &a.name, &a.model]);
+                        self.end_line();
+                    }
+                    self.stmts(&a.body, 0);
+                    self.closing(&a.head, &a.end, &["doneanim", &a.name, &a.model]);
+                }
+            }
+        }
+    }
+
+    /// Emits a block's closing line: the original one, nothing if the original block had none,
+    /// or a formatted one for a new block (and always in canonical output).
+    fn closing(&mut self, head: &Raw, end: &Raw, words: &[&str]) {
+        if let Some(raw) = self.raw_text(end) {
+            let raw = raw.to_vec();
+            self.emit_raw(&raw);
+        } else if self.canonical || head.range().is_none() {
+            self.begin_line(0);
+            self.words(words);
+            self.end_line();
+        }
+    }
+
+    fn words(&mut self, words: &[&str]) {
+        let mut first = true;
+        for w in words {
+            if w.is_empty() {
+                continue;
+            }
+            if !first {
+                self.out.push(b' ');
+            }
+            first = false;
+            self.out.extend_from_slice(w.as_bytes());
+        }
+    }
+
+    fn node(&mut self, n: &Node, depth: usize) {
+        let same = self.raw_text(&n.head).is_some_and(|raw| {
+            matches!(first_stmt(raw, Ctx::Geom),
+                Some(Stmt::Node(x)) if x.kind == n.kind && x.name == n.name)
+        });
+        if same {
+            let raw = self.raw_text(&n.head).unwrap_or_default().to_vec();
+            self.emit_raw(&raw);
+        } else {
+            self.begin_line(depth);
+            self.words(&["node", n.kind.name(), &n.name]);
+            self.end_line();
+        }
+        self.stmts(&n.body, depth + 1);
+        if let Some(raw) = self.raw_text(&n.end) {
+            let raw = raw.to_vec();
+            self.emit_raw(&raw);
+        } else if self.canonical || n.head.range().is_none() {
+            self.begin_line(depth);
+            self.out.extend_from_slice(b"endnode");
+            self.end_line();
+        }
+    }
+
+    fn prop(&mut self, p: &Property) {
+        self.out.extend_from_slice(p.key.as_bytes());
+        match &p.value {
+            Value::None => {}
+            Value::Flag(b) => self.out.extend_from_slice(if *b { b" 1" } else { b" 0" }),
+            Value::Int(i) => {
+                let _ = write!(self.out, " {i}");
+            }
+            Value::Float(v) => self.nums(&[*v]),
+            Value::Vec3(v) | Value::Color(v) => self.nums(v),
+            Value::AxisAngle(v) => self.nums(v),
+            Value::Event(t, name) => {
+                self.nums(&[*t]);
+                self.out.push(b' ');
+                self.out.extend_from_slice(name.as_bytes());
+            }
+            Value::Name(s) => {
+                self.out.push(b' ');
+                self.out.extend_from_slice(s.as_bytes());
+            }
+            Value::Numbers(v) => self.nums(v),
+            Value::Words(w) => {
+                for s in w {
+                    self.out.push(b' ');
+                    self.out.extend_from_slice(s.as_bytes());
+                }
+            }
+        }
+    }
+
+    fn nums(&mut self, v: &[f64]) {
+        for x in v {
+            self.out.push(b' ');
+            fmt_f64(&mut self.out, *x);
+        }
+    }
+
+    fn list(&mut self, l: &ListProp, depth: usize) {
+        self.begin_line(depth);
+        self.out.extend_from_slice(l.key.as_bytes());
+        if let Some(c) = l.count {
+            let _ = write!(self.out, " {c}");
+        }
+        let mut skip_first = false;
+        if l.inline_first_row
+            && l.count.is_none()
+            && let Some(r) = l.rows.row(0)
+        {
+            self.nums(r);
+            skip_first = true;
+        }
+        self.end_line();
+        match &l.rows {
+            Rows::Numbers { .. } => {
+                for (i, r) in l.rows.iter().enumerate() {
+                    if i == 0 && skip_first {
+                        continue;
+                    }
+                    self.begin_line(depth + 1);
+                    let mut first = true;
+                    for x in r {
+                        if !first {
+                            self.out.push(b' ');
+                        }
+                        first = false;
+                        fmt_f64(&mut self.out, *x);
+                    }
+                    self.end_line();
+                }
+            }
+            Rows::Words(rows) => {
+                for r in rows {
+                    self.begin_line(depth + 1);
+                    let words: Vec<&str> = r.iter().map(String::as_str).collect();
+                    self.words(&words);
+                    self.end_line();
+                }
+            }
+        }
+        if l.endlist {
+            self.begin_line(depth);
+            self.out.extend_from_slice(b"endlist");
+            self.end_line();
+        }
+    }
+}
+
+fn first_stmt(raw: &[u8], ctx: Ctx) -> Option<Stmt> {
+    parse_fragment(raw, ctx)
+        .into_iter()
+        .find(|s| !matches!(s, Stmt::Trivia(_)))
+}
+
+fn strip_eol(raw: &[u8]) -> &[u8] {
+    let mut e = raw.len();
+    if e > 0 && raw[e - 1] == b'\n' {
+        e -= 1;
+    }
+    if e > 0 && raw[e - 1] == b'\r' {
+        e -= 1;
+    }
+    &raw[..e]
+}
+
+/// Shortest decimal text that reads back to the same `f64`.
+pub(crate) fn fmt_f64(out: &mut Vec<u8>, v: f64) {
+    if v == 0.0 {
+        out.extend_from_slice(if v.is_sign_negative() {
+            b"-0.0"
+        } else {
+            b"0.0"
+        });
+        return;
+    }
+    let _ = write!(out, "{v}");
+}
