@@ -170,6 +170,21 @@ fn check_file(path: &Path, report: &mut Report) -> Result<(), Error> {
             finding: f,
         })
     };
+    // MDL ASCII: the reader's own warnings (garbage lines, ...) come with the model.
+    if Format::detect(path, &data) == Some(Format::MdlAscii) {
+        match areakit_formats::mdl_ascii::read_with_findings(&data) {
+            Ok((model, read_findings)) => {
+                for f in read_findings
+                    .into_iter()
+                    .chain(areakit_formats::mdl_ascii::validate(&model))
+                {
+                    push(report, f);
+                }
+            }
+            Err(e) => push(report, decode_finding(&e)),
+        }
+        return Ok(());
+    }
     match Document::decode(path, &data) {
         Ok(doc) => {
             for f in validate(&doc) {
@@ -184,7 +199,12 @@ fn check_file(path: &Path, report: &mut Report) -> Result<(), Error> {
 
 /// The findings of a decoded document's validators.
 pub fn validate(doc: &Document) -> Vec<Finding> {
+    use areakit_formats::{lyt, mdl_ascii, trx, vis};
     match doc {
         Document::Bwm(_) => Vec::new(),
+        Document::Lyt(l) => lyt::validate(l),
+        Document::Vis(v) => vis::validate(v),
+        Document::MdlAscii(m) => mdl_ascii::validate(m),
+        Document::Trx(t) => trx::validate(t),
     }
 }

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use areakit_formats::bwm;
+use areakit_formats::{DecodeError, ErrorKind, Location, bwm, lyt, mdl_ascii, trx, vis};
 
 use crate::{Error, fsio};
 
@@ -12,46 +12,93 @@ use crate::{Error, fsio};
 pub enum Format {
     /// KotOR binary walkmesh (`BWM V1.0`): WOK, PWK, DWK.
     Bwm,
+    /// KotOR room layout (ASCII).
+    Lyt,
+    /// KotOR room visibility (ASCII).
+    Vis,
+    /// NWN/KotOR MDL ASCII model, also ASCII walkmeshes (WOK/PWK/DWK as text).
+    MdlAscii,
+    /// NWN2 terrain (`NWN2` container): TRX (baked) or TRN.
+    Trx,
 }
 
 impl Format {
     /// Every format, for help texts.
-    pub const ALL: &'static [Format] = &[Format::Bwm];
+    pub const ALL: &'static [Format] = &[
+        Format::Bwm,
+        Format::Lyt,
+        Format::Vis,
+        Format::MdlAscii,
+        Format::Trx,
+    ];
 
-    /// The name used by `--to` and in JSON `"format"`.
+    /// The name used by `--to` and in JSON `"format"` (`trx` covers TRN too).
     pub const fn name(self) -> &'static str {
         match self {
             Format::Bwm => "bwm",
+            Format::Lyt => "lyt",
+            Format::Vis => "vis",
+            Format::MdlAscii => "mdl-ascii",
+            Format::Trx => "trx",
         }
     }
 
     /// The format named by `--to NAME` (a few aliases accepted).
     pub fn from_name(name: &str) -> Option<Self> {
         match name.to_ascii_lowercase().as_str() {
-            "bwm" | "wok" | "pwk" | "dwk" => Some(Format::Bwm),
+            "bwm" => Some(Format::Bwm),
+            "lyt" => Some(Format::Lyt),
+            "vis" => Some(Format::Vis),
+            "mdl-ascii" | "mdl" | "ascii" => Some(Format::MdlAscii),
+            "trx" | "trn" => Some(Format::Trx),
             _ => None,
         }
     }
 
-    /// Detects a format from the first bytes, falling back to the extension.
+    /// Detects a format from the content first (magic numbers, keywords), then the extension.
     pub fn detect(path: &Path, data: &[u8]) -> Option<Self> {
         if data.starts_with(b"BWM ") {
             return Some(Format::Bwm);
         }
-        Self::from_extension(path)
+        if data.starts_with(b"NWN2") {
+            return Some(Format::Trx);
+        }
+        if let Some(f) = Self::from_extension(path) {
+            return Some(f);
+        }
+        let head = &data[..data.len().min(4096)];
+        let has = |kw: &[u8]| head.windows(kw.len()).any(|w| w.eq_ignore_ascii_case(kw));
+        let ext = extension(path);
+        if has(b"beginlayout") {
+            Some(Format::Lyt)
+        } else if has(b"newmodel") || has(b"beginmodelgeom") {
+            Some(Format::MdlAscii)
+        } else if matches!(ext.as_deref(), Some("wok" | "pwk" | "dwk")) && has(b"node ") {
+            // NWN keeps walkmeshes as text under the binary extensions.
+            Some(Format::MdlAscii)
+        } else {
+            None
+        }
     }
 
     /// The format an output path's extension names unambiguously, if any.
     ///
-    /// `.wok`, `.pwk` and `.dwk` are binary here only when the input is binary: NWN keeps them
-    /// as text, so on their own they do not name a format (see `convert`).
+    /// `.wok`, `.pwk` and `.dwk` alone are ambiguous (NWN keeps them as text), so they name no
+    /// format here: a conversion to them keeps the input's format unless `--to` says otherwise.
     pub fn from_extension(path: &Path) -> Option<Self> {
-        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-        match ext.as_str() {
+        match extension(path)?.as_str() {
             "bwm" => Some(Format::Bwm),
+            "lyt" => Some(Format::Lyt),
+            "vis" => Some(Format::Vis),
+            "mdl" | "ascii" => Some(Format::MdlAscii),
+            "trx" | "trn" => Some(Format::Trx),
             _ => None,
         }
     }
+}
+
+fn extension(path: &Path) -> Option<String> {
+    Some(path.extension()?.to_str()?.to_ascii_lowercase())
 }
 
 /// A decoded file.
@@ -60,6 +107,14 @@ impl Format {
 pub enum Document {
     /// A BWM walkmesh.
     Bwm(Box<bwm::Bwm>),
+    /// A room layout.
+    Lyt(Box<lyt::Lyt>),
+    /// Room visibility.
+    Vis(Box<vis::Vis>),
+    /// An MDL ASCII model or ASCII walkmesh.
+    MdlAscii(Box<mdl_ascii::Model>),
+    /// An NWN2 terrain file.
+    Trx(Box<trx::Trx>),
 }
 
 impl Document {
@@ -67,24 +122,33 @@ impl Document {
     pub fn format(&self) -> Format {
         match self {
             Document::Bwm(_) => Format::Bwm,
+            Document::Lyt(_) => Format::Lyt,
+            Document::Vis(_) => Format::Vis,
+            Document::MdlAscii(_) => Format::MdlAscii,
+            Document::Trx(_) => Format::Trx,
         }
     }
 
     /// Decodes `data` (read from `path`, used for detection and messages).
     pub fn decode(path: &Path, data: &[u8]) -> Result<Self, Error> {
-        match Format::detect(path, data) {
-            Some(Format::Bwm) => bwm::read(data)
-                .map(|m| Document::Bwm(Box::new(m)))
-                .map_err(|e| Error::invalid(path, e)),
-            None => Err(Error::invalid(
-                path,
-                areakit_formats::DecodeError::new(
-                    areakit_formats::ErrorKind::Unsupported,
-                    areakit_formats::Location::Offset(0),
-                    "unknown format: expected a BWM walkmesh (\"BWM V1.0\")",
-                ),
-            )),
-        }
+        let invalid = |e| Error::invalid(path, e);
+        Ok(match Format::detect(path, data) {
+            Some(Format::Bwm) => Document::Bwm(Box::new(bwm::read(data).map_err(invalid)?)),
+            Some(Format::Lyt) => Document::Lyt(Box::new(lyt::read(data).map_err(invalid)?)),
+            Some(Format::Vis) => Document::Vis(Box::new(vis::read(data).map_err(invalid)?)),
+            Some(Format::MdlAscii) => {
+                Document::MdlAscii(Box::new(mdl_ascii::read(data).map_err(invalid)?))
+            }
+            Some(Format::Trx) => Document::Trx(Box::new(trx::read(data).map_err(invalid)?)),
+            None => {
+                return Err(invalid(DecodeError::new(
+                    ErrorKind::Unsupported,
+                    Location::Offset(0),
+                    "unknown format: expected a BWM walkmesh (\"BWM V1.0\"), an NWN2 terrain (\"NWN2\"), \
+                     a LYT, a VIS or an MDL ASCII file",
+                )));
+            }
+        })
     }
 
     /// Reads and decodes a file.
@@ -95,11 +159,22 @@ impl Document {
 
     /// Encodes the document in `format` (its own format or a conversion target).
     pub fn encode(&self, format: Format, path: &Path) -> Result<Vec<u8>, Error> {
+        let enc = |source| Error::Encode {
+            path: path.to_path_buf(),
+            source,
+        };
         match (self, format) {
-            (Document::Bwm(m), Format::Bwm) => bwm::write(m).map_err(|source| Error::Encode {
-                path: path.to_path_buf(),
-                source,
-            }),
+            (Document::Bwm(m), Format::Bwm) => bwm::write(m).map_err(enc),
+            (Document::Lyt(m), Format::Lyt) => lyt::write(m).map_err(enc),
+            (Document::Vis(m), Format::Vis) => vis::write(m).map_err(enc),
+            (Document::MdlAscii(m), Format::MdlAscii) => Ok(mdl_ascii::write(m)),
+            (Document::Trx(m), Format::Trx) => trx::write(m).map_err(enc),
+            (doc, to) => Err(Error::usage(format!(
+                "{}: cannot convert {} to {}",
+                path.display(),
+                doc.format().name(),
+                to.name()
+            ))),
         }
     }
 }

@@ -4,16 +4,82 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use areakit_formats::bwm::{self, Bwm};
+use areakit_formats::bwm::Bwm;
 use serde_json::{Value, json};
 
 use crate::document::Document;
 
 /// The `info` JSON object of a document.
 pub fn info_json(path: &Path, doc: &Document) -> Value {
-    match doc {
+    let mut v = match doc {
         Document::Bwm(m) => bwm_json(path, m),
+        Document::Lyt(l) => crate::area::lyt_info(l),
+        Document::Vis(l) => crate::area::vis_info(l),
+        Document::MdlAscii(m) => mdl_json(m),
+        Document::Trx(t) => trx_json(t),
+    };
+    if let Value::Object(map) = &mut v {
+        if !map.contains_key("path") {
+            let mut with_path = serde_json::Map::new();
+            with_path.insert("path".into(), json!(path.display().to_string()));
+            with_path.append(map);
+            *map = with_path;
+        }
     }
+    v
+}
+
+/// The `info` JSON object of an MDL ASCII model: `format` (`"mdl-ascii"`), `name`,
+/// `supermodel`, `classification`, `nodes` (total), `nodes_by_type`, `animations`,
+/// `vertices` and `faces` (totals over geometry nodes).
+pub fn mdl_json(m: &areakit_formats::mdl_ascii::Model) -> Value {
+    let s = m.summary();
+    let by_type: serde_json::Map<String, Value> = s
+        .nodes_by_type
+        .iter()
+        .map(|(k, n)| (k.clone(), json!(n)))
+        .collect();
+    json!({
+        "format": "mdl-ascii",
+        "name": s.name,
+        "supermodel": s.supermodel,
+        "classification": s.classification,
+        "nodes": s.node_count,
+        "nodes_by_type": by_type,
+        "animations": s.animation_count,
+        "vertices": s.vertex_count,
+        "faces": s.face_count,
+    })
+}
+
+/// The `info` JSON object of an NWN2 terrain file: `format` (`"trx"` when baked, else
+/// `"trn"`), `version`, `packets` (`tag` and `size` each) and, with an ASWM packet, `vertices`,
+/// `edges`, `triangles`, `walkable_triangles`, `tiles`, `islands`.
+pub fn trx_json(t: &areakit_formats::trx::Trx) -> Value {
+    let s = areakit_formats::trx::summary(t);
+    let packets: Vec<Value> = s
+        .packets
+        .iter()
+        .map(|p| json!({"tag": p.tag, "size": p.size}))
+        .collect();
+    let mut v = json!({
+        "format": s.format,
+        "version": format!("{}.{}", s.version.0, s.version.1),
+        "packets": packets,
+    });
+    if let (Some(w), Value::Object(map)) = (s.walkmesh, &mut v) {
+        for (k, n) in [
+            ("vertices", w.vertices),
+            ("edges", w.edges),
+            ("triangles", w.triangles),
+            ("walkable_triangles", w.walkable_triangles),
+            ("tiles", w.tiles),
+            ("islands", w.islands),
+        ] {
+            map.insert(k.into(), json!(n));
+        }
+    }
+    v
 }
 
 /// The `info` JSON object of a BWM walkmesh.
@@ -104,9 +170,4 @@ fn compact(v: &Value) -> String {
         Value::Array(a) => format!("[{}]", a.iter().map(compact).collect::<Vec<_>>().join(", ")),
         other => other.to_string(),
     }
-}
-
-/// The kind a BWM file would be written as at `path`.
-pub fn bwm_kind_for(path: &Path, m: &Bwm) -> bwm::BwmKind {
-    m.kind(path.extension().and_then(|e| e.to_str()))
 }
