@@ -66,20 +66,33 @@ impl VisRoom {
         self.visible.iter().any(|v| v.eq_ignore_ascii_case(room))
     }
 
-    /// For each child, the source line it came from (matched by exact name, in order), if any.
-    pub(crate) fn match_children(&self) -> Vec<Option<&ChildSource>> {
+    /// For each child, the source line it came from, if any, and whether the name is
+    /// unchanged: first children and source lines of the same exact name are paired in order,
+    /// then a remaining child takes the remaining source line at its own position (an edited
+    /// child: its text is rewritten, its line terminator and blank lines kept).
+    pub(crate) fn match_children(&self) -> Vec<Option<(&ChildSource, bool)>> {
         let Some(src) = &self.source else {
             return vec![None; self.visible.len()];
         };
         let mut used = vec![false; src.children.len()];
-        self.visible
+        let mut out: Vec<Option<(usize, bool)>> = self
+            .visible
             .iter()
             .map(|name| {
                 let k =
                     (0..src.children.len()).find(|&k| !used[k] && src.children[k].name == *name)?;
                 used[k] = true;
-                Some(&src.children[k])
+                Some((k, true))
             })
+            .collect();
+        for (i, m) in out.iter_mut().enumerate() {
+            if m.is_none() && used.get(i) == Some(&false) {
+                used[i] = true;
+                *m = Some((i, false));
+            }
+        }
+        out.into_iter()
+            .map(|m| m.map(|(k, exact)| (&src.children[k], exact)))
             .collect()
     }
 
@@ -87,7 +100,7 @@ impl VisRoom {
     pub fn child_lines(&self) -> Vec<Option<u32>> {
         self.match_children()
             .into_iter()
-            .map(|c| c.map(|c| c.line))
+            .map(|c| c.map(|(c, _)| c.line))
             .collect()
     }
 }

@@ -187,7 +187,7 @@ fn edits_keep_untouched_lines() {
     assert_eq!(v.rename_room("A", "z"), 3);
     assert_eq!(
         out(&v),
-        "z 3\r\n   b\r\n\r\n   c\r\n   d\r\nb 77\r\n  z\r\nc 1\r\n  z\r\n"
+        "z 3\r\n   b\r\n\r\n   c\r\n   d\r\nb 77\r\n  z\r\nc 1\r\n  z"
     );
     // Remove a room: its entry and every listing of it go.
     let mut v = read(text.as_bytes()).unwrap();

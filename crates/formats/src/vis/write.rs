@@ -8,9 +8,10 @@ use crate::text_lines::{Eol, LineWriter, encode};
 ///
 /// A model read from a file is written back line for line: a parent line is reused while its
 /// name and number of children are unchanged (so a wrong count survives until the entry is
-/// edited), a child line while a child of that exact name remains; blank lines travel with the
-/// line after them. New or edited lines are canonical: `NAME COUNT`, children indented by two
-/// spaces, in the file's usual line terminator (LF for models built in code).
+/// edited), a child line while a child of that exact name remains; an edited child keeps its
+/// line's place and terminator; blank lines travel with the line after them. New or edited
+/// lines are canonical: `NAME COUNT`, children indented by two spaces, in the file's usual line
+/// terminator (LF for models built in code).
 ///
 /// Errors: a name that is empty, contains whitespace or a character above U+00FF.
 pub fn write(vis: &Vis) -> Result<Vec<u8>, EncodeError> {
@@ -41,11 +42,15 @@ pub fn write(vis: &Vis) -> Result<Vec<u8>, EncodeError> {
         }
         for (name, src) in r.visible.iter().zip(r.match_children()) {
             match src {
-                Some(c) => {
+                Some((c, exact)) => {
                     for l in &c.leading {
                         w.line(&l.text, l.eol);
                     }
-                    w.line(&c.text, c.eol);
+                    if exact {
+                        w.line(&c.text, c.eol);
+                    } else {
+                        w.line(&format!("  {name}"), c.eol);
+                    }
                 }
                 None => w.line(&format!("  {name}"), eol),
             }
