@@ -209,6 +209,60 @@ fn is_structural(kw: &[u8]) -> bool {
     )
 }
 
+/// The key as written: a static string when it is a common key written in its usual case.
+fn key_text(tok: &[u8], kw: &[u8]) -> std::borrow::Cow<'static, str> {
+    macro_rules! keys {
+        ($($k:literal),* $(,)?) => {
+            match kw {
+                $(k if k == $k.as_bytes() => Some($k),)*
+                _ => None,
+            }
+        };
+    }
+    let known: Option<&'static str> = match kw.len() {
+        4..=6 => keys!(
+            "parent", "render", "bitmap", "verts", "faces", "scale", "alpha", "shadow", "length",
+            "event", "tverts", "radius", "color", "center", "weights", "colors", "aabb"
+        ),
+        7..=9 => keys!(
+            "position",
+            "diffuse",
+            "ambient",
+            "specular",
+            "shininess",
+            "wirecolor",
+            "transtime",
+            "animroot",
+            "tilefade",
+            "beaming",
+            "normals",
+            "lightmapped",
+            "gizmokey",
+            "centerkey",
+            "alphakey",
+            "scalekey",
+            "colorkey",
+            "radiuskey"
+        ),
+        _ => keys!(
+            "orientation",
+            "orientationkey",
+            "positionkey",
+            "selfillumcolor",
+            "transparencyhint",
+            "rotatetexture",
+            "inheritcolor",
+            "birthratekey",
+            "alphastartkey",
+            "alphaendkey"
+        ),
+    };
+    match known {
+        Some(k) if k.as_bytes() == tok => std::borrow::Cow::Borrowed(k),
+        _ => std::borrow::Cow::Owned(text(tok)),
+    }
+}
+
 fn text(b: &[u8]) -> String {
     match std::str::from_utf8(b) {
         Ok(s) => s.to_owned(),
@@ -519,7 +573,7 @@ impl<'a> Parser<'a> {
         };
         self.advance(l);
         Stmt::Prop(Property {
-            key: text(first),
+            key: key_text(first, kw),
             value,
             raw: self.raw(l.start),
         })
@@ -605,8 +659,10 @@ impl<'a> Parser<'a> {
             self.pos = p;
             self.line = line;
         }
+        let mut kb = [0u8; 32];
+        let key = key_text(first, lower(first, &mut kb));
         Stmt::List(ListProp {
-            key: text(first),
+            key,
             count,
             rows,
             endlist,
