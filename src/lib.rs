@@ -10,6 +10,7 @@ pub use areakit_formats as formats;
 pub use areakit_geometry as geometry;
 
 pub mod area;
+pub mod ascii_walkmesh;
 pub mod check;
 pub mod demo;
 pub mod document;

@@ -66,9 +66,12 @@ fn memchr_nl(hay: &[u8]) -> Option<usize> {
         .map(|p| i + p)
 }
 
-#[inline]
+#[inline(always)]
 pub(crate) fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
+    // Space, tab, CR, VT, FF: all <= 0x20 and in this mask.
+    b <= b' '
+        && (1u64 << b) & ((1 << b' ') | (1 << b'\t') | (1 << b'\r') | (1 << 0x0b) | (1 << 0x0c))
+            != 0
 }
 
 /// Iterator over the whitespace-separated tokens of a line, stopping at a `#` comment.
@@ -133,7 +136,7 @@ const POW10: [f64; 23] = [
 /// `str::parse::<f64>` would, using Clinger's fast path when it is exact and the standard
 /// library otherwise. Returns `None` for anything that is not a plain decimal number
 /// (`inf`, `nan`, hex, trailing garbage).
-#[inline]
+#[inline(always)]
 pub(crate) fn parse_f64(tok: &[u8]) -> Option<f64> {
     let n = tok.len();
     let mut i = 0;

@@ -33,3 +33,6 @@ pub use model::{
 pub use read::{read, read_with_findings};
 pub use validate::validate;
 pub use write::{write, write_canonical};
+
+#[cfg(test)]
+mod tests;

@@ -7,6 +7,7 @@
 //! blank lines, comments and garbage lines ([`Trivia`]) and layout details (a missing `endnode`,
 //! a first `aabb` row on the header line) do not take part.
 
+use std::borrow::Cow;
 use std::fmt;
 
 /// The byte range of a statement's original text in [`Model::source`] (terminators included).
@@ -167,8 +168,8 @@ impl Value {
 /// A single-line property.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Property {
-    /// The key as written (case kept).
-    pub key: String,
+    /// The key as written (case kept); common keys borrow a static string.
+    pub key: Cow<'static, str>,
     /// The typed value.
     pub value: Value,
     /// Original text.
@@ -177,7 +178,7 @@ pub struct Property {
 
 impl Property {
     /// A new property (not from a file).
-    pub fn new(key: impl Into<String>, value: Value) -> Self {
+    pub fn new(key: impl Into<Cow<'static, str>>, value: Value) -> Self {
         Property {
             key: key.into(),
             value,
@@ -253,8 +254,8 @@ impl Rows {
 /// `roomlinks`, animation keys (`positionkey`, `orientationkey`, ...), etc.
 #[derive(Debug, Clone)]
 pub struct ListProp {
-    /// The key as written.
-    pub key: String,
+    /// The key as written; common keys borrow a static string.
+    pub key: Cow<'static, str>,
     /// The count written on the header line (`verts 16`), `None` when absent
     /// (`positionkey` ... `endlist`). It may disagree with the rows (see `validate`).
     pub count: Option<u64>,
@@ -279,7 +280,7 @@ impl PartialEq for ListProp {
 
 impl ListProp {
     /// A new numeric list with a count header and no `endlist` (how meshes are written).
-    pub fn counted(key: impl Into<String>, rows: Rows) -> Self {
+    pub fn counted(key: impl Into<Cow<'static, str>>, rows: Rows) -> Self {
         ListProp {
             key: key.into(),
             count: Some(rows.len() as u64),

@@ -209,6 +209,60 @@ fn is_structural(kw: &[u8]) -> bool {
     )
 }
 
+/// The key as written: a static string when it is a common key written in its usual case.
+fn key_text(tok: &[u8], kw: &[u8]) -> std::borrow::Cow<'static, str> {
+    macro_rules! keys {
+        ($($k:literal),* $(,)?) => {
+            match kw {
+                $(k if k == $k.as_bytes() => Some($k),)*
+                _ => None,
+            }
+        };
+    }
+    let known: Option<&'static str> = match kw.len() {
+        4..=6 => keys!(
+            "parent", "render", "bitmap", "verts", "faces", "scale", "alpha", "shadow", "length",
+            "event", "tverts", "radius", "color", "center", "weights", "colors", "aabb"
+        ),
+        7..=9 => keys!(
+            "position",
+            "diffuse",
+            "ambient",
+            "specular",
+            "shininess",
+            "wirecolor",
+            "transtime",
+            "animroot",
+            "tilefade",
+            "beaming",
+            "normals",
+            "lightmapped",
+            "gizmokey",
+            "centerkey",
+            "alphakey",
+            "scalekey",
+            "colorkey",
+            "radiuskey"
+        ),
+        _ => keys!(
+            "orientation",
+            "orientationkey",
+            "positionkey",
+            "selfillumcolor",
+            "transparencyhint",
+            "rotatetexture",
+            "inheritcolor",
+            "birthratekey",
+            "alphastartkey",
+            "alphaendkey"
+        ),
+    };
+    match known {
+        Some(k) if k.as_bytes() == tok => std::borrow::Cow::Borrowed(k),
+        _ => std::borrow::Cow::Owned(text(tok)),
+    }
+}
+
 fn text(b: &[u8]) -> String {
     match std::str::from_utf8(b) {
         Ok(s) => s.to_owned(),
@@ -418,12 +472,13 @@ impl<'a> Parser<'a> {
             let a = t.next();
             let b = t.next();
             let shape = match (a, b) {
-                (None, _) => Some(None),
+                // Word rows cannot be told from properties: those lists need a count.
+                (None, _) if !words => Some(None),
                 (Some((_, c)), None) if super::lex::parse_u64(c).is_some() => {
                     Some(super::lex::parse_u64(c))
                 }
                 (Some(_), Some(_)) if !words => {
-                    let all_num = toks.clone().all(|(_, x)| looks_numeric(x));
+                    let all_num = toks.clone().all(|(_, x)| parse_f64(x).is_some());
                     all_num.then_some(None)
                 }
                 _ => None,
@@ -518,7 +573,7 @@ impl<'a> Parser<'a> {
         };
         self.advance(l);
         Stmt::Prop(Property {
-            key: text(first),
+            key: key_text(first, kw),
             value,
             raw: self.raw(l.start),
         })
@@ -551,7 +606,7 @@ impl<'a> Parser<'a> {
             let mut t = toks.clone();
             if t.next().is_some() {
                 inline_first_row = true;
-                self.number_row(toks, l.start, &mut rows);
+                self.number_row(toks, &mut rows);
             }
         }
         self.advance(l);
@@ -574,8 +629,7 @@ impl<'a> Parser<'a> {
                 self.advance(&r);
                 continue;
             };
-            if !words && looks_numeric(f) {
-                self.number_row(Tokens::new(content), r.start, &mut rows);
+            if !words && looks_numeric(f) && self.number_row(Tokens::new(content), &mut rows) {
                 rewind = None;
                 self.advance(&r);
                 continue;
@@ -595,8 +649,6 @@ impl<'a> Parser<'a> {
                 if let Rows::Words(w) = &mut rows {
                     w.push(Tokens::new(content).map(|(_, x)| text(x)).collect());
                 }
-            } else if looks_numeric(f) {
-                self.number_row(Tokens::new(content), r.start, &mut rows);
             } else {
                 break;
             }
@@ -607,8 +659,10 @@ impl<'a> Parser<'a> {
             self.pos = p;
             self.line = line;
         }
+        let mut kb = [0u8; 32];
+        let key = key_text(first, lower(first, &mut kb));
         Stmt::List(ListProp {
-            key: text(first),
+            key,
             count,
             rows,
             endlist,
@@ -617,22 +671,29 @@ impl<'a> Parser<'a> {
         })
     }
 
+    /// Parses a number row into `rows`; `false` (nothing pushed) when its first token is not
+    /// a number, so the line is not a row.
     #[inline]
-    fn number_row(&mut self, toks: Tokens<'_>, _line_start: usize, rows: &mut Rows) {
-        if let Rows::Numbers { values, ends } = rows {
-            for (c, t) in toks {
-                match parse_f64(t) {
-                    Some(v) => values.push(v),
-                    None => {
-                        let tok = text(t);
-                        self.warn("mdl-bad-number", c, || {
-                            format!("`{tok}` in a number row is not a number; ignored")
-                        });
-                    }
+    fn number_row(&mut self, toks: Tokens<'_>, rows: &mut Rows) -> bool {
+        let Rows::Numbers { values, ends } = rows else {
+            return false;
+        };
+        let mut first = true;
+        for (c, t) in toks {
+            match parse_f64(t) {
+                Some(v) => values.push(v),
+                None if first => return false,
+                None => {
+                    let tok = text(t);
+                    self.warn("mdl-bad-number", c, || {
+                        format!("`{tok}` in a number row is not a number; ignored")
+                    });
                 }
             }
-            ends.push(values.len() as u32);
+            first = false;
         }
+        ends.push(values.len() as u32);
+        true
     }
 }
 

@@ -76,12 +76,14 @@ impl Writer<'_> {
         for s in stmts {
             match s {
                 Stmt::Trivia(t) => {
-                    if self.canonical {
+                    // Canonical text drops blank lines and comments but keeps garbage lines:
+                    // dropping one could let the next line join a list on re-reading.
+                    if self.canonical && t.kind != TriviaKind::Garbage {
                         continue;
                     }
                     if let Some(raw) = self.raw_text(&t.raw) {
                         let content = strip_eol(raw);
-                        if content == t.text.as_bytes() {
+                        if String::from_utf8_lossy(content) == t.text {
                             let raw = raw.to_vec();
                             self.emit_raw(&raw);
                             continue;
@@ -235,6 +237,13 @@ impl Writer<'_> {
     fn nums(&mut self, v: &[f64]) {
         for x in v {
             self.out.push(b' ');
+            fmt_f64_float(&mut self.out, *x);
+        }
+    }
+
+    fn row_nums(&mut self, v: &[f64]) {
+        for x in v {
+            self.out.push(b' ');
             fmt_f64(&mut self.out, *x);
         }
     }
@@ -250,7 +259,7 @@ impl Writer<'_> {
             && l.count.is_none()
             && let Some(r) = l.rows.row(0)
         {
-            self.nums(r);
+            self.row_nums(r);
             skip_first = true;
         }
         self.end_line();
@@ -306,15 +315,17 @@ fn strip_eol(raw: &[u8]) -> &[u8] {
     &raw[..e]
 }
 
-/// Shortest decimal text that reads back to the same `f64`.
+/// Shortest decimal text that reads back to the same `f64`; integral values without a
+/// fraction (`3`, `-0`), as list rows (face indices) want them.
 pub(crate) fn fmt_f64(out: &mut Vec<u8>, v: f64) {
-    if v == 0.0 {
-        out.extend_from_slice(if v.is_sign_negative() {
-            b"-0.0"
-        } else {
-            b"0.0"
-        });
-        return;
-    }
     let _ = write!(out, "{v}");
+}
+
+/// Like [`fmt_f64`] but integral values get a `.0` (`1.0`), as property values are written.
+pub(crate) fn fmt_f64_float(out: &mut Vec<u8>, v: f64) {
+    let start = out.len();
+    let _ = write!(out, "{v}");
+    if v.is_finite() && !out[start..].contains(&b'.') {
+        out.extend_from_slice(b".0");
+    }
 }
