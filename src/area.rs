@@ -390,7 +390,29 @@ pub fn check_with(area: &Area, opts: &CheckOptions) -> Vec<Finding> {
         })
         .collect();
 
-    // Walkmeshes.
+    // Walkmeshes. Files beside a layout override the game's archives, so a folder with only
+    // some of them is a patch set, not a module: when no room has its WOK there, or some rooms
+    // lack theirs and there is no VIS either, the absence is one warning, not an error per
+    // room. A folder with the VIS and some WOKs is a whole area: a missing WOK is an error.
+    let real_rooms = area.rooms.iter().filter(|r| !r.is_placeholder()).count();
+    let missing = area
+        .rooms
+        .iter()
+        .filter(|r| !r.is_placeholder() && r.wok_path.is_none())
+        .count();
+    let loose_layout = missing > 0 && (missing == real_rooms || area.vis_path.is_none());
+    if loose_layout {
+        out.push(Finding::warning(
+            "area-woks-not-found",
+            Place { file: Some(lyt_file.clone()), ..Place::default() },
+            format!(
+                "{missing} of the {real_rooms} rooms have no walkmesh beside the layout in {}{}: a loose \
+                 layout or patch set (the game loads the other WOKs from its archives); their checks are skipped",
+                area.dir.display(),
+                if area.vis_path.is_none() { " and there is no VIS" } else { "" }
+            ),
+        ));
+    }
     for (i, (room, rec)) in area.rooms.iter().zip(&area.lyt.rooms).enumerate() {
         if room.is_placeholder() {
             continue;
@@ -404,6 +426,7 @@ pub fn check_with(area: &Area, opts: &CheckOptions) -> Vec<Finding> {
             ..Place::default()
         };
         match (&room.wok_path, &room.wok_error, &room.wok) {
+            (None, _, _) if loose_layout => {}
             (None, _, _) => out.push(Finding::error(
                 "area-room-missing-wok",
                 lyt_place,

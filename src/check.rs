@@ -155,10 +155,48 @@ pub fn check_paths(paths: &[PathBuf]) -> Result<Report, Error> {
         }
     }
     let mut report = Report::default();
+    // Areas first: each LYT brings its VIS and WOKs; the LYT and VIS file checks are part of
+    // the area check, so those two files are not validated again on their own.
+    let mut covered: Vec<PathBuf> = Vec::new();
+    for lyt_path in files.iter().filter(|p| extension_is(p, "lyt")) {
+        match crate::area::Area::open(lyt_path) {
+            Ok(area) => {
+                report.files_checked += 1;
+                covered.push(area.lyt_path.clone());
+                if let Some(v) = &area.vis_path {
+                    covered.push(v.clone());
+                    report.files_checked += 1;
+                }
+                for mut f in crate::area::check(&area) {
+                    let path = f
+                        .place
+                        .file
+                        .take()
+                        .map_or_else(|| area.lyt_path.clone(), PathBuf::from);
+                    report.findings.push(FileFinding { path, finding: f });
+                }
+            }
+            Err(crate::area::AreaError::Lyt { .. }) => {} // reported by the file check below
+            Err(crate::area::AreaError::Io { path, source }) => {
+                return Err(Error::io(&path, source));
+            }
+            Err(e) => return Err(Error::usage(e.to_string())),
+        }
+    }
     for path in files {
+        if covered.iter().any(|c| fsio::same_file(c, &path)) {
+            continue; // checked and counted with its area
+        }
         check_file(&path, &mut report)?;
     }
+    report.findings.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(report)
+}
+
+fn extension_is(path: &Path, ext: &str) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case(ext))
 }
 
 fn check_file(path: &Path, report: &mut Report) -> Result<(), Error> {

@@ -25,7 +25,8 @@ pub fn validate(model: &Model) -> Vec<Finding> {
         let seen = names.entry(key).or_insert(0);
         *seen += 1;
         if *seen == 2 {
-            out.push(Finding::error(
+            // The game loads such models; lookups by name find one of the nodes.
+            out.push(Finding::warning(
                 "mdl-duplicate-node",
                 lines.place(&n.head).item(format!("node {}", n.name)),
                 format!("more than one geometry node is named `{}`", n.name),
