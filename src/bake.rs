@@ -62,12 +62,8 @@ fn owners(w: &Walkmesh) -> Vec<usize> {
     for (ti, t) in w.tiles.iter().enumerate() {
         let r = t.triangle_range();
         if r.end <= n as u64 {
-            for i in r.start as usize..r.end as usize {
-                current[i] = if current[i] == usize::MAX {
-                    ti
-                } else {
-                    usize::MAX - 1
-                };
+            for c in &mut current[r.start as usize..r.end as usize] {
+                *c = if *c == usize::MAX { ti } else { usize::MAX - 1 };
             }
         }
     }
