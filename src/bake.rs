@@ -358,3 +358,68 @@ pub fn agreement(shipped: &Walkmesh, baked: &Walkmesh) -> BakeAgreement {
     }
     a
 }
+
+/// `trx-stale-bake` findings: a baked walkmesh whose path tables, islands or island path
+/// table differ from what [`bake_walkmesh`] computes from its geometry (next hops compared
+/// without the line-of-sight bit). An unbakeable walkmesh gives `trx-unbakeable` (Error).
+pub fn check_bake(trx: &Trx) -> Vec<areakit_formats::Finding> {
+    use areakit_formats::{Finding, Place};
+    let mut out = Vec::new();
+    for (pi, p) in trx.packets.iter().enumerate() {
+        let areakit_formats::trx::Packet::Aswm(a) = p else {
+            continue;
+        };
+        let w = &a.walkmesh;
+        if !w.is_baked() {
+            continue;
+        }
+        let place = Place::default().item(format!("packets[{pi}]"));
+        let mut baked = w.clone();
+        if let Err(e) = bake_walkmesh(&mut baked) {
+            out.push(Finding::error("trx-unbakeable", place, e.to_string()));
+            continue;
+        }
+        let g = agreement(w, &baked);
+        let mut parts = Vec::new();
+        if g.path_next_same != g.path_entries {
+            parts.push(format!(
+                "{} of {} path-table next hops",
+                g.path_entries - g.path_next_same,
+                g.path_entries
+            ));
+        }
+        if g.island_same != g.triangles {
+            parts.push(format!(
+                "{} of {} triangle islands",
+                g.triangles - g.island_same,
+                g.triangles
+            ));
+        }
+        if g.islands_same != g.islands || w.islands.len() != baked.islands.len() {
+            parts.push(format!(
+                "islands ({} stored, {} computed, {} identical)",
+                w.islands.len(),
+                baked.islands.len(),
+                g.islands_same
+            ));
+        }
+        if g.island_path_same != g.island_path_entries {
+            parts.push(format!(
+                "{} of {} island path entries",
+                g.island_path_entries - g.island_path_same,
+                g.island_path_entries
+            ));
+        }
+        if !parts.is_empty() {
+            out.push(Finding::warning(
+                "trx-stale-bake",
+                place,
+                format!(
+                    "baked data differs from the geometry: {}; re-bake",
+                    parts.join(", ")
+                ),
+            ));
+        }
+    }
+    out
+}

@@ -20,6 +20,11 @@ fn bake_reproduces_the_corpus() {
         // Baking is idempotent.
         assert_eq!(bake(&baked).unwrap(), baked, "{}", path.display());
         total += agreement(t.walkmesh().unwrap(), baked.walkmesh().unwrap());
+        assert!(
+            areakit::bake::check_bake(&t).is_empty(),
+            "{}: stale bake reported",
+            path.display()
+        );
     }
     // Measured: every next hop, island and island path entry is reproduced.
     assert_eq!(total.path_entries, 11_514_196);
@@ -66,4 +71,20 @@ fn bake_of_a_corrupted_walkmesh_never_panics() {
         let _ = bake(&m);
         let _ = trx::validate(&m);
     }
+}
+
+#[test]
+fn stale_bake_is_reported() {
+    let files = common::corpus_files(&["trx"]);
+    let data = std::fs::read(&files[0]).unwrap();
+    let mut t = trx::read(&data).unwrap();
+    let w = t.walkmesh_mut().unwrap();
+    // Make a walkable triangle unwalkable: its island and paths are now stale.
+    let i = w.triangles.iter().position(|t| t.is_walkable()).unwrap();
+    w.triangles[i].flags &= !1;
+    let f = areakit::bake::check_bake(&t);
+    assert_eq!(f.len(), 1);
+    assert_eq!(f[0].code, "trx-stale-bake");
+    let rebaked = bake(&t).unwrap();
+    assert!(areakit::bake::check_bake(&rebaked).is_empty());
 }
