@@ -11,6 +11,7 @@ pub use areakit_geometry as geometry;
 
 pub mod area;
 pub mod ascii_walkmesh;
+pub mod bake;
 pub mod check;
 pub mod demo;
 pub mod document;

@@ -3,3 +3,5 @@
 #![deny(missing_docs)]
 
 pub use glam::{Vec2, Vec3};
+
+pub mod nwn2_bake;

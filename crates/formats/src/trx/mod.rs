@@ -15,7 +15,7 @@ pub mod aswm;
 pub mod model;
 pub mod raw;
 mod read;
-mod validate;
+pub mod validate;
 mod write;
 
 pub use aswm::{decode_walkmesh, encode_walkmesh};
@@ -24,7 +24,7 @@ pub use model::{
     Walkmesh, WaterTexture, WaterVertex, Watr,
 };
 pub use read::{PacketEntry, read, read_packet_table};
-pub use validate::validate;
+pub use validate::{validate, validate_walkmesh};
 pub use write::{encode_packet, write};
 
 /// One packet in a [`Summary`].

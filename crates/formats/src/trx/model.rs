@@ -300,8 +300,8 @@ pub struct PathTable {
     pub nodes: Vec<u8>,
     /// RLE table size (0 in every corpus file).
     pub rle_table_size: u32,
-    /// The `u32` after the nodes (the tiles-section flags in every baked corpus file, 0 in
-    /// unbaked ones).
+    /// The `u32` after the nodes: a copy of the tiles-section flags in every corpus file
+    /// (31 baked, 15 unbaked).
     pub trailing_flags: u32,
 }
 

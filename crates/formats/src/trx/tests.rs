@@ -374,3 +374,100 @@ fn every_truncation_of_a_hand_made_file_is_an_error() {
         assert!(read(&b[..len]).is_err(), "cut at {len}");
     }
 }
+
+fn codes(w: Walkmesh) -> Vec<&'static str> {
+    let mut c: Vec<_> = validate(&file(w)).into_iter().map(|f| f.code).collect();
+    c.sort_unstable();
+    c.dedup();
+    c
+}
+
+#[test]
+fn validation_of_a_good_file_is_empty() {
+    assert_eq!(codes(square()), Vec::<&str>::new());
+}
+
+#[test]
+fn validation_finds_each_class_of_problem() {
+    let mut w = square();
+    w.triangles[0].vertices[0] = 99;
+    assert!(codes(w).contains(&"trx-vertex-index"));
+
+    let mut w = square();
+    w.triangles[0].linked_edges[0] = 99;
+    assert!(codes(w).contains(&"trx-edge-index"));
+
+    let mut w = square();
+    w.triangles[0].linked_triangles[0] = 99;
+    assert!(codes(w).contains(&"trx-triangle-index"));
+
+    let mut w = square();
+    w.triangles[1].linked_triangles[2] = raw::NONE_U32;
+    let c = codes(w);
+    assert!(
+        c.contains(&"trx-link-asymmetric") && c.contains(&"trx-edge-mismatch"),
+        "{c:?}"
+    );
+
+    let mut w = square();
+    w.tiles[0].triangle_count = 3;
+    assert!(codes(w).contains(&"trx-tile-range"));
+
+    let mut w = square();
+    w.grid_width = 2;
+    w.tiles.push(w.tiles[0].clone());
+    w.island_paths = vec![w.island_paths[0]];
+    let c = codes(w);
+    assert!(c.contains(&"trx-tile-overlap"), "{c:?}");
+
+    let mut w = square();
+    w.tiles[0].triangle_count = 1;
+    w.tiles[0].path_table.local_to_node.pop();
+    let c = codes(w);
+    assert!(
+        c.contains(&"trx-tile-unowned") && c.contains(&"trx-path-table-shape"),
+        "{c:?}"
+    );
+
+    let mut w = square();
+    w.triangles[0].center = [50.0, 50.0];
+    let c = codes(w);
+    assert!(
+        c.contains(&"trx-tile-outside") && c.contains(&"trx-stale-centre"),
+        "{c:?}"
+    );
+
+    let mut w = square();
+    w.tiles[0].vertex_count = 3;
+    assert_eq!(codes(w), ["trx-stale-tile-counts"]);
+
+    let mut w = square();
+    w.tiles[0].path_table.nodes[2] = 0x01; // node 1 toward node 0 steps to itself
+    assert_eq!(codes(w), ["trx-path-no-arrival", "trx-path-non-neighbour"]);
+
+    let mut w = square();
+    w.triangles[0].linked_triangles = [raw::NONE_U32; 3];
+    w.triangles[1].linked_triangles = [raw::NONE_U32; 3];
+    let c = codes(w);
+    assert!(c.contains(&"trx-path-non-neighbour"), "{c:?}");
+
+    let mut w = square();
+    w.triangles[0].island = 5;
+    assert!(codes(w).contains(&"trx-island-index"));
+
+    let mut w = square();
+    w.triangles[0].flags &= !raw::FLAG_WALKABLE;
+    assert!(codes(w).contains(&"trx-island-mismatch"));
+
+    let mut w = square();
+    w.islands[0].links = vec![0];
+    assert!(codes(w).contains(&"trx-island-mismatch"));
+
+    let mut w = square();
+    w.island_paths[0].next = 0;
+    assert_eq!(codes(w), ["trx-island-path-non-neighbour"]);
+
+    let mut w = square();
+    w.island_paths.push(IslandPathNode::default());
+    assert_eq!(codes(w), ["trx-island-path-shape"]);
+}

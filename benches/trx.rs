@@ -1,0 +1,90 @@
+//! TRX reading against raw zlib inflation of the same ASWM packets, and baking.
+//! `cargo bench --bench trx`
+
+use std::path::Path;
+
+use areakit::formats::trx;
+
+fn corpus_trx() -> Vec<Vec<u8>> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let sources = std::fs::read_to_string(dir.join("SOURCES.tsv")).expect("SOURCES.tsv");
+    let files: Vec<Vec<u8>> = sources
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let c: Vec<&str> = l.split('\t').collect();
+            (c.get(6) == Some(&"trx")).then(|| std::fs::read(dir.join(c[0])).expect("file"))
+        })
+        .collect();
+    assert_eq!(files.len(), 61);
+    files
+}
+
+/// The compressed streams and declared sizes of every ASWM packet.
+fn streams(files: &[Vec<u8>]) -> Vec<(Vec<u8>, u32)> {
+    files
+        .iter()
+        .map(|d| {
+            let t = trx::read(d).unwrap();
+            let p = t.aswm().unwrap().original_payload().unwrap();
+            let size = u32::from_le_bytes(p[8..12].try_into().unwrap());
+            (p[12..].to_vec(), size)
+        })
+        .collect()
+}
+
+fn main() {
+    divan::main();
+}
+
+#[divan::bench(sample_count = 20)]
+fn read_all_61_trx(b: divan::Bencher) {
+    let files = corpus_trx();
+    b.bench(|| {
+        for f in &files {
+            divan::black_box(trx::read(divan::black_box(f)).unwrap());
+        }
+    });
+}
+
+#[divan::bench(sample_count = 20)]
+fn inflate_only_61_aswm(b: divan::Bencher) {
+    let s = streams(&corpus_trx());
+    b.bench(|| {
+        for (z, n) in &s {
+            divan::black_box(trx::aswm::inflate(divan::black_box(z), *n, 8).unwrap());
+        }
+    });
+}
+
+#[divan::bench(sample_count = 20)]
+fn write_all_61_trx_unmodified(b: divan::Bencher) {
+    let models: Vec<trx::Trx> = corpus_trx().iter().map(|d| trx::read(d).unwrap()).collect();
+    b.bench(|| {
+        for m in &models {
+            divan::black_box(trx::write(divan::black_box(m)).unwrap());
+        }
+    });
+}
+
+#[divan::bench(sample_count = 10)]
+fn bake_largest(b: divan::Bencher) {
+    let files = corpus_trx();
+    let largest = files
+        .iter()
+        .map(|d| trx::read(d).unwrap())
+        .max_by_key(|t| t.walkmesh().unwrap().triangles.len())
+        .unwrap();
+    b.bench(|| divan::black_box(areakit::bake::bake(divan::black_box(&largest)).unwrap()));
+}
+
+#[divan::bench(sample_count = 10)]
+fn validate_largest(b: divan::Bencher) {
+    let files = corpus_trx();
+    let largest = files
+        .iter()
+        .map(|d| trx::read(d).unwrap())
+        .max_by_key(|t| t.walkmesh().unwrap().triangles.len())
+        .unwrap();
+    b.bench(|| divan::black_box(trx::validate(divan::black_box(&largest))));
+}
