@@ -243,6 +243,10 @@ pub fn validate(doc: &Document) -> Vec<Finding> {
         Document::Lyt(l) => lyt::validate(l),
         Document::Vis(v) => vis::validate(v),
         Document::MdlAscii(m) => mdl_ascii::validate(m),
-        Document::Trx(t) => trx::validate(t),
+        Document::Trx(t) => {
+            let mut f = trx::validate(t);
+            f.extend(crate::bake::check_bake(t));
+            f
+        }
     }
 }

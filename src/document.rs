@@ -49,7 +49,9 @@ impl Format {
             "bwm" => Some(Format::Bwm),
             "lyt" => Some(Format::Lyt),
             "vis" => Some(Format::Vis),
-            "mdl-ascii" | "mdl" | "ascii" => Some(Format::MdlAscii),
+            "mdl-ascii" | "mdl" | "ascii" | "wok-ascii" | "pwk-ascii" | "dwk-ascii" => {
+                Some(Format::MdlAscii)
+            }
             "trx" | "trn" => Some(Format::Trx),
             _ => None,
         }
@@ -95,6 +97,25 @@ impl Format {
             _ => None,
         }
     }
+}
+
+/// Options of [`Document::encode_with`].
+#[derive(Debug, Clone, Default)]
+pub struct EncodeOptions {
+    /// Write normalised text instead of preserving the input's lines (MDL ASCII).
+    pub canonical: bool,
+    /// Node name for a walkmesh decompiled to ASCII.
+    pub name: Option<String>,
+}
+
+/// The resource name of a path: the file name up to its first dot (`m13aa_01a.wok.ascii` →
+/// `m13aa_01a`).
+pub fn resref_of(path: &Path) -> String {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    name.split('.').next().unwrap_or_default().to_string()
 }
 
 fn extension(path: &Path) -> Option<String> {
@@ -159,16 +180,39 @@ impl Document {
 
     /// Encodes the document in `format` (its own format or a conversion target).
     pub fn encode(&self, format: Format, path: &Path) -> Result<Vec<u8>, Error> {
+        self.encode_with(format, path, &EncodeOptions::default())
+    }
+
+    /// [`Document::encode`] with options.
+    ///
+    /// Conversions: BWM → MDL ASCII decompiles the walkmesh to an ASCII WOK node (named
+    /// `options.name` or the output's resref).
+    pub fn encode_with(
+        &self,
+        format: Format,
+        path: &Path,
+        options: &EncodeOptions,
+    ) -> Result<Vec<u8>, Error> {
         let enc = |source| Error::Encode {
             path: path.to_path_buf(),
             source,
         };
+        if options.canonical && !matches!(self, Document::MdlAscii(_)) {
+            return Err(Error::usage("--canonical applies to MDL ASCII input only"));
+        }
         match (self, format) {
             (Document::Bwm(m), Format::Bwm) => bwm::write(m).map_err(enc),
             (Document::Lyt(m), Format::Lyt) => lyt::write(m).map_err(enc),
             (Document::Vis(m), Format::Vis) => vis::write(m).map_err(enc),
+            (Document::MdlAscii(m), Format::MdlAscii) if options.canonical => {
+                Ok(mdl_ascii::write_canonical(m).into_bytes())
+            }
             (Document::MdlAscii(m), Format::MdlAscii) => Ok(mdl_ascii::write(m)),
             (Document::Trx(m), Format::Trx) => trx::write(m).map_err(enc),
+            (Document::Bwm(m), Format::MdlAscii) => {
+                let name = options.name.clone().unwrap_or_else(|| resref_of(path));
+                Ok(crate::ascii_walkmesh::bwm_to_ascii(m, &name, "NULL").into_bytes())
+            }
             (doc, to) => Err(Error::usage(format!(
                 "{}: cannot convert {} to {}",
                 path.display(),

@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use areakit::document::{Document, Format};
 use areakit::{Error, fsio, info};
 
-use args::{CheckArgs, Cli, Command, ConvertArgs, InfoArgs};
+use args::{BakeArgs, CheckArgs, Cli, Command, ConvertArgs, InfoArgs};
 
 /// Buffered standard output that treats a closed pipe as success.
 pub struct Output {
@@ -52,6 +52,7 @@ impl Output {
 pub fn run(cli: Cli, out: &mut Output) -> Result<u8, Error> {
     match cli.command {
         Command::Info(a) => run_info(a, out),
+        Command::Bake(a) => run_bake(a, out),
         Command::Check(a) => run_check(a, out),
         Command::Convert(a) => run_convert(a, out),
     }
@@ -85,7 +86,11 @@ fn run_convert(a: ConvertArgs, out: &mut Output) -> Result<u8, Error> {
         })?,
         None => Format::from_extension(&a.output).unwrap_or(doc.format()),
     };
-    let bytes = doc.encode(target, &a.output)?;
+    let options = areakit::document::EncodeOptions {
+        canonical: a.canonical,
+        name: a.name.clone(),
+    };
+    let bytes = doc.encode_with(target, &a.output, &options)?;
     fsio::write_atomic(&a.output, &bytes)?;
     out.line(&format!(
         "{} ({}) -> {} ({}, {} bytes)",
@@ -106,4 +111,40 @@ fn run_check(a: CheckArgs, out: &mut Output) -> Result<u8, Error> {
         out.line(report.to_text().trim_end())?;
     }
     Ok(u8::from(report.has_errors()))
+}
+
+fn run_bake(a: BakeArgs, out: &mut Output) -> Result<u8, Error> {
+    fsio::refuse_overwrite(&a.input, &a.output, false)?;
+    let data = fsio::read(&a.input)?;
+    let trx = areakit::formats::trx::read(&data).map_err(|e| Error::invalid(&a.input, e))?;
+    let baked = areakit::bake::bake(&trx).map_err(|e| {
+        Error::invalid(
+            &a.input,
+            areakit::formats::DecodeError::new(
+                areakit::formats::ErrorKind::LimitExceeded,
+                areakit::formats::Location::Input,
+                format!("cannot bake: {e}"),
+            ),
+        )
+    })?;
+    let bytes = areakit::formats::trx::write(&baked).map_err(|source| Error::Encode {
+        path: a.output.clone(),
+        source,
+    })?;
+    fsio::write_atomic(&a.output, &bytes)?;
+    let v = info::trx_json(&baked);
+    if a.json {
+        print_json(out, &v)?;
+    } else {
+        out.line(&format!(
+            "{} -> {}: {} triangles ({} walkable) in {} tiles, {} islands",
+            a.input.display(),
+            a.output.display(),
+            v["triangles"],
+            v["walkable_triangles"],
+            v["tiles"],
+            v["islands"]
+        ))?;
+    }
+    Ok(0)
 }
