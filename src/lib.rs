@@ -3,3 +3,5 @@
 
 pub use areakit_formats as formats;
 pub use areakit_geometry as geometry;
+
+pub mod walkmesh;
