@@ -68,6 +68,44 @@ fn corpus_rebuild_matches_sections() {
         t.edges += e as usize;
         t.perimeters += p as usize;
         t.aabb += x as usize;
+        if let Some(i) = r
+            .aabb_nodes
+            .iter()
+            .zip(&m.aabb_nodes)
+            .position(|(a, b)| a != b)
+        {
+            if r.aabb_nodes
+                .iter()
+                .zip(&m.aabb_nodes)
+                .all(|(a, b)| a.face == b.face)
+            {
+                println!(
+                    "AABBSAMEFACES {name}\n  {:?}\n  {:?}",
+                    r.aabb_nodes[i], m.aabb_nodes[i]
+                );
+            }
+        }
+        if !(a && e && p) {
+            println!(
+                "  ADJ {:?}\n  MINE {:?}",
+                m.adjacency.iter().take(6).collect::<Vec<_>>(),
+                r.adjacency.iter().take(6).collect::<Vec<_>>()
+            );
+            println!(
+                "  EDGES {:?}\n  MINE {:?}",
+                m.edges
+                    .iter()
+                    .map(|e| (e.edge, e.transition))
+                    .take(40)
+                    .collect::<Vec<_>>(),
+                r.edges
+                    .iter()
+                    .map(|e| (e.edge, e.transition))
+                    .take(40)
+                    .collect::<Vec<_>>()
+            );
+            println!("  PERIM {:?}\n  MINE {:?}", m.perimeters, r.perimeters);
+        }
         if !same_bytes {
             let nn = r
                 .normals

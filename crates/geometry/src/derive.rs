@@ -150,81 +150,70 @@ pub fn adjacency(mesh: &Mesh, walkable: usize) -> Vec<[i32; 3]> {
 
 /// Chains the boundary edges (walkable face edges without a neighbour) into perimeter loops.
 ///
-/// Loops start at the lowest unused boundary edge; each next edge is the lowest unused
-/// boundary edge starting where the current one ends; a loop closes when it comes back to its
-/// start vertex (or no edge continues it). Returns the edges (with the transitions of
-/// `transitions`) and the 1-based loop ends.
+/// Loops start at the lowest unused boundary edge. The next edge after `e` is found by turning
+/// around `e`'s end vertex through the walkable neighbours (the edge of the same face that
+/// starts there, crossing to the adjacent face while that edge is interior), so loops that
+/// touch at a vertex stay apart. A loop closes when it comes back to an edge already used.
+/// Returns the edges (with the transitions of `transitions`) and the 1-based loop ends.
 pub fn perimeters(
     mesh: &Mesh,
     adjacency: &[[i32; 3]],
     transitions: &[[i32; 3]],
 ) -> (Vec<BoundaryEdge>, Vec<u32>) {
     let walkable = adjacency.len();
-    let boundary: Vec<u32> = adjacency
-        .iter()
-        .enumerate()
-        .flat_map(|(f, a)| {
-            (0..3)
-                .filter(move |&k| a[k] == NONE)
-                .map(move |k| (f * 3 + k) as u32)
-        })
-        .collect();
-    // Boundary edges grouped by start vertex, ascending code, with a cursor per vertex.
-    let nv = mesh.vertices.len();
-    let mut start = vec![0u32; nv + 1];
-    for &c in &boundary {
-        start[edge_vertices(mesh, c).0 as usize + 1] += 1;
-    }
-    for i in 0..nv {
-        start[i + 1] += start[i];
-    }
-    let mut fill = start.clone();
-    let mut by_vertex = vec![0u32; boundary.len()];
-    let mut slot_of = vec![0u32; walkable * 3];
-    for &c in &boundary {
-        let v = edge_vertices(mesh, c).0 as usize;
-        by_vertex[fill[v] as usize] = c;
-        slot_of[c as usize] = fill[v];
-        fill[v] += 1;
-    }
-    let mut used = vec![false; boundary.len()];
-    let mut cursor: Vec<u32> = start[..nv].to_vec();
-    let trans = |c: u32| -> i32 {
-        transitions
-            .get((c / 3) as usize)
-            .map_or(NONE, |t| t[(c % 3) as usize])
+    let is_boundary = |c: usize| adjacency[c / 3][c % 3] == NONE;
+    let neighbour = |c: usize| -> Option<usize> {
+        let a = adjacency[c / 3][c % 3];
+        (a >= 0 && (a as usize) < walkable * 3).then_some(a as usize)
     };
-    let mut edges = Vec::with_capacity(boundary.len());
+    let trans = |c: usize| -> i32 { transitions.get(c / 3).map_or(NONE, |t| t[c % 3]) };
+    let next_in_face = |c: usize| c - c % 3 + (c % 3 + 1) % 3;
+    let mut used = vec![false; walkable * 3];
+    let mut edges = Vec::new();
     let mut ends = Vec::new();
-    for &first in &boundary {
-        if used[slot_of[first as usize] as usize] {
+    // Fallback for broken fans (inconsistent winding, non-manifold): boundary edges by start
+    // vertex, lowest unused first.
+    let mut fallback: Option<EdgeStarts> = None;
+    for first in 0..walkable * 3 {
+        if !is_boundary(first) || used[first] {
             continue;
         }
-        used[slot_of[first as usize] as usize] = true;
-        let (loop_start, mut end) = edge_vertices(mesh, first);
-        edges.push(BoundaryEdge {
-            edge: first,
-            transition: trans(first),
-        });
-        while end != loop_start {
-            let v = end as usize;
-            let (lo, hi) = (start[v], start[v + 1]);
-            let mut cur = cursor[v];
-            while cur < hi && used[cur as usize] {
-                cur += 1;
-            }
-            cursor[v] = cur;
-            debug_assert!(cur >= lo);
-            if cur >= hi {
-                break;
-            }
-            used[cur as usize] = true;
-            let c = by_vertex[cur as usize];
+        let mut c = first;
+        while !used[c] {
+            used[c] = true;
             edges.push(BoundaryEdge {
-                edge: c,
+                edge: c as u32,
                 transition: trans(c),
             });
-            end = edge_vertices(mesh, c).1;
+            // Turn around the end vertex.
+            let mut e = next_in_face(c);
+            let mut steps = 0;
+            let mut ok = true;
+            while !is_boundary(e) {
+                match neighbour(e) {
+                    Some(a) if steps <= walkable * 3 => e = next_in_face(a),
+                    _ => {
+                        ok = false;
+                        break;
+                    }
+                }
+                steps += 1;
+            }
+            let end = edge_vertices(mesh, c as u32).1;
+            if ok && edge_vertices(mesh, e as u32).0 == end {
+                c = e;
+                continue;
+            }
+            let starts = fallback.get_or_insert_with(|| EdgeStarts::new(mesh, walkable));
+            match starts
+                .at(end)
+                .iter()
+                .map(|&x| x as usize)
+                .find(|&x| is_boundary(x) && !used[x])
+            {
+                Some(x) => c = x,
+                None => break,
+            }
         }
         ends.push(edges.len() as u32);
     }

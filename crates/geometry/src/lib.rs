@@ -13,6 +13,8 @@
 pub mod aabb;
 pub mod derive;
 mod mesh;
+pub mod query;
+pub mod transform;
 
 pub use glam::{Vec2, Vec3};
 pub use mesh::{AabbNode, BoundaryEdge, Derived, Mesh, MeshError, NO_CHILD, NONE};
