@@ -43,7 +43,8 @@ pub fn nodes_of(bwm: &Bwm) -> Vec<geom::AabbNode> {
 
 /// Rebuilds every derived table (normals, planar distances, walkable-first order, adjacency,
 /// boundary edges and perimeters, AABB tree) from the vertices, faces and materials, keeping
-/// the transitions stored in the edge table.
+/// the transitions stored in the edge table and the AABB style of the stored tree
+/// ([`aabb_style_of`]).
 ///
 /// Placeable and door walkmeshes (type 0) get normals and distances only, like the files of
 /// the game's tools. The result is laid out afresh ([`Bwm::source_layout`] is dropped).
@@ -55,9 +56,30 @@ pub fn rebuild(bwm: &Bwm) -> Result<Bwm, MeshError> {
 /// none; one entry per face of `bwm`, missing entries count as none) — for meshes compiled
 /// from ASCII models, where the transitions come with the faces.
 pub fn rebuild_with_transitions(bwm: &Bwm, transitions: &[[i32; 3]]) -> Result<Bwm, MeshError> {
+    rebuild_styled(bwm, transitions, aabb_style_of(bwm))
+}
+
+/// [`rebuild_with_transitions`] with an explicit AABB style.
+pub fn rebuild_styled(
+    bwm: &Bwm,
+    transitions: &[[i32; 3]],
+    style: AabbStyle,
+) -> Result<Bwm, MeshError> {
     let mesh = to_mesh(bwm);
-    let r = gd::rebuild(&mesh, transitions)?;
+    let r = gd::rebuild(&mesh, transitions, style)?;
     Ok(from_rebuilt(bwm, r))
+}
+
+pub use areakit_geometry::aabb::Style as AabbStyle;
+
+/// The writer style of the stored AABB tree: [`AabbStyle::PyKotor`] when the root box is
+/// exactly the vertex bounds (PyKotor does not pad), else [`AabbStyle::Compiler`] (also for
+/// walkmeshes without a tree). Rebuilding keeps the style of the input.
+pub fn aabb_style_of(bwm: &Bwm) -> AabbStyle {
+    match (bwm.aabb_nodes.first(), bwm.bounds()) {
+        (Some(root), Some((lo, hi))) if root.min == lo && root.max == hi => AabbStyle::PyKotor,
+        _ => AabbStyle::Compiler,
+    }
 }
 
 /// A walkmesh from a rebuilt mesh: header fields and vertices from `template`, faces in the

@@ -2,10 +2,10 @@
 //!
 //! The rules reproduce the files written by the tools (see `docs/formats/bwm.md`):
 //! - walkable faces first, each group in its original order ([`walkable_first_order`]);
-//! - normal `normalize((v2 - v1) x (v3 - v2))`, distance `-(n . v1)` ([`face_plane`]);
+//! - normal `normalize((v2 - v1) x (v3 - v1))`, distance `-(n . v1)` ([`face_plane`]);
 //! - adjacency between walkable faces through shared vertex indices ([`adjacency`]);
 //! - boundary edges chained into perimeter loops ([`perimeters`]);
-//! - the AABB tree of [`crate::aabb::build`].
+//! - the AABB tree of [`crate::aabb::build_with`].
 
 use crate::aabb;
 use crate::mesh::{BoundaryEdge, Derived, Mesh, MeshError, NONE};
@@ -51,11 +51,11 @@ pub fn reorder(mesh: &Mesh, transitions: &[[i32; 3]], order: &[u32]) -> (Mesh, V
 /// Unit normal and plane distance of a triangle, as the tools compute them: the cross product
 /// `(v2 - v1) x (v3 - v1)` in double precision, normalised, rounded to `f32`; the distance
 /// `-((n.x * v1.x + n.y * v1.y) + n.z * v1.z)` in single precision from the rounded normal.
-/// A degenerate triangle gets a zero normal and distance 0.
+/// A degenerate triangle gets a zero normal and distance `-0.0` (as stored by the tools).
 pub fn face_plane(t: [[f32; 3]; 3]) -> ([f32; 3], f32) {
     let p = t.map(|v| v.map(f64::from));
     let u = [p[1][0] - p[0][0], p[1][1] - p[0][1], p[1][2] - p[0][2]];
-    let v = [p[2][0] - p[1][0], p[2][1] - p[1][1], p[2][2] - p[1][2]];
+    let v = [p[2][0] - p[0][0], p[2][1] - p[0][1], p[2][2] - p[0][2]];
     let n = [
         u[1] * v[2] - u[2] * v[1],
         u[2] * v[0] - u[0] * v[2],
@@ -63,7 +63,7 @@ pub fn face_plane(t: [[f32; 3]; 3]) -> ([f32; 3], f32) {
     ];
     let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
     if len == 0.0 || !len.is_finite() {
-        return ([0.0; 3], 0.0);
+        return ([0.0; 3], -0.0);
     }
     let n = [n[0] / len, n[1] / len, n[2] / len].map(|c| c as f32);
     let a = t[0];
@@ -118,9 +118,9 @@ pub fn edge_vertices(mesh: &Mesh, code: u32) -> (u32, u32) {
     (f[k], f[(k + 1) % 3])
 }
 
-/// Adjacency of the first `walkable` faces among themselves: for each edge `a -> b` the first
-/// other walkable face edge `b -> a` (lowest code), else the first other edge `a -> b` (a
-/// neighbour wound the other way), else [`NONE`].
+/// Adjacency of the first `walkable` faces among themselves: for each edge the walkable face
+/// edge with the same two vertex indices (either direction) — the highest such code when
+/// several share it (a non-manifold edge; the tools keep the last) — else [`NONE`].
 pub fn adjacency(mesh: &Mesh, walkable: usize) -> Vec<[i32; 3]> {
     let starts = EdgeStarts::new(mesh, walkable);
     let mut out = vec![[NONE; 3]; walkable];
@@ -128,19 +128,17 @@ pub fn adjacency(mesh: &Mesh, walkable: usize) -> Vec<[i32; 3]> {
         for k in 0..3 {
             let (a, b) = (f[k], f[(k + 1) % 3]);
             let me = (fi * 3 + k) as u32;
-            let opposite = starts
+            let reversed = starts
                 .at(b)
                 .iter()
                 .copied()
-                .find(|&c| c != me && edge_vertices(mesh, c).1 == a);
-            let found = opposite.or_else(|| {
-                starts
-                    .at(a)
-                    .iter()
-                    .copied()
-                    .find(|&c| c != me && edge_vertices(mesh, c).1 == b)
-            });
-            if let Some(c) = found {
+                .filter(|&c| c != me && edge_vertices(mesh, c).1 == a);
+            let same = starts
+                .at(a)
+                .iter()
+                .copied()
+                .filter(|&c| c != me && edge_vertices(mesh, c).1 == b);
+            if let Some(c) = reversed.chain(same).max() {
                 out[fi][k] = c as i32;
             }
         }
@@ -222,7 +220,11 @@ pub fn perimeters(
 
 /// Rebuilds every derived table of a mesh whose walkable faces come first.
 /// `transitions` has one entry per face (missing entries count as none).
-pub fn derive(mesh: &Mesh, transitions: &[[i32; 3]]) -> Result<Derived, MeshError> {
+pub fn derive(
+    mesh: &Mesh,
+    transitions: &[[i32; 3]],
+    style: aabb::Style,
+) -> Result<Derived, MeshError> {
     mesh.validate()?;
     let walkable = mesh.walkable.iter().take_while(|w| **w).count();
     let mut normals = Vec::with_capacity(mesh.faces.len());
@@ -234,7 +236,7 @@ pub fn derive(mesh: &Mesh, transitions: &[[i32; 3]]) -> Result<Derived, MeshErro
     }
     let adjacency = adjacency(mesh, walkable);
     let (edges, perimeters) = perimeters(mesh, &adjacency, transitions);
-    let aabb = aabb::build(mesh);
+    let aabb = aabb::build_with(mesh, style);
     Ok(Derived {
         normals,
         distances,
@@ -258,12 +260,17 @@ pub struct Rebuilt {
     pub derived: Derived,
 }
 
-/// Puts walkable faces first (carrying the transitions along) and rebuilds every derived table.
-pub fn rebuild(mesh: &Mesh, transitions: &[[i32; 3]]) -> Result<Rebuilt, MeshError> {
+/// Puts walkable faces first (carrying the transitions along) and rebuilds every derived table,
+/// the AABB tree in the given style.
+pub fn rebuild(
+    mesh: &Mesh,
+    transitions: &[[i32; 3]],
+    style: aabb::Style,
+) -> Result<Rebuilt, MeshError> {
     mesh.validate()?;
     let order = walkable_first_order(&mesh.walkable);
     let (mesh, transitions) = reorder(mesh, transitions, &order);
-    let derived = derive(&mesh, &transitions)?;
+    let derived = derive(&mesh, &transitions, style)?;
     Ok(Rebuilt {
         mesh,
         transitions,
