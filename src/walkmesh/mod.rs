@@ -1,6 +1,10 @@
 //! Walkmesh operations on BWM files: conversion between [`Bwm`] and the format-free
 //! [`Mesh`](areakit_geometry::Mesh), rebuilding derived data, queries, transforms and checks.
 
+mod check;
+
+pub use check::check_bwm;
+
 use areakit_formats::bwm::{AabbNode, Bwm, Edge, Face, Material, WalkmeshType};
 use areakit_geometry::derive as gd;
 use areakit_geometry::{self as geom, Mesh, MeshError, NONE};

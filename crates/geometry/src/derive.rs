@@ -151,7 +151,9 @@ pub fn adjacency(mesh: &Mesh, walkable: usize) -> Vec<[i32; 3]> {
 /// Loops start at the lowest unused boundary edge. The next edge after `e` is found by turning
 /// around `e`'s end vertex through the walkable neighbours (the edge of the same face that
 /// starts there, crossing to the adjacent face while that edge is interior), so loops that
-/// touch at a vertex stay apart. A loop closes when it comes back to an edge already used.
+/// touch at a vertex stay apart. A loop closes when it comes back to its first edge. Where the
+/// turn fails (non-manifold or inconsistently wound faces), the lowest unused boundary edge
+/// starting at the vertex continues the loop.
 /// Returns the edges (with the transitions of `transitions`) and the 1-based loop ends.
 pub fn perimeters(
     mesh: &Mesh,
@@ -198,7 +200,7 @@ pub fn perimeters(
                 steps += 1;
             }
             let end = edge_vertices(mesh, c as u32).1;
-            if ok && edge_vertices(mesh, e as u32).0 == end {
+            if ok && edge_vertices(mesh, e as u32).0 == end && (!used[e] || e == first) {
                 c = e;
                 continue;
             }

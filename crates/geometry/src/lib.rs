@@ -11,6 +11,7 @@
 #![deny(missing_docs)]
 
 pub mod aabb;
+pub mod analysis;
 pub mod derive;
 mod mesh;
 pub mod query;
