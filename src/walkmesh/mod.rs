@@ -347,7 +347,8 @@ impl Area {
 
 /// Applies transform steps in order (to the vertices and to the hook and position points),
 /// remaps transitions (`(from, Some(to))`, or `None` to clear), then rebuilds every derived
-/// table. Mirrors flip the face winding and carry the edge transitions along.
+/// table (AABB in the style of the input). Mirrors flip the face winding and carry the edge
+/// transitions along.
 pub fn transform(
     bwm: &Bwm,
     steps: &[Transform],
@@ -373,7 +374,7 @@ pub fn transform(
     for (f, v) in out.faces.iter_mut().zip(&mesh.faces) {
         f.vertices = *v;
     }
-    rebuild_with_transitions(&out, &trans)
+    rebuild_styled(&out, &trans, aabb_style_of(bwm))
 }
 
 /// Parses `A=B,C=none` (also `C=-1`) into transition remap pairs.
