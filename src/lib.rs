@@ -4,4 +4,5 @@
 pub use areakit_formats as formats;
 pub use areakit_geometry as geometry;
 
+pub mod render;
 pub mod walkmesh;
