@@ -74,10 +74,12 @@ pub fn material_colour(m: Material) -> [u8; 3] {
     PALETTE[(m.id() as usize) % PALETTE.len()]
 }
 
+/// A filled face: corners xy, colour, walkable, mean z.
+type Tri = ([[f32; 2]; 3], [u8; 3], bool, f32);
+
 /// Primitives in world space.
 struct Scene {
-    /// (corners xy, colour, walkable, mean z)
-    tris: Vec<([[f32; 2]; 3], [u8; 3], bool, f32)>,
+    tris: Vec<Tri>,
     /// (a, b, transition)
     edges: Vec<([f32; 2], [f32; 2], i32)>,
     /// (position, text)
