@@ -18,5 +18,7 @@ pub mod document;
 mod error;
 pub mod fsio;
 pub mod info;
+pub mod render;
+pub mod walkmesh;
 
 pub use error::Error;

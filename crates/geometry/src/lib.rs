@@ -1,7 +1,23 @@
 //! Walkmesh geometry and navigation: algorithms that know no file format.
+//!
+//! - [`Mesh`]: vertices, triangles, walkable flags; [`Derived`]: the tables a walkmesh derives
+//!   from them;
+//! - [`derive`]: rebuilding the derived tables ([`derive::rebuild`]);
+//! - [`aabb`]: the AABB tree (build and checks);
+//! - [`query`]: face / height at a point, nearest walkable point, ray casts, multi-room areas;
+//! - [`transform`]: translate, rotate, mirror, transition remapping;
+//! - [`analysis`]: geometric defects (degenerate, duplicate, non-manifold, T-junctions, ...).
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod aabb;
+pub mod analysis;
+pub mod derive;
+mod mesh;
+pub mod query;
+pub mod transform;
+
 pub use glam::{Vec2, Vec3};
+pub use mesh::{AabbNode, BoundaryEdge, Derived, Mesh, MeshError, NO_CHILD, NONE};
 
 pub mod nwn2_bake;
