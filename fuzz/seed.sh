@@ -13,10 +13,11 @@ declare -A formats=(
   [mdl_ascii]="mdl-ascii wok-ascii pwk-ascii"
   [lyt]="lyt"
   [vis]="vis"
+  [trx_aswm]="trx trn"
 )
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(bwm trx mdl_ascii lyt vis)
+[ ${#targets[@]} -gt 0 ] || targets=(bwm trx trx_aswm mdl_ascii lyt vis)
 
 for t in "${targets[@]}"; do
   [ -n "${formats[$t]:-}" ] || { echo "unknown target: $t" >&2; exit 1; }
@@ -25,7 +26,25 @@ for t in "${targets[@]}"; do
     BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) ok[w[i]] = 1 }
     NR > 1 && ($7 in ok) { print $1 }' "$src/SOURCES.tsv" |
     while IFS= read -r f; do
-      cp "$src/$f" "corpus/$t/$(sha256sum "$src/$f" | cut -c1-16)"
+      if [ "$t" = trx_aswm ]; then
+        # the decompressed walkmesh of each ASWM packet (what trx::decode_walkmesh takes)
+        python3 - "$src/$f" "corpus/$t" <<'PY'
+import hashlib, struct, sys, zlib
+data = open(sys.argv[1], "rb").read()
+if data[:4] == b"NWN2":
+    (count,) = struct.unpack_from("<I", data, 8)
+    for i in range(count):
+        tag, off = struct.unpack_from("<4sI", data, 12 + 8 * i)
+        if tag != b"ASWM" or data[off + 8:off + 12] != b"COMP":
+            continue
+        (size,) = struct.unpack_from("<I", data, off + 4)
+        mesh = zlib.decompress(data[off + 20:off + 8 + size])
+        name = hashlib.sha256(mesh).hexdigest()[:16]
+        open(f"{sys.argv[2]}/{name}", "wb").write(mesh)
+PY
+      else
+        cp "$src/$f" "corpus/$t/$(sha256sum "$src/$f" | cut -c1-16)"
+      fi
     done
   echo "seeded: $(ls "corpus/$t" | wc -l) $t"
 done

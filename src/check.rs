@@ -239,7 +239,7 @@ fn check_file(path: &Path, report: &mut Report) -> Result<(), Error> {
 pub fn validate(doc: &Document) -> Vec<Finding> {
     use areakit_formats::{lyt, mdl_ascii, trx, vis};
     match doc {
-        Document::Bwm(_) => Vec::new(),
+        Document::Bwm(m) => crate::walkmesh::check_bwm(m),
         Document::Lyt(l) => lyt::validate(l),
         Document::Vis(v) => vis::validate(v),
         Document::MdlAscii(m) => mdl_ascii::validate(m),

@@ -186,7 +186,8 @@ impl Document {
     /// [`Document::encode`] with options.
     ///
     /// Conversions: BWM → MDL ASCII decompiles the walkmesh to an ASCII WOK node (named
-    /// `options.name` or the output's resref).
+    /// `options.name` or the output's resref); MDL ASCII → BWM compiles an ASCII walkmesh with
+    /// all derived data rebuilt ([`crate::ops::compile_walkmesh`]).
     pub fn encode_with(
         &self,
         format: Format,
@@ -209,6 +210,10 @@ impl Document {
             }
             (Document::MdlAscii(m), Format::MdlAscii) => Ok(mdl_ascii::write(m)),
             (Document::Trx(m), Format::Trx) => trx::write(m).map_err(enc),
+            (Document::MdlAscii(m), Format::Bwm) => {
+                let compiled = crate::ops::compile_walkmesh(m, path)?;
+                bwm::write(&compiled).map_err(enc)
+            }
             (Document::Bwm(m), Format::MdlAscii) => {
                 let name = options.name.clone().unwrap_or_else(|| resref_of(path));
                 Ok(crate::ascii_walkmesh::bwm_to_ascii(m, &name, "NULL").into_bytes())

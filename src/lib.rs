@@ -18,6 +18,7 @@ pub mod document;
 mod error;
 pub mod fsio;
 pub mod info;
+pub mod ops;
 pub mod render;
 pub mod walkmesh;
 

@@ -30,6 +30,24 @@ pub enum Command {
     /// Re-bake an NWN2 TRN/TRX walkmesh: tile ownership, path tables, islands, island paths.
     #[command(after_help = "Example:\n  areakit bake area01.trn -o area01.trx")]
     Bake(BakeArgs),
+    /// Rebuild every derived table of a BWM walkmesh (normals, planes, adjacency, edges, perimeters, AABB tree).
+    #[command(after_help = "Example:\n  areakit rebuild broken.wok -o fixed.wok")]
+    Rebuild(RebuildArgs),
+    /// Ask a walkmesh (or an area) what is at a point or along a ray.
+    #[command(
+        after_help = "Examples:\n  areakit query m13aa_01a.wok --at 12.5,-3 --z 0.5 --json\n  areakit query m13aa_01a.wok --ray 12.5,-3,10:0,0,-1\n  areakit query areakit-demo/demo.lyt --at 15,5"
+    )]
+    Query(QueryArgs),
+    /// Move, rotate, mirror a BWM walkmesh or remap its transitions; derived data stays valid.
+    #[command(
+        after_help = "Example:\n  areakit transform room.wok -o turned.wok --rotate 90 --translate 10,0,0 --remap 3=5,4=none"
+    )]
+    Transform(TransformArgs),
+    /// Draw a top-down map of a walkmesh, an area (LYT or folder) or an NWN2 TRX as SVG or PNG.
+    #[command(
+        after_help = "Example:\n  areakit render areakit-demo/demo.lyt -o demo.png --findings"
+    )]
+    Render(RenderArgs),
     /// Read a file and write it in the same or another format (atomically).
     #[command(
         after_help = "The output keeps the input's format unless --to or an unambiguous extension of OUT names another.\n\nExample:\n  areakit convert m13aa_01a.wok copy.wok"
@@ -99,4 +117,72 @@ pub struct DemoArgs {
     /// Print the summary as JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `areakit rebuild`.
+#[derive(Debug, clap::Args)]
+pub struct RebuildArgs {
+    /// The BWM file (WOK, PWK, DWK).
+    pub input: PathBuf,
+    /// The file to write (never the input).
+    #[arg(short, long)]
+    pub output: PathBuf,
+}
+
+/// `areakit query`.
+#[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("what").required(true).args(["at", "ray"])))]
+pub struct QueryArgs {
+    /// A BWM walkmesh, or an area: a LYT file or a folder holding one.
+    pub file: PathBuf,
+    /// The point X,Y to look at (the face under it and its height).
+    #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
+    pub at: Option<String>,
+    /// A height hint: where walkable faces overlap, pick the one nearest this height.
+    #[arg(long, value_name = "Z", allow_hyphen_values = true, requires = "at")]
+    pub z: Option<f32>,
+    /// A ray: origin and direction, X,Y,Z:DX,DY,DZ.
+    #[arg(long, value_name = "X,Y,Z:DX,DY,DZ", allow_hyphen_values = true)]
+    pub ray: Option<String>,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `areakit transform`.
+#[derive(Debug, clap::Args)]
+pub struct TransformArgs {
+    /// The BWM file.
+    pub input: PathBuf,
+    /// The file to write (never the input).
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Move by X,Y,Z (applied after rotate and mirror).
+    #[arg(long, value_name = "X,Y,Z", allow_hyphen_values = true)]
+    pub translate: Option<String>,
+    /// Rotate about the z axis by DEG degrees, counter-clockwise seen from above (90-degree steps are exact).
+    #[arg(long, value_name = "DEG", allow_hyphen_values = true)]
+    pub rotate: Option<f64>,
+    /// Mirror in x (x -> -x) or y (y -> -y); face winding is fixed.
+    #[arg(long, value_name = "x|y")]
+    pub mirror: Option<String>,
+    /// Remap transitions: FROM=TO pairs, TO may be `none`.
+    #[arg(long, value_name = "A=B,...")]
+    pub remap: Option<String>,
+}
+
+/// `areakit render`.
+#[derive(Debug, clap::Args)]
+pub struct RenderArgs {
+    /// A BWM walkmesh, an area (LYT file or folder), or an NWN2 TRX/TRN.
+    pub input: PathBuf,
+    /// The picture to write: `.svg` or `.png`.
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Mark every finding of `check` at its position.
+    #[arg(long)]
+    pub findings: bool,
+    /// Size in pixels of the longer side.
+    #[arg(long, default_value_t = 1024)]
+    pub size: u32,
 }

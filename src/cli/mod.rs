@@ -7,7 +7,10 @@ use std::io::{self, Write};
 use areakit::document::{Document, Format};
 use areakit::{Error, fsio, info};
 
-use args::{BakeArgs, CheckArgs, Cli, Command, ConvertArgs, InfoArgs};
+use args::{
+    BakeArgs, CheckArgs, Cli, Command, ConvertArgs, InfoArgs, QueryArgs, RebuildArgs, RenderArgs,
+    TransformArgs,
+};
 
 /// Buffered standard output that treats a closed pipe as success.
 pub struct Output {
@@ -53,6 +56,10 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<u8, Error> {
     match cli.command {
         Command::Info(a) => run_info(a, out),
         Command::Bake(a) => run_bake(a, out),
+        Command::Rebuild(a) => run_rebuild(a, out),
+        Command::Query(a) => run_query(a, out),
+        Command::Transform(a) => run_transform(a, out),
+        Command::Render(a) => run_render(a, out),
         Command::Check(a) => run_check(a, out),
         Command::Convert(a) => run_convert(a, out),
     }
@@ -146,5 +153,127 @@ fn run_bake(a: BakeArgs, out: &mut Output) -> Result<u8, Error> {
             v["islands"]
         ))?;
     }
+    Ok(0)
+}
+
+/// Parses `N` comma-separated numbers for `flag`.
+fn numbers<const N: usize>(flag: &str, s: &str) -> Result<[f32; N], Error> {
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    let bad = || {
+        Error::usage(format!(
+            "--{flag} {s}: expected {N} comma-separated numbers"
+        ))
+    };
+    if parts.len() != N {
+        return Err(bad());
+    }
+    let mut out = [0.0f32; N];
+    for (o, p) in out.iter_mut().zip(&parts) {
+        *o = p
+            .parse::<f32>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .ok_or_else(bad)?;
+    }
+    Ok(out)
+}
+
+fn run_rebuild(a: RebuildArgs, out: &mut Output) -> Result<u8, Error> {
+    fsio::refuse_overwrite(&a.input, &a.output, false)?;
+    let m = areakit::ops::rebuild_file(&a.input, &a.output)?;
+    out.line(&format!(
+        "{} -> {}: {} faces ({} walkable), {} AABB nodes, {} edges in {} perimeter loops",
+        a.input.display(),
+        a.output.display(),
+        m.faces.len(),
+        m.walkable_face_count(),
+        m.aabb_nodes.len(),
+        m.edges.len(),
+        m.perimeters.len()
+    ))?;
+    Ok(0)
+}
+
+fn run_query(a: QueryArgs, out: &mut Output) -> Result<u8, Error> {
+    let v = match (&a.at, &a.ray) {
+        (Some(at), _) => {
+            let [x, y] = numbers::<2>("at", at)?;
+            areakit::ops::query_at(&a.file, x, y, a.z)?
+        }
+        (None, Some(ray)) => {
+            let (o, d) = ray
+                .split_once(':')
+                .ok_or_else(|| Error::usage(format!("--ray {ray}: expected X,Y,Z:DX,DY,DZ")))?;
+            let dir = numbers::<3>("ray", d)?;
+            if dir == [0.0; 3] {
+                return Err(Error::usage("--ray: the direction must not be zero"));
+            }
+            areakit::ops::query_ray(&a.file, numbers::<3>("ray", o)?, dir)?
+        }
+        (None, None) => return Err(Error::usage("give --at X,Y or --ray X,Y,Z:DX,DY,DZ")),
+    };
+    if a.json {
+        print_json(out, &v)?;
+    } else {
+        out.line(info::human(&v).trim_end())?;
+    }
+    Ok(0)
+}
+
+fn run_transform(a: TransformArgs, out: &mut Output) -> Result<u8, Error> {
+    use areakit::geometry::transform::{Axis, Transform};
+    fsio::refuse_overwrite(&a.input, &a.output, false)?;
+    let mut steps = Vec::new();
+    if let Some(m) = &a.mirror {
+        steps.push(Transform::Mirror(match m.to_ascii_lowercase().as_str() {
+            "x" => Axis::X,
+            "y" => Axis::Y,
+            _ => return Err(Error::usage(format!("--mirror {m}: expected x or y"))),
+        }));
+    }
+    if let Some(deg) = a.rotate {
+        if !deg.is_finite() {
+            return Err(Error::usage("--rotate: expected a finite angle in degrees"));
+        }
+        steps.push(Transform::RotateZ(deg));
+    }
+    if let Some(t) = &a.translate {
+        steps.push(Transform::Translate(numbers::<3>("translate", t)?));
+    }
+    let remap = match &a.remap {
+        Some(r) => {
+            areakit::walkmesh::parse_remap(r).map_err(|e| Error::usage(format!("--remap: {e}")))?
+        }
+        None => Vec::new(),
+    };
+    let mesh = areakit::ops::load_bwm(&a.input)?;
+    let result = areakit::walkmesh::transform(&mesh, &steps, &remap).map_err(|e| {
+        Error::invalid(
+            &a.input,
+            areakit::formats::DecodeError::new(
+                areakit::formats::ErrorKind::Malformed,
+                areakit::formats::Location::Input,
+                e.to_string(),
+            ),
+        )
+    })?;
+    let bytes = areakit::formats::bwm::write(&result).map_err(|source| Error::Encode {
+        path: a.output.clone(),
+        source,
+    })?;
+    fsio::write_atomic(&a.output, &bytes)?;
+    out.line(&format!(
+        "{} -> {} ({} faces)",
+        a.input.display(),
+        a.output.display(),
+        result.faces.len()
+    ))?;
+    Ok(0)
+}
+
+fn run_render(a: RenderArgs, out: &mut Output) -> Result<u8, Error> {
+    fsio::refuse_overwrite(&a.input, &a.output, false)?;
+    areakit::ops::render_file(&a.input, &a.output, a.findings, a.size)?;
+    out.line(&format!("{} -> {}", a.input.display(), a.output.display()))?;
     Ok(0)
 }
