@@ -2,7 +2,7 @@
 //!
 //! - [`Mesh`]: vertices, triangles, walkable flags; [`Derived`]: the tables a walkmesh derives
 //!   from them;
-//! - [`derive`]: rebuilding the derived tables ([`derive::rebuild`]);
+//! - [`derive`](mod@derive): rebuilding the derived tables ([`derive::rebuild`]);
 //! - [`aabb`]: the AABB tree (build and checks);
 //! - [`query`]: face / height at a point, nearest walkable point, ray casts, multi-room areas;
 //! - [`transform`]: translate, rotate, mirror, transition remapping;

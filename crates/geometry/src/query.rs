@@ -77,7 +77,12 @@ impl FaceFilter {
 /// The height of face `f` at `(x, y)` if it contains the point seen from above.
 #[inline]
 pub fn face_height_at(mesh: &Mesh, f: usize, x: f32, y: f32) -> Option<f32> {
-    let t = mesh.tri(f);
+    tri_height_at(&mesh.tri(f), x, y)
+}
+
+/// The height of triangle `t` at `(x, y)` if it contains the point seen from above.
+#[inline]
+pub fn tri_height_at(t: &[[f32; 3]; 3], x: f32, y: f32) -> Option<f32> {
     let minx = t[0][0].min(t[1][0]).min(t[2][0]);
     let maxx = t[0][0].max(t[1][0]).max(t[2][0]);
     let miny = t[0][1].min(t[1][1]).min(t[2][1]);
@@ -128,7 +133,11 @@ fn better(a: (u8, f32, u32), b: (u8, f32, u32)) -> bool {
 /// along the normalised direction.
 #[inline]
 fn ray_triangle(mesh: &Mesh, f: usize, o: [f64; 3], d: [f64; 3]) -> Option<f64> {
-    let t = mesh.tri(f);
+    ray_tri(&mesh.tri(f), o, d)
+}
+
+#[inline]
+fn ray_tri(t: &[[f32; 3]; 3], o: [f64; 3], d: [f64; 3]) -> Option<f64> {
     let v0 = t[0].map(f64::from);
     let e1 = sub(t[1].map(f64::from), v0);
     let e2 = sub(t[2].map(f64::from), v0);
@@ -369,6 +378,8 @@ struct Node {
 pub struct Locator<'a> {
     mesh: &'a Mesh,
     nodes: Vec<Node>,
+    /// Corner positions per face, contiguous.
+    tris: Vec<[[f32; 3]; 3]>,
     /// Whether the stored tree was used.
     stored: bool,
 }
@@ -398,6 +409,7 @@ impl<'a> Locator<'a> {
         Locator {
             mesh,
             nodes,
+            tris: (0..mesh.faces.len()).map(|f| mesh.tri(f)).collect(),
             stored: use_stored,
         }
     }
@@ -460,7 +472,7 @@ impl<'a> Locator<'a> {
         let mut out = Vec::new();
         self.for_each_at(x, y, |f| {
             if filter.accepts(self.mesh, f)
-                && let Some(z) = face_height_at(self.mesh, f, x, y)
+                && let Some(z) = tri_height_at(&self.tris[f], x, y)
             {
                 out.push((f as u32, z));
             }
@@ -479,11 +491,12 @@ impl<'a> Locator<'a> {
     ) -> Option<PointHit> {
         let mesh = self.mesh;
         let mut best: Option<((u8, f32, u32), PointHit)> = None;
+        let tris = &self.tris;
         self.for_each_at(x, y, |f| {
             if !filter.accepts(mesh, f) {
                 return;
             }
-            if let Some(z) = face_height_at(mesh, f, x, y) {
+            if let Some(z) = tri_height_at(&tris[f], x, y) {
                 let w = mesh.walkable[f];
                 let k = point_key(w, z, hint, f as u32);
                 if best.as_ref().is_none_or(|(bk, _)| better(k, *bk)) {
@@ -532,7 +545,7 @@ impl<'a> Locator<'a> {
             if n.face != u32::MAX {
                 let f = n.face as usize;
                 if filter.accepts(self.mesh, f)
-                    && let Some(t) = ray_triangle(self.mesh, f, o, d)
+                    && let Some(t) = ray_tri(&self.tris[f], o, d)
                     && best.is_none_or(|(bt, bf)| t < bt || (t == bt && (f as u32) < bf))
                 {
                     best = Some((t, f as u32));
