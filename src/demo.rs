@@ -8,6 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use areakit_formats::bwm::{self, Bwm, Face, Material, WalkmeshType};
+use areakit_formats::{lyt, vis};
 use serde_json::{Value, json};
 
 use crate::{Error, fsio};
@@ -199,13 +200,30 @@ fn build_room(spec: &RoomSpec) -> DemoRoom {
     }
 }
 
+/// The doorways of the demo area: `(room, door name, position)` for the LYT door hooks.
+const DOORS: [(&str, &str, [f32; 3]); 2] = [
+    ("demo_a", "door_ab", [10.0, 5.0, 0.0]),
+    ("demo_b", "door_bc", [15.0, 10.0, 0.0]),
+];
+
+/// The area's resref (the LYT and VIS file names).
+pub const AREA: &str = "demo";
+
 /// What the demo did.
 #[derive(Debug, Clone)]
 pub struct DemoReport {
     /// The output folder.
     pub out: PathBuf,
-    /// Per room: name, WOK path, faces, walkable faces, edges, transitions, round trip ok.
+    /// The files written.
+    pub files: Vec<PathBuf>,
+    /// Per room: what its WOK holds and whether it round-tripped.
     pub rooms: Vec<RoomReport>,
+    /// Whether the LYT and VIS read back to the same models and the same bytes.
+    pub layout_round_trip: bool,
+    /// `areakit check` on the folder.
+    pub check: crate::check::Report,
+    /// Area queries asked of the written area: `(x, y, room answered)`.
+    pub queries: Vec<(f32, f32, Option<String>)>,
 }
 
 /// One room's line in the demo report.
@@ -230,9 +248,13 @@ pub struct RoomReport {
 }
 
 impl DemoReport {
-    /// Whether every check passed.
+    /// Whether every check passed: every file round-trips, `check` finds nothing, and every
+    /// query landed in the room expected.
     pub fn ok(&self) -> bool {
         self.rooms.iter().all(|r| r.round_trip)
+            && self.layout_round_trip
+            && self.check.findings.is_empty()
+            && self.queries.iter().all(|q| q.2.is_some())
     }
 
     /// The report as JSON.
@@ -248,13 +270,26 @@ impl DemoReport {
                 })
             })
             .collect();
-        json!({ "out": self.out.display().to_string(), "ok": self.ok(), "rooms": rooms })
+        let queries: Vec<Value> = self
+            .queries
+            .iter()
+            .map(|(x, y, r)| json!({"at": [x, y], "room": r}))
+            .collect();
+        json!({
+            "out": self.out.display().to_string(),
+            "ok": self.ok(),
+            "files": self.files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>(),
+            "rooms": rooms,
+            "layout_round_trip": self.layout_round_trip,
+            "check": self.check.to_json(),
+            "queries": queries,
+        })
     }
 
     /// The report as text.
     pub fn to_text(&self) -> String {
         let mut s = format!(
-            "areakit demo: {} rooms written to {}\n",
+            "areakit demo: a {}-room area written to {}\n",
             self.rooms.len(),
             self.out.display()
         );
@@ -270,6 +305,29 @@ impl DemoReport {
                 if r.round_trip { "ok" } else { "FAILED" }
             ));
         }
+        s.push_str(&format!(
+            "  {AREA}.lyt and {AREA}.vis round trip {}\n",
+            if self.layout_round_trip {
+                "ok"
+            } else {
+                "FAILED"
+            }
+        ));
+        for (x, y, room) in &self.queries {
+            s.push_str(&format!(
+                "  query at ({x}, {y}): room {}\n",
+                room.as_deref().unwrap_or("none (FAILED)")
+            ));
+        }
+        s.push_str(&format!(
+            "  check: {} files, {} errors, {} warnings\n",
+            self.check.files_checked,
+            self.check.count(areakit_formats::Severity::Error),
+            self.check.count(areakit_formats::Severity::Warning)
+        ));
+        for f in &self.files {
+            s.push_str(&format!("  wrote {}\n", f.display()));
+        }
         s.push_str(if self.ok() {
             "all checks passed\n"
         } else {
@@ -279,16 +337,59 @@ impl DemoReport {
     }
 }
 
-/// Builds the demo area, writes it into `out`, reads every file back and verifies it.
-pub fn run(out: &Path, rebuild: impl Fn(&Bwm, &[[i32; 3]]) -> Bwm) -> Result<DemoReport, Error> {
+/// The demo's layout: the rooms at their positions and a door hook per doorway.
+pub fn layout(rooms: &[DemoRoom]) -> lyt::Lyt {
+    let mut l = lyt::Lyt::default();
+    l.rooms = rooms
+        .iter()
+        .map(|r| lyt::Placement::new(&r.name, r.position))
+        .collect();
+    l.doorhooks = DOORS
+        .iter()
+        .map(|(room, door, p)| lyt::DoorHook::new(*room, *door, *p))
+        .collect();
+    l
+}
+
+/// The demo's visibility: every room sees itself and the rooms it has a doorway to.
+pub fn visibility(rooms: &[DemoRoom]) -> vis::Vis {
+    let mut v = vis::Vis::default();
+    for r in rooms {
+        v.add_room(&r.name);
+        v.set_visible(&r.name, &r.name, true);
+        for t in r.transitions.iter().flatten().filter(|t| **t >= 0) {
+            if let Some(other) = rooms.get(*t as usize) {
+                v.set_visible(&r.name, &other.name, true);
+            }
+        }
+    }
+    v
+}
+
+/// Builds the demo area, writes it into `out` (LYT, VIS, one WOK per room, and a map as SVG
+/// and PNG), reads every file back and verifies it, runs `check` on the folder and asks the
+/// area a few questions.
+pub fn run(out: &Path) -> Result<DemoReport, Error> {
     std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+    let rooms = rooms();
     let mut report = DemoReport {
         out: out.to_path_buf(),
+        files: Vec::new(),
         rooms: Vec::new(),
+        layout_round_trip: true,
+        check: crate::check::Report::default(),
+        queries: Vec::new(),
     };
-    for room in rooms() {
-        let mesh = rebuild(&room.mesh, &room.transitions);
+    let mut meshes = Vec::new();
+    for room in &rooms {
         let path = out.join(format!("{}.wok", room.name));
+        let mesh = crate::walkmesh::rebuild_with_transitions(&room.mesh, &room.transitions)
+            .map_err(|e| {
+                Error::usage(format!(
+                    "{}: the generated room does not rebuild: {e}",
+                    path.display()
+                ))
+            })?;
         let bytes = bwm::write(&mesh).map_err(|source| Error::Encode {
             path: path.clone(),
             source,
@@ -298,8 +399,8 @@ pub fn run(out: &Path, rebuild: impl Fn(&Bwm, &[[i32; 3]]) -> Bwm) -> Result<Dem
         let back = bwm::read(&back_bytes).map_err(|e| Error::invalid(&path, e))?;
         let round_trip = back == mesh && bwm::write(&back).ok().as_deref() == Some(&back_bytes[..]);
         report.rooms.push(RoomReport {
-            name: room.name,
-            wok: path,
+            name: room.name.clone(),
+            wok: path.clone(),
             faces: back.faces.len(),
             walkable_faces: back.walkable_face_count(),
             edges: back.edges.len(),
@@ -307,6 +408,56 @@ pub fn run(out: &Path, rebuild: impl Fn(&Bwm, &[[i32; 3]]) -> Bwm) -> Result<Dem
             transitions: back.edges.iter().filter(|e| e.transition >= 0).count(),
             round_trip,
         });
+        report.files.push(path);
+        meshes.push(back);
+    }
+
+    let lyt_path = out.join(format!("{AREA}.lyt"));
+    let vis_path = out.join(format!("{AREA}.vis"));
+    let layout = layout(&rooms);
+    let visibility = visibility(&rooms);
+    let lyt_bytes = lyt::write(&layout).map_err(|source| Error::Encode {
+        path: lyt_path.clone(),
+        source,
+    })?;
+    let vis_bytes = vis::write(&visibility).map_err(|source| Error::Encode {
+        path: vis_path.clone(),
+        source,
+    })?;
+    fsio::write_atomic(&lyt_path, &lyt_bytes)?;
+    fsio::write_atomic(&vis_path, &vis_bytes)?;
+    let lyt_back = lyt::read(&fsio::read(&lyt_path)?).map_err(|e| Error::invalid(&lyt_path, e))?;
+    let vis_back = vis::read(&fsio::read(&vis_path)?).map_err(|e| Error::invalid(&vis_path, e))?;
+    report.layout_round_trip = lyt_back == layout
+        && vis_back == visibility
+        && lyt::write(&lyt_back).ok() == Some(lyt_bytes)
+        && vis::write(&vis_back).ok() == Some(vis_bytes);
+    report.files.push(lyt_path.clone());
+    report.files.push(vis_path);
+
+    // The map, then everything `check` says about the folder (the pictures are not checked).
+    for ext in ["svg", "png"] {
+        let pic = out.join(format!("{AREA}.{ext}"));
+        crate::ops::render_file(&lyt_path, &pic, true, 800)?;
+        report.files.push(pic);
+    }
+    report.check = crate::check::check_paths(&[out.to_path_buf()])?;
+
+    // Ask the area what lies at the centre of each room's floor.
+    let area_rooms: Vec<(String, [f32; 3], Bwm)> = rooms
+        .iter()
+        .zip(meshes)
+        .map(|(r, m)| (r.name.clone(), [0.0; 3], m))
+        .collect();
+    let query = crate::walkmesh::Area::new(&area_rooms)
+        .map_err(|e| Error::usage(format!("{}: {e}", out.display())))?;
+    for spec in &ROOMS {
+        let (x, y) = (spec.origin[0] + 0.5 + 0.25, spec.origin[1] + 0.25);
+        let answer = query.at(x, y, None);
+        let expected = answer.room.as_deref() == Some(spec.name);
+        report
+            .queries
+            .push((x, y, answer.room.filter(|_| expected)));
     }
     Ok(report)
 }

@@ -57,21 +57,27 @@ pub fn material_colour(m: Material) -> [u8; 3] {
     if !m.is_walkable() {
         return [120, 120, 120];
     }
-    const PALETTE: [[u8; 3]; 12] = [
-        [141, 211, 199],
-        [255, 255, 179],
-        [190, 186, 218],
-        [251, 128, 114],
-        [128, 177, 211],
-        [253, 180, 98],
-        [179, 222, 105],
-        [252, 205, 229],
-        [188, 128, 189],
-        [204, 235, 197],
-        [255, 237, 111],
-        [166, 206, 227],
-    ];
-    PALETTE[(m.id() as usize) % PALETTE.len()]
+    // Colours that suggest the surface, so a map reads at a glance.
+    match m {
+        Material::Dirt => [181, 140, 99],
+        Material::Grass => [120, 190, 100],
+        Material::Stone => [200, 195, 180],
+        Material::Wood => [200, 150, 90],
+        Material::Water => [110, 170, 230],
+        Material::Carpet => [190, 120, 190],
+        Material::Metal => [140, 170, 200],
+        Material::Puddles => [150, 200, 230],
+        Material::Swamp => [120, 150, 90],
+        Material::Mud => [140, 110, 70],
+        Material::Leaves => [170, 200, 80],
+        Material::BottomlessPit => [60, 40, 60],
+        Material::Door => [230, 120, 60],
+        Material::Sand => [240, 220, 150],
+        Material::BareBones => [230, 230, 210],
+        Material::StoneBridge => [170, 160, 150],
+        Material::Trigger => [250, 240, 110],
+        _ => [255, 237, 111],
+    }
 }
 
 /// A filled face: corners xy, colour, walkable, mean z.

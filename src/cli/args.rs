@@ -48,6 +48,11 @@ pub enum Command {
         after_help = "Example:\n  areakit render areakit-demo/demo.lyt -o demo.png --findings"
     )]
     Render(RenderArgs),
+    /// Generate a sample KotOR-style area (LYT, VIS, room WOKs, a map), write it, read it back, check and query it.
+    #[command(
+        after_help = "Example:\n  areakit demo --out /tmp/areakit-demo && areakit check /tmp/areakit-demo"
+    )]
+    Demo(DemoArgs),
     /// Read a file and write it in the same or another format (atomically).
     #[command(
         after_help = "The output keeps the input's format unless --to or an unambiguous extension of OUT names another.\n\nExample:\n  areakit convert m13aa_01a.wok copy.wok"

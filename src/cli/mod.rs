@@ -8,8 +8,8 @@ use areakit::document::{Document, Format};
 use areakit::{Error, fsio, info};
 
 use args::{
-    BakeArgs, CheckArgs, Cli, Command, ConvertArgs, InfoArgs, QueryArgs, RebuildArgs, RenderArgs,
-    TransformArgs,
+    BakeArgs, CheckArgs, Cli, Command, ConvertArgs, DemoArgs, InfoArgs, QueryArgs, RebuildArgs,
+    RenderArgs, TransformArgs,
 };
 
 /// Buffered standard output that treats a closed pipe as success.
@@ -56,6 +56,7 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<u8, Error> {
     match cli.command {
         Command::Info(a) => run_info(a, out),
         Command::Bake(a) => run_bake(a, out),
+        Command::Demo(a) => run_demo(a, out),
         Command::Rebuild(a) => run_rebuild(a, out),
         Command::Query(a) => run_query(a, out),
         Command::Transform(a) => run_transform(a, out),
@@ -276,4 +277,17 @@ fn run_render(a: RenderArgs, out: &mut Output) -> Result<u8, Error> {
     areakit::ops::render_file(&a.input, &a.output, a.findings, a.size)?;
     out.line(&format!("{} -> {}", a.input.display(), a.output.display()))?;
     Ok(0)
+}
+
+fn run_demo(a: DemoArgs, out: &mut Output) -> Result<u8, Error> {
+    let report = areakit::demo::run(&a.out)?;
+    if a.json {
+        print_json(out, &report.to_json())?;
+    } else {
+        out.line(report.to_text().trim_end())?;
+        if !report.check.findings.is_empty() {
+            out.line(report.check.to_text().trim_end())?;
+        }
+    }
+    Ok(if report.ok() { 0 } else { 1 })
 }
