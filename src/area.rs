@@ -13,7 +13,7 @@
 //! transition A at the same place (collinear and overlapping within [`CheckOptions::tolerance`],
 //! in world space: area walkmesh vertices are world coordinates).
 //!
-//! The finding codes are documented in `docs/checks/area.md`.
+//! The finding codes are documented in `docs/checks.md`.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -376,7 +376,7 @@ fn path_str(p: &Path) -> String {
 /// Checks an area: the LYT and VIS file checks ([`lyt::validate`], [`vis::validate`]), then
 /// the cross-file checks. Every finding names its file in [`Place::file`].
 ///
-/// Codes (see `docs/checks/area.md`): `area-room-missing-wok`, `area-wok-unreadable`,
+/// Codes (see `docs/checks.md`): `area-room-missing-wok`, `area-wok-unreadable`,
 /// `area-wok-not-area`, `area-wok-not-in-lyt`, `area-vis-missing`, `area-vis-unreadable`,
 /// `area-vis-unknown-room`, `area-room-not-in-vis`, `area-transition-missing-room`,
 /// `area-link-one-way`.

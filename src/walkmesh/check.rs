@@ -1,5 +1,5 @@
 //! `check_bwm`: structural and geometric checks of a BWM walkmesh. Codes are documented in
-//! `docs/checks/walkmesh.md`.
+//! `docs/checks.md`.
 
 use areakit_formats::bwm::{Bwm, WalkmeshType};
 use areakit_formats::{Finding, Place};

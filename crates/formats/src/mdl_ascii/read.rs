@@ -15,7 +15,7 @@ pub fn read(input: &[u8]) -> Result<Model, DecodeError> {
 }
 
 /// Reads an MDL ASCII file and returns the irregularities met on the way as [`Finding`]s with
-/// line and column (codes in `docs/checks/mdl.md`).
+/// line and column (codes in `docs/checks.md`).
 pub fn read_with_findings(input: &[u8]) -> Result<(Model, Vec<Finding>), DecodeError> {
     if u32::try_from(input.len()).is_err() {
         return Err(DecodeError::new(

@@ -1,4 +1,4 @@
-//! Checks of an MDL ASCII model (codes documented in `docs/checks/mdl.md`).
+//! Checks of an MDL ASCII model (codes documented in `docs/checks.md`).
 
 use std::collections::{HashMap, HashSet};
 

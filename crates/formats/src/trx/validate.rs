@@ -1,5 +1,5 @@
 //! Consistency checks of a decoded terrain file. Codes are documented in
-//! `docs/checks/nwn2.md`.
+//! `docs/checks.md`.
 
 use super::model::{Trx, Walkmesh};
 use super::raw::{NO_NODE, NODE_INDEX_MASK, NONE_U16, NONE_U32};

@@ -1,4 +1,4 @@
-//! File-level checks of room visibility. Codes are documented in `docs/checks/area.md`.
+//! File-level checks of room visibility. Codes are documented in `docs/checks.md`.
 
 use std::collections::HashMap;
 
