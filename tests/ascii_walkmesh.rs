@@ -163,3 +163,40 @@ fn vertex_colour_room_links() {
     assert_eq!(ascii_walkmesh::color_room(&[0.0, 110.0, 0.0]), Some(10));
     assert_eq!(ascii_walkmesh::color_room(&[1.0, 1.0, 1.0]), None);
 }
+
+/// Issue "ASCII models and walkmeshes": every corpus ASCII walkmesh (and every KotOR MDL
+/// `aabb` node) compiles to a BWM with no `error` finding; compile → decompile → compile is
+/// stable (same bytes).
+#[test]
+fn corpus_ascii_walkmeshes_compile_clean_and_stable() {
+    use areakit::formats::{Severity, bwm, mdl_ascii};
+    let mut files = common::corpus_files(&["wok-ascii", "pwk-ascii"]);
+    files.extend(
+        common::corpus_files(&["mdl-ascii"])
+            .into_iter()
+            .filter(|f| f.to_string_lossy().contains("/kotor/")),
+    );
+    assert_eq!(files.len(), 16);
+    for f in &files {
+        let model = mdl_ascii::read(&std::fs::read(f).unwrap()).unwrap();
+        let pwk = f.to_string_lossy().to_ascii_lowercase().contains(".pwk");
+        let out = std::path::PathBuf::from(if pwk { "x.pwk" } else { "x.wok" });
+        let compiled = areakit::ops::compile_walkmesh(&model, &out)
+            .unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let errors: Vec<_> = areakit::walkmesh::check_bwm(&compiled)
+            .into_iter()
+            .filter(|x| x.severity == Severity::Error)
+            .collect();
+        assert!(errors.is_empty(), "{}: {errors:#?}", f.display());
+        let bytes = bwm::write(&compiled).unwrap();
+        // Decompile, compile again: the same walkmesh, byte for byte.
+        let text = ascii_walkmesh::bwm_to_ascii(&compiled, "x", "NULL");
+        let again_model = mdl_ascii::read(text.as_bytes()).unwrap();
+        let again = areakit::ops::compile_walkmesh(&again_model, &out).unwrap();
+        assert!(
+            bwm::write(&again).unwrap() == bytes,
+            "{}: compile -> decompile -> compile changed the bytes",
+            f.display()
+        );
+    }
+}
