@@ -200,3 +200,37 @@ fn corpus_ascii_walkmeshes_compile_clean_and_stable() {
         );
     }
 }
+
+/// The one ASCII source whose compiled WOK is in the corpus: compiling it reproduces the
+/// shipped header, vertex, face, material, adjacency, edge and perimeter tables exactly. Normals,
+/// planar distances and the AABB tree differ (see docs/formats/wok-ascii.md).
+#[test]
+fn compiling_m13aa_04a_reproduces_the_shipped_tables() {
+    use areakit::formats::{bwm, mdl_ascii};
+    let dir = common::corpus_dir()
+        .join("kotor/KOTORCommunityPatches_K1_Community_Patch/-=WORKING=-/Models");
+    let model =
+        mdl_ascii::read(&std::fs::read(dir.join("ASCII/m13aa_04a-kotormax.mdl.ascii")).unwrap())
+            .unwrap();
+    let ours =
+        areakit::ops::compile_walkmesh(&model, std::path::Path::new("m13aa_04a.wok")).unwrap();
+    let shipped = bwm::read(&std::fs::read(dir.join("m13aa_04a.wok")).unwrap()).unwrap();
+    assert_eq!(ours.walkmesh_type, shipped.walkmesh_type);
+    assert_eq!(ours.position, shipped.position);
+    assert_eq!(ours.vertices, shipped.vertices);
+    assert_eq!(ours.faces, shipped.faces);
+    assert_eq!(ours.adjacency, shipped.adjacency);
+    assert_eq!(ours.edges, shipped.edges);
+    assert_eq!(ours.perimeters, shipped.perimeters);
+    assert_eq!(ours.aabb_nodes.len(), shipped.aabb_nodes.len());
+    let worst = ours
+        .normals
+        .iter()
+        .zip(&shipped.normals)
+        .flat_map(|(a, b)| (0..3).map(move |k| (a[k] - b[k]).abs()))
+        .fold(0.0f32, f32::max);
+    assert!(
+        worst < 1e-4,
+        "normals within 1e-4 of the shipped ones, worst {worst}"
+    );
+}
