@@ -105,7 +105,8 @@ fn finding_json(f: &FileFinding) -> Value {
     Value::Object(m)
 }
 
-/// The finding for a file that does not decode.
+/// The finding for a file that does not decode: `invalid-file` (error), or `unsupported-file`
+/// (warning) for a valid variant areakit does not read.
 pub fn decode_finding(e: &DecodeError) -> Finding {
     let mut place = match e.location() {
         Location::Offset(o) => Place::offset(o),
@@ -114,6 +115,11 @@ pub fn decode_finding(e: &DecodeError) -> Finding {
     };
     if !e.context().is_empty() {
         place.item = Some(e.context().join(": "));
+    }
+    if e.kind() == areakit_formats::ErrorKind::Unsupported {
+        // A valid file of a variant areakit does not read (a compiled MDL, another version):
+        // nothing is known to be wrong with it.
+        return Finding::warning("unsupported-file", place, e.message().to_string());
     }
     Finding::error("invalid-file", place, e.message().to_string())
 }
