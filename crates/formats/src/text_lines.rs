@@ -96,12 +96,23 @@ pub(crate) struct Token<'a> {
     pub column: u32,
 }
 
+/// Whether `c` separates tokens: ASCII space, tab, vertical tab, form feed, carriage return
+/// (and line feed, which ends the line). Latin-1 spaces (U+0085, U+00A0) are part of tokens.
+pub(crate) fn is_separator(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\x0b' | '\x0c' | '\r' | '\n')
+}
+
+/// Whether `name` can be written as one token: not empty, no separator.
+pub(crate) fn is_token(name: &str) -> bool {
+    !name.is_empty() && !name.chars().any(is_separator)
+}
+
 /// Splits a line at ASCII whitespace (space, tab, vertical tab, form feed, carriage return).
 pub(crate) fn tokens(line: &str) -> Vec<Token<'_>> {
     let mut out = Vec::new();
     let mut start = None;
     for (i, c) in line.char_indices() {
-        let ws = matches!(c, ' ' | '\t' | '\x0b' | '\x0c' | '\r');
+        let ws = is_separator(c);
         match (ws, start) {
             (true, Some(s)) => {
                 out.push(token(line, s, i));

@@ -42,7 +42,7 @@ pub fn write(lyt: &Lyt) -> Result<Vec<u8>, EncodeError> {
 
 fn check_names(lyt: &Lyt) -> Result<(), EncodeError> {
     let check = |what: &str, i: usize, name: &str| {
-        if name.is_empty() || name.chars().any(char::is_whitespace) {
+        if !crate::text_lines::is_token(name) {
             Err(EncodeError(format!(
                 "{what} {i}: name {name:?} is empty or contains whitespace"
             )))

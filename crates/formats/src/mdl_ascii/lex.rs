@@ -276,14 +276,15 @@ pub(crate) fn parse_i64(tok: &[u8]) -> Option<i64> {
 /// Lower-cases a keyword into a stack buffer; longer words come back as an empty slice
 /// (no keyword is longer than 32 bytes).
 #[inline]
-pub(crate) fn lower<'b>(tok: &[u8], buf: &'b mut [u8; 32]) -> &'b [u8] {
+pub(crate) fn lower<'b>(tok: &[u8], buf: &'b mut [u8; 32]) -> std::borrow::Cow<'b, [u8]> {
     if tok.len() > buf.len() {
-        return &[];
+        // No keyword is this long, but suffix rules (`...key`) still apply: lower-case it whole.
+        return std::borrow::Cow::Owned(tok.to_ascii_lowercase());
     }
     for (d, s) in buf.iter_mut().zip(tok) {
         *d = s.to_ascii_lowercase();
     }
-    &buf[..tok.len()]
+    std::borrow::Cow::Borrowed(&buf[..tok.len()])
 }
 
 #[cfg(test)]

@@ -323,7 +323,8 @@ impl<'a> Parser<'a> {
                 continue;
             };
             let mut buf = [0u8; 32];
-            let kw = lower(first, &mut buf);
+            let kw_lower = lower(first, &mut buf);
+            let kw: &[u8] = &kw_lower;
             let ends = |k: &[u8]| -> bool {
                 match ctx {
                     Ctx::Node => matches!(
@@ -635,7 +636,8 @@ impl<'a> Parser<'a> {
                 continue;
             }
             let mut buf = [0u8; 32];
-            let k = lower(f, &mut buf);
+            let k_lower = lower(f, &mut buf);
+            let k: &[u8] = &k_lower;
             if k == b"endlist" {
                 endlist = true;
                 self.advance(&r);
@@ -660,7 +662,7 @@ impl<'a> Parser<'a> {
             self.line = line;
         }
         let mut kb = [0u8; 32];
-        let key = key_text(first, lower(first, &mut kb));
+        let key = key_text(first, &lower(first, &mut kb));
         Stmt::List(ListProp {
             key,
             count,

@@ -318,11 +318,19 @@ fn strip_eol(raw: &[u8]) -> &[u8] {
 /// Shortest decimal text that reads back to the same `f64`; integral values without a
 /// fraction (`3`, `-0`), as list rows (face indices) want them.
 pub(crate) fn fmt_f64(out: &mut Vec<u8>, v: f64) {
+    if v.is_infinite() {
+        // A literal beyond the f64 range read as infinity; write one that reads back so.
+        out.extend_from_slice(if v > 0.0 { b"1e999" } else { b"-1e999" });
+        return;
+    }
     let _ = write!(out, "{v}");
 }
 
 /// Like [`fmt_f64`] but integral values get a `.0` (`1.0`), as property values are written.
 pub(crate) fn fmt_f64_float(out: &mut Vec<u8>, v: f64) {
+    if v.is_infinite() {
+        return fmt_f64(out, v);
+    }
     let start = out.len();
     let _ = write!(out, "{v}");
     if v.is_finite() && !out[start..].contains(&b'.') {

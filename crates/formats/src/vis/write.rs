@@ -17,7 +17,7 @@ use crate::text_lines::{Eol, LineWriter, encode};
 pub fn write(vis: &Vis) -> Result<Vec<u8>, EncodeError> {
     for (i, r) in vis.rooms.iter().enumerate() {
         for name in std::iter::once(&r.name).chain(&r.visible) {
-            if name.is_empty() || name.chars().any(char::is_whitespace) {
+            if !crate::text_lines::is_token(name) {
                 return Err(EncodeError(format!(
                     "VIS entry {i}: room name {name:?} is empty or contains whitespace"
                 )));
