@@ -20,7 +20,8 @@ pub enum BakeError {
         /// Walkable triangles in it.
         walkable: usize,
     },
-    /// More islands than a triangle's `u16` island field can name.
+    /// More islands than [`MAX_ISLANDS`]: the island path table grows with the square of the
+    /// island count (and a triangle's island field is 16 bits).
     TooManyIslands(usize),
     /// The tile grid does not match the tile list.
     BadGrid(String),
@@ -34,13 +35,21 @@ impl fmt::Display for BakeError {
                 "tile {tile} has {walkable} walkable triangles; a path table holds at most {}",
                 nb::MAX_TILE_NODES
             ),
-            BakeError::TooManyIslands(n) => write!(f, "{n} islands do not fit 16-bit indices"),
+            BakeError::TooManyIslands(n) => write!(
+                f,
+                "{n} islands: the island path table would need {n}x{n} entries; at most {MAX_ISLANDS} islands are baked"
+            ),
             BakeError::BadGrid(m) => f.write_str(m),
         }
     }
 }
 
 impl std::error::Error for BakeError {}
+
+/// The most islands a walkmesh may have to be baked. The island path table holds one entry
+/// per pair of islands, so this bounds its memory (16.8 M entries) against hostile inputs;
+/// the largest corpus file has 325 islands.
+pub const MAX_ISLANDS: usize = 4096;
 
 /// Bakes every ASWM walkmesh of `trx` (see [`bake_walkmesh`]); other packets are copied.
 pub fn bake(trx: &Trx) -> Result<Trx, BakeError> {
@@ -190,7 +199,7 @@ pub fn bake_walkmesh(w: &mut Walkmesh) -> Result<(), BakeError> {
     w.tiles_flags = flags;
 
     let (island_of, count) = nb::islands(&links, &walkable, &tile_ranges);
-    if count >= usize::from(raw::NONE_U16) {
+    if count > MAX_ISLANDS {
         return Err(BakeError::TooManyIslands(count));
     }
     for (t, i) in w.triangles.iter_mut().zip(&island_of) {

@@ -57,7 +57,8 @@ impl Format {
         }
     }
 
-    /// Detects a format from the content first (magic numbers, keywords), then the extension.
+    /// Detects a format: magic numbers first (`BWM `, `NWN2`), then the extension, then
+    /// keywords in the first 4 KiB of text.
     pub fn detect(path: &Path, data: &[u8]) -> Option<Self> {
         if data.starts_with(b"BWM ") {
             return Some(Format::Bwm);
@@ -163,7 +164,7 @@ impl Document {
             Some(Format::Trx) => Document::Trx(Box::new(trx::read(data).map_err(invalid)?)),
             None => {
                 return Err(invalid(DecodeError::new(
-                    ErrorKind::Unsupported,
+                    ErrorKind::Malformed,
                     Location::Offset(0),
                     "unknown format: expected a BWM walkmesh (\"BWM V1.0\"), an NWN2 terrain (\"NWN2\"), \
                      a LYT, a VIS or an MDL ASCII file",

@@ -12,10 +12,24 @@ mod cli;
 fn main() -> ExitCode {
     let args = match cli::args::Cli::try_parse() {
         Ok(a) => a,
+        Err(e) if e.use_stderr() => {
+            // One line: clap's first line names the problem; the usage is in --help.
+            let text = e.to_string();
+            let message: Vec<&str> = text
+                .lines()
+                .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect();
+            let message = message.join(" ");
+            let message = message.trim_start_matches("error: ");
+            let _ = writeln!(std::io::stderr(), "areakit: {message} (see areakit --help)");
+            return ExitCode::from(2);
+        }
         Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
+            // --help and --version.
             let _ = e.print();
-            return ExitCode::from(code);
+            return ExitCode::SUCCESS;
         }
     };
     let mut out = cli::Output::stdout();

@@ -113,6 +113,9 @@ pub fn rebuild_file(input: &Path, output: &Path) -> Result<Bwm, Error> {
     Ok(rebuilt)
 }
 
+/// The largest picture `render` draws (pixels on the longer side): 16384² RGBA is 1 GiB.
+pub const MAX_PICTURE_SIZE: u32 = 16384;
+
 /// Draws `input` (a BWM, an area, or an NWN2 terrain) to `output` (`.svg` or `.png`), with the
 /// findings of `check` marked when `with_findings`.
 pub fn render_file(
@@ -121,6 +124,11 @@ pub fn render_file(
     with_findings: bool,
     size: u32,
 ) -> Result<(), Error> {
+    if !(16..=MAX_PICTURE_SIZE).contains(&size) {
+        return Err(Error::usage(format!(
+            "--size {size}: expected 16 to {MAX_PICTURE_SIZE} pixels"
+        )));
+    }
     let ext = output
         .extension()
         .and_then(|e| e.to_str())

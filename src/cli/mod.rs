@@ -98,7 +98,17 @@ fn run_convert(a: ConvertArgs, out: &mut Output) -> Result<u8, Error> {
         canonical: a.canonical,
         name: a.name.clone(),
     };
-    let bytes = doc.encode_with(target, &a.output, &options)?;
+    // A conversion that fails on the content (an ASCII walkmesh that does not compile) is
+    // about the input file.
+    let bytes = doc
+        .encode_with(target, &a.output, &options)
+        .map_err(|e| match e {
+            Error::Invalid { path, source } if path == a.output => Error::Invalid {
+                path: a.input.clone(),
+                source,
+            },
+            e => e,
+        })?;
     fsio::write_atomic(&a.output, &bytes)?;
     out.line(&format!(
         "{} ({}) -> {} ({}, {} bytes)",
@@ -199,6 +209,9 @@ fn run_query(a: QueryArgs, out: &mut Output) -> Result<u8, Error> {
     let v = match (&a.at, &a.ray) {
         (Some(at), _) => {
             let [x, y] = numbers::<2>("at", at)?;
+            if a.z.is_some_and(|z| !z.is_finite()) {
+                return Err(Error::usage("--z: expected a finite height"));
+            }
             areakit::ops::query_at(&a.file, x, y, a.z)?
         }
         (None, Some(ray)) => {

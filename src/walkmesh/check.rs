@@ -36,6 +36,47 @@ fn edge_place(mesh: &Mesh, code: u32) -> Place {
 /// `Error` only where the engine would misread the data (index out of range, tables that do
 /// not line up, a tree that loses faces, missing perimeters); everything else is a warning.
 pub fn check_bwm(bwm: &Bwm) -> Vec<Finding> {
+    cap_per_code(check_bwm_all(bwm), MAX_PER_CODE)
+}
+
+/// At most this many findings of one code are listed; the rest are counted in one more
+/// finding of the same code.
+pub const MAX_PER_CODE: usize = 100;
+
+/// Keeps the first `max` findings of each code and adds, for a code with more, one finding
+/// (same code and severity) that counts the rest.
+pub fn cap_per_code(findings: Vec<Finding>, max: usize) -> Vec<Finding> {
+    // Per code: how many, and the first finding not listed (its place marks the rest).
+    let mut seen: std::collections::HashMap<&'static str, (usize, Option<Finding>)> =
+        std::collections::HashMap::new();
+    let mut out = Vec::with_capacity(findings.len().min(16 * max));
+    for f in findings {
+        let e = seen.entry(f.code).or_insert((0, None));
+        e.0 += 1;
+        if e.0 <= max {
+            out.push(f);
+        } else if e.1.is_none() {
+            e.1 = Some(f);
+        }
+    }
+    let mut extra: Vec<_> = seen
+        .into_iter()
+        .filter_map(|(_, (n, first))| Some((n, first?)))
+        .collect();
+    extra.sort_by_key(|(_, f)| f.code);
+    for (n, first) in extra {
+        let message = format!(
+            "{} more `{}` findings not listed, the first of them here (the first {max} are listed)",
+            n - max,
+            first.code
+        );
+        out.push(Finding { message, ..first });
+    }
+    out
+}
+
+/// Every finding of [`check_bwm`], uncapped.
+pub fn check_bwm_all(bwm: &Bwm) -> Vec<Finding> {
     let mut out = Vec::new();
     let mesh = to_mesh(bwm);
     let nf = bwm.faces.len();

@@ -1,7 +1,7 @@
 //! Walkmesh operations on BWM files: conversion between [`Bwm`] and the format-free
 //! [`Mesh`](areakit_geometry::Mesh), rebuilding derived data, queries, transforms and checks.
 
-mod check;
+pub mod check;
 
 pub use check::check_bwm;
 

@@ -110,27 +110,26 @@ pub(crate) fn is_token(name: &str) -> bool {
 /// Splits a line at ASCII whitespace (space, tab, vertical tab, form feed, carriage return).
 pub(crate) fn tokens(line: &str) -> Vec<Token<'_>> {
     let mut out = Vec::new();
-    let mut start = None;
-    for (i, c) in line.char_indices() {
-        let ws = is_separator(c);
-        match (ws, start) {
-            (true, Some(s)) => {
-                out.push(token(line, s, i));
+    // (byte offset, 1-based column) of the current token's start; columns count chars (= bytes
+    // of the original input, one char per byte), kept as a running count: linear time.
+    let mut start: Option<(usize, usize)> = None;
+    for (column, (i, c)) in (1..).zip(line.char_indices()) {
+        match (is_separator(c), start) {
+            (true, Some((s, col))) => {
+                out.push(token(line, s, i, col));
                 start = None;
             }
-            (false, None) => start = Some(i),
+            (false, None) => start = Some((i, column)),
             _ => {}
         }
     }
-    if let Some(s) = start {
-        out.push(token(line, s, line.len()));
+    if let Some((s, col)) = start {
+        out.push(token(line, s, line.len(), col));
     }
     out
 }
 
-fn token(line: &str, start: usize, end: usize) -> Token<'_> {
-    // Columns count chars (= bytes of the original input, one char per byte).
-    let column = line[..start].chars().count() + 1;
+fn token(line: &str, start: usize, end: usize, column: usize) -> Token<'_> {
     Token {
         text: &line[start..end],
         column: u32::try_from(column).unwrap_or(u32::MAX),

@@ -202,6 +202,11 @@ fn walkable_vertices(mesh: &Mesh) -> Vec<bool> {
 
 /// T-junctions: `(edge, vertex)` where a vertex of the walkable surface lies on the inside of
 /// a boundary edge (within `snap`) without being one of its ends — the faces on the two sides
+/// At most this many pairs are collected by [`t_junctions`], [`cracks`] and [`overlaps`], so a
+/// hostile mesh (thousands of stacked faces) cannot make a check use memory or time
+/// quadratic in its size.
+pub const MAX_PAIRS: usize = 10_000;
+
 /// do not share the edge, so the surface is not connected there.
 pub fn t_junctions(mesh: &Mesh, tol: &Tolerances) -> Vec<(u32, u32)> {
     let used = walkable_vertices(mesh);
@@ -227,6 +232,9 @@ pub fn t_junctions(mesh: &Mesh, tol: &Tolerances) -> Vec<(u32, u32)> {
                 // Strictly inside: not within snap of either end.
                 if t * len > snap && (1.0 - t) * len > snap {
                     out.push((code, v));
+                    if out.len() >= MAX_PAIRS {
+                        return out;
+                    }
                 }
             }
         }
@@ -268,7 +276,13 @@ pub fn cracks(mesh: &Mesh, tol: &Tolerances) -> Vec<(u32, u32)> {
             let same = (close(p1, q2) && close(q1, p2)) || (close(p1, p2) && close(q1, q2));
             if same && p1 != q1 {
                 out.push((c1.min(c2), c1.max(c2)));
+                if out.len() >= MAX_PAIRS {
+                    break;
+                }
             }
+        }
+        if out.len() >= MAX_PAIRS {
+            break;
         }
     }
     out.sort_unstable();
@@ -280,6 +294,15 @@ pub fn cracks(mesh: &Mesh, tol: &Tolerances) -> Vec<(u32, u32)> {
 /// of walkable face `a` lies strictly inside walkable face `b` seen from above and the two
 /// heights there differ by less than `overlap_height`.
 pub fn overlaps(mesh: &Mesh, locator: &Locator<'_>, tol: &Tolerances) -> Vec<(u32, u32, [f32; 3])> {
+    // Repeated copies of one triangle are duplicate faces (reported as such); only the first
+    // copy takes part here, so a stack of copies costs linear, not quadratic, time.
+    let mut first_copy = vec![true; mesh.faces.len()];
+    let mut seen = std::collections::HashSet::with_capacity(mesh.faces.len());
+    for (f, first) in mesh.faces.iter().zip(first_copy.iter_mut()) {
+        let mut k = *f;
+        k.sort_unstable();
+        *first = seen.insert(k);
+    }
     let mut out = Vec::new();
     for a in 0..mesh.faces.len() {
         if !mesh.walkable[a] {
@@ -289,9 +312,15 @@ pub fn overlaps(mesh: &Mesh, locator: &Locator<'_>, tol: &Tolerances) -> Vec<(u3
         let Some(za) = face_height_at(mesh, a, c[0], c[1]) else {
             continue;
         };
+        if !first_copy[a] {
+            continue;
+        }
         for (b, zb) in locator.faces_at(c[0], c[1], FaceFilter::Walkable) {
-            if b as usize == a || (zb - za).abs() >= tol.overlap_height {
+            if b as usize == a || !first_copy[b as usize] || (zb - za).abs() >= tol.overlap_height {
                 continue;
+            }
+            if out.len() >= MAX_PAIRS {
+                return out;
             }
             // Skip faces sharing a vertex position with `a` whose overlap is only a sliver
             // touching the centroid; require the centroid to be clearly inside `b`.

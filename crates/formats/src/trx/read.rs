@@ -67,6 +67,30 @@ pub fn read_packet_table(data: &[u8]) -> Result<(u16, u16, Vec<PacketEntry>), De
         }
         entries.push(PacketEntry { tag, offset, size });
     }
+    // Packets may not share bytes: a table that names one packet many times would make the
+    // reader decode (and inflate) the same bytes again and again.
+    let mut ranges: Vec<(u64, u64, usize)> = entries
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let start = u64::from(e.offset);
+            (
+                start,
+                start + raw::PACKET_HEADER_SIZE as u64 + u64::from(e.size),
+                i,
+            )
+        })
+        .collect();
+    ranges.sort_unstable();
+    for w in ranges.windows(2) {
+        let ((_, end_a, a), (start_b, _, b)) = (w[0], w[1]);
+        if start_b < end_a {
+            return Err(DecodeError::malformed_at(
+                start_b,
+                format!("packets {a} and {b} overlap: each packet must have bytes of its own"),
+            ));
+        }
+    }
     Ok((major, minor, entries))
 }
 
@@ -88,6 +112,28 @@ fn relocate(e: DecodeError, offset: u64) -> DecodeError {
 /// ```
 pub fn read(data: &[u8]) -> Result<Trx, DecodeError> {
     let (version_major, version_minor, entries) = read_packet_table(data)?;
+    // Bound the memory of all walkmeshes together, not only each one: the declared sizes of
+    // the ASWM packets (payload offset 8) may add up to at most `MAX_DECOMPRESSED`.
+    let mut declared_total = 0u64;
+    for (i, e) in entries
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.tag == raw::TAG_ASWM)
+    {
+        let at = e.offset as usize + raw::PACKET_HEADER_SIZE + 8;
+        if let Some(b) = data.get(at..at + 4).filter(|_| e.size >= 12) {
+            declared_total += u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+            if declared_total > raw::MAX_DECOMPRESSED as u64 {
+                return Err(DecodeError::limit_at(
+                    at as u64,
+                    format!(
+                        "packet {i}: the ASWM packets declare {declared_total} decompressed bytes in all, above the {} byte limit",
+                        raw::MAX_DECOMPRESSED
+                    ),
+                ));
+            }
+        }
+    }
     let mut packets = Vec::with_capacity(entries.len());
     for (i, e) in entries.iter().enumerate() {
         let start = e.offset as usize + raw::PACKET_HEADER_SIZE;
