@@ -1,7 +1,10 @@
 //! Profiling driver for the walkmesh geometry layer (run under `perf` or callgrind):
 //! `cargo run --release --example geometry_profile -- <what> [grid n] [repeats]` with `what` one of
-//! `median`, `mean`, `rebuild`, `derive-parts`.
+//! `median`, `mean`, `rebuild`, `derive-parts` (on a generated grid), or `face-at`,
+//! `height-at`, `ray-down`, `ray-random` (10 000 queries on the largest corpus WOK, `grid n` then
+//! meaning the number of rounds).
 
+use areakit_geometry::query::{FaceFilter, Locator};
 use areakit_geometry::{Mesh, aabb, derive};
 use std::time::Instant;
 
@@ -27,9 +30,78 @@ fn grid(n: usize) -> Mesh {
     m
 }
 
+/// The largest corpus WOK with a usable tree and 10 000 random points in its bounds.
+fn corpus() -> (Mesh, Vec<areakit_geometry::AabbNode>, Vec<[f32; 3]>) {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/corpus/kotor/openkotor_pykotor/Tools/HolocronToolset/src/toolset/kits/old/enclavesurface/hangar_01.wok"
+    );
+    let b = areakit_formats::bwm::read(&std::fs::read(path).expect("corpus file")).expect("bwm");
+    let m = areakit::walkmesh::to_mesh(&b);
+    let nodes = areakit::walkmesh::nodes_of(&b);
+    let (lo, hi) = b.bounds().expect("vertices");
+    let mut s = 0x1234_5678_9abc_def0u64;
+    let mut rnd = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        (s >> 40) as f32 / (1u64 << 24) as f32
+    };
+    let pts = (0..10_000)
+        .map(|_| [0, 1, 2].map(|k| lo[k] + (hi[k] - lo[k]) * rnd()))
+        .collect();
+    (m, nodes, pts)
+}
+
+fn queries(what: &str, rounds: usize) {
+    let (m, nodes, pts) = corpus();
+    let loc = Locator::new(&m, &nodes);
+    assert!(loc.uses_stored_tree());
+    let mut best = f64::INFINITY;
+    let mut hits = 0;
+    for _ in 0..rounds {
+        let t0 = Instant::now();
+        hits = match what {
+            "face-at" => pts
+                .iter()
+                .filter(|p| loc.face_at(p[0], p[1], None, FaceFilter::All).is_some())
+                .count(),
+            "height-at" => pts
+                .iter()
+                .filter(|p| loc.height_at(p[0], p[1], Some(p[2])).is_some())
+                .count(),
+            "ray-down" => pts
+                .iter()
+                .filter(|p| {
+                    loc.ray([p[0], p[1], 50.0], [0.0, 0.0, -1.0], FaceFilter::All)
+                        .is_some()
+                })
+                .count(),
+            _ => pts
+                .windows(2)
+                .filter(|w| {
+                    let d = [w[1][0] - w[0][0], w[1][1] - w[0][1], w[1][2] - w[0][2]];
+                    loc.ray(w[0], d, FaceFilter::All).is_some()
+                })
+                .count(),
+        };
+        best = best.min(t0.elapsed().as_secs_f64());
+    }
+    println!(
+        "{what}: {} faces, {hits} hits, best of {rounds}: {:.2} ms ({:.2} M queries/s)",
+        m.faces.len(),
+        best * 1e3,
+        pts.len() as f64 / best / 1e6
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let what = args.get(1).map_or("median", |s| s.as_str());
+    if matches!(what, "face-at" | "height-at" | "ray-down" | "ray-random") {
+        let rounds = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(200);
+        return queries(what, rounds);
+    }
     let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(708);
     let reps: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(5);
     let m = grid(n);
