@@ -540,7 +540,12 @@ impl<'a> Locator<'a> {
         // Best hit so far (`bt` infinite: none; no box is pruned then).
         let (mut bt, mut bf) = (f64::INFINITY, u32::MAX);
         let mut cur = fl.root;
-        let mut stack: flat::Stack<(u32, f64), 32> = flat::Stack::new((0, 0.0));
+        // Pending right children and their entry parameters: a small stack here, spilling to
+        // the heap in deep (stored) trees.
+        let mut st_node = [0u32; 32];
+        let mut st_t = [0.0f64; 32];
+        let mut sp = 0usize;
+        let mut spill: Vec<(u32, f64)> = Vec::new();
         'walk: loop {
             if cur & flat::LEAF != 0 {
                 let f = cur & !flat::LEAF;
@@ -556,24 +561,35 @@ impl<'a> Locator<'a> {
                 // are the reference's: they decide which of two inconsistent hits wins when a
                 // ray nearly parallel to a face "hits" it outside its box.
                 let n = &fl.ray[cur as usize];
-                let tl = r.enter(&n.b[0]);
-                if let Some(t) = r.enter(&n.b[1]) {
-                    stack.push((n.c[1], t));
+                let (t, hit) = r.enter2(n);
+                if hit[1] {
+                    if sp < st_node.len() {
+                        st_node[sp] = n.c[1];
+                        st_t[sp] = t[1];
+                        sp += 1;
+                    } else {
+                        spill.push((n.c[1], t[1]));
+                    }
                 }
-                if let Some(t) = tl
-                    && t <= bt
-                {
+                if hit[0] && t[0] <= bt {
                     cur = n.c[0];
                     continue 'walk;
                 }
             }
-            while let Some((c, t)) = stack.pop() {
+            loop {
+                let (c, t) = if let Some(e) = spill.pop() {
+                    e
+                } else if sp > 0 {
+                    sp -= 1;
+                    (st_node[sp], st_t[sp])
+                } else {
+                    break 'walk;
+                };
                 if t <= bt {
                     cur = c;
                     continue 'walk;
                 }
             }
-            break;
         }
         (bf != u32::MAX).then(|| ray_hit(o, d, bt, bf))
     }

@@ -18,12 +18,12 @@ pub(super) struct PointNode {
     pub(super) c: [u32; 2],
 }
 
-/// An internal node for rays: per child its box enlarged as the slab test does, in double
-/// precision, and its reference.
+/// An internal node for rays: its children's boxes enlarged as the slab test does, in double
+/// precision (`b[axis][0 = lo, 1 = hi][child]`, so that both children are tested at once),
+/// and their references.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct RayNode {
-    /// Per child `[lo, hi]`.
-    pub(super) b: [[[f64; 3]; 2]; 2],
+    pub(super) b: [[[f64; 2]; 2]; 3],
     pub(super) c: [u32; 2],
 }
 
@@ -162,8 +162,9 @@ impl Flat {
                 b: [point_box(l), point_box(r)],
                 c,
             });
+            let (lb, rb) = (slab_box(l.min, l.max), slab_box(r.min, r.max));
             flat.ray.push(RayNode {
-                b: [slab_box(l.min, l.max), slab_box(r.min, r.max)],
+                b: std::array::from_fn(|k| [[lb[0][k], rb[0][k]], [lb[1][k], rb[1][k]]]),
                 c,
             });
         }
@@ -275,6 +276,38 @@ impl SlabRay {
             t1 = if far < t1 { far } else { t1 };
         }
         (t0 <= t1).then_some(t0)
+    }
+
+    /// [`SlabRay::enter`] on both children of a node at once: per child the entry parameter
+    /// and whether the ray meets the box.
+    #[inline(always)]
+    pub(super) fn enter2(&self, n: &RayNode) -> ([f64; 2], [bool; 2]) {
+        let mut t0 = [0.0f64; 2];
+        let mut t1 = [f64::INFINITY; 2];
+        for k in 0..3 {
+            let o = self.o[k];
+            let b = &n.b[k];
+            if self.parallel[k] {
+                for l in 0..2 {
+                    // Outside the slab: an empty interval.
+                    t1[l] = if o < b[0][l] || o > b[1][l] {
+                        f64::NEG_INFINITY
+                    } else {
+                        t1[l]
+                    };
+                }
+                continue;
+            }
+            let (nb, fb) = (&b[self.near[k]], &b[1 - self.near[k]]);
+            let inv = self.inv[k];
+            for l in 0..2 {
+                let near = (nb[l] - o) * inv;
+                let far = (fb[l] - o) * inv;
+                t0[l] = if near > t0[l] { near } else { t0[l] };
+                t1[l] = if far < t1[l] { far } else { t1[l] };
+            }
+        }
+        (t0, [t0[0] <= t1[0], t0[1] <= t1[1]])
     }
 }
 
