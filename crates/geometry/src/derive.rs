@@ -122,25 +122,47 @@ pub fn edge_vertices(mesh: &Mesh, code: u32) -> (u32, u32) {
 /// edge with the same two vertex indices (either direction) — the highest such code when
 /// several share it (a non-manifold edge; the tools keep the last) — else [`NONE`].
 pub fn adjacency(mesh: &Mesh, walkable: usize) -> Vec<[i32; 3]> {
-    let starts = EdgeStarts::new(mesh, walkable);
-    let mut out = vec![[NONE; 3]; walkable];
-    for (fi, f) in mesh.faces[..walkable].iter().enumerate() {
+    // The edges of the walkable faces listed under the lower of their two vertices, each with
+    // the other vertex: the edges sharing an edge's two vertices (either direction) are in
+    // one list.
+    let faces = &mesh.faces[..walkable];
+    let nv = mesh.vertices.len();
+    let mut start = vec![0u32; nv + 1];
+    for f in faces {
+        for k in 0..3 {
+            start[f[k].min(f[(k + 1) % 3]) as usize + 1] += 1;
+        }
+    }
+    for i in 0..nv {
+        start[i + 1] += start[i];
+    }
+    let mut fill = start.clone();
+    // Per entry: the other vertex (high half) and the edge code (low half).
+    let mut entries = vec![0u64; walkable * 3];
+    for (fi, f) in faces.iter().enumerate() {
         for k in 0..3 {
             let (a, b) = (f[k], f[(k + 1) % 3]);
+            let slot = &mut fill[a.min(b) as usize];
+            entries[*slot as usize] = (u64::from(a.max(b)) << 32) | (fi * 3 + k) as u64;
+            *slot += 1;
+        }
+    }
+    let mut out = vec![[NONE; 3]; walkable];
+    for (fi, (f, o)) in faces.iter().zip(out.iter_mut()).enumerate() {
+        for k in 0..3 {
+            let (a, b) = (f[k], f[(k + 1) % 3]);
+            let (lo, hi) = (a.min(b), a.max(b));
             let me = (fi * 3 + k) as u32;
-            let reversed = starts
-                .at(b)
-                .iter()
-                .copied()
-                .filter(|&c| c != me && edge_vertices(mesh, c).1 == a);
-            let same = starts
-                .at(a)
-                .iter()
-                .copied()
-                .filter(|&c| c != me && edge_vertices(mesh, c).1 == b);
-            if let Some(c) = reversed.chain(same).max() {
-                out[fi][k] = c as i32;
+            let list = &entries[start[lo as usize] as usize..start[lo as usize + 1] as usize];
+            // The highest other code (codes are below 2^31: -1 stands for none).
+            let mut best = NONE;
+            for &e in list {
+                let c = e as u32;
+                if (e >> 32) as u32 == hi && c != me {
+                    best = best.max(c as i32);
+                }
             }
+            o[k] = best;
         }
     }
     out
