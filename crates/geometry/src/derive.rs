@@ -250,25 +250,47 @@ pub fn derive(
     style: aabb::Style,
 ) -> Result<Derived, MeshError> {
     mesh.validate()?;
-    let walkable = mesh.walkable.iter().take_while(|w| **w).count();
-    let mut normals = Vec::with_capacity(mesh.faces.len());
-    let mut distances = Vec::with_capacity(mesh.faces.len());
-    for i in 0..mesh.faces.len() {
-        let (n, d) = face_plane(mesh.tri(i));
-        normals.push(n);
-        distances.push(d);
-    }
-    let adjacency = adjacency(mesh, walkable);
-    let (edges, perimeters) = perimeters(mesh, &adjacency, transitions);
-    let aabb = aabb::build_with(mesh, style);
-    Ok(Derived {
+    Ok(derive_valid(mesh, transitions, style))
+}
+
+/// Meshes of at least this many faces get their AABB tree built on a thread of its own while
+/// the other tables are derived.
+const PARALLEL_TREE: usize = 1 << 16;
+
+/// [`derive`] of a mesh that passed [`Mesh::validate`].
+fn derive_valid(mesh: &Mesh, transitions: &[[i32; 3]], style: aabb::Style) -> Derived {
+    let rest = || {
+        let walkable = mesh.walkable.iter().take_while(|w| **w).count();
+        let mut normals = Vec::with_capacity(mesh.faces.len());
+        let mut distances = Vec::with_capacity(mesh.faces.len());
+        for i in 0..mesh.faces.len() {
+            let (n, d) = face_plane(mesh.tri(i));
+            normals.push(n);
+            distances.push(d);
+        }
+        let adjacency = adjacency(mesh, walkable);
+        let (edges, perimeters) = perimeters(mesh, &adjacency, transitions);
+        (normals, distances, adjacency, edges, perimeters)
+    };
+    let ((normals, distances, adjacency, edges, perimeters), aabb) =
+        if mesh.faces.len() >= PARALLEL_TREE {
+            std::thread::scope(|s| {
+                let tree = s.spawn(|| aabb::build_with(mesh, style));
+                let r = rest();
+                let tree = tree.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+                (r, tree)
+            })
+        } else {
+            (rest(), aabb::build_with(mesh, style))
+        };
+    Derived {
         normals,
         distances,
         adjacency,
         edges,
         perimeters,
         aabb,
-    })
+    }
 }
 
 /// A rebuilt walkmesh: the mesh in walkable-first order with its transitions and derived data.
@@ -294,7 +316,8 @@ pub fn rebuild(
     mesh.validate()?;
     let order = walkable_first_order(&mesh.walkable);
     let (mesh, transitions) = reorder(mesh, transitions, &order);
-    let derived = derive(&mesh, &transitions, style)?;
+    // Reordering faces keeps the mesh valid.
+    let derived = derive_valid(&mesh, &transitions, style);
     Ok(Rebuilt {
         mesh,
         transitions,
