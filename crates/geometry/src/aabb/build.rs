@@ -42,29 +42,6 @@ where
     })
 }
 
-/// Fills per-face tables (`fill(face, slot...)`) for all faces, in parallel chunks when large.
-fn fill_tables<T: Send, F>(n: usize, threads: usize, tables: &mut [T], fill: &F)
-where
-    F: Fn(usize, &mut T) + Sync,
-{
-    let chunk = n.div_ceil(threads.max(1)).max(1);
-    if threads <= 1 {
-        for (f, t) in tables.iter_mut().enumerate() {
-            fill(f, t);
-        }
-        return;
-    }
-    std::thread::scope(|s| {
-        for (c, part) in tables.chunks_mut(chunk).enumerate() {
-            s.spawn(move || {
-                for (i, t) in part.iter_mut().enumerate() {
-                    fill(c * chunk + i, t);
-                }
-            });
-        }
-    });
-}
-
 /// The bits of `x` as an unsigned integer ordered like [`f64::total_cmp`].
 #[inline]
 fn total_key(x: f64) -> u64 {
@@ -109,13 +86,48 @@ fn tri(mesh: &Mesh, f: usize) -> [[f32; 3]; 3] {
 // Median split (the compiler's tree)
 // ---------------------------------------------------------------------------------------------
 
-/// Per-face tables of the median-split builder.
-struct MedianFace {
+/// Per-face tables of the median-split builder (one array per field: each pass reads only
+/// what it needs; zeroed allocations are written once).
+struct MedianTables {
     /// Centroid per axis, as [`total_key`].
-    key: [u64; 3],
+    key: [Vec<u64>; 3],
     /// Box: the minimum in 0..3, the negated maximum in 3..6 (a union is one lane-wise
     /// minimum).
-    bx: [f32; 6],
+    bx: Vec<[f32; 6]>,
+}
+
+/// Fills the median-split tables of faces `first..` (one chunk).
+fn fill_median(
+    mesh: &Mesh,
+    first: usize,
+    kx: &mut [u64],
+    ky: &mut [u64],
+    kz: &mut [u64],
+    bx: &mut [[f32; 6]],
+) {
+    for (i, (((x, y), z), b)) in kx
+        .iter_mut()
+        .zip(ky.iter_mut())
+        .zip(kz.iter_mut())
+        .zip(bx.iter_mut())
+        .enumerate()
+    {
+        let t = tri(mesh, first + i);
+        let c = centroid(&t);
+        (*x, *y, *z) = (total_key(c[0]), total_key(c[1]), total_key(c[2]));
+        let (lo, hi) = tri_box(&t);
+        // A NaN bound (all three corners NaN on an axis; `f32::min` ignores NaN otherwise) is
+        // ignored by the union, as an infinity.
+        let clean = |x: f32| if x.is_nan() { f32::INFINITY } else { x };
+        *b = [
+            clean(lo[0]),
+            clean(lo[1]),
+            clean(lo[2]),
+            clean(-hi[0]),
+            clean(-hi[1]),
+            clean(-hi[2]),
+        ];
+    }
 }
 
 /// A box as the median-split builder keeps it: minimum, negated maximum.
@@ -134,29 +146,26 @@ pub fn build_median_split(mesh: &Mesh) -> Vec<AabbNode> {
         return Vec::new();
     }
     let threads = threads_for(n);
-    let mut tables: Vec<MedianFace> = (0..n)
-        .map(|_| MedianFace {
-            key: [0; 3],
-            bx: [0.0; 6],
-        })
-        .collect();
-    fill_tables(n, threads, &mut tables, &|f, t: &mut MedianFace| {
-        let t3 = tri(mesh, f);
-        let c = centroid(&t3);
-        t.key = [total_key(c[0]), total_key(c[1]), total_key(c[2])];
-        let (lo, hi) = tri_box(&t3);
-        // A NaN bound (all three corners NaN on an axis; `f32::min` ignores NaN otherwise) is
-        // ignored by the union, as an infinity.
-        let clean = |x: f32| if x.is_nan() { f32::INFINITY } else { x };
-        t.bx = [
-            clean(lo[0]),
-            clean(lo[1]),
-            clean(lo[2]),
-            clean(-hi[0]),
-            clean(-hi[1]),
-            clean(-hi[2]),
-        ];
-    });
+    let mut key: [Vec<u64>; 3] = std::array::from_fn(|_| vec![0; n]);
+    let mut bx = vec![[0.0f32; 6]; n];
+    let [kx, ky, kz] = &mut key;
+    let chunk = n.div_ceil(threads);
+    if threads <= 1 {
+        fill_median(mesh, 0, kx, ky, kz, &mut bx);
+    } else {
+        std::thread::scope(|s| {
+            for (c, (((x, y), z), b)) in kx
+                .chunks_mut(chunk)
+                .zip(ky.chunks_mut(chunk))
+                .zip(kz.chunks_mut(chunk))
+                .zip(bx.chunks_mut(chunk))
+                .enumerate()
+            {
+                s.spawn(move || fill_median(mesh, c * chunk, x, y, z, b));
+            }
+        });
+    }
+    let tables = MedianTables { key, bx };
     let mut faces: Vec<u32> = (0..n as u32).collect();
     let mut s = MedianScratch::new(n, 0);
     let u = union(&tables, &faces);
@@ -166,10 +175,10 @@ pub fn build_median_split(mesh: &Mesh) -> Vec<AabbNode> {
 
 /// The union of the boxes of `faces`.
 #[inline]
-fn union(t: &[MedianFace], faces: &[u32]) -> Union {
+fn union(t: &MedianTables, faces: &[u32]) -> Union {
     let mut u = [f32::INFINITY; 6];
     for &f in faces {
-        let b = &t[f as usize].bx;
+        let b = &t.bx[f as usize];
         for k in 0..6 {
             // No NaN here; the sign of a zero is lost to the padding.
             u[k] = if b[k] < u[k] { b[k] } else { u[k] };
@@ -226,10 +235,11 @@ impl MedianScratch {
     /// between are selected exactly. Faces keep their relative order on each side (the upper
     /// side reversed), which keeps reads of the per-face tables sequential. Returns false, with
     /// `faces` unchanged, when the pivots miss the median (unlikely; the caller selects then).
-    fn sampled_split(&mut self, t: &[MedianFace], faces: &mut [u32], axis: usize) -> bool {
+    fn sampled_split(&mut self, t: &MedianTables, faces: &mut [u32], axis: usize) -> bool {
         let n = faces.len();
         let mid = n / 2;
-        let k = |f: u32| (u128::from(t[f as usize].key[axis]) << 32) | u128::from(f);
+        let key = &t.key[axis];
+        let k = |f: u32| (u128::from(key[f as usize]) << 32) | u128::from(f);
         // Sample about n^(2/3) / 2 keys (positions from a fixed-seed generator: the result
         // does not depend on them, only the speed).
         let s = ((n as f64).powf(2.0 / 3.0) as usize / 2).max(32);
@@ -282,7 +292,7 @@ impl MedianScratch {
 /// Builds the subtree of `faces` (the union of whose boxes is `u`) in pre-order at the end of
 /// `s.nodes`, on up to `threads` threads.
 fn median_node(
-    t: &[MedianFace],
+    t: &MedianTables,
     s: &mut MedianScratch,
     faces: &mut [u32],
     u: Union,
@@ -313,12 +323,13 @@ fn median_node(
     if n == 2 {
         // Two leaves.
         let (f, g) = (faces[0], faces[1]);
-        let (f, g) = if (t[f as usize].key[axis], f) < (t[g as usize].key[axis], g) {
+        let key = &t.key[axis];
+        let (f, g) = if (key[f as usize], f) < (key[g as usize], g) {
             (f, g)
         } else {
             (g, f)
         };
-        let (lp, rp) = (padded(&t[f as usize].bx), padded(&t[g as usize].bx));
+        let (lp, rp) = (padded(&t.bx[f as usize]), padded(&t.bx[g as usize]));
         let me = s.next();
         let leaf = |face: u32, (min, max): ([f32; 3], [f32; 3])| AabbNode {
             min,
@@ -345,9 +356,10 @@ fn median_node(
     // Keys with the face index are distinct, so the halves are the same for any selection
     // algorithm; only their inner order (which nothing depends on) is the selection's.
     if n < SAMPLED_SPLIT || !s.sampled_split(t, faces, axis) {
+        let key = &t.key[axis];
         let sort = &mut s.sort[..n];
         for (k, &f) in sort.iter_mut().zip(faces.iter()) {
-            *k = (u128::from(t[f as usize].key[axis]) << 32) | u128::from(f);
+            *k = (u128::from(key[f as usize]) << 32) | u128::from(f);
         }
         sort.select_nth_unstable(mid);
         for (f, &k) in faces.iter_mut().zip(sort.iter()) {
@@ -415,14 +427,36 @@ fn child_plane(l: ([f32; 3], [f32; 3]), r: ([f32; 3], [f32; 3]), split: usize) -
 // Mean split (PyKotor's tree)
 // ---------------------------------------------------------------------------------------------
 
-/// Per-face tables of the mean-split builder.
-struct MeanFace {
-    /// Centroid.
-    c: [f64; 3],
+/// Per-face tables of the mean-split builder (one array per field, as [`MedianTables`]).
+struct MeanTables {
+    /// Centroid per axis.
+    c: [Vec<f64>; 3],
     /// Box (`f32::min` / `f32::max` of the corners; the output is unpadded, so unions keep the
-    /// reference's operations and order).
-    lo: [f32; 3],
-    hi: [f32; 3],
+    /// reference's operations and order): minimum in 0..3, maximum in 3..6.
+    bx: Vec<[f32; 6]>,
+}
+
+/// Fills the mean-split tables of faces `first..` (one chunk).
+fn fill_mean(
+    mesh: &Mesh,
+    first: usize,
+    cx: &mut [f64],
+    cy: &mut [f64],
+    cz: &mut [f64],
+    bx: &mut [[f32; 6]],
+) {
+    for (i, (((x, y), z), b)) in cx
+        .iter_mut()
+        .zip(cy.iter_mut())
+        .zip(cz.iter_mut())
+        .zip(bx.iter_mut())
+        .enumerate()
+    {
+        let t = tri(mesh, first + i);
+        [*x, *y, *z] = centroid(&t);
+        let (lo, hi) = tri_box(&t);
+        *b = [lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]];
+    }
 }
 
 /// Box and centroid sum of a run of faces, accumulated in face order like the reference.
@@ -433,18 +467,19 @@ struct MeanAcc {
     sum: [f64; 3],
 }
 
-fn mean_acc(t: &[MeanFace], faces: &[u32]) -> MeanAcc {
+fn mean_acc(t: &MeanTables, faces: &[u32]) -> MeanAcc {
     let mut a = MeanAcc {
         min: [f32::INFINITY; 3],
         max: [f32::NEG_INFINITY; 3],
         sum: [0.0; 3],
     };
     for &f in faces {
-        let m = &t[f as usize];
+        let f = f as usize;
+        let b = &t.bx[f];
         for k in 0..3 {
-            a.min[k] = a.min[k].min(m.lo[k]);
-            a.max[k] = a.max[k].max(m.hi[k]);
-            a.sum[k] += m.c[k];
+            a.min[k] = a.min[k].min(b[k]);
+            a.max[k] = a.max[k].max(b[3 + k]);
+            a.sum[k] += t.c[k][f];
         }
     }
     a
@@ -462,18 +497,26 @@ pub fn build_mean_split(mesh: &Mesh) -> Vec<AabbNode> {
         return Vec::new();
     }
     let threads = threads_for(n);
-    let mut tables: Vec<MeanFace> = (0..n)
-        .map(|_| MeanFace {
-            c: [0.0; 3],
-            lo: [0.0; 3],
-            hi: [0.0; 3],
-        })
-        .collect();
-    fill_tables(n, threads, &mut tables, &|f, t: &mut MeanFace| {
-        let t3 = tri(mesh, f);
-        t.c = centroid(&t3);
-        (t.lo, t.hi) = tri_box(&t3);
-    });
+    let mut c: [Vec<f64>; 3] = std::array::from_fn(|_| vec![0.0; n]);
+    let mut bx = vec![[0.0f32; 6]; n];
+    let [cx, cy, cz] = &mut c;
+    let chunk = n.div_ceil(threads);
+    if threads <= 1 {
+        fill_mean(mesh, 0, cx, cy, cz, &mut bx);
+    } else {
+        std::thread::scope(|s| {
+            for (i, (((x, y), z), b)) in cx
+                .chunks_mut(chunk)
+                .zip(cy.chunks_mut(chunk))
+                .zip(cz.chunks_mut(chunk))
+                .zip(bx.chunks_mut(chunk))
+                .enumerate()
+            {
+                s.spawn(move || fill_mean(mesh, i * chunk, x, y, z, b));
+            }
+        });
+    }
+    let tables = MeanTables { c, bx };
     let mut faces: Vec<u32> = (0..n as u32).collect();
     let mut s = MeanScratch {
         spare: vec![0; n],
@@ -496,7 +539,7 @@ struct MeanScratch {
 /// Builds the subtree of `faces` (in face order; `acc` their box and centroid sum) in
 /// pre-order at the end of `s.nodes`, on up to `threads` threads. Splits are stable, so every
 /// node's faces stay in face order and the sums add in the reference's order.
-fn mean_node(t: &[MeanFace], s: &mut MeanScratch, faces: &mut [u32], acc: MeanAcc, threads: usize) {
+fn mean_node(t: &MeanTables, s: &mut MeanScratch, faces: &mut [u32], acc: MeanAcc, threads: usize) {
     let MeanAcc { min, max, sum } = acc;
     let n = faces.len();
     if n == 1 {
@@ -527,13 +570,14 @@ fn mean_node(t: &[MeanFace], s: &mut MeanScratch, faces: &mut [u32], acc: MeanAc
     let mut mid = n / 2;
     for _ in 0..3 {
         let m = mean[axis];
-        let below = faces.iter().filter(|&&f| t[f as usize].c[axis] < m).count();
+        let c = &t.c[axis];
+        let below = faces.iter().filter(|&&f| c[f as usize] < m).count();
         if below > 0 && below < n {
             // Stable split: centroids below the mean first.
             let spare = &mut s.spare[..n];
             let (mut l, mut r) = (0usize, below);
             for &f in faces.iter() {
-                let lt = t[f as usize].c[axis] < m;
+                let lt = c[f as usize] < m;
                 spare[if lt { l } else { r }] = f;
                 l += usize::from(lt);
                 r += usize::from(!lt);
