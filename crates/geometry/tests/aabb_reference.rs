@@ -307,6 +307,13 @@ fn random_mesh(rng: &mut Rng, faces: usize, kind: u64) -> Mesh {
             ],
             // Generic floats over a large range.
             2 => [0, 1, 2].map(|_| (rng.unit() - 0.5) * 2000.0),
+            // Non-finite corners now and then (the builders do not validate).
+            4 => [0, 1, 2].map(|_| match rng.below(20) {
+                0 => f32::NAN,
+                1 => f32::INFINITY,
+                2 => f32::NEG_INFINITY,
+                _ => rng.below(8) as f32 - 4.0,
+            }),
             // Thin slab, extents tied in x and y.
             _ => [
                 rng.below(100) as f32 * 0.25 - 12.0,
@@ -405,7 +412,7 @@ fn empty_and_tiny_meshes() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     assert_same(&Mesh::default(), "empty");
     for faces in 1..=12 {
-        for kind in 0..4 {
+        for kind in 0..6 {
             for _ in 0..20 {
                 let m = random_mesh(&mut rng, faces, kind);
                 assert_same(&m, &format!("kind {kind}"));
@@ -419,7 +426,7 @@ fn random_meshes_match_reference() {
     let mut rng = Rng(0x0123_4567_89ab_cdef);
     for round in 0..200 {
         let faces = 1 + rng.below(if round % 10 == 0 { 5000 } else { 400 }) as usize;
-        let kind = round % 4;
+        let kind = round % 6;
         let m = random_mesh(&mut rng, faces, kind);
         assert_same(&m, &format!("round {round} kind {kind}"));
     }

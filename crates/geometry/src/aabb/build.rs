@@ -477,8 +477,12 @@ fn mean_acc(t: &MeanTables, faces: &[u32]) -> MeanAcc {
         let f = f as usize;
         let b = &t.bx[f];
         for k in 0..3 {
-            a.min[k] = a.min[k].min(b[k]);
-            a.max[k] = a.max[k].max(b[3 + k]);
+            a.min[k] = if b[k] < a.min[k] { b[k] } else { a.min[k] };
+            a.max[k] = if b[3 + k] > a.max[k] {
+                b[3 + k]
+            } else {
+                a.max[k]
+            };
             a.sum[k] += t.c[k][f];
         }
     }
