@@ -23,17 +23,13 @@ fn threads_for(n: usize) -> usize {
     }
 }
 
-/// Runs `a` here and `b` on another thread when `par` allows it.
-fn join<A, B, RA, RB>(par: bool, a: A, b: B) -> (RA, RB)
+/// Runs `a` here and `b` on another thread.
+fn join<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
 where
     A: FnOnce() -> RA,
     B: FnOnce() -> RB + Send,
     RB: Send,
 {
-    if !par {
-        let ra = a();
-        return (ra, b());
-    }
     std::thread::scope(|s| {
         let h = s.spawn(b);
         let ra = a();
@@ -381,13 +377,12 @@ fn median_node(
     });
     let par = threads > 1 && right.len() >= PARALLEL_SPLIT;
     if !par {
-        median_node(t, s, left, lu, 1);
-        median_node(t, s, right, ru, 1);
+        median_node(t, s, left, lu, threads);
+        median_node(t, s, right, ru, threads);
         return;
     }
     let rbase = me + 2 * mid as u32;
     let ((), rs) = join(
-        true,
         || median_node(t, s, left, lu, threads / 2),
         || {
             let mut rs = MedianScratch::new(right.len(), rbase);
@@ -606,13 +601,13 @@ fn mean_node(t: &MeanTables, s: &mut MeanScratch, faces: &mut [u32], acc: MeanAc
     let ra = mean_acc(t, right);
     let par = threads > 1 && left.len().min(right.len()) >= PARALLEL_SPLIT;
     if !par {
-        mean_node(t, s, left, la, 1);
-        mean_node(t, s, right, ra, 1);
+        // One after the other; either may still split its own subtree between threads.
+        mean_node(t, s, left, la, threads);
+        mean_node(t, s, right, ra, threads);
         return;
     }
     let rbase = me + 2 * mid as u32;
     let ((), rs) = join(
-        true,
         || mean_node(t, s, left, la, threads / 2),
         || {
             let mut rs = MeanScratch {
