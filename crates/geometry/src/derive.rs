@@ -257,7 +257,7 @@ pub fn derive(
 /// the other tables are derived.
 const PARALLEL_TREE: usize = 1 << 16;
 
-/// [`derive`] of a mesh that passed [`Mesh::validate`].
+/// [`derive()`] of a mesh that passed [`Mesh::validate`].
 fn derive_valid(mesh: &Mesh, transitions: &[[i32; 3]], style: aabb::Style) -> Derived {
     let rest = || {
         let walkable = mesh.walkable.iter().take_while(|w| **w).count();
