@@ -5,6 +5,10 @@
 
 use crate::mesh::{AabbNode, Mesh, NO_CHILD};
 
+mod build;
+
+pub use build::{build_mean_split, build_median_split};
+
 /// Plane code of a split along `axis` (0, 1, 2) in the positive direction.
 pub const fn plane_code(axis: usize) -> u32 {
     1 << axis
@@ -18,13 +22,6 @@ pub const fn plane_axis(plane: u32) -> Option<usize> {
         4 | 32 => Some(2),
         _ => None,
     }
-}
-
-struct Task {
-    lo: usize,
-    hi: usize,
-    parent: u32,
-    right: bool,
 }
 
 /// Which writer's tree to reproduce.
@@ -55,267 +52,6 @@ pub fn build_with(mesh: &Mesh, style: Style) -> Vec<AabbNode> {
 /// Builds the tree the way the game's compiler does (the default for new meshes).
 pub fn build(mesh: &Mesh) -> Vec<AabbNode> {
     build_median_split(mesh)
-}
-
-/// The compiler's tree: for each node the box of its faces' vertices; the longest axis of the
-/// box (`x` if no shorter than `y` and `z`, else `y` if no shorter than `z`, else `z`); the
-/// faces ordered by centroid `(v1 + v2 + v3) / 3` (double precision) along it, ties by face
-/// index; the first half (rounded down) goes left. Boxes are padded by [`PAD_MIN`] /
-/// [`PAD_MAX`]. The plane names the axis along which the right child's box centre lies
-/// farthest from the left child's, with its sign (`1/2/4` positive, `8/16/32` negative); when
-/// the two boxes coincide, the split axis.
-pub fn build_median_split(mesh: &Mesh) -> Vec<AabbNode> {
-    let n = mesh.faces.len();
-    if n == 0 {
-        return Vec::new();
-    }
-    let centre: Vec<[f64; 3]> = (0..n)
-        .map(|i| {
-            let t = mesh.tri(i);
-            [0, 1, 2].map(|k| (f64::from(t[0][k]) + f64::from(t[1][k]) + f64::from(t[2][k])) / 3.0)
-        })
-        .collect();
-    let fbox: Vec<([f32; 3], [f32; 3])> = (0..n).map(|i| face_box(mesh, i)).collect();
-    let mut idx: Vec<u32> = (0..n as u32).collect();
-    let mut nodes: Vec<AabbNode> = Vec::with_capacity(2 * n - 1);
-    let mut axes: Vec<u8> = Vec::with_capacity(2 * n - 1);
-    let mut stack = vec![Task {
-        lo: 0,
-        hi: n,
-        parent: NO_CHILD,
-        right: false,
-    }];
-    while let Some(Task {
-        lo,
-        hi,
-        parent,
-        right,
-    }) = stack.pop()
-    {
-        let me = nodes.len() as u32;
-        if parent != NO_CHILD {
-            let p = &mut nodes[parent as usize];
-            if right {
-                p.right = me;
-            } else {
-                p.left = me;
-            }
-        }
-        let faces = &mut idx[lo..hi];
-        let mut min = [f32::INFINITY; 3];
-        let mut max = [f32::NEG_INFINITY; 3];
-        for &f in faces.iter() {
-            let (a, b) = fbox[f as usize];
-            for k in 0..3 {
-                min[k] = min[k].min(a[k]);
-                max[k] = max[k].max(b[k]);
-            }
-        }
-        let pmin = min.map(|c| c - PAD_MIN);
-        let pmax = max.map(|c| c + PAD_MAX);
-        if faces.len() == 1 {
-            nodes.push(AabbNode {
-                min: pmin,
-                max: pmax,
-                face: faces[0] as i32,
-                plane: 0,
-                left: NO_CHILD,
-                right: NO_CHILD,
-            });
-            axes.push(0);
-            continue;
-        }
-        let ext = [0, 1, 2].map(|k| max[k] - min[k]);
-        let axis = if ext[0] >= ext[1] && ext[0] >= ext[2] {
-            0
-        } else if ext[1] >= ext[2] {
-            1
-        } else {
-            2
-        };
-        let mid = faces.len() / 2;
-        faces.select_nth_unstable_by(mid, |&a, &b| {
-            centre[a as usize][axis]
-                .total_cmp(&centre[b as usize][axis])
-                .then(a.cmp(&b))
-        });
-        nodes.push(AabbNode {
-            min: pmin,
-            max: pmax,
-            face: -1,
-            plane: plane_code(axis),
-            left: NO_CHILD,
-            right: NO_CHILD,
-        });
-        axes.push(axis as u8);
-        stack.push(Task {
-            lo: lo + mid,
-            hi,
-            parent: me,
-            right: true,
-        });
-        stack.push(Task {
-            lo,
-            hi: lo + mid,
-            parent: me,
-            right: false,
-        });
-    }
-    // Planes from the children's boxes.
-    for i in 0..nodes.len() {
-        let nd = nodes[i];
-        if nd.face >= 0 {
-            continue;
-        }
-        let (l, r) = (nodes[nd.left as usize], nodes[nd.right as usize]);
-        let d = [0, 1, 2].map(|k| {
-            (f64::from(r.min[k]) + f64::from(r.max[k])) / 2.0
-                - (f64::from(l.min[k]) + f64::from(l.max[k])) / 2.0
-        });
-        let mut a = 0;
-        for k in 1..3 {
-            if d[k].abs() > d[a].abs() {
-                a = k;
-            }
-        }
-        nodes[i].plane = if d[a] > 0.0 {
-            1 << a
-        } else if d[a] < 0.0 {
-            8 << a
-        } else {
-            plane_code(axes[i] as usize)
-        };
-    }
-    nodes
-}
-
-/// PyKotor's tree (the writer of most community walkmeshes).
-///
-/// Each node splits its faces by comparing their centroids with the mean centroid along the
-/// longest side of the node's box (`y` if longer than `x`, then `z` if longer than `y`), trying
-/// the next axis when all centroids fall on one side; when no axis separates them the faces
-/// are split in half in face order, so every face always gets its leaf.
-pub fn build_mean_split(mesh: &Mesh) -> Vec<AabbNode> {
-    let n = mesh.faces.len();
-    if n == 0 {
-        return Vec::new();
-    }
-    let centre: Vec<[f64; 3]> = (0..n)
-        .map(|i| {
-            let t = mesh.tri(i);
-            let mut c = [0.0; 3];
-            for (k, ck) in c.iter_mut().enumerate() {
-                *ck = (f64::from(t[0][k]) + f64::from(t[1][k]) + f64::from(t[2][k])) / 3.0;
-            }
-            c
-        })
-        .collect();
-    let mut idx: Vec<u32> = (0..n as u32).collect();
-    let mut scratch: Vec<u32> = Vec::with_capacity(n);
-    let mut nodes: Vec<AabbNode> = Vec::with_capacity(2 * n - 1);
-    let mut stack = vec![Task {
-        lo: 0,
-        hi: n,
-        parent: NO_CHILD,
-        right: false,
-    }];
-    while let Some(Task {
-        lo,
-        hi,
-        parent,
-        right,
-    }) = stack.pop()
-    {
-        let me = nodes.len() as u32;
-        if parent != NO_CHILD {
-            let p = &mut nodes[parent as usize];
-            if right {
-                p.right = me;
-            } else {
-                p.left = me;
-            }
-        }
-        let faces = &mut idx[lo..hi];
-        let mut min = [f32::INFINITY; 3];
-        let mut max = [f32::NEG_INFINITY; 3];
-        let mut sum = [0.0f64; 3];
-        for &f in faces.iter() {
-            for v in mesh.tri(f as usize) {
-                for k in 0..3 {
-                    min[k] = min[k].min(v[k]);
-                    max[k] = max[k].max(v[k]);
-                }
-            }
-            let c = &centre[f as usize];
-            for k in 0..3 {
-                sum[k] += c[k];
-            }
-        }
-        if faces.len() == 1 {
-            nodes.push(AabbNode {
-                min,
-                max,
-                face: faces[0] as i32,
-                plane: 0,
-                left: NO_CHILD,
-                right: NO_CHILD,
-            });
-            continue;
-        }
-        let count = faces.len() as f64;
-        let mean = sum.map(|s| s / count);
-        let size = [0, 1, 2].map(|k| f64::from(max[k]) - f64::from(min[k]));
-        let mut axis = 0;
-        if size[1] > size[0] {
-            axis = 1;
-        }
-        if size[2] > size[1] {
-            axis = 2;
-        }
-        let mut mid = None;
-        for _ in 0..3 {
-            // Stable partition: centroids below the mean first.
-            scratch.clear();
-            let mut left = 0;
-            for j in 0..faces.len() {
-                let f = faces[j];
-                if centre[f as usize][axis] < mean[axis] {
-                    faces[left] = f;
-                    left += 1;
-                } else {
-                    scratch.push(f);
-                }
-            }
-            faces[left..].copy_from_slice(&scratch);
-            if left > 0 && left < faces.len() {
-                mid = Some(left);
-                break;
-            }
-            axis = (axis + 1) % 3;
-        }
-        let mid = mid.unwrap_or(faces.len() / 2);
-        nodes.push(AabbNode {
-            min,
-            max,
-            face: -1,
-            plane: plane_code(axis),
-            left: NO_CHILD,
-            right: NO_CHILD,
-        });
-        stack.push(Task {
-            lo: lo + mid,
-            hi,
-            parent: me,
-            right: true,
-        });
-        stack.push(Task {
-            lo,
-            hi: lo + mid,
-            parent: me,
-            right: false,
-        });
-    }
-    nodes
 }
 
 /// What is wrong with a stored tree, for the first problem found.
@@ -471,16 +207,7 @@ pub fn check_layout(nodes: &[AabbNode], faces: usize) -> Result<(), TreeProblem>
 /// The box of face `f`.
 #[inline]
 pub fn face_box(mesh: &Mesh, f: usize) -> ([f32; 3], [f32; 3]) {
-    let t = mesh.tri(f);
-    let mut min = t[0];
-    let mut max = t[0];
-    for v in &t[1..] {
-        for k in 0..3 {
-            min[k] = min[k].min(v[k]);
-            max[k] = max[k].max(v[k]);
-        }
-    }
-    (min, max)
+    build::tri_box(&mesh.tri(f))
 }
 
 #[inline]

@@ -122,25 +122,47 @@ pub fn edge_vertices(mesh: &Mesh, code: u32) -> (u32, u32) {
 /// edge with the same two vertex indices (either direction) — the highest such code when
 /// several share it (a non-manifold edge; the tools keep the last) — else [`NONE`].
 pub fn adjacency(mesh: &Mesh, walkable: usize) -> Vec<[i32; 3]> {
-    let starts = EdgeStarts::new(mesh, walkable);
-    let mut out = vec![[NONE; 3]; walkable];
-    for (fi, f) in mesh.faces[..walkable].iter().enumerate() {
+    // The edges of the walkable faces listed under the lower of their two vertices, each with
+    // the other vertex: the edges sharing an edge's two vertices (either direction) are in
+    // one list.
+    let faces = &mesh.faces[..walkable];
+    let nv = mesh.vertices.len();
+    let mut start = vec![0u32; nv + 1];
+    for f in faces {
+        for k in 0..3 {
+            start[f[k].min(f[(k + 1) % 3]) as usize + 1] += 1;
+        }
+    }
+    for i in 0..nv {
+        start[i + 1] += start[i];
+    }
+    let mut fill = start.clone();
+    // Per entry: the other vertex (high half) and the edge code (low half).
+    let mut entries = vec![0u64; walkable * 3];
+    for (fi, f) in faces.iter().enumerate() {
         for k in 0..3 {
             let (a, b) = (f[k], f[(k + 1) % 3]);
+            let slot = &mut fill[a.min(b) as usize];
+            entries[*slot as usize] = (u64::from(a.max(b)) << 32) | (fi * 3 + k) as u64;
+            *slot += 1;
+        }
+    }
+    let mut out = vec![[NONE; 3]; walkable];
+    for (fi, (f, o)) in faces.iter().zip(out.iter_mut()).enumerate() {
+        for k in 0..3 {
+            let (a, b) = (f[k], f[(k + 1) % 3]);
+            let (lo, hi) = (a.min(b), a.max(b));
             let me = (fi * 3 + k) as u32;
-            let reversed = starts
-                .at(b)
-                .iter()
-                .copied()
-                .filter(|&c| c != me && edge_vertices(mesh, c).1 == a);
-            let same = starts
-                .at(a)
-                .iter()
-                .copied()
-                .filter(|&c| c != me && edge_vertices(mesh, c).1 == b);
-            if let Some(c) = reversed.chain(same).max() {
-                out[fi][k] = c as i32;
+            let list = &entries[start[lo as usize] as usize..start[lo as usize + 1] as usize];
+            // The highest other code (codes are below 2^31: -1 stands for none).
+            let mut best = NONE;
+            for &e in list {
+                let c = e as u32;
+                if (e >> 32) as u32 == hi && c != me {
+                    best = best.max(c as i32);
+                }
             }
+            o[k] = best;
         }
     }
     out
@@ -228,25 +250,47 @@ pub fn derive(
     style: aabb::Style,
 ) -> Result<Derived, MeshError> {
     mesh.validate()?;
-    let walkable = mesh.walkable.iter().take_while(|w| **w).count();
-    let mut normals = Vec::with_capacity(mesh.faces.len());
-    let mut distances = Vec::with_capacity(mesh.faces.len());
-    for i in 0..mesh.faces.len() {
-        let (n, d) = face_plane(mesh.tri(i));
-        normals.push(n);
-        distances.push(d);
-    }
-    let adjacency = adjacency(mesh, walkable);
-    let (edges, perimeters) = perimeters(mesh, &adjacency, transitions);
-    let aabb = aabb::build_with(mesh, style);
-    Ok(Derived {
+    Ok(derive_valid(mesh, transitions, style))
+}
+
+/// Meshes of at least this many faces get their AABB tree built on a thread of its own while
+/// the other tables are derived.
+const PARALLEL_TREE: usize = 1 << 16;
+
+/// [`derive()`] of a mesh that passed [`Mesh::validate`].
+fn derive_valid(mesh: &Mesh, transitions: &[[i32; 3]], style: aabb::Style) -> Derived {
+    let rest = || {
+        let walkable = mesh.walkable.iter().take_while(|w| **w).count();
+        let mut normals = Vec::with_capacity(mesh.faces.len());
+        let mut distances = Vec::with_capacity(mesh.faces.len());
+        for i in 0..mesh.faces.len() {
+            let (n, d) = face_plane(mesh.tri(i));
+            normals.push(n);
+            distances.push(d);
+        }
+        let adjacency = adjacency(mesh, walkable);
+        let (edges, perimeters) = perimeters(mesh, &adjacency, transitions);
+        (normals, distances, adjacency, edges, perimeters)
+    };
+    let ((normals, distances, adjacency, edges, perimeters), aabb) =
+        if mesh.faces.len() >= PARALLEL_TREE {
+            std::thread::scope(|s| {
+                let tree = s.spawn(|| aabb::build_with(mesh, style));
+                let r = rest();
+                let tree = tree.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+                (r, tree)
+            })
+        } else {
+            (rest(), aabb::build_with(mesh, style))
+        };
+    Derived {
         normals,
         distances,
         adjacency,
         edges,
         perimeters,
         aabb,
-    })
+    }
 }
 
 /// A rebuilt walkmesh: the mesh in walkable-first order with its transitions and derived data.
@@ -272,7 +316,8 @@ pub fn rebuild(
     mesh.validate()?;
     let order = walkable_first_order(&mesh.walkable);
     let (mesh, transitions) = reorder(mesh, transitions, &order);
-    let derived = derive(&mesh, &transitions, style)?;
+    // Reordering faces keeps the mesh valid.
+    let derived = derive_valid(&mesh, &transitions, style);
     Ok(Rebuilt {
         mesh,
         transitions,

@@ -17,6 +17,8 @@
 use crate::aabb;
 use crate::mesh::{AabbNode, Mesh};
 
+mod flat;
+
 /// A face found at a point.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PointHit {
@@ -377,9 +379,10 @@ struct Node {
 #[derive(Debug, Clone)]
 pub struct Locator<'a> {
     mesh: &'a Mesh,
+    /// The tree as stored, for [`Locator::nearest_walkable`].
     nodes: Vec<Node>,
-    /// Corner positions per face, contiguous.
-    tris: Vec<[[f32; 3]; 3]>,
+    /// The tree and faces laid out for point and ray queries.
+    flat: flat::Flat,
     /// Whether the stored tree was used.
     stored: bool,
 }
@@ -409,7 +412,7 @@ impl<'a> Locator<'a> {
         Locator {
             mesh,
             nodes,
-            tris: (0..mesh.faces.len()).map(|f| mesh.tri(f)).collect(),
+            flat: flat::Flat::new(mesh, src),
             stored: use_stored,
         }
     }
@@ -429,40 +432,39 @@ impl<'a> Locator<'a> {
         self.mesh
     }
 
-    /// Calls `visit(face)` for every leaf whose box contains `(x, y)` seen from above.
-    #[inline]
-    fn for_each_at(&self, x: f32, y: f32, mut visit: impl FnMut(usize)) {
-        if self.nodes.is_empty() {
+    /// Calls `visit(face)` for every leaf whose box contains `(x, y)` seen from above (and
+    /// all of whose ancestors' boxes do), in pre-order.
+    #[inline(always)]
+    fn for_each_at(&self, x: f32, y: f32, mut visit: impl FnMut(u32)) {
+        let fl = &self.flat;
+        if !fl.some || !flat::in_box(&fl.root_point, x, y) {
             return;
         }
-        let mut stack = [0u32; 128];
-        let mut sp = 1usize;
-        stack[0] = 0;
-        let mut overflow: Vec<u32> = Vec::new();
+        let mut cur = fl.root;
+        let mut stack: flat::Stack<u32, 64> = flat::Stack::new(0);
         loop {
-            let i = if sp > 0 {
-                sp -= 1;
-                stack[sp]
-            } else if let Some(i) = overflow.pop() {
-                i
+            if cur & flat::LEAF != 0 {
+                visit(cur & !flat::LEAF);
             } else {
-                break;
-            };
-            let n = &self.nodes[i as usize];
-            if x < n.min[0] || x > n.max[0] || y < n.min[1] || y > n.max[1] {
-                continue;
-            }
-            if n.face != u32::MAX {
-                visit(n.face as usize);
-            } else {
-                for c in [n.right, n.left] {
-                    if sp < stack.len() {
-                        stack[sp] = c;
-                        sp += 1;
-                    } else {
-                        overflow.push(c);
+                // Children are tested here, before they are visited.
+                let n = &fl.point[cur as usize];
+                let hl = flat::in_box(&n.b[0], x, y);
+                let hr = flat::in_box(&n.b[1], x, y);
+                if hl {
+                    if hr {
+                        stack.push(n.c[1]);
                     }
+                    cur = n.c[0];
+                    continue;
                 }
+                if hr {
+                    cur = n.c[1];
+                    continue;
+                }
+            }
+            match stack.pop() {
+                Some(c) => cur = c,
+                None => return,
             }
         }
     }
@@ -470,11 +472,13 @@ impl<'a> Locator<'a> {
     /// Every face (passing `filter`) containing `(x, y)` with its height there, by face index.
     pub fn faces_at(&self, x: f32, y: f32, filter: FaceFilter) -> Vec<(u32, f32)> {
         let mut out = Vec::new();
+        let pface = &self.flat.pface;
         self.for_each_at(x, y, |f| {
-            if filter.accepts(self.mesh, f)
-                && let Some(z) = tri_height_at(&self.tris[f], x, y)
+            let p = &pface[f as usize];
+            if (filter == FaceFilter::All || p.walkable)
+                && let Some(z) = flat::face_height(p, x, y)
             {
-                out.push((f as u32, z));
+                out.push((f, z));
             }
         });
         out.sort_by_key(|a| a.0);
@@ -489,21 +493,22 @@ impl<'a> Locator<'a> {
         hint: Option<f32>,
         filter: FaceFilter,
     ) -> Option<PointHit> {
-        let mesh = self.mesh;
         let mut best: Option<((u8, f32, u32), PointHit)> = None;
-        let tris = &self.tris;
+        let pface = &self.flat.pface;
+        let walkable_only = filter == FaceFilter::Walkable;
         self.for_each_at(x, y, |f| {
-            if !filter.accepts(mesh, f) {
+            let p = &pface[f as usize];
+            if walkable_only && !p.walkable {
                 return;
             }
-            if let Some(z) = tri_height_at(&tris[f], x, y) {
-                let w = mesh.walkable[f];
-                let k = point_key(w, z, hint, f as u32);
+            if let Some(z) = flat::face_height(p, x, y) {
+                let w = p.walkable;
+                let k = point_key(w, z, hint, f);
                 if best.as_ref().is_none_or(|(bk, _)| better(k, *bk)) {
                     best = Some((
                         k,
                         PointHit {
-                            face: f as u32,
+                            face: f,
                             z,
                             walkable: w,
                         },
@@ -524,38 +529,69 @@ impl<'a> Locator<'a> {
     /// nothing).
     pub fn ray(&self, origin: [f32; 3], dir: [f32; 3], filter: FaceFilter) -> Option<RayHit> {
         let d = normalise(dir)?;
-        if self.nodes.is_empty() {
+        let fl = &self.flat;
+        if !fl.some {
             return None;
         }
         let o = origin.map(f64::from);
-        let inv = d.map(|c| 1.0 / c);
-        let mut best: Option<(f64, u32)> = None;
-        let mut stack: Vec<u32> = Vec::with_capacity(64);
-        stack.push(0);
-        while let Some(i) = stack.pop() {
-            let n = &self.nodes[i as usize];
-            let Some(tnear) = slab(o, inv, n.min, n.max) else {
-                continue;
-            };
-            if let Some((bt, _)) = best
-                && tnear > bt
-            {
-                continue;
-            }
-            if n.face != u32::MAX {
-                let f = n.face as usize;
-                if filter.accepts(self.mesh, f)
-                    && let Some(t) = ray_tri(&self.tris[f], o, d)
-                    && best.is_none_or(|(bt, bf)| t < bt || (t == bt && (f as u32) < bf))
+        let r = flat::SlabRay::new(o, d);
+        r.enter(&fl.root_ray)?;
+        let walkable_only = filter == FaceFilter::Walkable;
+        // Best hit so far (`bt` infinite: none; no box is pruned then).
+        let (mut bt, mut bf) = (f64::INFINITY, u32::MAX);
+        let mut cur = fl.root;
+        // Pending right children and their entry parameters: a small stack here, spilling to
+        // the heap in deep (stored) trees.
+        let mut st_node = [0u32; 32];
+        let mut st_t = [0.0f64; 32];
+        let mut sp = 0usize;
+        let mut spill: Vec<(u32, f64)> = Vec::new();
+        'walk: loop {
+            if cur & flat::LEAF != 0 {
+                let f = cur & !flat::LEAF;
+                if (!walkable_only || fl.pface[f as usize].walkable)
+                    && let Some(t) = flat::ray_face(&fl.rface[f as usize], o, d)
+                    && (t < bt || (t == bt && f < bf))
                 {
-                    best = Some((t, f as u32));
+                    (bt, bf) = (t, f);
                 }
             } else {
-                stack.push(n.right);
-                stack.push(n.left);
+                // Both children's boxes are tested here; the visiting order (left subtree
+                // first) and the pruning (a box entered beyond the best hit when it is reached)
+                // are the reference's: they decide which of two inconsistent hits wins when a
+                // ray nearly parallel to a face "hits" it outside its box.
+                let n = &fl.ray[cur as usize];
+                let (t, hit) = r.enter2(n);
+                if hit[1] {
+                    if sp < st_node.len() {
+                        st_node[sp] = n.c[1];
+                        st_t[sp] = t[1];
+                        sp += 1;
+                    } else {
+                        spill.push((n.c[1], t[1]));
+                    }
+                }
+                if hit[0] && t[0] <= bt {
+                    cur = n.c[0];
+                    continue 'walk;
+                }
+            }
+            loop {
+                let (c, t) = if let Some(e) = spill.pop() {
+                    e
+                } else if sp > 0 {
+                    sp -= 1;
+                    (st_node[sp], st_t[sp])
+                } else {
+                    break 'walk;
+                };
+                if t <= bt {
+                    cur = c;
+                    continue 'walk;
+                }
             }
         }
-        best.map(|(t, f)| ray_hit(o, d, t, f))
+        (bf != u32::MAX).then(|| ray_hit(o, d, bt, bf))
     }
 
     /// The nearest point of the walkable surface to `p`.
@@ -603,34 +639,6 @@ impl<'a> Locator<'a> {
             distance: d2.sqrt() as f32,
         })
     }
-}
-
-/// Entry parameter of a ray into a box (slightly enlarged so that hits on the box faces are
-/// never lost to rounding), if it enters at `t >= 0` or starts inside.
-#[inline]
-fn slab(o: [f64; 3], inv: [f64; 3], min: [f32; 3], max: [f32; 3]) -> Option<f64> {
-    let mut t0 = 0.0f64;
-    let mut t1 = f64::INFINITY;
-    for k in 0..3 {
-        let pad = 1e-5 * (1.0 + f64::from(min[k].abs().max(max[k].abs())));
-        let lo = f64::from(min[k]) - pad;
-        let hi = f64::from(max[k]) + pad;
-        if inv[k].is_infinite() {
-            if o[k] < lo || o[k] > hi {
-                return None;
-            }
-            continue;
-        }
-        let a = (lo - o[k]) * inv[k];
-        let b = (hi - o[k]) * inv[k];
-        let (a, b) = if a < b { (a, b) } else { (b, a) };
-        t0 = t0.max(a);
-        t1 = t1.min(b);
-        if t0 > t1 {
-            return None;
-        }
-    }
-    Some(t0)
 }
 
 /// Squared distance from `p` to a box, made slightly smaller so rounding never prunes a face.

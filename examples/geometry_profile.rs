@@ -1,0 +1,152 @@
+//! Profiling driver for the walkmesh geometry layer (run under `perf` or callgrind):
+//! `cargo run --release --example geometry_profile -- <what> [grid n] [repeats]` with `what` one of
+//! `median`, `mean`, `rebuild`, `derive-parts` (on a generated grid), or `face-at`,
+//! `height-at`, `ray-down`, `ray-random` (10 000 queries on the largest corpus WOK, `grid n` then
+//! meaning the number of rounds).
+
+use areakit_geometry::query::{FaceFilter, Locator};
+use areakit_geometry::{Mesh, aabb, derive};
+use std::time::Instant;
+
+/// A wavy grid of `n * n` quads (`2 n²` faces), 1 in 7 cells not walkable (as the benchmark).
+fn grid(n: usize) -> Mesh {
+    let mut m = Mesh::default();
+    for j in 0..=n {
+        for i in 0..=n {
+            let z = ((i as f32) * 0.37).sin() + ((j as f32) * 0.23).cos();
+            m.vertices.push([i as f32 * 0.5, j as f32 * 0.5, z]);
+        }
+    }
+    let v = |i: usize, j: usize| (j * (n + 1) + i) as u32;
+    for j in 0..n {
+        for i in 0..n {
+            let w = (i * 31 + j * 17) % 7 != 0;
+            m.faces.push([v(i, j), v(i + 1, j), v(i + 1, j + 1)]);
+            m.faces.push([v(i, j), v(i + 1, j + 1), v(i, j + 1)]);
+            m.walkable.push(w);
+            m.walkable.push(w);
+        }
+    }
+    m
+}
+
+/// The largest corpus WOK with a usable tree and 10 000 random points in its bounds.
+fn corpus() -> (Mesh, Vec<areakit_geometry::AabbNode>, Vec<[f32; 3]>) {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/corpus/kotor/openkotor_pykotor/Tools/HolocronToolset/src/toolset/kits/old/enclavesurface/hangar_01.wok"
+    );
+    let b = areakit_formats::bwm::read(&std::fs::read(path).expect("corpus file")).expect("bwm");
+    let m = areakit::walkmesh::to_mesh(&b);
+    let nodes = areakit::walkmesh::nodes_of(&b);
+    let (lo, hi) = b.bounds().expect("vertices");
+    let mut s = 0x1234_5678_9abc_def0u64;
+    let mut rnd = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        (s >> 40) as f32 / (1u64 << 24) as f32
+    };
+    let pts = (0..10_000)
+        .map(|_| [0, 1, 2].map(|k| lo[k] + (hi[k] - lo[k]) * rnd()))
+        .collect();
+    (m, nodes, pts)
+}
+
+fn queries(what: &str, rounds: usize) {
+    let (m, nodes, pts) = corpus();
+    let loc = Locator::new(&m, &nodes);
+    assert!(loc.uses_stored_tree());
+    let mut best = f64::INFINITY;
+    let mut hits = 0;
+    for _ in 0..rounds {
+        let t0 = Instant::now();
+        hits = match what {
+            "face-at" => pts
+                .iter()
+                .filter(|p| loc.face_at(p[0], p[1], None, FaceFilter::All).is_some())
+                .count(),
+            "height-at" => pts
+                .iter()
+                .filter(|p| loc.height_at(p[0], p[1], Some(p[2])).is_some())
+                .count(),
+            "ray-down" => pts
+                .iter()
+                .filter(|p| {
+                    loc.ray([p[0], p[1], 50.0], [0.0, 0.0, -1.0], FaceFilter::All)
+                        .is_some()
+                })
+                .count(),
+            _ => pts
+                .windows(2)
+                .filter(|w| {
+                    let d = [w[1][0] - w[0][0], w[1][1] - w[0][1], w[1][2] - w[0][2]];
+                    loc.ray(w[0], d, FaceFilter::All).is_some()
+                })
+                .count(),
+        };
+        best = best.min(t0.elapsed().as_secs_f64());
+    }
+    println!(
+        "{what}: {} faces, {hits} hits, best of {rounds}: {:.2} ms ({:.2} M queries/s)",
+        m.faces.len(),
+        best * 1e3,
+        pts.len() as f64 / best / 1e6
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let what = args.get(1).map_or("median", |s| s.as_str());
+    if matches!(what, "face-at" | "height-at" | "ray-down" | "ray-random") {
+        let rounds = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(200);
+        return queries(what, rounds);
+    }
+    let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(708);
+    let reps: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(5);
+    let m = grid(n);
+    let t = vec![[-1; 3]; m.faces.len()];
+    let mut best = f64::INFINITY;
+    for _ in 0..reps {
+        let t0 = Instant::now();
+        let k = match what {
+            "median" => aabb::build(&m).len(),
+            "mean" => aabb::build_mean_split(&m).len(),
+            "rebuild" => derive::rebuild(&m, &t, aabb::Style::Compiler)
+                .map(|r| r.derived.aabb.len())
+                .unwrap_or(0),
+            _ => {
+                let t1 = Instant::now();
+                let order = derive::walkable_first_order(&m.walkable);
+                let (mm, tt) = derive::reorder(&m, &t, &order);
+                let a = t1.elapsed();
+                let t1 = Instant::now();
+                let planes: Vec<_> = (0..mm.faces.len())
+                    .map(|i| derive::face_plane(mm.tri(i)))
+                    .collect();
+                let b = t1.elapsed();
+                let w = mm.walkable_count();
+                let t1 = Instant::now();
+                let adj = derive::adjacency(&mm, w);
+                let c = t1.elapsed();
+                let t1 = Instant::now();
+                let (e, _) = derive::perimeters(&mm, &adj, &tt);
+                let d = t1.elapsed();
+                let t1 = Instant::now();
+                let tree = aabb::build(&mm);
+                let f = t1.elapsed();
+                eprintln!("reorder {a:?} planes {b:?} adjacency {c:?} perimeters {d:?} aabb {f:?}");
+                planes.len() + e.len() + tree.len()
+            }
+        };
+        let s = t0.elapsed().as_secs_f64();
+        best = best.min(s);
+        std::hint::black_box(k);
+    }
+    let faces = m.faces.len();
+    println!(
+        "{what}: {faces} faces, best of {reps}: {:.1} ms ({:.2} M faces/s)",
+        best * 1e3,
+        faces as f64 / best / 1e6
+    );
+}
