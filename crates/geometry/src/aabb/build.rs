@@ -12,7 +12,7 @@ use crate::mesh::{AabbNode, Mesh, NO_CHILD};
 const PARALLEL_SPLIT: usize = 1 << 15;
 
 /// Nodes of at least this many faces are split by [`MedianScratch::sampled_split`].
-const SAMPLED_SPLIT: usize = 2048;
+const SAMPLED_SPLIT: usize = 8192;
 
 /// How many threads a build of `n` faces may use.
 fn threads_for(n: usize) -> usize {
