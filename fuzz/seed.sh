@@ -14,10 +14,11 @@ declare -A formats=(
   [lyt]="lyt"
   [vis]="vis"
   [trx_aswm]="trx trn"
+  [walkmesh]="wok bwm pwk"
 )
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(bwm trx trx_aswm mdl_ascii lyt vis)
+[ ${#targets[@]} -gt 0 ] || targets=(bwm trx trx_aswm mdl_ascii lyt vis walkmesh)
 
 for t in "${targets[@]}"; do
   [ -n "${formats[$t]:-}" ] || { echo "unknown target: $t" >&2; exit 1; }

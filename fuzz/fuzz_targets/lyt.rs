@@ -2,30 +2,14 @@
 //! not panic.
 #![no_main]
 
-use areakit_formats::lyt::{self, Lyt};
+use areakit_formats::lyt;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(model) = lyt::read(data) {
         let _ = lyt::validate(&model);
-        let bytes = match lyt::write(&model) {
-            Ok(bytes) => bytes,
-            // Known library issue (fuzz/README.md, "Known findings"): the reader splits tokens
-            // on ASCII whitespace only, the writer rejects names holding any Unicode whitespace,
-            // so a name with byte 0x85 or 0xA0 (U+0085, U+00A0 in Latin-1) reads but does not
-            // write. Skipped until fixed; any other encode error fails.
-            Err(_) if has_latin1_space(&model) => return,
-            Err(e) => panic!("a decoded layout does not encode: {e:?}"),
-        };
+        let bytes = lyt::write(&model).expect("a decoded file encodes");
         assert!(bytes == data, "unmodified LYT round trip changed the bytes");
     }
 });
 
-fn has_latin1_space(l: &Lyt) -> bool {
-    let bad = |s: &str| s.contains(['\u{85}', '\u{a0}']);
-    l.file_dependencies.iter().any(|d| bad(&d.name))
-        || [&l.rooms, &l.tracks, &l.obstacles]
-            .iter()
-            .any(|list| list.iter().any(|p| bad(&p.name) || p.extra.iter().any(|e| bad(e))))
-        || l.doorhooks.iter().any(|d| bad(&d.room) || bad(&d.door))
-}
