@@ -23,7 +23,13 @@ fuzz_target!(|data: &[u8]| {
     let bytes = bwm::write(&rebuilt).expect("a rebuilt walkmesh encodes");
     let back = bwm::read(&bytes).expect("a rebuilt walkmesh decodes");
     let again = walkmesh::rebuild(&back).expect("a rebuilt walkmesh rebuilds");
-    assert_eq!(bwm::write(&again).expect("encodes"), bytes, "rebuild is idempotent");
+    // Idempotent where the compiler-style box padding (0.01) is representable: beyond ~1e6 it
+    // rounds away, the padded root box equals the vertex bounds, and the style heuristic
+    // (`aabb_style_of`) cannot tell the two tree styles apart. Real areas stay below 1e4.
+    let sane = back.vertices.iter().flatten().all(|c| c.abs() < 1.0e6);
+    if sane {
+        assert_eq!(bwm::write(&again).expect("encodes"), bytes, "rebuild is idempotent");
+    }
     let _ = walkmesh::transform(&mesh, &[Transform::RotateZ(90.0), Transform::Translate([1.0, 2.0, 3.0])], &[(0, None)]);
     let errors: Vec<_> = walkmesh::check_bwm(&rebuilt).into_iter().filter(|f| f.severity == Severity::Error).collect();
     // Non-manifold input can leave boundary loops open; anything else must be clean.
