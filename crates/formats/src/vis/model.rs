@@ -75,12 +75,18 @@ impl VisRoom {
             return vec![None; self.visible.len()];
         };
         let mut used = vec![false; src.children.len()];
+        // Source lines of each exact name, in file order: pairing takes them front to back, so
+        // a room with many children costs linear time (a search per child was quadratic).
+        let mut by_name: std::collections::HashMap<&str, std::collections::VecDeque<usize>> =
+            std::collections::HashMap::new();
+        for (k, c) in src.children.iter().enumerate() {
+            by_name.entry(c.name.as_str()).or_default().push_back(k);
+        }
         let mut out: Vec<Option<(usize, bool)>> = self
             .visible
             .iter()
             .map(|name| {
-                let k =
-                    (0..src.children.len()).find(|&k| !used[k] && src.children[k].name == *name)?;
+                let k = by_name.get_mut(name.as_str())?.pop_front()?;
                 used[k] = true;
                 Some((k, true))
             })
