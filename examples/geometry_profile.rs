@@ -5,53 +5,12 @@
 //! meaning the number of rounds).
 
 use areakit_geometry::query::{FaceFilter, Locator};
-use areakit_geometry::{Mesh, aabb, derive};
+use areakit_geometry::{aabb, derive};
 use std::time::Instant;
 
-/// A wavy grid of `n * n` quads (`2 n²` faces), 1 in 7 cells not walkable (as the benchmark).
-fn grid(n: usize) -> Mesh {
-    let mut m = Mesh::default();
-    for j in 0..=n {
-        for i in 0..=n {
-            let z = ((i as f32) * 0.37).sin() + ((j as f32) * 0.23).cos();
-            m.vertices.push([i as f32 * 0.5, j as f32 * 0.5, z]);
-        }
-    }
-    let v = |i: usize, j: usize| (j * (n + 1) + i) as u32;
-    for j in 0..n {
-        for i in 0..n {
-            let w = (i * 31 + j * 17) % 7 != 0;
-            m.faces.push([v(i, j), v(i + 1, j), v(i + 1, j + 1)]);
-            m.faces.push([v(i, j), v(i + 1, j + 1), v(i, j + 1)]);
-            m.walkable.push(w);
-            m.walkable.push(w);
-        }
-    }
-    m
-}
-
-/// The largest corpus WOK with a usable tree and 10 000 random points in its bounds.
-fn corpus() -> (Mesh, Vec<areakit_geometry::AabbNode>, Vec<[f32; 3]>) {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/corpus/kotor/openkotor_pykotor/Tools/HolocronToolset/src/toolset/kits/old/enclavesurface/hangar_01.wok"
-    );
-    let b = areakit_formats::bwm::read(&std::fs::read(path).expect("corpus file")).expect("bwm");
-    let m = areakit::walkmesh::to_mesh(&b);
-    let nodes = areakit::walkmesh::nodes_of(&b);
-    let (lo, hi) = b.bounds().expect("vertices");
-    let mut s = 0x1234_5678_9abc_def0u64;
-    let mut rnd = move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        (s >> 40) as f32 / (1u64 << 24) as f32
-    };
-    let pts = (0..10_000)
-        .map(|_| [0, 1, 2].map(|k| lo[k] + (hi[k] - lo[k]) * rnd()))
-        .collect();
-    (m, nodes, pts)
-}
+#[path = "../benches/fixtures/geometry.rs"]
+mod fixtures;
+use fixtures::{corpus, grid};
 
 fn queries(what: &str, rounds: usize) {
     let (m, nodes, pts) = corpus();
