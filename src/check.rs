@@ -127,13 +127,7 @@ pub fn decode_finding(e: &DecodeError) -> Finding {
 /// Whether a path found while walking a folder is one `check` looks at.
 fn known_extension(path: &Path) -> bool {
     Format::from_extension(path).is_some()
-        || matches!(
-            path.extension()
-                .and_then(|e| e.to_str())
-                .map(str::to_ascii_lowercase)
-                .as_deref(),
-            Some("wok" | "pwk" | "dwk")
-        )
+        || ["wok", "pwk", "dwk"].iter().any(|e| extension_is(path, e))
 }
 
 /// Checks every path: files directly, folders recursively (files of known formats only).
