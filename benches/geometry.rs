@@ -1,5 +1,5 @@
-//! Walkmesh geometry benchmarks: full rebuild and AABB build on a generated mesh of about a
-//! million faces; face-at / height-at and ray casts on the largest corpus WOK with a usable
+//! Walkmesh geometry benchmarks: full rebuild and AABB build (fresh, and with a reused
+//! [`aabb::TreeBuilder`]) on a generated mesh of about a million faces; face-at / height-at and ray casts on the largest corpus WOK with a usable
 //! stored tree (see [`corpus`]), tree against brute force on the same points.
 
 use areakit_geometry::aabb;
@@ -41,6 +41,27 @@ fn aabb_pykotor_1m_faces(bencher: Bencher) {
     bencher
         .counter(ItemsCount::new(m.faces.len()))
         .bench(|| aabb::build_mean_split(&m));
+}
+
+/// The same builds through one [`aabb::TreeBuilder`] and one output vector kept between
+/// builds (as a program rebuilding walkmeshes would): no fresh memory, so no page faults.
+#[divan::bench(args = ["compiler", "pykotor"], sample_count = 15)]
+fn aabb_1m_faces_reused(bencher: Bencher, style: &str) {
+    let m = grid(N);
+    let style = if style == "compiler" {
+        aabb::Style::Compiler
+    } else {
+        aabb::Style::PyKotor
+    };
+    let mut builder = aabb::TreeBuilder::new();
+    let mut out = Vec::new();
+    builder.build_into(&m, style, &mut out);
+    bencher
+        .counter(ItemsCount::new(m.faces.len()))
+        .bench_local(|| {
+            builder.build_into(&m, style, &mut out);
+            out.len()
+        });
 }
 
 #[divan::bench]

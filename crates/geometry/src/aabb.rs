@@ -49,6 +49,51 @@ pub fn build_with(mesh: &Mesh, style: Style) -> Vec<AabbNode> {
     }
 }
 
+/// Builds trees and keeps its working memory (and, through [`TreeBuilder::build_into`], the
+/// caller's output) between builds: a program that rebuilds many walkmeshes, or the same one
+/// again after an edit, pays for the memory once. The trees are those of [`build_with`].
+///
+/// ```
+/// use areakit_geometry::{Mesh, aabb};
+/// let mesh = Mesh {
+///     vertices: vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [1.0, 1.0, 0.0]],
+///     faces: vec![[0, 1, 2], [1, 3, 2]],
+///     walkable: vec![true, true],
+/// };
+/// let mut builder = aabb::TreeBuilder::new();
+/// let mut nodes = Vec::new();
+/// builder.build_into(&mesh, aabb::Style::Compiler, &mut nodes);
+/// assert_eq!(nodes, aabb::build(&mesh));
+/// ```
+#[derive(Default)]
+pub struct TreeBuilder {
+    median: build::MedianScratch,
+    mean: build::MeanScratch,
+}
+
+impl TreeBuilder {
+    /// A builder with no memory yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Builds the tree of `mesh` in `style` into `out`, replacing its contents (its allocation
+    /// is reused).
+    pub fn build_into(&mut self, mesh: &Mesh, style: Style, out: &mut Vec<AabbNode>) {
+        match style {
+            Style::Compiler => build::median_into(&mut self.median, mesh, out),
+            Style::PyKotor => build::mean_into(&mut self.mean, mesh, out),
+        }
+    }
+
+    /// Builds the tree of `mesh` in `style` into a new vector.
+    pub fn build(&mut self, mesh: &Mesh, style: Style) -> Vec<AabbNode> {
+        let mut out = Vec::new();
+        self.build_into(mesh, style, &mut out);
+        out
+    }
+}
+
 /// Builds the tree the way the game's compiler does (the default for new meshes).
 pub fn build(mesh: &Mesh) -> Vec<AabbNode> {
     build_median_split(mesh)

@@ -446,3 +446,58 @@ fn large_meshes_match_reference() {
     assert_same(&m, "large generic");
     assert_same(&grid(33), "grid 33");
 }
+
+/// One builder (and one output vector) reused across meshes of growing and shrinking sizes,
+/// both styles interleaved, gives the trees of fresh builds: nothing left over from an earlier
+/// build is read.
+#[test]
+fn reused_builder_matches_fresh_builds() {
+    let mut rng = Rng(0x5151_7a7a_0303_c0c0);
+    let mut builder = aabb::TreeBuilder::new();
+    let mut out = Vec::new();
+    let sizes = [5_000, 40, 1, 70_000, 3, 12_000, 0, 2, 70_000, 600];
+    for (i, &faces) in sizes.iter().enumerate() {
+        let m = if faces == 70_000 && i > 5 {
+            grid(187)
+        } else {
+            random_mesh(&mut rng, faces, i as u64 % 6)
+        };
+        for style in [aabb::Style::Compiler, aabb::Style::PyKotor] {
+            builder.build_into(&m, style, &mut out);
+            assert!(
+                bits(&out) == bits(&aabb::build_with(&m, style)),
+                "{style:?} after reuse, mesh {i} ({} faces)",
+                m.faces.len()
+            );
+        }
+    }
+    assert!(out.len() == 2 * 600 - 1);
+}
+
+/// Centroids that differ only below the top 32 bits of their keys (what the radix sort looks
+/// at): the runs it leaves are put in full order.
+#[test]
+fn near_equal_centroids_match_reference() {
+    let mut rng = Rng(0x0bad_cafe_1234_5678);
+    for faces in [3_000usize, 9_000] {
+        let nv = faces / 2;
+        let vertices = (0..nv)
+            .map(|_| {
+                [
+                    1000.0 + rng.below(64) as f32 * 6.1e-5,
+                    1000.0 + rng.below(64) as f32 * 6.1e-5,
+                    rng.below(3) as f32,
+                ]
+            })
+            .collect();
+        let fs = (0..faces)
+            .map(|_| [0, 1, 2].map(|_| rng.below(nv as u64) as u32))
+            .collect();
+        let m = Mesh {
+            vertices,
+            faces: fs,
+            walkable: vec![true; faces],
+        };
+        assert_same(&m, &format!("near-equal {faces}"));
+    }
+}

@@ -1,18 +1,21 @@
 //! The tree builders.
 //!
-//! Both work on an array of face indices and per-face tables computed once (centroid keys,
-//! boxes): a node reorders its slice of the array so that its left child's faces come first,
-//! then recurses on the two halves, writing nodes in pre-order. Nothing is allocated per node.
+//! Both work on arrays of face indices and per-face tables computed once (centroid keys or
+//! centroids, boxes): a node reorders its range of the arrays so that its left child's faces
+//! come first, then recurses on the two halves, writing its subtree in pre-order into its own
+//! range of the output. Nothing is allocated per node; the working memory lives in a
+//! [`MedianScratch`] / [`MeanScratch`] that [`super::TreeBuilder`] keeps between builds.
 //! Large subtrees are built on several threads; the result does not depend on it.
+//!
+//! The median split keeps its node's faces sorted along each axis it has needed (radix sorts,
+//! then stable partitions), so it never selects or compares per node; the mean split makes
+//! one pass per node that partitions and accumulates both children's boxes and sums.
 
 use super::{PAD_MAX, PAD_MIN, plane_code};
 use crate::mesh::{AabbNode, Mesh, NO_CHILD};
 
 /// Subtrees of at least this many faces may be handed to another thread.
 const PARALLEL_SPLIT: usize = 1 << 15;
-
-/// Nodes of at least this many faces are split by [`MedianScratch::sampled_split`].
-const SAMPLED_SPLIT: usize = 8192;
 
 /// How many threads a build of `n` faces may use.
 fn threads_for(n: usize) -> usize {
@@ -82,24 +85,19 @@ fn tri(mesh: &Mesh, f: usize) -> [[f32; 3]; 3] {
 // Median split (the compiler's tree)
 // ---------------------------------------------------------------------------------------------
 
-/// Per-face tables of the median-split builder (one array per field: each pass reads only
-/// what it needs; zeroed allocations are written once).
-struct MedianTables {
-    /// Centroid per axis, as [`total_key`].
-    key: [Vec<u64>; 3],
-    /// Box: the minimum in 0..3, the negated maximum in 3..6 (a union is one lane-wise
-    /// minimum).
-    bx: Vec<[f32; 6]>,
-}
+/// A box as the median-split builder keeps it: minimum in 0..3, negated maximum in 4..7, lanes
+/// 3 and 7 unused (infinite): a union is one lane-wise minimum of two 4-lane halves.
+type Union = [f32; 8];
 
-/// Fills the median-split tables of faces `first..` (one chunk).
+/// Fills the median-split tables of faces `first..` (one chunk): centroid keys per axis (as
+/// [`total_key`]) and boxes.
 fn fill_median(
     mesh: &Mesh,
     first: usize,
     kx: &mut [u64],
     ky: &mut [u64],
     kz: &mut [u64],
-    bx: &mut [[f32; 6]],
+    bx: &mut [Union],
 ) {
     for (i, (((x, y), z), b)) in kx
         .iter_mut()
@@ -119,15 +117,130 @@ fn fill_median(
             clean(lo[0]),
             clean(lo[1]),
             clean(lo[2]),
+            f32::INFINITY,
             clean(-hi[0]),
             clean(-hi[1]),
             clean(-hi[2]),
+            f32::INFINITY,
         ];
     }
 }
 
-/// A box as the median-split builder keeps it: minimum, negated maximum.
-type Union = [f32; 6];
+/// Grows `v` to `n` elements (contents are overwritten before they are read; a reused vector
+/// of the right size is not touched).
+fn sized<T: Copy + Default>(v: &mut Vec<T>, n: usize) -> &mut [T] {
+    v.resize(n, T::default());
+    &mut v[..n]
+}
+
+/// Working memory of the median-split builder, kept between builds by
+/// [`super::TreeBuilder`].
+#[derive(Default)]
+pub(super) struct MedianScratch {
+    /// Box per face.
+    bx: Vec<Union>,
+    /// Centroid key per face and axis.
+    key: [Vec<u64>; 3],
+    /// The faces sorted along each axis (by key, then face index) where a node has sorted
+    /// them; each node owns one range of all three.
+    list: [Vec<u32>; 3],
+    /// Scratch of each thread.
+    sort: Vec<SortBuf>,
+}
+
+/// Sorts `rec` (`key << 64 | face`) by the top 32 bits of the key (`tmp`: scratch of the
+/// same length), stably: least-significant-digit radix sort on three digits (11, 11 and 10
+/// bits), skipping digits all records share.
+fn radix_sort_high(rec: &mut [u128], tmp: &mut [u128]) {
+    const SHIFT: [u32; 3] = [96, 107, 118];
+    let n = rec.len();
+    let Some(&first) = rec.first() else {
+        return;
+    };
+    let digit = |r: u128, d: usize| ((r >> SHIFT[d]) & 0x7ff) as usize;
+    let mut hist = vec![[0u32; 2048]; 3];
+    for &r in rec.iter() {
+        for (d, h) in hist.iter_mut().enumerate() {
+            h[digit(r, d)] += 1;
+        }
+    }
+    let (mut src, mut dst) = (rec, tmp);
+    let mut in_scratch = false;
+    for (d, h) in hist.iter_mut().enumerate() {
+        if h[digit(first, d)] as usize == n {
+            continue;
+        }
+        // Counts become the first slot of each digit.
+        let mut sum = 0;
+        for c in h.iter_mut() {
+            (*c, sum) = (sum, sum + *c);
+        }
+        for &r in src.iter() {
+            let o = &mut h[digit(r, d)];
+            dst[*o as usize] = r;
+            *o += 1;
+        }
+        std::mem::swap(&mut src, &mut dst);
+        in_scratch = !in_scratch;
+    }
+    if in_scratch {
+        // `src` is the scratch, `dst` the caller's `rec`.
+        dst.copy_from_slice(src);
+    }
+}
+
+/// Radix-sorting pays from this many faces on; fewer are sorted by comparison.
+const RADIX_MIN: usize = 2048;
+
+/// Scratch of one thread of the median-split builder: sort records, and the right side of a
+/// partition.
+#[derive(Default)]
+pub(super) struct SortBuf {
+    rec: Vec<u128>,
+    tmp: Vec<u128>,
+    right: Vec<u32>,
+}
+
+/// `(key << 32) | face`: the order of faces along an axis.
+#[inline]
+fn order_key(key: &[u64], f: u32) -> u128 {
+    (u128::from(key[f as usize]) << 32) | u128::from(f)
+}
+
+/// Writes the faces of `src` (or of `dst` itself) into `dst` sorted by `(key, face)`.
+fn sort_faces(key: &[u64], src: Option<&[u32]>, dst: &mut [u32], sb: &mut SortBuf) {
+    let m = dst.len();
+    sb.rec.clear();
+    sb.rec.extend(
+        src.unwrap_or(dst)
+            .iter()
+            .map(|&f| (u128::from(key[f as usize]) << 64) | u128::from(f)),
+    );
+    let rec = &mut sb.rec[..];
+    if m < RADIX_MIN {
+        rec.sort_unstable();
+    } else {
+        // A stable radix sort on the top 32 bits of the keys (which order like the keys),
+        // then each run of equal top bits put in full order (usually it already is).
+        radix_sort_high(rec, sized(&mut sb.tmp, m));
+        let mut i = 0;
+        while i < m {
+            let high = rec[i] >> 96;
+            let mut j = i + 1;
+            while j < m && rec[j] >> 96 == high {
+                j += 1;
+            }
+            let run = &mut rec[i..j];
+            if !run.is_sorted() {
+                run.sort_unstable();
+            }
+            i = j;
+        }
+    }
+    for (d, &r) in dst.iter_mut().zip(sb.rec.iter()) {
+        *d = r as u32;
+    }
+}
 
 /// The compiler's tree: for each node the box of its faces' vertices; the longest axis of the
 /// box (`x` if no shorter than `y` and `z`, else `y` if no shorter than `z`, else `z`); the
@@ -137,19 +250,33 @@ type Union = [f32; 6];
 /// farthest from the left child's, with its sign (`1/2/4` positive, `8/16/32` negative); when
 /// the two boxes coincide, the split axis.
 pub fn build_median_split(mesh: &Mesh) -> Vec<AabbNode> {
+    let mut out = Vec::new();
+    median_into(&mut MedianScratch::default(), mesh, &mut out);
+    out
+}
+
+/// [`build_median_split`] into `out`, with the working memory of `s`.
+///
+/// The faces are sorted once along each axis (radix sorts of the centroid keys); a node owns a
+/// range of the three sorted lists, its left child's faces are the first half of its range
+/// along the split axis, and the other two lists are partitioned stably by comparing each
+/// face's position along the split axis with the median's, so every child range stays sorted.
+/// No selection, no comparison sort, nothing allocated per node.
+pub(super) fn median_into(s: &mut MedianScratch, mesh: &Mesh, out: &mut Vec<AabbNode>) {
     let n = mesh.faces.len();
     if n == 0 {
-        return Vec::new();
+        out.clear();
+        return;
     }
     let threads = threads_for(n);
-    let mut key: [Vec<u64>; 3] = std::array::from_fn(|_| vec![0; n]);
-    let mut bx = vec![[0.0f32; 6]; n];
-    let [kx, ky, kz] = &mut key;
+    let bx = sized(&mut s.bx, n);
+    let [kx, ky, kz] = &mut s.key;
+    let (kx, ky, kz) = (sized(kx, n), sized(ky, n), sized(kz, n));
     let chunk = n.div_ceil(threads);
     if threads <= 1 {
-        fill_median(mesh, 0, kx, ky, kz, &mut bx);
+        fill_median(mesh, 0, kx, ky, kz, bx);
     } else {
-        std::thread::scope(|s| {
+        std::thread::scope(|sc| {
             for (c, (((x, y), z), b)) in kx
                 .chunks_mut(chunk)
                 .zip(ky.chunks_mut(chunk))
@@ -157,30 +284,84 @@ pub fn build_median_split(mesh: &Mesh) -> Vec<AabbNode> {
                 .zip(bx.chunks_mut(chunk))
                 .enumerate()
             {
-                s.spawn(move || fill_median(mesh, c * chunk, x, y, z, b));
+                sc.spawn(move || fill_median(mesh, c * chunk, x, y, z, b));
             }
         });
     }
-    let tables = MedianTables { key, bx };
-    let mut faces: Vec<u32> = (0..n as u32).collect();
-    let mut s = MedianScratch::new(n, 0);
-    let u = union(&tables, &faces);
-    median_node(&tables, &mut s, &mut faces, u, threads);
-    s.nodes
+    let [lx, ly, lz] = &mut s.list;
+    let (lx, ly, lz) = (sized(lx, n), sized(ly, n), sized(lz, n));
+    for (i, f) in lx.iter_mut().enumerate() {
+        *f = i as u32;
+    }
+    let total = 2 * n - 1;
+    // Every node is written below; a reused vector of the same size is not touched here.
+    out.resize(total, LEAF);
+    let t = MedianTables {
+        bx,
+        key: [kx, ky, kz],
+    };
+    let u = union(bx, lx);
+    let mut node = MedianNode {
+        lists: [lx, ly, lz],
+        valid: 0,
+        out: &mut out[..total],
+        base: 0,
+    };
+    s.sort
+        .resize_with(threads.max(s.sort.len()), SortBuf::default);
+    median_node(&t, &mut node, &mut s.sort[..threads], u, threads);
+}
+
+/// A placeholder node.
+const LEAF: AabbNode = AabbNode {
+    min: [0.0; 3],
+    max: [0.0; 3],
+    face: -1,
+    plane: 0,
+    left: NO_CHILD,
+    right: NO_CHILD,
+};
+
+/// The read-only per-face tables of a median-split build.
+struct MedianTables<'a> {
+    bx: &'a [Union],
+    key: [&'a [u64]; 3],
+}
+
+/// What one node of the median-split builder owns.
+struct MedianNode<'a> {
+    /// The node's faces sorted along each axis whose bit is set in `valid` (the others hold
+    /// garbage; with no bit set, `lists[0]` holds the faces in face order).
+    lists: [&'a mut [u32]; 3],
+    valid: u8,
+    /// Exactly the subtree's `2n - 1` nodes, the first being node `base` of the tree.
+    out: &'a mut [AabbNode],
+    base: u32,
 }
 
 /// The union of the boxes of `faces`.
 #[inline]
-fn union(t: &MedianTables, faces: &[u32]) -> Union {
-    let mut u = [f32::INFINITY; 6];
-    for &f in faces {
-        let b = &t.bx[f as usize];
-        for k in 0..6 {
-            // No NaN here; the sign of a zero is lost to the padding.
-            u[k] = if b[k] < u[k] { b[k] } else { u[k] };
+fn union(bx: &[Union], faces: &[u32]) -> Union {
+    // Two accumulators (even and odd positions) halve the dependency chains.
+    let mut u = [[f32::INFINITY; 8]; 2];
+    let mut pairs = faces.chunks_exact(2);
+    for p in &mut pairs {
+        for (acc, &f) in u.iter_mut().zip(p) {
+            let b = &bx[f as usize];
+            for k in 0..8 {
+                // No NaN here; the sign of a zero is lost to the padding.
+                acc[k] = if b[k] < acc[k] { b[k] } else { acc[k] };
+            }
         }
     }
-    u
+    for &f in pairs.remainder() {
+        let b = &bx[f as usize];
+        for k in 0..8 {
+            u[0][k] = if b[k] < u[0][k] { b[k] } else { u[0][k] };
+        }
+    }
+    let [a, b] = u;
+    std::array::from_fn(|k| if b[k] < a[k] { b[k] } else { a[k] })
 }
 
 /// Padded box from a union.
@@ -188,126 +369,61 @@ fn union(t: &MedianTables, faces: &[u32]) -> Union {
 fn padded(u: &Union) -> ([f32; 3], [f32; 3]) {
     (
         [u[0] - PAD_MIN, u[1] - PAD_MIN, u[2] - PAD_MIN],
-        [-u[3] + PAD_MAX, -u[4] + PAD_MAX, -u[5] + PAD_MAX],
+        [-u[4] + PAD_MAX, -u[5] + PAD_MAX, -u[6] + PAD_MAX],
     )
 }
 
-/// Scratch space and output of one thread of the median-split builder.
-struct MedianScratch {
-    /// `(key << 32) | face` of a node's faces, for selecting the median.
-    sort: Vec<u128>,
-    /// Scratch for splits.
-    spare: Vec<u32>,
-    /// Sampled keys for [`MedianScratch::sampled_split`], and its random generator.
-    sample: Vec<u128>,
-    rng: u64,
-    /// Index of the first node of `nodes` in the whole tree.
-    base: u32,
-    nodes: Vec<AabbNode>,
+/// Moves the faces of `list` that order before `pivot` along the split axis (`key`) to the
+/// front (the first `mid`), keeping the order on both sides.
+#[inline]
+fn partition(list: &mut [u32], tmp: &mut Vec<u32>, key: &[u64], pivot: u128, mid: usize) {
+    let n = list.len();
+    let tmp = sized(tmp, n - mid + 1);
+    let (mut l, mut r) = (0usize, 0usize);
+    for i in 0..n {
+        let f = list[i];
+        let left = order_key(key, f) < pivot;
+        // `l <= i`: a left face never overwrites one not yet read. A face going right lands
+        // in a slot a later face overwrites (or, past `mid`, one the copy below fills).
+        list[l] = f;
+        tmp[r] = f;
+        l += usize::from(left);
+        r += usize::from(!left);
+    }
+    debug_assert_eq!(l, mid);
+    list[mid..].copy_from_slice(&tmp[..n - mid]);
 }
 
-impl MedianScratch {
-    fn new(n: usize, base: u32) -> Self {
-        MedianScratch {
-            // Zeroed allocations: pages never touched cost nothing.
-            sort: vec![0; n],
-            spare: vec![0; n],
-            sample: Vec::new(),
-            rng: 0x9e37_79b9_7f4a_7c15,
-            base,
-            nodes: Vec::with_capacity(2 * n - 1),
-        }
-    }
-
-    /// Index of the next node.
-    #[inline]
-    fn next(&self) -> u32 {
-        self.base + self.nodes.len() as u32
-    }
-
-    /// Moves the faces of the lower half (by key along `axis`, then face index) to the front of
-    /// `faces` (Floyd and Rivest's selection): two pivots taken from a random sample bracket the
-    /// median, one pass sends the faces below / above them to their side, and only those in
-    /// between are selected exactly. Faces keep their relative order on each side (the upper
-    /// side reversed), which keeps reads of the per-face tables sequential. Returns false, with
-    /// `faces` unchanged, when the pivots miss the median (unlikely; the caller selects then).
-    fn sampled_split(&mut self, t: &MedianTables, faces: &mut [u32], axis: usize) -> bool {
-        let n = faces.len();
-        let mid = n / 2;
-        let key = &t.key[axis];
-        let k = |f: u32| (u128::from(key[f as usize]) << 32) | u128::from(f);
-        // Sample about n^(2/3) / 2 keys (positions from a fixed-seed generator: the result
-        // does not depend on them, only the speed).
-        let s = ((n as f64).powf(2.0 / 3.0) as usize / 2).max(32);
-        self.sample.clear();
-        for _ in 0..s {
-            self.rng ^= self.rng << 13;
-            self.rng ^= self.rng >> 7;
-            self.rng ^= self.rng << 17;
-            let j = ((self.rng >> 32) as usize * n) >> 32;
-            self.sample.push(k(faces[j]));
-        }
-        self.sample.sort_unstable();
-        // Pivot ranks about two standard deviations of the sample median's rank apart.
-        let r = mid * s / n;
-        let d = s.isqrt() + 2;
-        let p1 = if r >= d { self.sample[r - d] } else { 0 };
-        let p2 = if r + d < s {
-            self.sample[r + d]
-        } else {
-            u128::MAX
-        };
-        let dst = &mut self.spare[..n];
-        let between = &mut self.sort[..n];
-        let (mut l, mut h, mut m) = (0usize, 0usize, 0usize);
-        for &f in faces.iter() {
-            let kf = k(f);
-            let low = kf < p1;
-            let high = kf > p2;
-            // A face between the pivots lands in the next upper slot, which a later upper face
-            // or the faces between the pivots overwrite.
-            dst[if low { l } else { n - 1 - h }] = f;
-            between[m] = kf;
-            l += usize::from(low);
-            h += usize::from(high);
-            m += usize::from(!low && !high);
-        }
-        if !(l <= mid && mid < l + m) {
-            return false;
-        }
-        let between = &mut between[..m];
-        between.select_nth_unstable(mid - l);
-        for (d, &kf) in dst[l..l + m].iter_mut().zip(between.iter()) {
-            *d = kf as u32;
-        }
-        faces.copy_from_slice(dst);
-        true
-    }
-}
-
-/// Builds the subtree of `faces` (the union of whose boxes is `u`) in pre-order at the end of
-/// `s.nodes`, on up to `threads` threads.
+/// Builds the subtree of the node's faces (the union of whose boxes is `u`) in pre-order into
+/// `node.out`, on up to `threads` threads.
+///
+/// A node sorts its faces along its split axis unless an ancestor has (the lists stay sorted
+/// through stable partitions), so an axis no large node splits along (`z` in a flat area) is
+/// only sorted for the small subtrees that use it.
 fn median_node(
     t: &MedianTables,
-    s: &mut MedianScratch,
-    faces: &mut [u32],
+    node: &mut MedianNode,
+    sb: &mut [SortBuf],
     u: Union,
     threads: usize,
 ) {
-    let n = faces.len();
+    let n = node.lists[0].len();
     let (pmin, pmax) = padded(&u);
+    let src = if node.valid == 0 {
+        0
+    } else {
+        node.valid.trailing_zeros() as usize
+    };
     if n == 1 {
-        s.nodes.push(AabbNode {
+        node.out[0] = AabbNode {
             min: pmin,
             max: pmax,
-            face: faces[0] as i32,
-            plane: 0,
-            left: NO_CHILD,
-            right: NO_CHILD,
-        });
+            face: node.lists[src][0] as i32,
+            ..LEAF
+        };
         return;
     }
-    let ext = [-u[3] - u[0], -u[4] - u[1], -u[5] - u[2]];
+    let ext = [-u[4] - u[0], -u[5] - u[1], -u[6] - u[2]];
     let axis = if ext[0] >= ext[1] && ext[0] >= ext[2] {
         0
     } else if ext[1] >= ext[2] {
@@ -315,82 +431,108 @@ fn median_node(
     } else {
         2
     };
+    let base = node.base;
     let mid = n / 2;
     if n == 2 {
-        // Two leaves.
-        let (f, g) = (faces[0], faces[1]);
-        let key = &t.key[axis];
-        let (f, g) = if (key[f as usize], f) < (key[g as usize], g) {
+        // Two leaves, in order along the axis.
+        let (f, g) = (node.lists[src][0], node.lists[src][1]);
+        let key = t.key[axis];
+        let (f, g) = if order_key(key, f) < order_key(key, g) {
             (f, g)
         } else {
             (g, f)
         };
         let (lp, rp) = (padded(&t.bx[f as usize]), padded(&t.bx[g as usize]));
-        let me = s.next();
-        let leaf = |face: u32, (min, max): ([f32; 3], [f32; 3])| AabbNode {
-            min,
-            max,
-            face: face as i32,
-            plane: 0,
-            left: NO_CHILD,
-            right: NO_CHILD,
+        node.out[0] = AabbNode {
+            min: pmin,
+            max: pmax,
+            face: -1,
+            plane: child_plane(lp, rp, axis),
+            left: base + 1,
+            right: base + 2,
         };
-        s.nodes.extend([
-            AabbNode {
-                min: pmin,
-                max: pmax,
-                face: -1,
-                plane: child_plane(lp, rp, axis),
-                left: me + 1,
-                right: me + 2,
-            },
-            leaf(f, lp),
-            leaf(g, rp),
-        ]);
+        node.out[1] = AabbNode {
+            min: lp.0,
+            max: lp.1,
+            face: f as i32,
+            ..LEAF
+        };
+        node.out[2] = AabbNode {
+            min: rp.0,
+            max: rp.1,
+            face: g as i32,
+            ..LEAF
+        };
         return;
     }
-    // Keys with the face index are distinct, so the halves are the same for any selection
-    // algorithm; only their inner order (which nothing depends on) is the selection's.
-    if n < SAMPLED_SPLIT || !s.sampled_split(t, faces, axis) {
-        let key = &t.key[axis];
-        let sort = &mut s.sort[..n];
-        for (k, &f) in sort.iter_mut().zip(faces.iter()) {
-            *k = (u128::from(key[f as usize]) << 32) | u128::from(f);
+    let bit = 1u8 << axis;
+    if node.valid & bit == 0 {
+        if src == axis {
+            // Only at the root: `lists[0]` in face order, sorted in place.
+            sort_faces(t.key[axis], None, node.lists[axis], &mut sb[0]);
+        } else {
+            let [l0, l1, l2] = &mut node.lists;
+            let (s, d): (&[u32], &mut [u32]) = match (src, axis) {
+                (0, 1) => (l0, l1),
+                (0, 2) => (l0, l2),
+                (1, 0) => (l1, l0),
+                (1, 2) => (l1, l2),
+                (2, 0) => (l2, l0),
+                _ => (l2, l1),
+            };
+            sort_faces(t.key[axis], Some(s), d, &mut sb[0]);
         }
-        sort.select_nth_unstable(mid);
-        for (f, &k) in faces.iter_mut().zip(sort.iter()) {
-            *f = k as u32;
+        node.valid |= bit;
+    }
+    let split = &*node.lists[axis];
+    let lu = union(t.bx, &split[..mid]);
+    let ru = union(t.bx, &split[mid..]);
+    let pivot = order_key(t.key[axis], split[mid]);
+    for k in 0..3 {
+        if k != axis && node.valid & (1 << k) != 0 {
+            partition(node.lists[k], &mut sb[0].right, t.key[axis], pivot, mid);
         }
     }
-    let (left, right) = faces.split_at_mut(mid);
-    let lu = union(t, left);
-    let ru = union(t, right);
-    let me = s.next();
-    s.nodes.push(AabbNode {
+    // The left subtree holds `2 * mid - 1` nodes.
+    let rbase = base + 2 * mid as u32;
+    node.out[0] = AabbNode {
         min: pmin,
         max: pmax,
         face: -1,
         plane: child_plane(padded(&lu), padded(&ru), axis),
-        left: me + 1,
-        // The left subtree holds `2 * mid - 1` nodes.
-        right: me + 2 * mid as u32,
-    });
-    let par = threads > 1 && right.len() >= PARALLEL_SPLIT;
-    if !par {
-        median_node(t, s, left, lu, threads);
-        median_node(t, s, right, ru, threads);
-        return;
-    }
-    let rbase = me + 2 * mid as u32;
-    let ((), rs) = join(
-        || median_node(t, s, left, lu, threads / 2),
-        || {
-            let mut rs = MedianScratch::new(right.len(), rbase);
-            median_node(t, &mut rs, right, ru, threads - threads / 2);
-            rs
-        },
+        left: base + 1,
+        right: rbase,
+    };
+    let valid = node.valid;
+    let [l0, l1, l2] = std::mem::take(&mut node.lists);
+    let ((a0, b0), (a1, b1), (a2, b2)) = (
+        l0.split_at_mut(mid),
+        l1.split_at_mut(mid),
+        l2.split_at_mut(mid),
     );
-    s.nodes.extend_from_slice(&rs.nodes);
+    let (lo, ro) = std::mem::take(&mut node.out)[1..].split_at_mut(2 * mid - 1);
+    let mut left = MedianNode {
+        lists: [a0, a1, a2],
+        valid,
+        out: lo,
+        base: base + 1,
+    };
+    let mut right = MedianNode {
+        lists: [b0, b1, b2],
+        valid,
+        out: ro,
+        base: rbase,
+    };
+    if threads > 1 && n - mid >= PARALLEL_SPLIT {
+        let (sl, sr) = sb.split_at_mut(threads / 2);
+        join(
+            || median_node(t, &mut left, sl, lu, threads / 2),
+            || median_node(t, &mut right, sr, ru, threads - threads / 2),
+        );
+    } else {
+        median_node(t, &mut left, sb, lu, threads);
+        median_node(t, &mut right, sb, ru, threads);
+    }
 }
 
 /// The compiler's plane code from the (padded) boxes of the two children: the axis along which
@@ -422,35 +564,25 @@ fn child_plane(l: ([f32; 3], [f32; 3]), r: ([f32; 3], [f32; 3]), split: usize) -
 // Mean split (PyKotor's tree)
 // ---------------------------------------------------------------------------------------------
 
-/// Per-face tables of the mean-split builder (one array per field, as [`MedianTables`]).
-struct MeanTables {
-    /// Centroid per axis.
-    c: [Vec<f64>; 3],
-    /// Box (`f32::min` / `f32::max` of the corners; the output is unpadded, so unions keep the
-    /// reference's operations and order): minimum in 0..3, maximum in 3..6.
-    bx: Vec<[f32; 6]>,
+/// Per-face record of the mean-split builder: centroid, box (`f32::min` / `f32::max` of the
+/// corners; the output is unpadded, so unions keep the reference's operations and order).
+#[derive(Clone, Copy, Default)]
+struct MeanFace {
+    c: [f64; 3],
+    min: [f32; 3],
+    max: [f32; 3],
 }
 
-/// Fills the mean-split tables of faces `first..` (one chunk).
-fn fill_mean(
-    mesh: &Mesh,
-    first: usize,
-    cx: &mut [f64],
-    cy: &mut [f64],
-    cz: &mut [f64],
-    bx: &mut [[f32; 6]],
-) {
-    for (i, (((x, y), z), b)) in cx
-        .iter_mut()
-        .zip(cy.iter_mut())
-        .zip(cz.iter_mut())
-        .zip(bx.iter_mut())
-        .enumerate()
-    {
+/// Fills the mean-split records of faces `first..` (one chunk).
+fn fill_mean(mesh: &Mesh, first: usize, recs: &mut [MeanFace]) {
+    for (i, r) in recs.iter_mut().enumerate() {
         let t = tri(mesh, first + i);
-        [*x, *y, *z] = centroid(&t);
-        let (lo, hi) = tri_box(&t);
-        *b = [lo[0], lo[1], lo[2], hi[0], hi[1], hi[2]];
+        let (min, max) = tri_box(&t);
+        *r = MeanFace {
+            c: centroid(&t),
+            min,
+            max,
+        };
     }
 }
 
@@ -462,26 +594,45 @@ struct MeanAcc {
     sum: [f64; 3],
 }
 
-fn mean_acc(t: &MeanTables, faces: &[u32]) -> MeanAcc {
-    let mut a = MeanAcc {
+impl MeanAcc {
+    const EMPTY: MeanAcc = MeanAcc {
         min: [f32::INFINITY; 3],
         max: [f32::NEG_INFINITY; 3],
         sum: [0.0; 3],
     };
-    for &f in faces {
-        let f = f as usize;
-        let b = &t.bx[f];
+
+    #[inline]
+    fn add(&mut self, r: &MeanFace) {
         for k in 0..3 {
-            a.min[k] = if b[k] < a.min[k] { b[k] } else { a.min[k] };
-            a.max[k] = if b[3 + k] > a.max[k] {
-                b[3 + k]
+            self.min[k] = if r.min[k] < self.min[k] {
+                r.min[k]
             } else {
-                a.max[k]
+                self.min[k]
             };
-            a.sum[k] += t.c[k][f];
+            self.max[k] = if r.max[k] > self.max[k] {
+                r.max[k]
+            } else {
+                self.max[k]
+            };
+            self.sum[k] += r.c[k];
         }
     }
+}
+
+fn mean_acc(recs: &[MeanFace], faces: &[u32]) -> MeanAcc {
+    let mut a = MeanAcc::EMPTY;
+    for &f in faces {
+        a.add(&recs[f as usize]);
+    }
     a
+}
+
+/// Working memory of the mean-split builder, kept between builds by [`super::TreeBuilder`].
+#[derive(Default)]
+pub(super) struct MeanScratch {
+    recs: Vec<MeanFace>,
+    faces: Vec<u32>,
+    spare: Vec<u32>,
 }
 
 /// PyKotor's tree (the writer of most community walkmeshes).
@@ -491,65 +642,63 @@ fn mean_acc(t: &MeanTables, faces: &[u32]) -> MeanAcc {
 /// the next axis when all centroids fall on one side; when no axis separates them the faces
 /// are split in half in face order, so every face always gets its leaf.
 pub fn build_mean_split(mesh: &Mesh) -> Vec<AabbNode> {
+    let mut out = Vec::new();
+    mean_into(&mut MeanScratch::default(), mesh, &mut out);
+    out
+}
+
+/// [`build_mean_split`] into `out`, with the working memory of `s`.
+pub(super) fn mean_into(s: &mut MeanScratch, mesh: &Mesh, out: &mut Vec<AabbNode>) {
     let n = mesh.faces.len();
     if n == 0 {
-        return Vec::new();
+        out.clear();
+        return;
     }
     let threads = threads_for(n);
-    let mut c: [Vec<f64>; 3] = std::array::from_fn(|_| vec![0.0; n]);
-    let mut bx = vec![[0.0f32; 6]; n];
-    let [cx, cy, cz] = &mut c;
+    let recs = sized(&mut s.recs, n);
     let chunk = n.div_ceil(threads);
     if threads <= 1 {
-        fill_mean(mesh, 0, cx, cy, cz, &mut bx);
+        fill_mean(mesh, 0, recs);
     } else {
-        std::thread::scope(|s| {
-            for (i, (((x, y), z), b)) in cx
-                .chunks_mut(chunk)
-                .zip(cy.chunks_mut(chunk))
-                .zip(cz.chunks_mut(chunk))
-                .zip(bx.chunks_mut(chunk))
-                .enumerate()
-            {
-                s.spawn(move || fill_mean(mesh, i * chunk, x, y, z, b));
+        std::thread::scope(|sc| {
+            for (i, r) in recs.chunks_mut(chunk).enumerate() {
+                sc.spawn(move || fill_mean(mesh, i * chunk, r));
             }
         });
     }
-    let tables = MeanTables { c, bx };
-    let mut faces: Vec<u32> = (0..n as u32).collect();
-    let mut s = MeanScratch {
-        spare: vec![0; n],
-        base: 0,
-        nodes: Vec::with_capacity(2 * n - 1),
-    };
-    let acc = mean_acc(&tables, &faces);
-    mean_node(&tables, &mut s, &mut faces, acc, threads);
-    s.nodes
-}
-
-/// Scratch space and output of one thread of the mean-split builder.
-struct MeanScratch {
-    spare: Vec<u32>,
-    /// Index of the first node of `nodes` in the whole tree.
-    base: u32,
-    nodes: Vec<AabbNode>,
+    let faces = sized(&mut s.faces, n);
+    for (i, f) in faces.iter_mut().enumerate() {
+        *f = i as u32;
+    }
+    let spare = sized(&mut s.spare, n);
+    let total = 2 * n - 1;
+    out.resize(total, LEAF);
+    let acc = mean_acc(recs, faces);
+    mean_node(recs, faces, spare, &mut out[..total], 0, acc, threads);
 }
 
 /// Builds the subtree of `faces` (in face order; `acc` their box and centroid sum) in
-/// pre-order at the end of `s.nodes`, on up to `threads` threads. Splits are stable, so every
-/// node's faces stay in face order and the sums add in the reference's order.
-fn mean_node(t: &MeanTables, s: &mut MeanScratch, faces: &mut [u32], acc: MeanAcc, threads: usize) {
+/// pre-order into `out` (exactly its `2n - 1` nodes, the first being node `base` of the whole
+/// tree), on up to `threads` threads. Splits are stable, so every node's faces stay in face
+/// order and the sums add in the reference's order.
+fn mean_node(
+    recs: &[MeanFace],
+    faces: &mut [u32],
+    spare: &mut [u32],
+    out: &mut [AabbNode],
+    base: u32,
+    acc: MeanAcc,
+    threads: usize,
+) {
     let MeanAcc { min, max, sum } = acc;
     let n = faces.len();
     if n == 1 {
-        s.nodes.push(AabbNode {
+        out[0] = AabbNode {
             min,
             max,
             face: faces[0] as i32,
-            plane: 0,
-            left: NO_CHILD,
-            right: NO_CHILD,
-        });
+            ..LEAF
+        };
         return;
     }
     let count = n as f64;
@@ -566,58 +715,61 @@ fn mean_node(t: &MeanTables, s: &mut MeanScratch, faces: &mut [u32], acc: MeanAc
     if size[2] > size[1] {
         axis = 2;
     }
-    let mut mid = n / 2;
+    let mut split = None;
     for _ in 0..3 {
         let m = mean[axis];
-        let c = &t.c[axis];
-        let below = faces.iter().filter(|&&f| c[f as usize] < m).count();
-        if below > 0 && below < n {
-            // Stable split: centroids below the mean first.
-            let spare = &mut s.spare[..n];
-            let (mut l, mut r) = (0usize, below);
-            for &f in faces.iter() {
-                let lt = c[f as usize] < m;
-                spare[if lt { l } else { r }] = f;
-                l += usize::from(lt);
-                r += usize::from(!lt);
-            }
-            faces.copy_from_slice(spare);
-            mid = below;
+        // One pass: faces below the mean move to the front in place (a face is never written
+        // over before it is read), the others to `spare`, and both sides' boxes and sums
+        // accumulate in face order.
+        let mut accs = [MeanAcc::EMPTY; 2];
+        let (mut l, mut r) = (0usize, 0usize);
+        for i in 0..n {
+            let f = faces[i];
+            let rec = &recs[f as usize];
+            let lt = rec.c[axis] < m;
+            faces[l] = f;
+            spare[r] = f;
+            l += usize::from(lt);
+            r += usize::from(!lt);
+            accs[usize::from(!lt)].add(rec);
+        }
+        // Every face's slot from `l` on is filled from `spare` (when all fall above the mean,
+        // that restores the whole list).
+        faces[l..].copy_from_slice(&spare[..r]);
+        if l > 0 && l < n {
+            split = Some((l, accs[0], accs[1]));
             break;
         }
         axis = (axis + 1) % 3;
     }
-    let me = s.base + s.nodes.len() as u32;
-    s.nodes.push(AabbNode {
+    let (mid, la, ra) = split.unwrap_or_else(|| {
+        let mid = n / 2;
+        (
+            mid,
+            mean_acc(recs, &faces[..mid]),
+            mean_acc(recs, &faces[mid..]),
+        )
+    });
+    let rbase = base + 2 * mid as u32;
+    out[0] = AabbNode {
         min,
         max,
         face: -1,
         plane: plane_code(axis),
-        left: me + 1,
-        right: me + 2 * mid as u32,
-    });
-    let (left, right) = faces.split_at_mut(mid);
-    let la = mean_acc(t, left);
-    let ra = mean_acc(t, right);
-    let par = threads > 1 && left.len().min(right.len()) >= PARALLEL_SPLIT;
-    if !par {
+        left: base + 1,
+        right: rbase,
+    };
+    let (lo, ro) = out[1..].split_at_mut(2 * mid - 1);
+    let (lf, rf) = faces.split_at_mut(mid);
+    let (ls, rs) = spare.split_at_mut(mid);
+    if threads > 1 && mid.min(n - mid) >= PARALLEL_SPLIT {
+        join(
+            || mean_node(recs, lf, ls, lo, base + 1, la, threads / 2),
+            || mean_node(recs, rf, rs, ro, rbase, ra, threads - threads / 2),
+        );
+    } else {
         // One after the other; either may still split its own subtree between threads.
-        mean_node(t, s, left, la, threads);
-        mean_node(t, s, right, ra, threads);
-        return;
+        mean_node(recs, lf, ls, lo, base + 1, la, threads);
+        mean_node(recs, rf, rs, ro, rbase, ra, threads);
     }
-    let rbase = me + 2 * mid as u32;
-    let ((), rs) = join(
-        || mean_node(t, s, left, la, threads / 2),
-        || {
-            let mut rs = MeanScratch {
-                spare: vec![0; right.len()],
-                base: rbase,
-                nodes: Vec::with_capacity(2 * right.len() - 1),
-            };
-            mean_node(t, &mut rs, right, ra, threads - threads / 2);
-            rs
-        },
-    );
-    s.nodes.extend_from_slice(&rs.nodes);
 }
