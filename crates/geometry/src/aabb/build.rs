@@ -257,11 +257,11 @@ pub fn build_median_split(mesh: &Mesh) -> Vec<AabbNode> {
 
 /// [`build_median_split`] into `out`, with the working memory of `s`.
 ///
-/// The faces are sorted once along each axis (radix sorts of the centroid keys); a node owns a
-/// range of the three sorted lists, its left child's faces are the first half of its range
-/// along the split axis, and the other two lists are partitioned stably by comparing each
-/// face's position along the split axis with the median's, so every child range stays sorted.
-/// No selection, no comparison sort, nothing allocated per node.
+/// A node owns a range of three face lists, sorted along each axis some ancestor (or the node
+/// itself, when it first needs the axis) has sorted them by `(key, face)`; its left child's
+/// faces are the first half of its range along the split axis, and the other sorted lists are
+/// partitioned stably by comparing each face with the median along the split axis, so every
+/// child range stays sorted. No selection per node, nothing allocated per node.
 pub(super) fn median_into(s: &mut MedianScratch, mesh: &Mesh, out: &mut Vec<AabbNode>) {
     let n = mesh.faces.len();
     if n == 0 {
