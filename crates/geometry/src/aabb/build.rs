@@ -13,6 +13,7 @@
 
 use super::{PAD_MAX, PAD_MIN, plane_code};
 use crate::mesh::{AabbNode, Mesh, NO_CHILD};
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 /// Subtrees of at least this many faces may be handed to another thread.
 const PARALLEL_SPLIT: usize = 1 << 15;
@@ -126,10 +127,12 @@ fn fill_median(
     }
 }
 
-/// Grows `v` to `n` elements (contents are overwritten before they are read; a reused vector
-/// of the right size is not touched).
+/// The first `n` elements of `v`, grown if shorter (contents are overwritten before they are
+/// read; a reused vector that is long enough is not touched).
 fn sized<T: Copy + Default>(v: &mut Vec<T>, n: usize) -> &mut [T] {
-    v.resize(n, T::default());
+    if v.len() < n {
+        v.resize(n, T::default());
+    }
     &mut v[..n]
 }
 
@@ -144,20 +147,24 @@ pub(super) struct MedianScratch {
     /// The faces sorted along each axis (by key, then face index) where a node has sorted
     /// them; each node owns one range of all three.
     list: [Vec<u32>; 3],
+    /// The faces in face order, split along with the lists while nodes are large.
+    forder: Vec<u32>,
+    /// Side per face, see [`MedianTables::side`].
+    side: Vec<AtomicU8>,
     /// Scratch of each thread.
     sort: Vec<SortBuf>,
 }
 
-/// Sorts `rec` (`key << 64 | face`) by the top 32 bits of the key (`tmp`: scratch of the
-/// same length), stably: least-significant-digit radix sort on three digits (11, 11 and 10
-/// bits), skipping digits all records share.
-fn radix_sort_high(rec: &mut [u128], tmp: &mut [u128]) {
-    const SHIFT: [u32; 3] = [96, 107, 118];
+/// Sorts `rec` (`top << 32 | face`) by `top` (`tmp`: scratch of the same length), stably:
+/// least-significant-digit radix sort on three digits (11, 11 and 10 bits), skipping digits
+/// all records share.
+fn radix_sort_high(rec: &mut [u64], tmp: &mut [u64]) {
+    const SHIFT: [u32; 3] = [32, 43, 54];
     let n = rec.len();
     let Some(&first) = rec.first() else {
         return;
     };
-    let digit = |r: u128, d: usize| ((r >> SHIFT[d]) & 0x7ff) as usize;
+    let digit = |r: u64, d: usize| ((r >> SHIFT[d]) & 0x7ff) as usize;
     let mut hist = vec![[0u32; 2048]; 3];
     for &r in rec.iter() {
         for (d, h) in hist.iter_mut().enumerate() {
@@ -196,8 +203,9 @@ const RADIX_MIN: usize = 2048;
 /// partition.
 #[derive(Default)]
 pub(super) struct SortBuf {
-    rec: Vec<u128>,
-    tmp: Vec<u128>,
+    rec: Vec<u64>,
+    tmp: Vec<u64>,
+    small: Vec<u128>,
     right: Vec<u32>,
 }
 
@@ -208,34 +216,48 @@ fn order_key(key: &[u64], f: u32) -> u128 {
 }
 
 /// Writes the faces of `src` (or of `dst` itself) into `dst` sorted by `(key, face)`.
+///
+/// Many faces: a stable radix sort of `top 32 bits of key << 32 | face` on the top 32 bits
+/// (which order like the keys; the input order breaks ties, so each run of equal top bits is
+/// then checked against the full keys and sorted if need be: usually it already is). Few
+/// faces: a comparison sort of `key << 64 | face`.
 fn sort_faces(key: &[u64], src: Option<&[u32]>, dst: &mut [u32], sb: &mut SortBuf) {
     let m = dst.len();
+    let faces = src.unwrap_or(dst);
+    if m < RADIX_MIN {
+        sb.small.clear();
+        sb.small.extend(
+            faces
+                .iter()
+                .map(|&f| (u128::from(key[f as usize]) << 64) | u128::from(f)),
+        );
+        sb.small.sort_unstable();
+        for (d, &r) in dst.iter_mut().zip(sb.small.iter()) {
+            *d = r as u32;
+        }
+        return;
+    }
     sb.rec.clear();
     sb.rec.extend(
-        src.unwrap_or(dst)
+        faces
             .iter()
-            .map(|&f| (u128::from(key[f as usize]) << 64) | u128::from(f)),
+            .map(|&f| (key[f as usize] & !0xffff_ffff) | u64::from(f)),
     );
     let rec = &mut sb.rec[..];
-    if m < RADIX_MIN {
-        rec.sort_unstable();
-    } else {
-        // A stable radix sort on the top 32 bits of the keys (which order like the keys),
-        // then each run of equal top bits put in full order (usually it already is).
-        radix_sort_high(rec, sized(&mut sb.tmp, m));
-        let mut i = 0;
-        while i < m {
-            let high = rec[i] >> 96;
-            let mut j = i + 1;
-            while j < m && rec[j] >> 96 == high {
-                j += 1;
-            }
-            let run = &mut rec[i..j];
-            if !run.is_sorted() {
-                run.sort_unstable();
-            }
-            i = j;
+    radix_sort_high(rec, sized(&mut sb.tmp, m));
+    let full = |r: u64| order_key(key, r as u32);
+    let mut i = 0;
+    while i < m {
+        let high = rec[i] >> 32;
+        let mut j = i + 1;
+        while j < m && rec[j] >> 32 == high {
+            j += 1;
         }
+        let run = &mut rec[i..j];
+        if run.len() > 1 && !run.is_sorted_by_key(|&r| full(r)) {
+            run.sort_unstable_by_key(|&r| full(r));
+        }
+        i = j;
     }
     for (d, &r) in dst.iter_mut().zip(sb.rec.iter()) {
         *d = r as u32;
@@ -293,17 +315,26 @@ pub(super) fn median_into(s: &mut MedianScratch, mesh: &Mesh, out: &mut Vec<Aabb
     for (i, f) in lx.iter_mut().enumerate() {
         *f = i as u32;
     }
+    let forder = sized(&mut s.forder, n);
+    for (i, f) in forder.iter_mut().enumerate() {
+        *f = i as u32;
+    }
+    if s.side.len() < n {
+        s.side.resize_with(n, || AtomicU8::new(0));
+    }
     let total = 2 * n - 1;
     // Every node is written below; a reused vector of the same size is not touched here.
     out.resize(total, LEAF);
     let t = MedianTables {
         bx,
         key: [kx, ky, kz],
+        side: &s.side[..n],
     };
     let u = union(bx, lx);
     let mut node = MedianNode {
         lists: [lx, ly, lz],
         valid: 0,
+        forder: (n >= LARGE).then_some(forder),
         out: &mut out[..total],
         base: 0,
     };
@@ -322,10 +353,13 @@ const LEAF: AabbNode = AabbNode {
     right: NO_CHILD,
 };
 
-/// The read-only per-face tables of a median-split build.
+/// The per-face tables of a median-split build.
 struct MedianTables<'a> {
     bx: &'a [Union],
     key: [&'a [u64]; 3],
+    /// The side (0 left, 1 right) each face of a large node goes to, written by that node
+    /// (nodes own disjoint faces; relaxed atomics are plain loads and stores).
+    side: &'a [AtomicU8],
 }
 
 /// What one node of the median-split builder owns.
@@ -334,10 +368,18 @@ struct MedianNode<'a> {
     /// garbage; with no bit set, `lists[0]` holds the faces in face order).
     lists: [&'a mut [u32]; 3],
     valid: u8,
+    /// The node's faces in face order, kept while nodes are large ([`LARGE`]): their boxes
+    /// are read in memory order there.
+    forder: Option<&'a mut [u32]>,
     /// Exactly the subtree's `2n - 1` nodes, the first being node `base` of the tree.
     out: &'a mut [AabbNode],
     base: u32,
 }
+
+/// Nodes of at least this many faces split through [`MedianTables::side`] and their
+/// face-ordered list: their tables do not fit in a core's cache, and reading the boxes in face
+/// order instead of along an axis turns random reads into sequential ones.
+const LARGE: usize = 1 << 15;
 
 /// The union of the boxes of `faces`.
 #[inline]
@@ -392,6 +434,58 @@ fn partition(list: &mut [u32], tmp: &mut Vec<u32>, key: &[u64], pivot: u128, mid
     }
     debug_assert_eq!(l, mid);
     list[mid..].copy_from_slice(&tmp[..n - mid]);
+}
+
+/// Moves the faces of `list` on side 0 to the front (the first `mid`), keeping the order on
+/// both sides.
+#[inline]
+fn partition_side(list: &mut [u32], tmp: &mut Vec<u32>, side: &[AtomicU8], mid: usize) {
+    let n = list.len();
+    let tmp = sized(tmp, n - mid + 1);
+    let (mut l, mut r) = (0usize, 0usize);
+    for i in 0..n {
+        let f = list[i];
+        let right = usize::from(side[f as usize].load(Relaxed));
+        // As in `partition`.
+        list[l] = f;
+        tmp[r] = f;
+        l += 1 - right;
+        r += right;
+    }
+    debug_assert_eq!(l, mid);
+    list[mid..].copy_from_slice(&tmp[..n - mid]);
+}
+
+/// [`partition_side`] of the face-ordered list, which also returns the unions of the boxes
+/// of both sides (read in face order).
+fn partition_side_union(
+    list: &mut [u32],
+    tmp: &mut Vec<u32>,
+    side: &[AtomicU8],
+    bx: &[Union],
+    mid: usize,
+) -> (Union, Union) {
+    let n = list.len();
+    let tmp = sized(tmp, n - mid + 1);
+    let (mut l, mut r) = (0usize, 0usize);
+    let mut u = [[f32::INFINITY; 8]; 2];
+    for i in 0..n {
+        let f = list[i];
+        let right = usize::from(side[f as usize].load(Relaxed));
+        list[l] = f;
+        tmp[r] = f;
+        l += 1 - right;
+        r += right;
+        let b = &bx[f as usize];
+        // Faces on one side come in runs: the branch is predictable.
+        let acc = if right == 0 { &mut u[0] } else { &mut u[1] };
+        for k in 0..8 {
+            acc[k] = if b[k] < acc[k] { b[k] } else { acc[k] };
+        }
+    }
+    debug_assert_eq!(l, mid);
+    list[mid..].copy_from_slice(&tmp[..n - mid]);
+    (u[0], u[1])
 }
 
 /// Builds the subtree of the node's faces (the union of whose boxes is `u`) in pre-order into
@@ -485,14 +579,27 @@ fn median_node(
         node.valid |= bit;
     }
     let split = &*node.lists[axis];
-    let lu = union(t.bx, &split[..mid]);
-    let ru = union(t.bx, &split[mid..]);
-    let pivot = order_key(t.key[axis], split[mid]);
-    for k in 0..3 {
-        if k != axis && node.valid & (1 << k) != 0 {
-            partition(node.lists[k], &mut sb[0].right, t.key[axis], pivot, mid);
+    let (lu, ru) = if let Some(fo) = node.forder.as_deref_mut() {
+        for (i, &f) in split.iter().enumerate() {
+            t.side[f as usize].store(u8::from(i >= mid), Relaxed);
         }
-    }
+        for k in 0..3 {
+            if k != axis && node.valid & (1 << k) != 0 {
+                partition_side(node.lists[k], &mut sb[0].right, t.side, mid);
+            }
+        }
+        partition_side_union(fo, &mut sb[0].right, t.side, t.bx, mid)
+    } else {
+        let lu = union(t.bx, &split[..mid]);
+        let ru = union(t.bx, &split[mid..]);
+        let pivot = order_key(t.key[axis], split[mid]);
+        for k in 0..3 {
+            if k != axis && node.valid & (1 << k) != 0 {
+                partition(node.lists[k], &mut sb[0].right, t.key[axis], pivot, mid);
+            }
+        }
+        (lu, ru)
+    };
     // The left subtree holds `2 * mid - 1` nodes.
     let rbase = base + 2 * mid as u32;
     node.out[0] = AabbNode {
@@ -511,15 +618,24 @@ fn median_node(
         l2.split_at_mut(mid),
     );
     let (lo, ro) = std::mem::take(&mut node.out)[1..].split_at_mut(2 * mid - 1);
+    let (fl, fr) = match node.forder.take() {
+        Some(fo) => {
+            let (l, r) = fo.split_at_mut(mid);
+            ((mid >= LARGE).then_some(l), (n - mid >= LARGE).then_some(r))
+        }
+        None => (None, None),
+    };
     let mut left = MedianNode {
         lists: [a0, a1, a2],
         valid,
+        forder: fl,
         out: lo,
         base: base + 1,
     };
     let mut right = MedianNode {
         lists: [b0, b1, b2],
         valid,
+        forder: fr,
         out: ro,
         base: rbase,
     };
