@@ -560,6 +560,35 @@ fn median_node(
         return;
     }
     let bit = 1u8 << axis;
+    // The axis the children will likely split along: the next longest, if longer than half
+    // the split axis (each child keeps about half of that). On a node with a second thread,
+    // both axes are sorted at once (from the face-ordered list) when neither is sorted yet.
+    let next = (0..3)
+        .filter(|&k| k != axis)
+        .max_by(|&a, &b| ext[a].total_cmp(&ext[b]).then(b.cmp(&a)))
+        .filter(|&k| 2.0 * ext[k] > ext[axis] && node.valid & (1 << k) == 0);
+    if let (Some(b), true, true, Some(fo)) = (
+        next,
+        threads > 1,
+        node.valid & bit == 0,
+        node.forder.as_deref(),
+    ) {
+        let [l0, l1, l2] = &mut node.lists;
+        let (da, db): (&mut [u32], &mut [u32]) = match (axis, b) {
+            (0, 1) => (l0, l1),
+            (0, 2) => (l0, l2),
+            (1, 0) => (l1, l0),
+            (1, 2) => (l1, l2),
+            (2, 0) => (l2, l0),
+            _ => (l2, l1),
+        };
+        let (s0, s1) = sb.split_at_mut(1);
+        join(
+            || sort_faces(t.key[axis], Some(fo), da, &mut s0[0]),
+            || sort_faces(t.key[b], Some(fo), db, &mut s1[0]),
+        );
+        node.valid |= bit | (1 << b);
+    }
     if node.valid & bit == 0 {
         if src == axis {
             // Only at the root: `lists[0]` in face order, sorted in place.
