@@ -8,8 +8,8 @@
 //! Large subtrees are built on several threads; the result does not depend on it.
 //!
 //! The median split keeps its node's faces sorted along each axis it has needed (radix sorts,
-//! then stable partitions), so it never selects or compares per node; the mean split makes
-//! one pass per node that partitions and accumulates both children's boxes and sums.
+//! then stable partitions), so no node selects a median; the mean split makes one pass per
+//! node that partitions and accumulates both children's boxes and sums.
 
 use super::{PAD_MAX, PAD_MIN, plane_code};
 use crate::mesh::{AabbNode, Mesh, NO_CHILD};
