@@ -13,7 +13,6 @@
 
 use super::{PAD_MAX, PAD_MIN, plane_code};
 use crate::mesh::{AabbNode, Mesh, NO_CHILD};
-use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
 /// Subtrees of at least this many faces may be handed to another thread.
 const PARALLEL_SPLIT: usize = 1 << 15;
@@ -147,10 +146,8 @@ pub(super) struct MedianScratch {
     /// The faces sorted along each axis (by key, then face index) where a node has sorted
     /// them; each node owns one range of all three.
     list: [Vec<u32>; 3],
-    /// The faces in face order, split along with the lists while nodes are large.
+    /// The faces in face order, split along with the nodes while they are large.
     forder: Vec<u32>,
-    /// Side per face, see [`MedianTables::side`].
-    side: Vec<AtomicU8>,
     /// Scratch of each thread.
     sort: Vec<SortBuf>,
 }
@@ -312,35 +309,48 @@ pub(super) fn median_into(s: &mut MedianScratch, mesh: &Mesh, out: &mut Vec<Aabb
     }
     let [lx, ly, lz] = &mut s.list;
     let (lx, ly, lz) = (sized(lx, n), sized(ly, n), sized(lz, n));
-    for (i, f) in lx.iter_mut().enumerate() {
-        *f = i as u32;
-    }
-    let forder = sized(&mut s.forder, n);
-    for (i, f) in forder.iter_mut().enumerate() {
-        *f = i as u32;
-    }
-    if s.side.len() < n {
-        s.side.resize_with(n, || AtomicU8::new(0));
-    }
     let total = 2 * n - 1;
     // Every node is written below; a reused vector of the same size is not touched here.
     out.resize(total, LEAF);
     let t = MedianTables {
         bx,
         key: [kx, ky, kz],
-        side: &s.side[..n],
     };
-    let u = union(bx, lx);
-    let mut node = MedianNode {
-        lists: [lx, ly, lz],
-        valid: 0,
-        forder: (n >= LARGE).then_some(forder),
-        out: &mut out[..total],
-        base: 0,
-    };
+    let u = union_all(bx);
     s.sort
         .resize_with(threads.max(s.sort.len()), SortBuf::default);
-    median_node(&t, &mut node, &mut s.sort[..threads], u, threads);
+    let sb = &mut s.sort[..threads];
+    if n >= LARGE {
+        let fo = sized(&mut s.forder, n);
+        for (i, f) in fo.iter_mut().enumerate() {
+            *f = i as u32;
+        }
+        let node = LargeNode {
+            fo,
+            lists: [lx, ly, lz],
+            out: &mut out[..total],
+            base: 0,
+        };
+        large_node(&t, node, sb, u, threads);
+    } else {
+        for (i, f) in lx.iter_mut().enumerate() {
+            *f = i as u32;
+        }
+        let mut node = MedianNode {
+            lists: [lx, ly, lz],
+            valid: 0,
+            out: &mut out[..total],
+            base: 0,
+        };
+        median_node(&t, &mut node, sb, u, threads);
+    }
+}
+
+/// The union of all boxes.
+fn union_all(bx: &[Union]) -> Union {
+    bx.iter().fold([f32::INFINITY; 8], |u, b| {
+        std::array::from_fn(|k| if b[k] < u[k] { b[k] } else { u[k] })
+    })
 }
 
 /// A placeholder node.
@@ -357,9 +367,6 @@ const LEAF: AabbNode = AabbNode {
 struct MedianTables<'a> {
     bx: &'a [Union],
     key: [&'a [u64]; 3],
-    /// The side (0 left, 1 right) each face of a large node goes to, written by that node
-    /// (nodes own disjoint faces; relaxed atomics are plain loads and stores).
-    side: &'a [AtomicU8],
 }
 
 /// What one node of the median-split builder owns.
@@ -368,17 +375,13 @@ struct MedianNode<'a> {
     /// garbage; with no bit set, `lists[0]` holds the faces in face order).
     lists: [&'a mut [u32]; 3],
     valid: u8,
-    /// The node's faces in face order, kept while nodes are large ([`LARGE`]): their boxes
-    /// are read in memory order there.
-    forder: Option<&'a mut [u32]>,
     /// Exactly the subtree's `2n - 1` nodes, the first being node `base` of the tree.
     out: &'a mut [AabbNode],
     base: u32,
 }
 
-/// Nodes of at least this many faces split through [`MedianTables::side`] and their
-/// face-ordered list: their tables do not fit in a core's cache, and reading the boxes in face
-/// order instead of along an axis turns random reads into sequential ones.
+/// Nodes of at least this many faces are built by [`large_node`]: their tables do not fit in
+/// a core's cache.
 const LARGE: usize = 1 << 15;
 
 /// The union of the boxes of `faces`.
@@ -404,6 +407,20 @@ fn union(bx: &[Union], faces: &[u32]) -> Union {
     }
     let [a, b] = u;
     std::array::from_fn(|k| if b[k] < a[k] { b[k] } else { a[k] })
+}
+
+/// The compiler's split axis, the longest side of the box: `x` if no shorter than `y` and `z`,
+/// else `y` if no shorter than `z`, else `z`.
+#[inline]
+fn longest_axis(u: &Union) -> usize {
+    let ext = [-u[4] - u[0], -u[5] - u[1], -u[6] - u[2]];
+    if ext[0] >= ext[1] && ext[0] >= ext[2] {
+        0
+    } else if ext[1] >= ext[2] {
+        1
+    } else {
+        2
+    }
 }
 
 /// Padded box from a union.
@@ -436,34 +453,81 @@ fn partition(list: &mut [u32], tmp: &mut Vec<u32>, key: &[u64], pivot: u128, mid
     list[mid..].copy_from_slice(&tmp[..n - mid]);
 }
 
-/// Moves the faces of `list` on side 0 to the front (the first `mid`), keeping the order on
-/// both sides.
-#[inline]
-fn partition_side(list: &mut [u32], tmp: &mut Vec<u32>, side: &[AtomicU8], mid: usize) {
-    let n = list.len();
-    let tmp = sized(tmp, n - mid + 1);
-    let (mut l, mut r) = (0usize, 0usize);
-    for i in 0..n {
-        let f = list[i];
-        let right = usize::from(side[f as usize].load(Relaxed));
-        // As in `partition`.
-        list[l] = f;
-        tmp[r] = f;
-        l += 1 - right;
-        r += right;
+/// The order key (see [`order_key`]) of the face at position `mid` when the faces of `fo` are
+/// ordered along the axis of `key` (Floyd and Rivest's selection): two pivots taken from a
+/// random sample bracket it, one pass counts the faces below them and keeps the keys in
+/// between, and only those are selected from. The pass reads the keys in the order of `fo`.
+fn median_key(key: &[u64], fo: &[u32], mid: usize, sb: &mut SortBuf) -> u128 {
+    let n = fo.len();
+    // About n^(2/3) / 2 samples at positions from a fixed-seed generator (the result does not
+    // depend on them, only the speed).
+    let s = ((n as f64).powf(2.0 / 3.0) as usize / 2).max(32);
+    let mut rng = 0x9e37_79b9_7f4a_7c15u64 ^ n as u64;
+    let sample = &mut sb.small;
+    sample.clear();
+    for _ in 0..s {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let j = ((rng >> 32) as usize * n) >> 32;
+        sample.push(order_key(key, fo[j]));
     }
-    debug_assert_eq!(l, mid);
-    list[mid..].copy_from_slice(&tmp[..n - mid]);
+    sample.sort_unstable();
+    // Pivot ranks about two standard deviations of the sample median's rank apart.
+    let r = mid * s / n;
+    let d = s.isqrt() + 2;
+    let p1 = if r >= d { sample[r - d] } else { 0 };
+    let p2 = if r + d < s { sample[r + d] } else { u128::MAX };
+    // Room for four times the expected number of keys between the pivots.
+    let cap = (8 * d + 4) * n / s + 64;
+    if let Some(k) = select_between(key, fo, mid, (p1, p2), cap, sample) {
+        return k;
+    }
+    // The pivots missed (unlikely): select among all.
+    sample.clear();
+    sample.extend(fo.iter().map(|&f| order_key(key, f)));
+    *sample.select_nth_unstable(mid).1
 }
 
-/// [`partition_side`] of the face-ordered list, which also returns the unions of the boxes
-/// of both sides (read in face order).
-fn partition_side_union(
+/// The order key at position `mid` of the faces of `fo`, if it lies between the pivots
+/// (inclusive) and at most `cap - 1` keys do; one pass counts the keys below the pivots and
+/// keeps those between them in `buf`.
+fn select_between(
+    key: &[u64],
+    fo: &[u32],
+    mid: usize,
+    (p1, p2): (u128, u128),
+    cap: usize,
+    buf: &mut Vec<u128>,
+) -> Option<u128> {
+    let between = sized(buf, cap.max(1));
+    let last = between.len() - 1;
+    let (mut below, mut m) = (0usize, 0usize);
+    for &f in fo {
+        let k = order_key(key, f);
+        below += usize::from(k < p1);
+        // A key outside the pivots lands in the next free slot, which the next key in
+        // between overwrites.
+        between[m.min(last)] = k;
+        m += usize::from(k >= p1 && k <= p2);
+    }
+    if m <= last && below <= mid && mid < below + m {
+        let (_, k, _) = between[..m].select_nth_unstable(mid - below);
+        return Some(*k);
+    }
+    None
+}
+
+/// Moves the faces of `list` that order before `pivot` along the split axis (`key`) to the
+/// front (the first `mid`), keeping the order on both sides, and returns the unions of both
+/// sides' boxes (read in the order of `list`).
+fn partition_union(
     list: &mut [u32],
     tmp: &mut Vec<u32>,
-    side: &[AtomicU8],
-    bx: &[Union],
+    key: &[u64],
+    pivot: u128,
     mid: usize,
+    bx: &[Union],
 ) -> (Union, Union) {
     let n = list.len();
     let tmp = sized(tmp, n - mid + 1);
@@ -471,14 +535,15 @@ fn partition_side_union(
     let mut u = [[f32::INFINITY; 8]; 2];
     for i in 0..n {
         let f = list[i];
-        let right = usize::from(side[f as usize].load(Relaxed));
+        let left = order_key(key, f) < pivot;
+        // As in `partition`.
         list[l] = f;
         tmp[r] = f;
-        l += 1 - right;
-        r += right;
+        l += usize::from(left);
+        r += usize::from(!left);
         let b = &bx[f as usize];
-        // Faces on one side come in runs: the branch is predictable.
-        let acc = if right == 0 { &mut u[0] } else { &mut u[1] };
+        // In face order, faces on one side come in runs: the branch is predictable.
+        let acc = if left { &mut u[0] } else { &mut u[1] };
         for k in 0..8 {
             acc[k] = if b[k] < acc[k] { b[k] } else { acc[k] };
         }
@@ -486,6 +551,95 @@ fn partition_side_union(
     debug_assert_eq!(l, mid);
     list[mid..].copy_from_slice(&tmp[..n - mid]);
     (u[0], u[1])
+}
+
+/// What a node of at least [`LARGE`] faces owns: its faces in face order (`fo`), its ranges
+/// of the three lists (unsorted; handed down to the children that are not large), its range
+/// of the output and its index `base` in the tree.
+struct LargeNode<'a> {
+    fo: &'a mut [u32],
+    lists: [&'a mut [u32]; 3],
+    out: &'a mut [AabbNode],
+    base: u32,
+}
+
+/// Builds the subtree of a node of at least [`LARGE`] faces (the union of whose boxes is
+/// `u`): its split is found by selection over its faces in face order, so its tables (which
+/// do not fit in a core's cache) are read in memory order; nothing is sorted at this size.
+fn large_node(t: &MedianTables, node: LargeNode, sb: &mut [SortBuf], u: Union, threads: usize) {
+    let LargeNode {
+        fo,
+        lists,
+        out,
+        base,
+    } = node;
+    let n = fo.len();
+    let (pmin, pmax) = padded(&u);
+    let axis = longest_axis(&u);
+    let key = t.key[axis];
+    let mid = n / 2;
+    let pivot = median_key(key, fo, mid, &mut sb[0]);
+    let (lu, ru) = partition_union(fo, &mut sb[0].right, key, pivot, mid, t.bx);
+    let rbase = base + 2 * mid as u32;
+    out[0] = AabbNode {
+        min: pmin,
+        max: pmax,
+        face: -1,
+        plane: child_plane(padded(&lu), padded(&ru), axis),
+        left: base + 1,
+        right: rbase,
+    };
+    let (lo, ro) = out[1..].split_at_mut(2 * mid - 1);
+    let (fl, fr) = fo.split_at_mut(mid);
+    let [l0, l1, l2] = lists;
+    let ((a0, b0), (a1, b1), (a2, b2)) = (
+        l0.split_at_mut(mid),
+        l1.split_at_mut(mid),
+        l2.split_at_mut(mid),
+    );
+    let left = LargeNode {
+        fo: fl,
+        lists: [a0, a1, a2],
+        out: lo,
+        base: base + 1,
+    };
+    let right = LargeNode {
+        fo: fr,
+        lists: [b0, b1, b2],
+        out: ro,
+        base: rbase,
+    };
+    if threads > 1 && n - mid >= PARALLEL_SPLIT {
+        let (sl, sr) = sb.split_at_mut(threads / 2);
+        join(
+            || large_child(t, left, sl, lu, threads / 2),
+            || large_child(t, right, sr, ru, threads - threads / 2),
+        );
+    } else {
+        large_child(t, left, sb, lu, threads);
+        large_child(t, right, sb, ru, threads);
+    }
+}
+
+/// A child of a large node: large too, or the root of a subtree built from sorted lists.
+fn large_child(t: &MedianTables, node: LargeNode, sb: &mut [SortBuf], u: Union, threads: usize) {
+    if node.fo.len() >= LARGE {
+        return large_node(t, node, sb, u, threads);
+    }
+    let LargeNode {
+        fo,
+        lists,
+        out,
+        base,
+    } = node;
+    lists[0].copy_from_slice(fo);
+    let mut node = MedianNode {
+        lists,
+        valid: 0,
+        out,
+        base,
+    };
+    median_node(t, &mut node, sb, u, threads);
 }
 
 /// Builds the subtree of the node's faces (the union of whose boxes is `u`) in pre-order into
@@ -517,14 +671,7 @@ fn median_node(
         };
         return;
     }
-    let ext = [-u[4] - u[0], -u[5] - u[1], -u[6] - u[2]];
-    let axis = if ext[0] >= ext[1] && ext[0] >= ext[2] {
-        0
-    } else if ext[1] >= ext[2] {
-        1
-    } else {
-        2
-    };
+    let axis = longest_axis(&u);
     let base = node.base;
     let mid = n / 2;
     if n == 2 {
@@ -560,35 +707,6 @@ fn median_node(
         return;
     }
     let bit = 1u8 << axis;
-    // The axis the children will likely split along: the next longest, if longer than half
-    // the split axis (each child keeps about half of that). On a node with a second thread,
-    // both axes are sorted at once (from the face-ordered list) when neither is sorted yet.
-    let next = (0..3)
-        .filter(|&k| k != axis)
-        .max_by(|&a, &b| ext[a].total_cmp(&ext[b]).then(b.cmp(&a)))
-        .filter(|&k| 2.0 * ext[k] > ext[axis] && node.valid & (1 << k) == 0);
-    if let (Some(b), true, true, Some(fo)) = (
-        next,
-        threads > 1,
-        node.valid & bit == 0,
-        node.forder.as_deref(),
-    ) {
-        let [l0, l1, l2] = &mut node.lists;
-        let (da, db): (&mut [u32], &mut [u32]) = match (axis, b) {
-            (0, 1) => (l0, l1),
-            (0, 2) => (l0, l2),
-            (1, 0) => (l1, l0),
-            (1, 2) => (l1, l2),
-            (2, 0) => (l2, l0),
-            _ => (l2, l1),
-        };
-        let (s0, s1) = sb.split_at_mut(1);
-        join(
-            || sort_faces(t.key[axis], Some(fo), da, &mut s0[0]),
-            || sort_faces(t.key[b], Some(fo), db, &mut s1[0]),
-        );
-        node.valid |= bit | (1 << b);
-    }
     if node.valid & bit == 0 {
         if src == axis {
             // Only at the root: `lists[0]` in face order, sorted in place.
@@ -608,27 +726,14 @@ fn median_node(
         node.valid |= bit;
     }
     let split = &*node.lists[axis];
-    let (lu, ru) = if let Some(fo) = node.forder.as_deref_mut() {
-        for (i, &f) in split.iter().enumerate() {
-            t.side[f as usize].store(u8::from(i >= mid), Relaxed);
+    let lu = union(t.bx, &split[..mid]);
+    let ru = union(t.bx, &split[mid..]);
+    let pivot = order_key(t.key[axis], split[mid]);
+    for k in 0..3 {
+        if k != axis && node.valid & (1 << k) != 0 {
+            partition(node.lists[k], &mut sb[0].right, t.key[axis], pivot, mid);
         }
-        for k in 0..3 {
-            if k != axis && node.valid & (1 << k) != 0 {
-                partition_side(node.lists[k], &mut sb[0].right, t.side, mid);
-            }
-        }
-        partition_side_union(fo, &mut sb[0].right, t.side, t.bx, mid)
-    } else {
-        let lu = union(t.bx, &split[..mid]);
-        let ru = union(t.bx, &split[mid..]);
-        let pivot = order_key(t.key[axis], split[mid]);
-        for k in 0..3 {
-            if k != axis && node.valid & (1 << k) != 0 {
-                partition(node.lists[k], &mut sb[0].right, t.key[axis], pivot, mid);
-            }
-        }
-        (lu, ru)
-    };
+    }
     // The left subtree holds `2 * mid - 1` nodes.
     let rbase = base + 2 * mid as u32;
     node.out[0] = AabbNode {
@@ -647,24 +752,15 @@ fn median_node(
         l2.split_at_mut(mid),
     );
     let (lo, ro) = std::mem::take(&mut node.out)[1..].split_at_mut(2 * mid - 1);
-    let (fl, fr) = match node.forder.take() {
-        Some(fo) => {
-            let (l, r) = fo.split_at_mut(mid);
-            ((mid >= LARGE).then_some(l), (n - mid >= LARGE).then_some(r))
-        }
-        None => (None, None),
-    };
     let mut left = MedianNode {
         lists: [a0, a1, a2],
         valid,
-        forder: fl,
         out: lo,
         base: base + 1,
     };
     let mut right = MedianNode {
         lists: [b0, b1, b2],
         valid,
-        forder: fr,
         out: ro,
         base: rbase,
     };
@@ -916,5 +1012,76 @@ fn mean_node(
         // One after the other; either may still split its own subtree between threads.
         mean_node(recs, lf, ls, lo, base + 1, la, threads);
         mean_node(recs, rf, rs, ro, rbase, ra, threads);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Keys with many repeats and faces in a shuffled order.
+    fn keys_and_faces(n: usize, seed: u64) -> (Vec<u64>, Vec<u32>) {
+        let mut s = seed | 1;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let keys = (0..n).map(|_| next() % (n as u64 / 3 + 2)).collect();
+        let mut faces: Vec<u32> = (0..n as u32).collect();
+        for i in (1..n).rev() {
+            faces.swap(i, (next() % (i as u64 + 1)) as usize);
+        }
+        (keys, faces)
+    }
+
+    fn sorted_keys(keys: &[u64], faces: &[u32]) -> Vec<u128> {
+        let mut all: Vec<u128> = faces.iter().map(|&f| order_key(keys, f)).collect();
+        all.sort_unstable();
+        all
+    }
+
+    #[test]
+    fn median_key_is_the_sorted_median() {
+        let mut sb = SortBuf::default();
+        for (n, seed) in [(1, 3), (2, 5), (7, 9), (100, 11), (5_000, 13), (40_000, 17)] {
+            let (keys, faces) = keys_and_faces(n, seed);
+            let all = sorted_keys(&keys, &faces);
+            for mid in [0, n / 2, n - 1] {
+                assert_eq!(
+                    median_key(&keys, &faces, mid, &mut sb),
+                    all[mid],
+                    "n {n} mid {mid}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn pivots_that_miss_or_overflow_give_none() {
+        let mut buf = Vec::new();
+        let (keys, faces) = keys_and_faces(1_000, 23);
+        let all = sorted_keys(&keys, &faces);
+        let mid = 500;
+        // Bracketing pivots: found.
+        let hit = select_between(&keys, &faces, mid, (all[400], all[600]), 1_000, &mut buf);
+        assert_eq!(hit, Some(all[mid]));
+        // Both pivots above or below the median, or too little room: not found.
+        assert_eq!(
+            select_between(&keys, &faces, mid, (all[501], all[900]), 1_000, &mut buf),
+            None
+        );
+        assert_eq!(
+            select_between(&keys, &faces, mid, (all[10], all[499]), 1_000, &mut buf),
+            None
+        );
+        assert_eq!(
+            select_between(&keys, &faces, mid, (all[400], all[600]), 150, &mut buf),
+            None
+        );
+        // Exactly enough room (201 keys between, one spare slot).
+        let fit = select_between(&keys, &faces, mid, (all[400], all[600]), 202, &mut buf);
+        assert_eq!(fit, Some(all[mid]));
     }
 }
