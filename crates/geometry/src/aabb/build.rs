@@ -85,9 +85,9 @@ fn tri(mesh: &Mesh, f: usize) -> [[f32; 3]; 3] {
 // Median split (the compiler's tree)
 // ---------------------------------------------------------------------------------------------
 
-/// A box as the median-split builder keeps it: minimum in 0..3, negated maximum in 4..7, lanes
-/// 3 and 7 unused (infinite): a union is one lane-wise minimum of two 4-lane halves.
-type Union = [f32; 8];
+/// A box as the median-split builder keeps it: minimum in 0..3, negated maximum in 3..6 (a
+/// union is one lane-wise minimum).
+type Union = [f32; 6];
 
 /// Fills the median-split tables of faces `first..` (one chunk): centroid keys per axis (as
 /// [`total_key`]) and boxes.
@@ -117,11 +117,9 @@ fn fill_median(
             clean(lo[0]),
             clean(lo[1]),
             clean(lo[2]),
-            f32::INFINITY,
             clean(-hi[0]),
             clean(-hi[1]),
             clean(-hi[2]),
-            f32::INFINITY,
         ];
     }
 }
@@ -348,7 +346,7 @@ pub(super) fn median_into(s: &mut MedianScratch, mesh: &Mesh, out: &mut Vec<Aabb
 
 /// The union of all boxes.
 fn union_all(bx: &[Union]) -> Union {
-    bx.iter().fold([f32::INFINITY; 8], |u, b| {
+    bx.iter().fold([f32::INFINITY; 6], |u, b| {
         std::array::from_fn(|k| if b[k] < u[k] { b[k] } else { u[k] })
     })
 }
@@ -388,12 +386,12 @@ const LARGE: usize = 1 << 15;
 #[inline]
 fn union(bx: &[Union], faces: &[u32]) -> Union {
     // Two accumulators (even and odd positions) halve the dependency chains.
-    let mut u = [[f32::INFINITY; 8]; 2];
+    let mut u = [[f32::INFINITY; 6]; 2];
     let mut pairs = faces.chunks_exact(2);
     for p in &mut pairs {
         for (acc, &f) in u.iter_mut().zip(p) {
             let b = &bx[f as usize];
-            for k in 0..8 {
+            for k in 0..6 {
                 // No NaN here; the sign of a zero is lost to the padding.
                 acc[k] = if b[k] < acc[k] { b[k] } else { acc[k] };
             }
@@ -401,7 +399,7 @@ fn union(bx: &[Union], faces: &[u32]) -> Union {
     }
     for &f in pairs.remainder() {
         let b = &bx[f as usize];
-        for k in 0..8 {
+        for k in 0..6 {
             u[0][k] = if b[k] < u[0][k] { b[k] } else { u[0][k] };
         }
     }
@@ -413,7 +411,7 @@ fn union(bx: &[Union], faces: &[u32]) -> Union {
 /// else `y` if no shorter than `z`, else `z`.
 #[inline]
 fn longest_axis(u: &Union) -> usize {
-    let ext = [-u[4] - u[0], -u[5] - u[1], -u[6] - u[2]];
+    let ext = [-u[3] - u[0], -u[4] - u[1], -u[5] - u[2]];
     if ext[0] >= ext[1] && ext[0] >= ext[2] {
         0
     } else if ext[1] >= ext[2] {
@@ -428,7 +426,7 @@ fn longest_axis(u: &Union) -> usize {
 fn padded(u: &Union) -> ([f32; 3], [f32; 3]) {
     (
         [u[0] - PAD_MIN, u[1] - PAD_MIN, u[2] - PAD_MIN],
-        [-u[4] + PAD_MAX, -u[5] + PAD_MAX, -u[6] + PAD_MAX],
+        [-u[3] + PAD_MAX, -u[4] + PAD_MAX, -u[5] + PAD_MAX],
     )
 }
 
@@ -532,7 +530,7 @@ fn partition_union(
     let n = list.len();
     let tmp = sized(tmp, n - mid + 1);
     let (mut l, mut r) = (0usize, 0usize);
-    let mut u = [[f32::INFINITY; 8]; 2];
+    let mut u = [[f32::INFINITY; 6]; 2];
     for i in 0..n {
         let f = list[i];
         let left = order_key(key, f) < pivot;
@@ -544,7 +542,7 @@ fn partition_union(
         let b = &bx[f as usize];
         // In face order, faces on one side come in runs: the branch is predictable.
         let acc = if left { &mut u[0] } else { &mut u[1] };
-        for k in 0..8 {
+        for k in 0..6 {
             acc[k] = if b[k] < acc[k] { b[k] } else { acc[k] };
         }
     }
