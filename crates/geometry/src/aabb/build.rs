@@ -160,7 +160,7 @@ fn radix_sort_high(rec: &mut [u64], tmp: &mut [u64]) {
         return;
     };
     let digit = |r: u64, d: usize| ((r >> SHIFT[d]) & 0x7ff) as usize;
-    let mut hist = vec![[0u32; 2048]; 3];
+    let mut hist = [[0u32; 2048]; 3];
     for &r in rec.iter() {
         for (d, h) in hist.iter_mut().enumerate() {
             h[digit(r, d)] += 1;
@@ -194,8 +194,8 @@ fn radix_sort_high(rec: &mut [u64], tmp: &mut [u64]) {
 /// Radix-sorting pays from this many faces on; fewer are sorted by comparison.
 const RADIX_MIN: usize = 2048;
 
-/// Scratch of one thread of the median-split builder: sort records, and the right side of a
-/// partition.
+/// Scratch of one thread of the median-split builder: sort records, comparison-sort and
+/// selection keys, and the right side of a partition.
 #[derive(Default)]
 pub(super) struct SortBuf {
     rec: Vec<u64>,
@@ -340,7 +340,7 @@ pub(super) fn median_into(s: &mut MedianScratch, mesh: &Mesh, out: &mut Vec<Aabb
             out: &mut out[..total],
             base: 0,
         };
-        median_node(&t, &mut node, sb, u, threads);
+        median_node(&t, &mut node, &mut sb[0], u);
     }
 }
 
@@ -379,7 +379,7 @@ struct MedianNode<'a> {
 }
 
 /// Nodes of at least this many faces are built by [`large_node`]: their tables do not fit in
-/// a core's cache.
+/// a core's cache. (Only they are split between threads: [`PARALLEL_SPLIT`] is no smaller.)
 const LARGE: usize = 1 << 15;
 
 /// The union of the boxes of `faces`.
@@ -637,22 +637,16 @@ fn large_child(t: &MedianTables, node: LargeNode, sb: &mut [SortBuf], u: Union, 
         out,
         base,
     };
-    median_node(t, &mut node, sb, u, threads);
+    median_node(t, &mut node, &mut sb[0], u);
 }
 
-/// Builds the subtree of the node's faces (the union of whose boxes is `u`) in pre-order into
-/// `node.out`, on up to `threads` threads.
+/// Builds the subtree of the node's faces (fewer than [`LARGE`]; the union of whose boxes is
+/// `u`) in pre-order into `node.out`, on this thread.
 ///
 /// A node sorts its faces along its split axis unless an ancestor has (the lists stay sorted
-/// through stable partitions), so an axis no large node splits along (`z` in a flat area) is
-/// only sorted for the small subtrees that use it.
-fn median_node(
-    t: &MedianTables,
-    node: &mut MedianNode,
-    sb: &mut [SortBuf],
-    u: Union,
-    threads: usize,
-) {
+/// through stable partitions), so an axis no node splits along (`z` in a flat area) is only
+/// sorted for the small subtrees that use it.
+fn median_node(t: &MedianTables, node: &mut MedianNode, sb: &mut SortBuf, u: Union) {
     let n = node.lists[0].len();
     let (pmin, pmax) = padded(&u);
     let src = if node.valid == 0 {
@@ -708,7 +702,7 @@ fn median_node(
     if node.valid & bit == 0 {
         if src == axis {
             // Only at the root: `lists[0]` in face order, sorted in place.
-            sort_faces(t.key[axis], None, node.lists[axis], &mut sb[0]);
+            sort_faces(t.key[axis], None, node.lists[axis], sb);
         } else {
             let [l0, l1, l2] = &mut node.lists;
             let (s, d): (&[u32], &mut [u32]) = match (src, axis) {
@@ -719,7 +713,7 @@ fn median_node(
                 (2, 0) => (l2, l0),
                 _ => (l2, l1),
             };
-            sort_faces(t.key[axis], Some(s), d, &mut sb[0]);
+            sort_faces(t.key[axis], Some(s), d, sb);
         }
         node.valid |= bit;
     }
@@ -729,7 +723,7 @@ fn median_node(
     let pivot = order_key(t.key[axis], split[mid]);
     for k in 0..3 {
         if k != axis && node.valid & (1 << k) != 0 {
-            partition(node.lists[k], &mut sb[0].right, t.key[axis], pivot, mid);
+            partition(node.lists[k], &mut sb.right, t.key[axis], pivot, mid);
         }
     }
     // The left subtree holds `2 * mid - 1` nodes.
@@ -762,16 +756,8 @@ fn median_node(
         out: ro,
         base: rbase,
     };
-    if threads > 1 && n - mid >= PARALLEL_SPLIT {
-        let (sl, sr) = sb.split_at_mut(threads / 2);
-        join(
-            || median_node(t, &mut left, sl, lu, threads / 2),
-            || median_node(t, &mut right, sr, ru, threads - threads / 2),
-        );
-    } else {
-        median_node(t, &mut left, sb, lu, threads);
-        median_node(t, &mut right, sb, ru, threads);
-    }
+    median_node(t, &mut left, sb, lu);
+    median_node(t, &mut right, sb, ru);
 }
 
 /// The compiler's plane code from the (padded) boxes of the two children: the axis along which
