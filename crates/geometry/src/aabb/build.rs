@@ -7,9 +7,10 @@
 //! [`MedianScratch`] / [`MeanScratch`] that [`super::TreeBuilder`] keeps between builds.
 //! Large subtrees are built on several threads; the result does not depend on it.
 //!
-//! The median split keeps its node's faces sorted along each axis it has needed (radix sorts,
-//! then stable partitions), so no node selects a median; the mean split makes one pass per
-//! node that partitions and accumulates both children's boxes and sums.
+//! The median split selects the median of a large node over its faces in face order (all
+//! reads sequential), and below that size keeps a node's faces sorted along each axis it has
+//! needed (radix sorts, then stable partitions); the mean split makes one pass per node that
+//! partitions and accumulates both children's boxes and sums.
 
 use super::{PAD_MAX, PAD_MIN, plane_code};
 use crate::mesh::{AabbNode, Mesh, NO_CHILD};
@@ -274,11 +275,13 @@ pub fn build_median_split(mesh: &Mesh) -> Vec<AabbNode> {
 
 /// [`build_median_split`] into `out`, with the working memory of `s`.
 ///
-/// A node owns a range of three face lists, sorted along each axis some ancestor (or the node
-/// itself, when it first needs the axis) has sorted them by `(key, face)`; its left child's
-/// faces are the first half of its range along the split axis, and the other sorted lists are
-/// partitioned stably by comparing each face with the median along the split axis, so every
-/// child range stays sorted. No selection per node, nothing allocated per node.
+/// Nodes of at least [`LARGE`] faces select their median over their faces kept in face order
+/// ([`large_node`]), on two threads below the root. Below that size a node owns a range of
+/// three face lists, sorted along each axis some ancestor (or the node itself, when it first
+/// needs the axis) has sorted them by `(key, face)`; its left child's faces are the first half
+/// of its range along the split axis, and the other sorted lists are partitioned stably by
+/// comparing each face with the median, so every child range stays sorted
+/// ([`median_node`]). Nothing is allocated per node.
 pub(super) fn median_into(s: &mut MedianScratch, mesh: &Mesh, out: &mut Vec<AabbNode>) {
     let n = mesh.faces.len();
     if n == 0 {
