@@ -160,7 +160,37 @@ fn ray_tri(t: &[[f32; 3]; 3], o: [f64; 3], d: [f64; 3]) -> Option<f64> {
         return None;
     }
     let tt = dot(e2, q) * inv;
-    (tt >= 0.0).then_some(tt)
+    (tt >= 0.0 && in_hit_box(&hit_box(t), o, d, tt)).then_some(tt)
+}
+
+/// The box a ray's hit on a triangle must lie in: the corners' box, each side moved out by
+/// `5e-6 * (1 + max(|min|, |max|))`, half the margin of the trees' slab test
+/// (`flat::slab_box`).
+///
+/// A ray nearly parallel to a face makes the determinant tiny, and the computed "hit" can land
+/// far outside the face; such hits are rejected. An accepted hit lies well inside the slab box
+/// of every tree node above its face (each contains the face's box, with a larger margin), so
+/// no traversal order or pruning can miss it: the tree answers exactly as brute force does.
+pub(crate) fn hit_box(t: &[[f32; 3]; 3]) -> [[f64; 3]; 2] {
+    let mut lo = [0.0; 3];
+    let mut hi = [0.0; 3];
+    for k in 0..3 {
+        let min = t[0][k].min(t[1][k]).min(t[2][k]);
+        let max = t[0][k].max(t[1][k]).max(t[2][k]);
+        let pad = 5e-6 * (1.0 + f64::from(min.abs().max(max.abs())));
+        lo[k] = f64::from(min) - pad;
+        hi[k] = f64::from(max) + pad;
+    }
+    [lo, hi]
+}
+
+/// Whether the point at `t` along the ray lies in `b` (a NaN coordinate does not).
+#[inline]
+pub(crate) fn in_hit_box(b: &[[f64; 3]; 2], o: [f64; 3], d: [f64; 3], t: f64) -> bool {
+    (0..3).all(|k| {
+        let p = o[k] + d[k] * t;
+        p >= b[0][k] && p <= b[1][k]
+    })
 }
 
 /// Closest point on triangle `f` to `p` (Ericson, in double precision) and its squared distance.
@@ -526,7 +556,9 @@ impl<'a> Locator<'a> {
     }
 
     /// The nearest hit of a ray (direction need not be normalised; a zero direction hits
-    /// nothing).
+    /// nothing); of equally near hits, the lowest face. A hit must lie on its face's box (to
+    /// within `5e-6 * (1 + |coordinate|)`): the far-off "hits" Möller–Trumbore reports for a
+    /// ray parallel to a face are not hits. The same as [`brute::ray`], exactly.
     pub fn ray(&self, origin: [f32; 3], dir: [f32; 3], filter: FaceFilter) -> Option<RayHit> {
         let d = normalise(dir)?;
         let fl = &self.flat;
@@ -556,23 +588,25 @@ impl<'a> Locator<'a> {
                     (bt, bf) = (t, f);
                 }
             } else {
-                // Both children's boxes are tested here; the visiting order (left subtree
-                // first) and the pruning (a box entered beyond the best hit when it is reached)
-                // are the reference's: they decide which of two inconsistent hits wins when a
-                // ray nearly parallel to a face "hits" it outside its box.
+                // Both children's boxes are tested here; the nearer one is visited first and
+                // the other left for later (a box entered beyond the best hit is pruned when
+                // it is reached). Hits lie on their faces' boxes, so the answer is brute
+                // force's whatever the order.
                 let n = &fl.ray[cur as usize];
                 let (t, hit) = r.enter2(n);
-                if hit[1] {
+                let near = usize::from(hit[1] && (!hit[0] || t[1] < t[0]));
+                let far = 1 - near;
+                if hit[far] {
                     if sp < st_node.len() {
-                        st_node[sp] = n.c[1];
-                        st_t[sp] = t[1];
+                        st_node[sp] = n.c[far];
+                        st_t[sp] = t[far];
                         sp += 1;
                     } else {
-                        spill.push((n.c[1], t[1]));
+                        spill.push((n.c[far], t[far]));
                     }
                 }
-                if hit[0] && t[0] <= bt {
-                    cur = n.c[0];
+                if hit[near] && t[near] <= bt {
+                    cur = n.c[near];
                     continue 'walk;
                 }
             }

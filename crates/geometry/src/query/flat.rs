@@ -42,12 +42,13 @@ pub(super) struct PointFace {
 }
 
 /// Per-face data for the ray test ([`super::ray_tri`]): first corner and edges in double
-/// precision.
+/// precision, and the box a hit must lie in ([`super::hit_box`]).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct RayFace {
     pub(super) v0: [f64; 3],
     pub(super) e1: [f64; 3],
     pub(super) e2: [f64; 3],
+    pub(super) bx: [[f64; 3]; 2],
 }
 
 /// A tree in both flat forms. `root` is the reference of the root (with its boxes in
@@ -117,7 +118,12 @@ impl Flat {
                 let v0 = t[0].map(f64::from);
                 let e1 = super::sub(t[1].map(f64::from), v0);
                 let e2 = super::sub(t[2].map(f64::from), v0);
-                RayFace { v0, e1, e2 }
+                RayFace {
+                    v0,
+                    e1,
+                    e2,
+                    bx: super::hit_box(&t),
+                }
             })
             .collect();
         let mut flat = Flat {
@@ -225,7 +231,7 @@ pub(super) fn ray_face(r: &RayFace, o: [f64; 3], d: [f64; 3]) -> Option<f64> {
         return None;
     }
     let tt = dot(r.e2, q) * inv;
-    (tt >= 0.0).then_some(tt)
+    (tt >= 0.0 && super::in_hit_box(&r.bx, o, d, tt)).then_some(tt)
 }
 
 /// A ray prepared for slab tests.
