@@ -588,25 +588,24 @@ impl<'a> Locator<'a> {
                     (bt, bf) = (t, f);
                 }
             } else {
-                // Both children's boxes are tested here; the nearer one is visited first and
-                // the other left for later (a box entered beyond the best hit is pruned when
-                // it is reached). Hits lie on their faces' boxes, so the answer is brute
-                // force's whatever the order.
+                // Both children's boxes are tested here; the left subtree is visited first
+                // and the right one left for later (a box entered beyond the best hit is
+                // pruned when it is reached). Hits lie on their faces' boxes, so the answer
+                // is brute force's whatever the order; left first measured faster than nearer
+                // first (fewer unpredictable branches).
                 let n = &fl.ray[cur as usize];
                 let (t, hit) = r.enter2(n);
-                let near = usize::from(hit[1] && (!hit[0] || t[1] < t[0]));
-                let far = 1 - near;
-                if hit[far] {
+                if hit[1] {
                     if sp < st_node.len() {
-                        st_node[sp] = n.c[far];
-                        st_t[sp] = t[far];
+                        st_node[sp] = n.c[1];
+                        st_t[sp] = t[1];
                         sp += 1;
                     } else {
-                        spill.push((n.c[far], t[far]));
+                        spill.push((n.c[1], t[1]));
                     }
                 }
-                if hit[near] && t[near] <= bt {
-                    cur = n.c[near];
+                if hit[0] && t[0] <= bt {
+                    cur = n.c[0];
                     continue 'walk;
                 }
             }

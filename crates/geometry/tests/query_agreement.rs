@@ -3,8 +3,7 @@
 //! other style, including integer grids (points and rays through vertices, along edges,
 //! parallel to axes and on box sides) and meshes with overlapping, vertical and degenerate
 //! faces. Point queries and rays also agree with brute force (a ray's hit must lie on its
-//! face's box, so no traversal order or pruning can miss one: the reference visits the left
-//! child first, the locator the nearer one).
+//! face's box, so no traversal order or pruning can miss one).
 
 use areakit_geometry::query::{FaceFilter, Locator, brute};
 use areakit_geometry::{Mesh, aabb};
