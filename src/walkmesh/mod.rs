@@ -234,7 +234,8 @@ impl RayAnswer {
 
 impl QueryMesh {
     /// The face at `(x, y)` (walkable faces first; with `z`, the one nearest that height;
-    /// else the highest), see [`areakit_geometry::query`].
+    /// else the highest), see [`areakit_geometry::query`]. Prepares a [`Locator`] for this one
+    /// query: for many, take [`QueryMesh::locator`] once and ask it.
     pub fn at(&self, x: f32, y: f32, z: Option<f32>) -> PointAnswer {
         let hit = self.locator().face_at(x, y, z, FaceFilter::All);
         self.point_answer(hit)
@@ -249,7 +250,7 @@ impl QueryMesh {
         }
     }
 
-    /// The nearest face hit by a ray (any face, both sides).
+    /// The nearest face hit by a ray (any face, both sides). One query, as [`QueryMesh::at`].
     pub fn ray(&self, origin: [f32; 3], dir: [f32; 3]) -> RayAnswer {
         let hit = self.locator().ray(origin, dir, FaceFilter::All);
         RayAnswer {
@@ -259,7 +260,7 @@ impl QueryMesh {
         }
     }
 
-    /// The nearest point of the walkable surface.
+    /// The nearest point of the walkable surface. One query, as [`QueryMesh::at`].
     pub fn nearest_walkable(&self, p: [f32; 3]) -> Option<NearestHit> {
         self.locator().nearest_walkable(p)
     }
@@ -314,7 +315,8 @@ impl Area {
             .collect()
     }
 
-    /// The face at `(x, y)` over all rooms.
+    /// The face at `(x, y)` over all rooms. Prepares every room's locator for this one query:
+    /// for many, take [`Area::locators`] once.
     pub fn at(&self, x: f32, y: f32, z: Option<f32>) -> AreaPointAnswer {
         let locs = self.locators();
         match query::area_face_at(&locs, x, y, z, FaceFilter::All) {
