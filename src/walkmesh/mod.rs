@@ -1,5 +1,5 @@
 //! Walkmesh operations on BWM files: conversion between [`Bwm`] and the format-free
-//! [`Mesh`](areakit_geometry::Mesh), rebuilding derived data, queries, transforms and checks.
+//! [`Mesh`], rebuilding derived data, queries, transforms and checks.
 
 pub mod check;
 
