@@ -110,7 +110,8 @@ pub struct Area {
     pub vis_error: Option<String>,
     /// One entry per LYT room, in LYT order (the index is the transition number).
     pub rooms: Vec<AreaRoom>,
-    /// `.wok` files in the folder that match no LYT room.
+    /// `.wok` files in the folder that match no room of this LYT nor of another LYT beside
+    /// it.
     pub unlisted_woks: Vec<PathBuf>,
 }
 
@@ -252,15 +253,28 @@ impl Area {
             }
             rooms.push(room);
         }
-        let unlisted_woks = files
+        let mut unlisted_woks: Vec<PathBuf> = files
             .iter()
-            .filter(|(n, _)| has_ext(n, "wok"))
-            .filter(|(n, _)| {
-                let stem = &n[..n.len() - 4];
-                layout.room_index(stem).is_none()
-            })
+            .filter(|(n, _)| has_ext(n, "wok") && layout.room_index(&n[..n.len() - 4]).is_none())
             .map(|(_, p)| p.clone())
             .collect();
+        // A folder may hold several areas (a game's extracted modules): a WOK that is a room
+        // of another LYT beside this one belongs to that area. (An unreadable LYT claims
+        // nothing; `check` reports it on its own.)
+        if !unlisted_woks.is_empty() {
+            let others: Vec<lyt::Lyt> = files
+                .iter()
+                .filter(|(n, p)| has_ext(n, "lyt") && *p != lyt_path)
+                .filter_map(|(_, p)| lyt::read(&std::fs::read(p).ok()?).ok())
+                .collect();
+            unlisted_woks.retain(|p| {
+                let stem = p
+                    .file_stem()
+                    .map(|s| s.to_string_lossy())
+                    .unwrap_or_default();
+                others.iter().all(|o| o.room_index(&stem).is_none())
+            });
+        }
         Ok(Area {
             dir,
             resref,

@@ -168,6 +168,38 @@ fn unlisted_wok_is_a_warning() {
     assert_eq!(f[0].severity, Severity::Warning);
 }
 
+/// A folder of two areas: the other LYT's room WOK is not this area's stray, by the LYT path
+/// or through `check` of the whole folder; a WOK of neither area still is.
+#[test]
+fn wok_of_another_lyt_in_the_folder_is_not_flagged() {
+    let fx = Fixture::new("twoareas");
+    let other = LYT.replace("roomcount 3", "roomcount 1").replace(
+        "      room_a 0.0 0.0 0.0\r\n      room_b 2.0 0.0 0.0\r\n      room_c 0.0 2.0 0.0",
+        "      Room_D 9.0 9.0 0.0",
+    );
+    assert!(other.contains("Room_D") && !other.contains("room_a"));
+    fx.write("other.lyt", other.as_bytes());
+    fx.wok("room_d.wok", &square(9.0, 9.0, [-1; 4]));
+    let area = Area::open(&fx.path("test.lyt")).unwrap();
+    assert!(area.unlisted_woks.is_empty(), "{:?}", area.unlisted_woks);
+    assert!(area::check(&area).is_empty());
+    let report = areakit::check::check_paths(std::slice::from_ref(&fx.dir)).unwrap();
+    assert!(
+        !report
+            .findings
+            .iter()
+            .any(|f| f.finding.code == "area-wok-not-in-lyt"),
+        "{:#?}",
+        report.findings
+    );
+    fx.wok("room_e.wok", &square(20.0, 20.0, [-1; 4]));
+    let f = area::check(&Area::open(&fx.path("test.lyt")).unwrap());
+    assert_eq!(
+        summary(&f),
+        vec![("area-wok-not-in-lyt", "room_e.wok".into(), None, None)]
+    );
+}
+
 #[test]
 fn unreadable_wok_is_an_error() {
     let fx = Fixture::new("badwok");
