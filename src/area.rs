@@ -364,6 +364,58 @@ pub fn segments_overlap(a: [[f32; 3]; 2], b: [[f32; 3]; 2], tol: f32) -> bool {
     hi.min(len) - lo.max(0.0) > tol
 }
 
+/// The links with a segment, grouped by `(from room, to room)` and sorted by the low x of
+/// their segments' boxes, so that finding a link back scans only the candidates of one room
+/// pair whose boxes can meet (a linear scan of every link for every link was quadratic).
+struct LinkIndex {
+    /// `(from, to)` → the links' segments with their boxes ([`seg_box`]), by low x.
+    by_pair: std::collections::HashMap<(usize, usize), Vec<BoxedSegment>>,
+}
+
+/// A segment with its widened box ([`seg_box`]).
+type BoxedSegment = ([f32; 4], [[f32; 3]; 2]);
+
+impl LinkIndex {
+    fn new(links: &[RoomLink], tol: f32) -> Self {
+        let mut by_pair: std::collections::HashMap<_, Vec<_>> = std::collections::HashMap::new();
+        for l in links {
+            if let Some(s) = l.segment {
+                by_pair
+                    .entry((l.from, l.to as usize))
+                    .or_default()
+                    .push((seg_box(s, tol), s));
+            }
+        }
+        for v in by_pair.values_mut() {
+            v.sort_by(|a, b| a.0[0].total_cmp(&b.0[0]));
+        }
+        LinkIndex { by_pair }
+    }
+
+    /// Whether a link from room `from` into room `to` lies on `seg` (see [`segments_overlap`]).
+    fn any_back(&self, from: usize, to: usize, seg: [[f32; 3]; 2], tol: f32) -> bool {
+        let Some(cands) = self.by_pair.get(&(from, to)) else {
+            return false;
+        };
+        let q = seg_box(seg, tol);
+        // Overlapping segments have boxes (widened by the tolerance) that meet.
+        let end = cands.partition_point(|c| c.0[0] <= q[1]);
+        cands[..end].iter().any(|(b, s)| {
+            b[1] >= q[0] && b[2] <= q[3] && b[3] >= q[2] && segments_overlap(seg, *s, tol)
+        })
+    }
+}
+
+/// `[low x, high x, low y, high y]` of a segment, widened by `tol`.
+fn seg_box(s: [[f32; 3]; 2], tol: f32) -> [f32; 4] {
+    [
+        s[0][0].min(s[1][0]) - tol,
+        s[0][0].max(s[1][0]) + tol,
+        s[0][1].min(s[1][1]) - tol,
+        s[0][1].max(s[1][1]) + tol,
+    ]
+}
+
 /// Settings of [`check_with`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CheckOptions {
@@ -511,6 +563,7 @@ pub fn check_with(area: &Area, opts: &CheckOptions) -> Vec<Finding> {
 
     // Room links.
     let links = area.links();
+    let backs = LinkIndex::new(&links, opts.tolerance);
     for l in &links {
         let room = &area.rooms[l.from];
         let wok_file = room.wok_path.as_deref().map(path_str).unwrap_or_default();
@@ -552,12 +605,7 @@ pub fn check_with(area: &Area, opts: &CheckOptions) -> Vec<Finding> {
             Some(t) if t.wok.is_none() => continue, // reported as area-room-missing-wok
             Some(t) => {
                 let Some(seg) = l.segment else { continue };
-                let back = links.iter().any(|b| {
-                    b.from == l.to as usize
-                        && b.to as usize == l.from
-                        && b.segment
-                            .is_some_and(|s| segments_overlap(seg, s, opts.tolerance))
-                });
+                let back = backs.any_back(l.to as usize, l.from, seg, opts.tolerance);
                 if !back {
                     out.push(Finding::warning(
                         "area-link-one-way",

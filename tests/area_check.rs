@@ -436,3 +436,63 @@ fn info_json() {
         serde_json::json!({"format": "vis", "rooms": 3, "links": 4})
     );
 }
+
+/// A strip of `n` unit cells at `y0..y0 + 1`, the edge of each cell on side `north` (else
+/// south) leading into room `to`, except cell `skip`.
+fn strip(n: usize, y0: f32, north: bool, to: i32, skip: usize) -> Bwm {
+    let mut m = Bwm::default();
+    for j in 0..2 {
+        for i in 0..=n {
+            m.vertices.push([i as f32, y0 + j as f32, 0.0]);
+        }
+    }
+    let v = |i: usize, j: usize| (j * (n + 1) + i) as u32;
+    let mut transitions = Vec::new();
+    for i in 0..n {
+        for vertices in [
+            [v(i, 0), v(i + 1, 0), v(i + 1, 1)],
+            [v(i, 0), v(i + 1, 1), v(i, 1)],
+        ] {
+            m.faces.push(Face {
+                vertices,
+                material: Material::Stone,
+            });
+        }
+        let t = if i == skip { -1 } else { to };
+        // South: edge 0 of the first face; north: edge 1 of the second.
+        transitions.push(if north { [-1; 3] } else { [t, -1, -1] });
+        transitions.push(if north { [-1, t, -1] } else { [-1; 3] });
+    }
+    areakit::walkmesh::rebuild_with_transitions(&m, &transitions).unwrap()
+}
+
+/// Two long rooms sharing a boundary of 300 linked edges each way, one missing on one side:
+/// exactly that edge is one-way (the links back are found through an index by room pair and
+/// position, not a scan of every link).
+#[test]
+fn many_links_find_their_way_back() {
+    let fx = Fixture::new("strips");
+    let lyt = LYT.replace("roomcount 3", "roomcount 2").replace(
+        "      room_a 0.0 0.0 0.0\r\n      room_b 2.0 0.0 0.0\r\n      room_c 0.0 2.0 0.0",
+        "      room_a 0.0 0.0 0.0\r\n      room_b 0.0 0.0 0.0",
+    );
+    assert!(!lyt.contains("room_c"));
+    fx.write("test.lyt", lyt.as_bytes());
+    std::fs::remove_file(fx.path("test.vis")).unwrap();
+    std::fs::remove_file(fx.path("room_c.wok")).unwrap();
+    fx.wok("room_a.wok", &strip(300, 0.0, true, 1, usize::MAX));
+    fx.wok("room_b.wok", &strip(300, 1.0, false, 0, 137));
+    let area = Area::open(&fx.dir).unwrap();
+    assert_eq!(area.links().len(), 599);
+    let one_way: Vec<_> = area::check(&area)
+        .into_iter()
+        .filter(|f| f.code == "area-link-one-way")
+        .collect();
+    assert_eq!(one_way.len(), 1, "{one_way:#?}");
+    assert_eq!(one_way[0].place.room.as_deref(), Some("room_a"));
+    let m = one_way[0].place.position.unwrap();
+    assert!(
+        (m[0] - 137.5).abs() < 1e-4 && (m[1] - 1.0).abs() < 1e-4,
+        "{m:?}"
+    );
+}
