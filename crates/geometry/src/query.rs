@@ -170,7 +170,9 @@ fn ray_tri(t: &[[f32; 3]; 3], o: [f64; 3], d: [f64; 3]) -> Option<f64> {
 /// A ray nearly parallel to a face makes the determinant tiny, and the computed "hit" can land
 /// far outside the face; such hits are rejected. An accepted hit lies well inside the slab box
 /// of every tree node above its face (each contains the face's box, with a larger margin), so
-/// no traversal order or pruning can miss it: the tree answers exactly as brute force does.
+/// no traversal order or pruning can miss it: the tree answers exactly as brute force does
+/// (while coordinates stay within ±1e6, where double-precision slab tests err by far less than
+/// that margin).
 pub(crate) fn hit_box(t: &[[f32; 3]; 3]) -> [[f64; 3]; 2] {
     let mut lo = [0.0; 3];
     let mut hi = [0.0; 3];
@@ -558,7 +560,9 @@ impl<'a> Locator<'a> {
     /// The nearest hit of a ray (direction need not be normalised; a zero direction hits
     /// nothing); of equally near hits, the lowest face. A hit must lie on its face's box (to
     /// within `5e-6 * (1 + |coordinate|)`): the far-off "hits" Möller–Trumbore reports for a
-    /// ray parallel to a face are not hits. The same as [`brute::ray`], exactly.
+    /// ray parallel to a face are not hits. The same as [`brute::ray`], exactly, while
+    /// coordinates (vertices and origin) stay within ±1e6; far beyond (~1e30), the ray
+    /// parameter cannot resolve small boxes and the two may differ.
     pub fn ray(&self, origin: [f32; 3], dir: [f32; 3], filter: FaceFilter) -> Option<RayHit> {
         let d = normalise(dir)?;
         let fl = &self.flat;
