@@ -27,6 +27,18 @@ fn rebuild_1m_faces(bencher: Bencher) {
         .bench(|| derive::rebuild(&m, &t, aabb::Style::Compiler).unwrap());
 }
 
+/// The same rebuild through one [`aabb::TreeBuilder`] kept between rebuilds.
+#[divan::bench(sample_count = 5)]
+fn rebuild_1m_faces_reused(bencher: Bencher) {
+    let m = grid(N);
+    let t = vec![[-1; 3]; m.faces.len()];
+    let mut builder = aabb::TreeBuilder::new();
+    derive::rebuild_with(&m, &t, aabb::Style::Compiler, &mut builder).unwrap();
+    bencher
+        .counter(ItemsCount::new(m.faces.len()))
+        .bench_local(|| derive::rebuild_with(&m, &t, aabb::Style::Compiler, &mut builder).unwrap());
+}
+
 #[divan::bench(sample_count = 5)]
 fn aabb_1m_faces(bencher: Bencher) {
     let m = grid(N);

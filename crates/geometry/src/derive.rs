@@ -250,15 +250,25 @@ pub fn derive(
     style: aabb::Style,
 ) -> Result<Derived, MeshError> {
     mesh.validate()?;
-    Ok(derive_valid(mesh, transitions, style))
+    Ok(derive_valid(
+        mesh,
+        transitions,
+        style,
+        &mut aabb::TreeBuilder::new(),
+    ))
 }
 
 /// Meshes of at least this many faces get their AABB tree built on a thread of its own while
 /// the other tables are derived.
 const PARALLEL_TREE: usize = 1 << 16;
 
-/// [`derive()`] of a mesh that passed [`Mesh::validate`].
-fn derive_valid(mesh: &Mesh, transitions: &[[i32; 3]], style: aabb::Style) -> Derived {
+/// [`derive()`] of a mesh that passed [`Mesh::validate`], the tree built by `builder`.
+fn derive_valid(
+    mesh: &Mesh,
+    transitions: &[[i32; 3]],
+    style: aabb::Style,
+    builder: &mut aabb::TreeBuilder,
+) -> Derived {
     let rest = || {
         let walkable = mesh.walkable.iter().take_while(|w| **w).count();
         let mut normals = Vec::with_capacity(mesh.faces.len());
@@ -275,13 +285,13 @@ fn derive_valid(mesh: &Mesh, transitions: &[[i32; 3]], style: aabb::Style) -> De
     let ((normals, distances, adjacency, edges, perimeters), aabb) =
         if mesh.faces.len() >= PARALLEL_TREE {
             std::thread::scope(|s| {
-                let tree = s.spawn(|| aabb::build_with(mesh, style));
+                let tree = s.spawn(|| builder.build(mesh, style));
                 let r = rest();
                 let tree = tree.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
                 (r, tree)
             })
         } else {
-            (rest(), aabb::build_with(mesh, style))
+            (rest(), builder.build(mesh, style))
         };
     Derived {
         normals,
@@ -313,11 +323,22 @@ pub fn rebuild(
     transitions: &[[i32; 3]],
     style: aabb::Style,
 ) -> Result<Rebuilt, MeshError> {
+    rebuild_with(mesh, transitions, style, &mut aabb::TreeBuilder::new())
+}
+
+/// [`rebuild`] with the AABB tree built by `builder`, whose working memory is kept for the
+/// next call (for a program that rebuilds walkmeshes often, e.g. an editor after each change).
+pub fn rebuild_with(
+    mesh: &Mesh,
+    transitions: &[[i32; 3]],
+    style: aabb::Style,
+    builder: &mut aabb::TreeBuilder,
+) -> Result<Rebuilt, MeshError> {
     mesh.validate()?;
     let order = walkable_first_order(&mesh.walkable);
     let (mesh, transitions) = reorder(mesh, transitions, &order);
     // Reordering faces keeps the mesh valid.
-    let derived = derive_valid(&mesh, &transitions, style);
+    let derived = derive_valid(&mesh, &transitions, style, builder);
     Ok(Rebuilt {
         mesh,
         transitions,

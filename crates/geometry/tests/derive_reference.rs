@@ -58,3 +58,54 @@ fn adjacency_matches_definition() {
         );
     }
 }
+
+/// A grid of `n * n` cells (`2 n²` faces), one cell in five not walkable, the west edge of
+/// walkable cells in the first column leading into room 3.
+fn grid(n: usize) -> (Mesh, Vec<[i32; 3]>) {
+    let mut m = Mesh::default();
+    for j in 0..=n {
+        for i in 0..=n {
+            m.vertices
+                .push([i as f32, j as f32, ((i * 7 + j * 3) % 5) as f32 * 0.1]);
+        }
+    }
+    let v = |i: usize, j: usize| (j * (n + 1) + i) as u32;
+    let mut t = Vec::new();
+    for j in 0..n {
+        for i in 0..n {
+            let w = (i + 2 * j) % 5 != 0;
+            m.faces.push([v(i, j), v(i + 1, j), v(i + 1, j + 1)]);
+            m.faces.push([v(i, j), v(i + 1, j + 1), v(i, j + 1)]);
+            m.walkable.extend([w, w]);
+            t.push([NONE; 3]);
+            // The second face's edge 2 runs down the west side.
+            t.push([NONE, NONE, if i == 0 && w { 3 } else { NONE }]);
+        }
+    }
+    (m, t)
+}
+
+/// One builder kept across rebuilds of growing and shrinking meshes (one large enough for the
+/// tree to be built on a thread of its own), both tree styles: the same result as rebuilding
+/// afresh.
+#[test]
+fn rebuild_with_a_kept_builder_matches_rebuild() {
+    use areakit_geometry::{aabb, derive};
+    let mut builder = aabb::TreeBuilder::new();
+    for (n, style) in [
+        (40, aabb::Style::Compiler),
+        (7, aabb::Style::PyKotor),
+        (185, aabb::Style::Compiler),
+        (3, aabb::Style::Compiler),
+        (185, aabb::Style::PyKotor),
+        (60, aabb::Style::Compiler),
+    ] {
+        let (m, t) = grid(n);
+        let kept = derive::rebuild_with(&m, &t, style, &mut builder).unwrap();
+        assert!(
+            kept == derive::rebuild(&m, &t, style).unwrap(),
+            "grid {n} {style:?}"
+        );
+        assert_eq!(kept.derived.aabb.len(), 4 * n * n - 1);
+    }
+}
