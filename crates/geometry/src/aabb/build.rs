@@ -433,25 +433,34 @@ fn padded(u: &Union) -> ([f32; 3], [f32; 3]) {
     )
 }
 
+/// Moves the faces of `list` for which `left` holds to the front, keeping the order on both
+/// sides (`left` sees every face once, in order), and returns how many there are. `tmp` must
+/// be longer than the number of faces that go right (as long as `list` always is).
+#[inline]
+fn stable_partition(list: &mut [u32], tmp: &mut [u32], mut left: impl FnMut(u32) -> bool) -> usize {
+    let (mut l, mut r) = (0usize, 0usize);
+    for i in 0..list.len() {
+        let f = list[i];
+        let go_left = left(f);
+        // `l <= i`: a left face never overwrites one not yet read. A face going right lands
+        // in a slot a later face overwrites (or, past the left ones, one the copy below
+        // fills).
+        list[l] = f;
+        tmp[r] = f;
+        l += usize::from(go_left);
+        r += usize::from(!go_left);
+    }
+    list[l..].copy_from_slice(&tmp[..r]);
+    l
+}
+
 /// Moves the faces of `list` that order before `pivot` along the split axis (`key`) to the
 /// front (the first `mid`), keeping the order on both sides.
 #[inline]
 fn partition(list: &mut [u32], tmp: &mut Vec<u32>, key: &[u64], pivot: u128, mid: usize) {
-    let n = list.len();
-    let tmp = sized(tmp, n - mid + 1);
-    let (mut l, mut r) = (0usize, 0usize);
-    for i in 0..n {
-        let f = list[i];
-        let left = order_key(key, f) < pivot;
-        // `l <= i`: a left face never overwrites one not yet read. A face going right lands
-        // in a slot a later face overwrites (or, past `mid`, one the copy below fills).
-        list[l] = f;
-        tmp[r] = f;
-        l += usize::from(left);
-        r += usize::from(!left);
-    }
+    let tmp = sized(tmp, list.len() - mid + 1);
+    let l = stable_partition(list, tmp, |f| order_key(key, f) < pivot);
     debug_assert_eq!(l, mid);
-    list[mid..].copy_from_slice(&tmp[..n - mid]);
 }
 
 /// The order key (see [`order_key`]) of the face at position `mid` when the faces of `fo` are
@@ -530,27 +539,19 @@ fn partition_union(
     mid: usize,
     bx: &[Union],
 ) -> (Union, Union) {
-    let n = list.len();
-    let tmp = sized(tmp, n - mid + 1);
-    let (mut l, mut r) = (0usize, 0usize);
+    let tmp = sized(tmp, list.len() - mid + 1);
     let mut u = [[f32::INFINITY; 6]; 2];
-    for i in 0..n {
-        let f = list[i];
+    let l = stable_partition(list, tmp, |f| {
         let left = order_key(key, f) < pivot;
-        // As in `partition`.
-        list[l] = f;
-        tmp[r] = f;
-        l += usize::from(left);
-        r += usize::from(!left);
         let b = &bx[f as usize];
         // In face order, faces on one side come in runs: the branch is predictable.
         let acc = if left { &mut u[0] } else { &mut u[1] };
         for k in 0..6 {
             acc[k] = if b[k] < acc[k] { b[k] } else { acc[k] };
         }
-    }
+        left
+    });
     debug_assert_eq!(l, mid);
-    list[mid..].copy_from_slice(&tmp[..n - mid]);
     (u[0], u[1])
 }
 
@@ -946,24 +947,15 @@ fn mean_node(
     let mut split = None;
     for _ in 0..3 {
         let m = mean[axis];
-        // One pass: faces below the mean move to the front in place (a face is never written
-        // over before it is read), the others to `spare`, and both sides' boxes and sums
-        // accumulate in face order.
+        // One pass: faces below the mean move to the front, and both sides' boxes and sums
+        // accumulate in face order. When all fall on one side, the list comes back unchanged.
         let mut accs = [MeanAcc::EMPTY; 2];
-        let (mut l, mut r) = (0usize, 0usize);
-        for i in 0..n {
-            let f = faces[i];
+        let l = stable_partition(faces, spare, |f| {
             let rec = &recs[f as usize];
             let lt = rec.c[axis] < m;
-            faces[l] = f;
-            spare[r] = f;
-            l += usize::from(lt);
-            r += usize::from(!lt);
             accs[usize::from(!lt)].add(rec);
-        }
-        // Every face's slot from `l` on is filled from `spare` (when all fall above the mean,
-        // that restores the whole list).
-        faces[l..].copy_from_slice(&spare[..r]);
+            lt
+        });
         if l > 0 && l < n {
             split = Some((l, accs[0], accs[1]));
             break;
