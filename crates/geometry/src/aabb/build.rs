@@ -374,7 +374,7 @@ struct MedianTables<'a> {
 struct MedianNode<'a> {
     /// The node's faces sorted along each axis whose bit is set in `valid` (the others hold
     /// garbage; with no bit set, `lists[0]` holds the faces in face order).
-    lists: [&'a mut [u32]; 3],
+    lists: Lists<'a>,
     valid: u8,
     /// Exactly the subtree's `2n - 1` nodes, the first being node `base` of the tree.
     out: &'a mut [AabbNode],
@@ -555,12 +555,47 @@ fn partition_union(
     (u[0], u[1])
 }
 
+/// An internal node of the compiler's tree: its padded box `(pmin, pmax)`, its children's
+/// padded boxes (for the plane), its index `base` and its right child's `right`.
+#[inline]
+fn internal_node(
+    (pmin, pmax): ([f32; 3], [f32; 3]),
+    l: ([f32; 3], [f32; 3]),
+    r: ([f32; 3], [f32; 3]),
+    axis: usize,
+    base: u32,
+    right: u32,
+) -> AabbNode {
+    AabbNode {
+        min: pmin,
+        max: pmax,
+        face: -1,
+        plane: child_plane(l, r, axis),
+        left: base + 1,
+        right,
+    }
+}
+
+/// A node's ranges of the three face lists.
+type Lists<'a> = [&'a mut [u32]; 3];
+
+/// Splits each of three lists at `mid`: the left parts and the right parts.
+fn split_lists(lists: Lists<'_>, mid: usize) -> (Lists<'_>, Lists<'_>) {
+    let [l0, l1, l2] = lists;
+    let ((a0, b0), (a1, b1), (a2, b2)) = (
+        l0.split_at_mut(mid),
+        l1.split_at_mut(mid),
+        l2.split_at_mut(mid),
+    );
+    ([a0, a1, a2], [b0, b1, b2])
+}
+
 /// What a node of at least [`LARGE`] faces owns: its faces in face order (`fo`), its ranges
 /// of the three lists (unsorted; handed down to the children that are not large), its range
 /// of the output and its index `base` in the tree.
 struct LargeNode<'a> {
     fo: &'a mut [u32],
-    lists: [&'a mut [u32]; 3],
+    lists: Lists<'a>,
     out: &'a mut [AabbNode],
     base: u32,
 }
@@ -583,31 +618,19 @@ fn large_node(t: &MedianTables, node: LargeNode, sb: &mut [SortBuf], u: Union, t
     let pivot = median_key(key, fo, mid, &mut sb[0]);
     let (lu, ru) = partition_union(fo, &mut sb[0].right, key, pivot, mid, t.bx);
     let rbase = base + 2 * mid as u32;
-    out[0] = AabbNode {
-        min: pmin,
-        max: pmax,
-        face: -1,
-        plane: child_plane(padded(&lu), padded(&ru), axis),
-        left: base + 1,
-        right: rbase,
-    };
+    out[0] = internal_node((pmin, pmax), padded(&lu), padded(&ru), axis, base, rbase);
     let (lo, ro) = out[1..].split_at_mut(2 * mid - 1);
     let (fl, fr) = fo.split_at_mut(mid);
-    let [l0, l1, l2] = lists;
-    let ((a0, b0), (a1, b1), (a2, b2)) = (
-        l0.split_at_mut(mid),
-        l1.split_at_mut(mid),
-        l2.split_at_mut(mid),
-    );
+    let (ll, rl) = split_lists(lists, mid);
     let left = LargeNode {
         fo: fl,
-        lists: [a0, a1, a2],
+        lists: ll,
         out: lo,
         base: base + 1,
     };
     let right = LargeNode {
         fo: fr,
-        lists: [b0, b1, b2],
+        lists: rl,
         out: ro,
         base: rbase,
     };
@@ -680,14 +703,7 @@ fn median_node(t: &MedianTables, node: &mut MedianNode, sb: &mut SortBuf, u: Uni
             (g, f)
         };
         let (lp, rp) = (padded(&t.bx[f as usize]), padded(&t.bx[g as usize]));
-        node.out[0] = AabbNode {
-            min: pmin,
-            max: pmax,
-            face: -1,
-            plane: child_plane(lp, rp, axis),
-            left: base + 1,
-            right: base + 2,
-        };
+        node.out[0] = internal_node((pmin, pmax), lp, rp, axis, base, base + 2);
         node.out[1] = AabbNode {
             min: lp.0,
             max: lp.1,
@@ -732,30 +748,18 @@ fn median_node(t: &MedianTables, node: &mut MedianNode, sb: &mut SortBuf, u: Uni
     }
     // The left subtree holds `2 * mid - 1` nodes.
     let rbase = base + 2 * mid as u32;
-    node.out[0] = AabbNode {
-        min: pmin,
-        max: pmax,
-        face: -1,
-        plane: child_plane(padded(&lu), padded(&ru), axis),
-        left: base + 1,
-        right: rbase,
-    };
+    node.out[0] = internal_node((pmin, pmax), padded(&lu), padded(&ru), axis, base, rbase);
     let valid = node.valid;
-    let [l0, l1, l2] = std::mem::take(&mut node.lists);
-    let ((a0, b0), (a1, b1), (a2, b2)) = (
-        l0.split_at_mut(mid),
-        l1.split_at_mut(mid),
-        l2.split_at_mut(mid),
-    );
+    let (ll, rl) = split_lists(std::mem::take(&mut node.lists), mid);
     let (lo, ro) = std::mem::take(&mut node.out)[1..].split_at_mut(2 * mid - 1);
     let mut left = MedianNode {
-        lists: [a0, a1, a2],
+        lists: ll,
         valid,
         out: lo,
         base: base + 1,
     };
     let mut right = MedianNode {
-        lists: [b0, b1, b2],
+        lists: rl,
         valid,
         out: ro,
         base: rbase,
