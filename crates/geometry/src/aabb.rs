@@ -7,6 +7,7 @@ use crate::mesh::{AabbNode, Mesh, NO_CHILD};
 
 mod build;
 
+pub(crate) use build::tri_box;
 pub use build::{build_mean_split, build_median_split};
 
 /// Plane code of a split along `axis` (0, 1, 2) in the positive direction.

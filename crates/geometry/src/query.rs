@@ -163,9 +163,25 @@ fn ray_tri(t: &[[f32; 3]; 3], o: [f64; 3], d: [f64; 3]) -> Option<f64> {
     (tt >= 0.0 && in_hit_box(&hit_box(t), o, d, tt)).then_some(tt)
 }
 
-/// The box a ray's hit on a triangle must lie in: the corners' box, each side moved out by
-/// `5e-6 * (1 + max(|min|, |max|))`, half the margin of the trees' slab test
-/// (`flat::slab_box`).
+/// The relative margin of the trees' slab boxes ([`widened`]).
+pub(crate) const SLAB_MARGIN: f64 = 1e-5;
+
+/// A box with each side moved out by `margin * (1 + max(|min|, |max|))` on its axis, in double
+/// precision.
+#[inline]
+pub(crate) fn widened(min: [f32; 3], max: [f32; 3], margin: f64) -> [[f64; 3]; 2] {
+    let mut lo = [0.0; 3];
+    let mut hi = [0.0; 3];
+    for k in 0..3 {
+        let pad = margin * (1.0 + f64::from(min[k].abs().max(max[k].abs())));
+        lo[k] = f64::from(min[k]) - pad;
+        hi[k] = f64::from(max[k]) + pad;
+    }
+    [lo, hi]
+}
+
+/// The box a ray's hit on a triangle must lie in: the corners' box [`widened`] by half the
+/// margin of the trees' slab boxes.
 ///
 /// A ray nearly parallel to a face makes the determinant tiny, and the computed "hit" can land
 /// far outside the face; such hits are rejected. An accepted hit lies well inside the slab box
@@ -174,16 +190,8 @@ fn ray_tri(t: &[[f32; 3]; 3], o: [f64; 3], d: [f64; 3]) -> Option<f64> {
 /// (while coordinates stay within ±1e6, where double-precision slab tests err by far less than
 /// that margin).
 pub(crate) fn hit_box(t: &[[f32; 3]; 3]) -> [[f64; 3]; 2] {
-    let mut lo = [0.0; 3];
-    let mut hi = [0.0; 3];
-    for k in 0..3 {
-        let min = t[0][k].min(t[1][k]).min(t[2][k]);
-        let max = t[0][k].max(t[1][k]).max(t[2][k]);
-        let pad = 5e-6 * (1.0 + f64::from(min.abs().max(max.abs())));
-        lo[k] = f64::from(min) - pad;
-        hi[k] = f64::from(max) + pad;
-    }
-    [lo, hi]
+    let (min, max) = aabb::tri_box(t);
+    widened(min, max, SLAB_MARGIN / 2.0)
 }
 
 /// Whether the point at `t` along the ray lies in `b` (a NaN coordinate does not).

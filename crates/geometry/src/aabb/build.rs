@@ -59,7 +59,7 @@ fn centroid(t: &[[f32; 3]; 3]) -> [f64; 3] {
 
 /// The box of a triangle (corners folded in order, as [`super::face_box`]).
 #[inline]
-pub(super) fn tri_box(t: &[[f32; 3]; 3]) -> ([f32; 3], [f32; 3]) {
+pub(crate) fn tri_box(t: &[[f32; 3]; 3]) -> ([f32; 3], [f32; 3]) {
     let mut min = t[0];
     let mut max = t[0];
     for v in &t[1..] {

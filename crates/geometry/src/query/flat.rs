@@ -66,17 +66,10 @@ pub(super) struct Flat {
     pub(super) some: bool,
 }
 
-/// The box of the slab test: each side moved out by `1e-5 * (1 + max(|min|, |max|))`.
+/// The box of the slab test: [`super::widened`] by [`super::SLAB_MARGIN`].
 #[inline]
 fn slab_box(min: [f32; 3], max: [f32; 3]) -> [[f64; 3]; 2] {
-    let mut lo = [0.0; 3];
-    let mut hi = [0.0; 3];
-    for k in 0..3 {
-        let pad = 1e-5 * (1.0 + f64::from(min[k].abs().max(max[k].abs())));
-        lo[k] = f64::from(min[k]) - pad;
-        hi[k] = f64::from(max[k]) + pad;
-    }
-    [lo, hi]
+    super::widened(min, max, super::SLAB_MARGIN)
 }
 
 #[inline]
