@@ -31,6 +31,32 @@ struct Row {
     distance_faces_stored_n: usize,
 }
 
+impl Row {
+    /// Adds every count of `o`.
+    fn add(&mut self, o: &Row) {
+        macro_rules! add { ($($f:ident),*) => { $( self.$f += o.$f; )* } }
+        add!(
+            files,
+            identical,
+            order,
+            normals,
+            distances,
+            adjacency,
+            edges,
+            perimeters,
+            aabb,
+            aabb_faces,
+            aabb_planes,
+            aabb_boxes,
+            faces,
+            normal_faces,
+            normal_faces_1e4,
+            distance_faces,
+            distance_faces_stored_n
+        );
+    }
+}
+
 fn bits3(v: &[f32; 3]) -> [u32; 3] {
     v.map(f32::to_bits)
 }
@@ -131,26 +157,7 @@ fn corpus_rebuild_matches_sections() {
                 .all(|(a, b)| bits3(&a.min) == bits3(&b.min) && bits3(&a.max) == bits3(&b.max)))
             as usize;
         let e = rows.entry(fam).or_default();
-        macro_rules! add { ($($f:ident),*) => { $( e.$f += row.$f; )* } }
-        add!(
-            files,
-            identical,
-            order,
-            normals,
-            distances,
-            adjacency,
-            edges,
-            perimeters,
-            aabb,
-            aabb_faces,
-            aabb_planes,
-            aabb_boxes,
-            faces,
-            normal_faces,
-            normal_faces_1e4,
-            distance_faces,
-            distance_faces_stored_n
-        );
+        e.add(&row);
     }
     let mut total = Row::default();
     println!(
@@ -199,26 +206,7 @@ fn corpus_rebuild_matches_sections() {
     };
     for (fam, r) in &rows {
         print(fam, r);
-        macro_rules! add { ($($f:ident),*) => { $( total.$f += r.$f; )* } }
-        add!(
-            files,
-            identical,
-            order,
-            normals,
-            distances,
-            adjacency,
-            edges,
-            perimeters,
-            aabb,
-            aabb_faces,
-            aabb_planes,
-            aabb_boxes,
-            faces,
-            normal_faces,
-            normal_faces_1e4,
-            distance_faces,
-            distance_faces_stored_n
-        );
+        total.add(r);
     }
     print("all", &total);
     let t = total;
