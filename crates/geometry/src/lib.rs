@@ -13,6 +13,7 @@
 pub mod aabb;
 pub mod analysis;
 pub mod derive;
+pub mod nav;
 mod mesh;
 pub mod query;
 pub mod transform;
