@@ -2,8 +2,8 @@
 //! read together from a folder, and the checks that need all of them.
 //!
 //! ```no_run
-//! let area = areakit::area::Area::open("modules/m01aa/m01aa.lyt".as_ref()).unwrap();
-//! for f in areakit::area::check(&area) {
+//! let area = areakit_area::area::Area::open("modules/m01aa/m01aa.lyt".as_ref()).unwrap();
+//! for f in areakit_area::area::check(&area) {
 //!     println!("{} {} {}: {}", f.severity, f.code, f.place, f.message);
 //! }
 //! ```

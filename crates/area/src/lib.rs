@@ -3,7 +3,9 @@
 //! - [`walkmesh`]: BWM walkmeshes ↔ the format-free geometry (rebuild, queries, transforms,
 //!   checks);
 //! - [`area`]: a layout (LYT), its visibility (VIS) and one walkmesh per room, their links and
-//!   the checks that need all of them.
+//!   the checks that need all of them;
+//! - [`objects`]: placeables and doors standing in an area, their walkmeshes in area space,
+//!   and the `--objects` JSON file.
 //!
 //! This crate reads files (an area is several), but knows no command line: the `areakit` crate
 //! drives it.
@@ -11,4 +13,5 @@
 #![deny(missing_docs)]
 
 pub mod area;
+pub mod objects;
 pub mod walkmesh;
