@@ -13,5 +13,6 @@
 #![deny(missing_docs)]
 
 pub mod area;
+pub mod io;
 pub mod objects;
 pub mod walkmesh;
