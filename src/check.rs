@@ -202,37 +202,34 @@ fn extension_is(path: &Path, ext: &str) -> bool {
 fn check_file(path: &Path, report: &mut Report) -> Result<(), Error> {
     let data = fsio::read(path)?;
     report.files_checked += 1;
-    let push = |report: &mut Report, f: Finding| {
+    for finding in check_data(path, &data)? {
         report.findings.push(FileFinding {
             path: path.to_path_buf(),
-            finding: f,
-        })
-    };
-    // MDL ASCII: the reader's own warnings (garbage lines, ...) come with the model.
-    if Format::detect(path, &data) == Some(Format::MdlAscii) {
-        match areakit_formats::mdl_ascii::read_with_findings(&data) {
-            Ok((model, read_findings)) => {
-                for f in read_findings
-                    .into_iter()
-                    .chain(areakit_formats::mdl_ascii::validate(&model))
-                {
-                    push(report, f);
-                }
-            }
-            Err(e) => push(report, decode_finding(&e)),
-        }
-        return Ok(());
-    }
-    match Document::decode(path, &data) {
-        Ok(doc) => {
-            for f in validate(&doc) {
-                push(report, f);
-            }
-        }
-        Err(Error::Invalid { source, .. }) => push(report, decode_finding(&source)),
-        Err(e) => return Err(e),
+            finding,
+        });
     }
     Ok(())
+}
+
+/// The findings of one file's bytes (`path` picks the format and names it): a file that does
+/// not decode gives one `invalid-file` (or `unsupported-file`) finding; one that does gives its
+/// validators' findings (and, for MDL ASCII, the reader's own warnings).
+pub fn check_data(path: &Path, data: &[u8]) -> Result<Vec<Finding>, Error> {
+    // MDL ASCII: the reader's own warnings (garbage lines, ...) come with the model.
+    if Format::detect(path, data) == Some(Format::MdlAscii) {
+        return Ok(match areakit_formats::mdl_ascii::read_with_findings(data) {
+            Ok((model, mut findings)) => {
+                findings.extend(areakit_formats::mdl_ascii::validate(&model));
+                findings
+            }
+            Err(e) => vec![decode_finding(&e)],
+        });
+    }
+    match Document::decode(path, data) {
+        Ok(doc) => Ok(validate(&doc)),
+        Err(Error::Invalid { source, .. }) => Ok(vec![decode_finding(&source)]),
+        Err(e) => Err(e),
+    }
 }
 
 /// The findings of a decoded document's validators.

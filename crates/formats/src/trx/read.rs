@@ -113,7 +113,8 @@ fn relocate(e: DecodeError, offset: u64) -> DecodeError {
 pub fn read(data: &[u8]) -> Result<Trx, DecodeError> {
     let (version_major, version_minor, entries) = read_packet_table(data)?;
     // Bound the memory of all walkmeshes together, not only each one: the declared sizes of
-    // the ASWM packets (payload offset 8) may add up to at most `MAX_DECOMPRESSED`.
+    // the ASWM packets (payload offset 8) may add up to at most the file's budget.
+    let budget = raw::decompressed_budget(data.len());
     let mut declared_total = 0u64;
     for (i, e) in entries
         .iter()
@@ -123,12 +124,12 @@ pub fn read(data: &[u8]) -> Result<Trx, DecodeError> {
         let at = e.offset as usize + raw::PACKET_HEADER_SIZE + 8;
         if let Some(b) = data.get(at..at + 4).filter(|_| e.size >= 12) {
             declared_total += u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
-            if declared_total > raw::MAX_DECOMPRESSED as u64 {
+            if declared_total > budget as u64 {
                 return Err(DecodeError::limit_at(
                     at as u64,
                     format!(
-                        "packet {i}: the ASWM packets declare {declared_total} decompressed bytes in all, above the {} byte limit",
-                        raw::MAX_DECOMPRESSED
+                        "packet {i}: the ASWM packets declare {declared_total} decompressed bytes in all, above the {budget} byte limit for a {} byte file (16 MiB + 4 x the file size)",
+                        data.len()
                     ),
                 ));
             }
