@@ -206,10 +206,8 @@ fn scene(rooms: &[MapRoom<'_>], opts: &RenderOptions) -> Scene {
     // view up).
     let widen = |s: &mut Scene, p: [f32; 2]| {
         if p.iter().all(|c| c.is_finite()) {
-            for k in 0..2 {
-                s.min[k] = s.min[k].min(p[k]);
-                s.max[k] = s.max[k].max(p[k]);
-            }
+            s.min = [s.min[0].min(p[0]), s.min[1].min(p[1])];
+            s.max = [s.max[0].max(p[0]), s.max[1].max(p[1])];
         }
     };
     for o in &opts.objects {
