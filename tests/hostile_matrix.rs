@@ -821,3 +821,32 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
     }
     out
 }
+
+/// A file inside a folder that cannot be read: `check` reports it on stderr, goes on with the
+/// others, and exits 2 at the end. (Root reads anything: there the case cannot be made.)
+#[test]
+fn check_goes_on_past_an_unreadable_file() {
+    if running_as_root() {
+        eprintln!("skipped: running as root, every file is readable");
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("unreadable-in-folder");
+    let wok = areakit::formats::bwm::write(&demo_wok()).unwrap();
+    std::fs::write(dir.join("a.wok"), &wok).unwrap();
+    std::fs::write(dir.join("b.wok"), &wok).unwrap();
+    std::fs::set_permissions(dir.join("a.wok"), std::fs::Permissions::from_mode(0o000)).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_areakit"))
+        .args(["check".as_ref(), dir.as_os_str(), "--json".as_ref()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["files_checked"], 1);
+    assert_eq!(v["io_errors"].as_array().unwrap().len(), 1);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("a.wok"), "{err}");
+    std::fs::set_permissions(dir.join("a.wok"), std::fs::Permissions::from_mode(0o644)).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
