@@ -1,0 +1,1 @@
+//! Unit tests over small hand-made GFFs.
