@@ -213,6 +213,8 @@ fn capsule_members_round_trip() {
     let mut t = Tally::default();
     let mut by_type: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut others = 0;
+    let mut pth = [0usize; 3];
+    let mut seen: BTreeMap<&'static str, usize> = BTreeMap::new();
     for entry in walkdir::WalkDir::new(&dir).sort_by_file_name() {
         let entry = entry.unwrap();
         if !entry.file_type().is_file() {
@@ -224,7 +226,14 @@ fn capsule_members_round_trip() {
             continue;
         }
         let before = t.canonical_equal;
-        check_one(&entry.path().display().to_string(), &data, &mut t);
+        let label = entry.path().display().to_string();
+        check_one(&label, &data, &mut t);
+        if data.starts_with(b"PTH ") {
+            pth_round_trip(&label, &data, &mut pth, &mut t.failures);
+        }
+        if let Ok(g) = gff::read(&data) {
+            views_tally(&g, &mut seen);
+        }
         let e = by_type
             .entry(String::from_utf8_lossy(&data[..4]).into_owned())
             .or_default();
@@ -237,6 +246,8 @@ fn capsule_members_round_trip() {
     );
     eprintln!("by type (files, canonical = original): {by_type:?}");
     eprintln!("warnings: {:?}", t.warnings);
+    eprintln!("PTH files, points, connections rebuilt byte-exact: {pth:?}");
+    eprintln!("typed views: {seen:?}");
     assert!(t.files > 0, "no GFF under {}", Path::new(&dir).display());
     assert!(
         t.failures.is_empty(),
@@ -244,4 +255,103 @@ fn capsule_members_round_trip() {
         t.failures.len(),
         &t.failures[..t.failures.len().min(20)]
     );
+    assert!(pth[0] > 0, "no PTH member");
+}
+
+/// Read → view → build → write gives the file back; `tally` counts files, points, connections.
+fn pth_round_trip(label: &str, data: &[u8], tally: &mut [usize; 3], failures: &mut Vec<String>) {
+    let Ok(g) = gff::read(data) else { return };
+    let p = match views::Pth::from_gff(&g) {
+        Ok(p) => p,
+        Err(e) => return failures.push(format!("{label}: PTH view: {e}")),
+    };
+    if p.to_bytes().ok().as_deref() != Some(data) {
+        return failures.push(format!("{label}: Pth::to_bytes differs from the file"));
+    }
+    let built = p.to_gff().unwrap();
+    if built != g || gff::write(&built).ok().as_deref() != Some(data) {
+        return failures.push(format!("{label}: Pth::to_gff does not write the file"));
+    }
+    if (0..p.points.len()).any(|i| {
+        p.neighbours(i)
+            .iter()
+            .any(|&d| d as usize >= p.points.len())
+    }) {
+        return failures.push(format!("{label}: a connection leads to no point"));
+    }
+    tally[0] += 1;
+    tally[1] += p.points.len();
+    tally[2] += p.connections.len();
+}
+
+/// Counts what the typed views find, to report what the corpus carries.
+fn views_tally(g: &gff::Gff, seen: &mut BTreeMap<&'static str, usize>) {
+    let mut add = |k: &'static str, n: usize| *seen.entry(k).or_default() += n;
+    match &g.file_type {
+        b"ARE " => {
+            let a = views::Are::from_gff(g);
+            add("ARE rooms", a.rooms.len());
+            add("ARE with map", usize::from(a.map.is_some()));
+        }
+        b"GIT " => {
+            let v = views::Git::from_gff(g);
+            add("GIT placeables", v.placeables.len());
+            add(
+                "GIT placeables with position and bearing",
+                v.placeables
+                    .iter()
+                    .filter(|p| p.position.is_some() && p.bearing.is_some())
+                    .count(),
+            );
+            add("GIT doors", v.doors.len());
+            add(
+                "GIT doors with position and bearing",
+                v.doors
+                    .iter()
+                    .filter(|d| d.position.is_some() && d.bearing.is_some())
+                    .count(),
+            );
+            add(
+                "GIT doors linked (LinkedToFlags != 0)",
+                v.doors
+                    .iter()
+                    .filter(|d| d.linked_to_flags.is_some_and(|f| f != 0))
+                    .count(),
+            );
+            add(
+                "GIT doors with OpenState",
+                v.doors.iter().filter(|d| d.open_state.is_some()).count(),
+            );
+            add("GIT creatures", v.creatures.len());
+            add("GIT waypoints", v.waypoints.len());
+        }
+        b"IFO " => {
+            let v = views::Ifo::from_gff(g);
+            add(
+                "IFO with entry point",
+                usize::from(
+                    v.entry_area.is_some()
+                        && v.entry_position.is_some()
+                        && v.entry_direction.is_some(),
+                ),
+            );
+            add("IFO areas", v.areas.len());
+        }
+        b"UTP " => {
+            let v = views::Utp::from_gff(g);
+            add("UTP", 1);
+            add("UTP static", usize::from(v.is_static == Some(true)));
+            add("UTP useable", usize::from(v.useable == Some(true)));
+        }
+        b"UTD " => {
+            let v = views::Utd::from_gff(g);
+            add("UTD", 1);
+            add("UTD with OpenState", usize::from(v.open_state.is_some()));
+            add(
+                "UTD with GenericType",
+                usize::from(v.generic_type.is_some()),
+            );
+        }
+        _ => {}
+    }
 }
