@@ -26,7 +26,7 @@
 use std::collections::HashMap;
 
 use super::model::{Field, Gff, Label, LocString, Struct, Value, u32_of};
-use super::raw::{self, Header, types};
+use super::raw::{self, Header};
 use super::read::Tables;
 use crate::error::EncodeError;
 
@@ -527,22 +527,4 @@ pub(crate) fn lay_out(gff: &Gff, flat: &Flat<'_>, n: &Numbering) -> Result<Vec<u
     out.extend_from_slice(&lists);
     debug_assert_eq!(out.len() as u64, total);
     Ok(out)
-}
-
-/// Whether a value type keeps its data in the field data block.
-#[allow(dead_code)]
-pub(crate) fn uses_field_data(type_id: u32) -> bool {
-    matches!(
-        type_id,
-        types::DWORD64
-            | types::INT64
-            | types::DOUBLE
-            | types::EXO_STRING
-            | types::RES_REF
-            | types::LOC_STRING
-            | types::VOID
-            | types::ORIENTATION
-            | types::VECTOR
-            | types::STR_REF
-    )
 }
