@@ -109,7 +109,7 @@ fn loose_gffs_round_trip_byte_exact() {
 #[test]
 fn loose_gffs_typed_views() {
     let mut by_type: BTreeMap<String, usize> = BTreeMap::new();
-    let (mut rooms, mut placeables, mut doors, mut areas) = (0, 0, 0, 0);
+    let (mut rooms, mut placeables, mut doors, mut areas, mut open_state) = (0, 0, 0, 0, 0);
     for (path, data) in &loose() {
         let g = gff::read(data).unwrap();
         let ty = g.file_type_str();
@@ -149,6 +149,7 @@ fn loose_gffs_typed_views() {
                 assert!(
                     utd.tag.is_some() && utd.generic_type.is_some() && utd.appearance.is_some()
                 );
+                open_state += usize::from(utd.open_state.is_some());
             }
             other => panic!("unexpected file type {other:?}"),
         }
@@ -168,6 +169,10 @@ fn loose_gffs_typed_views() {
         (rooms, placeables, doors, areas),
         (10, 131, 41, 1),
         "rooms, GIT placeables, GIT doors, IFO areas"
+    );
+    assert_eq!(
+        open_state, 3,
+        "UTDs with OpenState (PyKotor's KotOR 2 test files)"
     );
 }
 

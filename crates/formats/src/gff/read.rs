@@ -412,11 +412,11 @@ impl<'a> Reader<'a> {
 
     fn read_value(&mut self, fr: &FieldRecord, depth: usize) -> Result<Value, DecodeError> {
         let d = fr.data;
-        let f32s = |b: &[u8]| -> Vec<f32> {
-            b.chunks_exact(4)
-                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect()
-        };
+        fn f32s<const N: usize, const B: usize>(b: &[u8; B]) -> [f32; N] {
+            std::array::from_fn(|i| {
+                f32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
+            })
+        }
         Ok(match fr.type_id {
             types::BYTE => Value::Byte(d as u8),
             types::CHAR => Value::Char(d as u8 as i8),
@@ -434,14 +434,8 @@ impl<'a> Reader<'a> {
             types::RES_REF => Value::ResRef(Text::from_bytes(self.prefixed(fr, 1, "CResRef")?)),
             types::VOID => Value::Void(self.prefixed(fr, 4, "VOID data")?),
             types::LOC_STRING => Value::LocString(self.read_locstring(fr)?),
-            types::ORIENTATION => {
-                let v = f32s(&self.fixed::<16>(fr, "Orientation")?);
-                Value::Orientation([v[0], v[1], v[2], v[3]])
-            }
-            types::VECTOR => {
-                let v = f32s(&self.fixed::<12>(fr, "Vector")?);
-                Value::Vector([v[0], v[1], v[2]])
-            }
+            types::ORIENTATION => Value::Orientation(f32s(&self.fixed::<16>(fr, "Orientation")?)),
+            types::VECTOR => Value::Vector(f32s(&self.fixed::<12>(fr, "Vector")?)),
             types::STR_REF => {
                 let b = self.fixed::<8>(fr, "StrRef")?;
                 Value::StrRef(u32::from_le_bytes([b[4], b[5], b[6], b[7]]))
