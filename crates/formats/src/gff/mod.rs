@@ -4,11 +4,11 @@
 //! - [`raw`]: on-disk constants, type ids and the header;
 //! - [`Gff`], [`Struct`], [`Field`], [`Value`] and friends: the editable tree ([`model`]), with
 //!   lookups by label (`gff.root().get_string("Tag")`) and setters;
-//! - [`read`] / [`write`]: bytes to tree and back. A tree read from bytes keeps them as its
+//! - [`read()`] / [`write()`]: bytes to tree and back. A tree read from bytes keeps them as its
 //!   original layout and writes back byte for byte while unmodified; an edit that keeps the
-//!   tree's shape is written in place, any other edit makes [`write`] lay the file out
+//!   tree's shape is written in place, any other edit makes [`write()`] lay the file out
 //!   canonically (the game's own order; [`write_canonical`] forces it);
-//! - [`validate`]: findings about the tree and the layout as read;
+//! - [`validate()`]: findings about the tree and the layout as read;
 //! - [`views`]: typed, tolerant views of ARE, GIT, IFO, UTP, UTD and PTH, and the PTH builder;
 //! - [`Gff::summary`]: the counts `areakit info` prints.
 //!

@@ -657,7 +657,7 @@ impl Struct {
 /// A decoded GFF file: the header's file type and version, and the root struct.
 ///
 /// A `Gff` read from bytes also keeps those bytes (shared, not copied on clone) as its
-/// *original layout*: [`write`](super::write) lays the tree into them while the tree still fits
+/// *original layout*: [`write()`](super::write) lays the tree into them while the tree still fits
 /// them (see `docs/formats/gff.md`, "Writing"), which gives back the input byte for byte when
 /// nothing was changed. Equality compares the file type, version and tree only.
 #[derive(Clone)]
@@ -726,7 +726,7 @@ impl Gff {
         self.original.as_deref()
     }
 
-    /// Drops the original layout: the next [`write`](super::write) lays the file out
+    /// Drops the original layout: the next [`write()`](super::write) lays the file out
     /// canonically.
     pub fn forget_layout(&mut self) {
         self.original = None;

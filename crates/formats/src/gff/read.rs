@@ -531,7 +531,7 @@ impl<'a> Reader<'a> {
 
 /// Decodes a GFF V3.2 file (any resource type: ARE, GIT, IFO, UTP, DLG, ...).
 ///
-/// The result keeps `data` as its original layout, so that [`write`](super::write) gives the
+/// The result keeps `data` as its original layout, so that [`write()`](super::write) gives the
 /// same bytes back while the tree is unchanged. Errors name the byte offset and the path to
 /// the problem, e.g. `struct 0 field 7: field record 7 "ItemList" (List): list element 3:
 /// ...`.

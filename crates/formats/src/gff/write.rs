@@ -44,7 +44,7 @@ pub fn write(gff: &Gff) -> Result<Vec<u8>, EncodeError> {
     write_canonical(gff)
 }
 
-/// Whether [`write`] would keep the original layout (the tree still fits the bytes it was read
+/// Whether [`write()`] would keep the original layout (the tree still fits the bytes it was read
 /// from). Costs as much as a write.
 pub fn fits_original_layout(gff: &Gff) -> bool {
     gff.original
