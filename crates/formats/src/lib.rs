@@ -22,6 +22,7 @@ pub mod bwm;
 pub mod cursor;
 mod error;
 pub mod finding;
+pub mod gff;
 pub mod lyt;
 pub mod mdl_ascii;
 mod text_lines;
