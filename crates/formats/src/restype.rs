@@ -346,7 +346,7 @@ pub fn parse_file_name(file_name: &str) -> Result<(ResRef, ResType), EncodeError
 /// Sorts archive members by name (ASCII case-insensitive), then type id, then the stored name
 /// bytes (so the order is total); two members with the same name and type are an error.
 pub(crate) fn sort_members<T>(members: &mut [(ResRef, ResType, T)]) -> Result<(), EncodeError> {
-    members.sort_by(|a, b| (a.0.lookup_key(), a.1, a.0.0).cmp(&(b.0.lookup_key(), b.1, b.0.0)));
+    members.sort_by_key(|a| (a.0.lookup_key(), a.1, a.0.0));
     for w in members.windows(2) {
         if w[0].0.lookup_key() == w[1].0.lookup_key() && w[0].1 == w[1].1 {
             return Err(EncodeError(format!(
