@@ -26,6 +26,7 @@ pub mod lyt;
 pub mod mdl_ascii;
 mod text_lines;
 pub mod trx;
+pub mod twoda;
 pub mod vis;
 
 pub use error::{DecodeError, EncodeError, ErrorKind, Location};
