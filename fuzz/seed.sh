@@ -15,10 +15,11 @@ declare -A formats=(
   [vis]="vis"
   [trx_aswm]="trx trn"
   [walkmesh]="wok bwm pwk"
+  [twoda]="2da"
 )
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(bwm trx trx_aswm mdl_ascii lyt vis walkmesh)
+[ ${#targets[@]} -gt 0 ] || targets=(bwm trx trx_aswm mdl_ascii lyt vis walkmesh twoda)
 
 for t in "${targets[@]}"; do
   [ -n "${formats[$t]:-}" ] || { echo "unknown target: $t" >&2; exit 1; }

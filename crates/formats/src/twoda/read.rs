@@ -95,7 +95,9 @@ pub(crate) fn cell_bytes(data: &[u8], offset: u16) -> &[u8] {
 /// against the bytes left (each label needs at least its terminator), the offset table against
 /// the bytes left, the data size against the string data present. Cell offsets past the string
 /// data and a last string without its NUL are read (as `""` and as the bytes up to the end) and
-/// reported as findings.
+/// reported as findings. Cells may share strings, so the decoded text can exceed the input: it
+/// is limited to 16 times the input size plus 1 MiB (`LimitExceeded` beyond; real tables decode
+/// to about twice their size).
 pub fn read_binary(data: &[u8]) -> Result<TwoDa, DecodeError> {
     let mut findings = Vec::new();
     let mut c = Cursor::new(data);
@@ -233,6 +235,24 @@ pub fn read_binary(data: &[u8]) -> Result<TwoDa, DecodeError> {
         ));
     }
 
+    // Where the string starting at each possible offset ends (one backward pass), so that each
+    // cell is found in constant time; and the decoded size checked before any cell is built:
+    // many cells sharing one long string would otherwise multiply the input.
+    let ends = string_ends(strings);
+    let cell_len = |o: u16| {
+        let o = usize::from(o);
+        ends.get(o).map_or(0, |&e| e as usize - o)
+    };
+    let total: u64 = offsets.iter().map(|&o| cell_len(o) as u64).sum();
+    let limit = max_cell_text(data.len());
+    if total > limit {
+        return Err(DecodeError::limit_at(
+            pos as u64,
+            format!(
+                "the cells would decode to {total} bytes of text, over the limit of {limit} (16 x the input + 1 MiB): cells share very long strings"
+            ),
+        ));
+    }
     let mut rows = Vec::with_capacity(labels.len());
     let mut out_of_range = Vec::new();
     let mut unterminated = Vec::new();
@@ -245,8 +265,9 @@ pub fn read_binary(data: &[u8]) -> Result<TwoDa, DecodeError> {
         };
         let mut values = Vec::with_capacity(ncol);
         for (j, &o) in row_offsets.iter().enumerate() {
-            let bytes = cell_bytes(strings, o);
-            if usize::from(o) >= strings.len() {
+            let start = usize::from(o);
+            let bytes = strings.get(start..start + cell_len(o)).unwrap_or(&[]);
+            if start >= strings.len() {
                 out_of_range.push((i, j, o));
             } else if usize::from(o) + bytes.len() == strings.len() {
                 unterminated.push((i, j, o));
@@ -314,6 +335,30 @@ pub fn read_binary(data: &[u8]) -> Result<TwoDa, DecodeError> {
         })),
         findings,
     })
+}
+
+/// The largest total of decoded cell text a binary file of `input_len` bytes may produce.
+pub(crate) fn max_cell_text(input_len: usize) -> u64 {
+    16 * input_len as u64 + (1 << 20)
+}
+
+/// For each offset a cell can name (`0..=u16::MAX` within the data), the index of the NUL that
+/// ends its string, or the data length when none does.
+fn string_ends(strings: &[u8]) -> Vec<u32> {
+    let n = strings.len().min(usize::from(u16::MAX) + 1);
+    let mut ends = vec![0u32; n];
+    // The first NUL at or after position n (or the end), found once.
+    let mut next = strings[n..]
+        .iter()
+        .position(|&b| b == NUL)
+        .map_or(strings.len(), |i| n + i);
+    for i in (0..n).rev() {
+        if strings[i] == NUL {
+            next = i;
+        }
+        ends[i] = u32::try_from(next).unwrap_or(u32::MAX);
+    }
+    ends
 }
 
 /// Pushes one finding per item up to [`FINDINGS_PER_CODE`], then one counting the rest.

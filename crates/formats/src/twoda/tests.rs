@@ -225,6 +225,35 @@ fn hostile_counts_are_rejected_before_allocating() {
 }
 
 #[test]
+fn cells_sharing_a_long_string_are_limited() {
+    // 200 cells all naming one 60 000-byte string would decode to 12 MB from a 60 kB file.
+    let long = vec![b'a'; 60_000];
+    let labels = vec![b'\t'; 200];
+    let offsets = vec![0u16; 200];
+    let bin = Bin {
+        magic: b"2DA ",
+        columns: b"a\t\0",
+        rows: 200,
+        labels: &labels,
+        offsets: &offsets,
+        data_size: None,
+        data: &long,
+    };
+    let e = read(&bin.bytes()).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::LimitExceeded);
+    assert_eq!(e.location(), Location::Offset(9 + 3 + 4 + 200));
+    // Ten such cells are within the limit, and read.
+    let bin = Bin {
+        rows: 10,
+        labels: &labels[..10],
+        offsets: &offsets[..10],
+        ..bin
+    };
+    let t = read(&bin.bytes()).unwrap();
+    assert_eq!(t.rows[9].cells[0].len(), 60_000);
+}
+
+#[test]
 fn binary_header_errors_name_what_was_expected() {
     let e = read(b"2DA V2.bxyz").unwrap_err();
     assert_eq!(

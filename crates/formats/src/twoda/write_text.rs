@@ -97,10 +97,10 @@ impl Writer<'_> {
         Ok(out)
     }
 
-    /// The widths the canonical lines pad to (computed once, when first needed).
-    fn widths(&mut self) -> Result<Vec<usize>, EncodeError> {
-        if let Some(w) = &self.widths {
-            return Ok(w.clone());
+    /// Computes the widths the canonical lines pad to (once, when first needed).
+    fn ensure_widths(&mut self) -> Result<(), EncodeError> {
+        if self.widths.is_some() {
+            return Ok(());
         }
         let t = self.t;
         let width = |s: &str| s.chars().count();
@@ -120,8 +120,13 @@ impl Writer<'_> {
                 }
             }
         }
-        self.widths = Some(w.clone());
-        Ok(w)
+        self.widths = Some(w);
+        Ok(())
+    }
+
+    /// The widths (after [`Writer::ensure_widths`]).
+    fn width_list(&self) -> &[usize] {
+        self.widths.as_deref().unwrap_or(&[])
     }
 
     fn default_line(&self) -> Result<Vec<u8>, EncodeError> {
@@ -135,12 +140,13 @@ impl Writer<'_> {
     }
 
     fn columns_line(&mut self) -> Result<Vec<u8>, EncodeError> {
-        let w = self.widths()?;
-        let mut parts = vec![" ".repeat(w[0])];
+        self.ensure_widths()?;
+        let w = self.width_list();
+        let mut parts = vec![" ".repeat(w.first().copied().unwrap_or(0))];
         for (j, c) in self.t.columns.iter().enumerate() {
             parts.push(token(c, Kind::Label, &|| format!("column {j} label"))?);
         }
-        let text = join_padded(&parts, &w);
+        let text = join_padded(&parts, w);
         self.encode(&text, "the column labels")
     }
 
@@ -151,12 +157,13 @@ impl Writer<'_> {
         {
             return Ok(s.raw.clone());
         }
-        let w = self.widths()?;
+        self.ensure_widths()?;
+        let w = self.width_list();
         let mut parts = vec![token(&r.label, Kind::Label, &|| format!("row {i} label"))?];
         for (j, c) in r.cells.iter().enumerate() {
             parts.push(token(c, Kind::Cell, &|| format!("row {i} column {j}"))?);
         }
-        let text = join_padded(&parts, &w);
+        let text = join_padded(&parts, w);
         self.encode(&text, &format!("row {i}"))
     }
 
