@@ -20,10 +20,11 @@ declare -A formats=(
   [rim]="rim"
   [key]="erf"
   [bif]="erf"
+  [twoda]="2da"
 )
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(bwm trx trx_aswm mdl_ascii lyt vis walkmesh gff erf rim key bif)
+[ ${#targets[@]} -gt 0 ] || targets=(bwm trx trx_aswm mdl_ascii lyt vis walkmesh gff erf rim key bif twoda)
 
 for t in "${targets[@]}"; do
   [ -n "${formats[$t]:-}" ] || { echo "unknown target: $t" >&2; exit 1; }

@@ -32,6 +32,7 @@ pub mod restype;
 pub mod rim;
 mod text_lines;
 pub mod trx;
+pub mod twoda;
 pub mod vis;
 
 pub use error::{DecodeError, EncodeError, ErrorKind, Location};
