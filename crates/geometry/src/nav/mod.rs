@@ -9,6 +9,14 @@
 
 use glam::Vec3;
 
+pub mod mesh;
+pub mod search;
+pub mod stitch;
+
+pub use mesh::{Island, LocateError, Location, NavMesh};
+pub use search::{DEFAULT_SNAP, Endpoint, Mode, Path, PathError, SearchOptions, Searcher};
+pub use stitch::{Seam, SeamSegment, Stitched, stitch};
+
 /// The walkable ground: triangles over shared vertices, one region id per triangle.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Surface {
@@ -42,6 +50,11 @@ pub enum SurfaceError {
         /// The vertex.
         vertex: usize,
     },
+    /// More triangles than a navmesh can number ([`mesh::MAX_TRIANGLES`]).
+    TooLarge {
+        /// The triangle count.
+        triangles: usize,
+    },
 }
 
 impl std::fmt::Display for SurfaceError {
@@ -57,6 +70,11 @@ impl std::fmt::Display for SurfaceError {
             SurfaceError::NotFinite { vertex } => {
                 write!(f, "vertex {vertex}: not a finite position")
             }
+            SurfaceError::TooLarge { triangles } => write!(
+                f,
+                "{triangles} triangles: more than a navmesh holds ({})",
+                mesh::MAX_TRIANGLES
+            ),
         }
     }
 }
