@@ -15,8 +15,8 @@
 pub mod aabb;
 pub mod analysis;
 pub mod derive;
-pub mod nav;
 mod mesh;
+pub mod nav;
 pub mod query;
 pub mod transform;
 

@@ -421,7 +421,8 @@ fn link(tris: &[[u32; 3]], flat: &[bool], nv: usize) -> Vec<[u32; 3]> {
             let (a, b) = (t[k], t[(k + 1) % 3]);
             let slot = &mut fill[a.min(b) as usize];
             let back = if a > b { 1u64 << 31 } else { 0 };
-            entries[*slot as usize] = (u64::from(a.max(b)) << 32) | back | (ti as u64 * 4 + k as u64);
+            entries[*slot as usize] =
+                (u64::from(a.max(b)) << 32) | back | (ti as u64 * 4 + k as u64);
             *slot += 1;
         }
     }

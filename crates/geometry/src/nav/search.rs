@@ -1022,8 +1022,7 @@ impl Searcher {
             }
             if n.root != last_root {
                 last_root = n.root;
-                self.turns
-                    .push((n.root, mesh.vertices[n.root as usize]));
+                self.turns.push((n.root, mesh.vertices[n.root as usize]));
             }
         }
         self.turns.push((START, goal.point));
@@ -1203,8 +1202,8 @@ impl Searcher {
         for w in self.corridor.windows(2) {
             let (ta, tb) = (w[0] as usize, w[1]);
             let tri = mesh.tris[ta];
-            let Some(k) = (0..3)
-                .find(|&k| mesh.links[ta][k] != NO_TRIANGLE && mesh.links[ta][k] >> 2 == tb)
+            let Some(k) =
+                (0..3).find(|&k| mesh.links[ta][k] != NO_TRIANGLE && mesh.links[ta][k] >> 2 == tb)
             else {
                 continue;
             };

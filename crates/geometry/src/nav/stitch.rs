@@ -121,7 +121,11 @@ pub fn stitch(surface: &Surface, tolerance: f32) -> Result<Stitched, SurfaceErro
     let mut i = 0;
     while i < keys.len() {
         let mut j = i + 1;
-        while j < keys.len() && keys[j].0 == keys[i].0 && keys[j].1 == keys[i].1 && keys[j].2 == keys[i].2 {
+        while j < keys.len()
+            && keys[j].0 == keys[i].0
+            && keys[j].1 == keys[i].1
+            && keys[j].2 == keys[i].2
+        {
             j += 1;
         }
         if j == i + 1 {
@@ -334,8 +338,8 @@ pub fn stitch(surface: &Surface, tolerance: f32) -> Result<Stitched, SurfaceErro
                 emit([w[0], w[1], apex], &mut parent);
             }
         } else {
-            let c = (verts[tri[0] as usize] + verts[tri[1] as usize] + verts[tri[2] as usize])
-                / 3.0;
+            let c =
+                (verts[tri[0] as usize] + verts[tri[1] as usize] + verts[tri[2] as usize]) / 3.0;
             let ci = vertices.len() as u32;
             vertices.push(c);
             parent.push(ci);

@@ -348,12 +348,24 @@ impl Oracle {
         let from_s: Vec<f64> = self
             .nodes
             .iter()
-            .map(|&v| if self.visible(s, v) { d2(s, v) } else { f64::INFINITY })
+            .map(|&v| {
+                if self.visible(s, v) {
+                    d2(s, v)
+                } else {
+                    f64::INFINITY
+                }
+            })
             .collect();
         let to_t: Vec<f64> = self
             .nodes
             .iter()
-            .map(|&v| if self.visible(v, t) { d2(v, t) } else { f64::INFINITY })
+            .map(|&v| {
+                if self.visible(v, t) {
+                    d2(v, t)
+                } else {
+                    f64::INFINITY
+                }
+            })
             .collect();
         let mut dist = from_s.clone();
         let mut done = vec![false; n];
