@@ -265,7 +265,9 @@ pub struct Searcher {
     stamp: u32,
     chain: Vec<u32>,
     corridor: Vec<u32>,
-    turns: Vec<(u32, Vec3)>,
+    /// Turning points: vertex (or [`START`]), position, and the corridor edge before which
+    /// the path reaches it.
+    turns: Vec<(u32, Vec3, usize)>,
     portals: Vec<([f64; 2], u32, [f64; 2], u32)>,
 }
 
@@ -388,8 +390,8 @@ impl Searcher {
         self.turns.clear();
         if start.triangle == goal.triangle {
             self.corridor.push(start.triangle);
-            self.turns.push((START, start.point));
-            self.turns.push((START, goal.point));
+            self.turns.push((START, start.point, 0));
+            self.turns.push((START, goal.point, usize::MAX));
         } else {
             let q = Query {
                 s: [f64::from(start.point.x), f64::from(start.point.y)],
@@ -1013,19 +1015,21 @@ impl Searcher {
         }
         self.chain.reverse();
         self.corridor.push(start.triangle);
-        self.turns.push((START, start.point));
+        self.turns.push((START, start.point, 0));
         let mut last_root = START;
         for &ni in &self.chain {
             let n = &self.nodes[ni as usize];
+            if n.root != last_root {
+                // The turn is in the triangle before this node's (at a corner of it).
+                last_root = n.root;
+                let e = self.corridor.len() - 1;
+                self.turns.push((n.root, mesh.vertices[n.root as usize], e));
+            }
             if n.flags & FINAL == 0 {
                 self.corridor.push(n.tri);
             }
-            if n.root != last_root {
-                last_root = n.root;
-                self.turns.push((n.root, mesh.vertices[n.root as usize]));
-            }
         }
-        self.turns.push((START, goal.point));
+        self.turns.push((START, goal.point, usize::MAX));
     }
 
     // -----------------------------------------------------------------------------------------
@@ -1117,7 +1121,7 @@ impl Searcher {
                 .push((Self::vpos(mesh, v), v, Self::vpos(mesh, u), u));
         }
         self.portals.push((q.t, START - 1, q.t, START - 1));
-        self.turns.push((START, start.point));
+        self.turns.push((START, start.point, 0));
         let (mut apex, mut apex_id) = (q.s, START);
         let (mut left, mut left_id) = (q.s, START);
         let (mut right, mut right_id) = (q.s, START);
@@ -1128,7 +1132,7 @@ impl Searcher {
             let (pl, pl_id, pr, pr_id) = self.portals[i];
             // Right leg.
             if cross2(apex, right, pr) >= 0.0 {
-                if apex_id == right_id || cross2(apex, left, pr) < 0.0 {
+                if apex == right || cross2(apex, left, pr) < 0.0 {
                     right = pr;
                     right_id = pr_id;
                     right_i = i;
@@ -1136,8 +1140,9 @@ impl Searcher {
                     // The right leg crosses the left: the left point is a turn.
                     apex = left;
                     apex_id = left_id;
-                    if left_id < START - 1 {
-                        self.turns.push((left_id, mesh.vertices[left_id as usize]));
+                    if left_id < START - 1 && apex != q.s {
+                        self.turns
+                            .push((left_id, mesh.vertices[left_id as usize], left_i - 1));
                     }
                     right = apex;
                     right_id = apex_id;
@@ -1148,16 +1153,16 @@ impl Searcher {
             }
             // Left leg.
             if cross2(apex, left, pl) <= 0.0 {
-                if apex_id == left_id || cross2(apex, right, pl) > 0.0 {
+                if apex == left || cross2(apex, right, pl) > 0.0 {
                     left = pl;
                     left_id = pl_id;
                     left_i = i;
                 } else {
                     apex = right;
                     apex_id = right_id;
-                    if right_id < START - 1 {
+                    if right_id < START - 1 && apex != q.s {
                         self.turns
-                            .push((right_id, mesh.vertices[right_id as usize]));
+                            .push((right_id, mesh.vertices[right_id as usize], right_i - 1));
                     }
                     left = apex;
                     left_id = apex_id;
@@ -1168,7 +1173,7 @@ impl Searcher {
             }
             i += 1;
         }
-        self.turns.push((START, goal.point));
+        self.turns.push((START, goal.point, usize::MAX));
     }
 
     // -----------------------------------------------------------------------------------------
@@ -1199,7 +1204,12 @@ impl Searcher {
         let p2 = |v: Vec3| [f64::from(v.x), f64::from(v.y)];
         surf.push(pts[0]);
         let mut j = 0usize;
-        for w in self.corridor.windows(2) {
+        for (e, w) in self.corridor.windows(2).enumerate() {
+            // Turning points reached before this edge.
+            while j + 2 < pts.len() && self.turns[j + 1].2 <= e {
+                j += 1;
+                push_distinct(surf, pts[j]);
+            }
             let (ta, tb) = (w[0] as usize, w[1]);
             let tri = mesh.tris[ta];
             let Some(k) =
@@ -1212,28 +1222,23 @@ impl Searcher {
                 mesh.vertices[tri[(k + 1) % 3] as usize],
             );
             let (u, v) = (p2(uu), p2(vv));
-            loop {
-                let (p, q) = (p2(pts[j]), p2(pts[j + 1]));
-                let ep = cross2(u, v, p);
-                let eq = cross2(u, v, q);
-                // The segment reaches the edge's line when its ends are not strictly on one
-                // side of it.
-                let reaches = !((ep > 0.0 && eq > 0.0) || (ep < 0.0 && eq < 0.0));
-                if reaches || j + 2 >= pts.len() {
-                    let du = cross2(p, q, u);
-                    let dv = cross2(p, q, v);
-                    let s = if du != dv {
-                        (du / (du - dv)).clamp(0.0, 1.0)
-                    } else {
-                        0.5
-                    };
-                    let x = uu + (vv - uu) * s as f32;
-                    push_distinct(surf, x);
-                    break;
+            let (p, q) = (p2(pts[j]), p2(pts[j + 1]));
+            let du = cross2(p, q, u);
+            let dv = cross2(p, q, v);
+            let s = if du != dv {
+                du / (du - dv)
+            } else {
+                // Along the edge (or a point): the edge point nearest to p.
+                let d = [v[0] - u[0], v[1] - u[1]];
+                let dd = d[0] * d[0] + d[1] * d[1];
+                if dd > 0.0 {
+                    ((p[0] - u[0]) * d[0] + (p[1] - u[1]) * d[1]) / dd
+                } else {
+                    0.0
                 }
-                j += 1;
-                push_distinct(surf, pts[j]);
-            }
+            };
+            let x = uu + (vv - uu) * s.clamp(0.0, 1.0) as f32;
+            push_distinct(surf, x);
         }
         for &p in &pts[j + 1..] {
             push_distinct(surf, p);

@@ -290,6 +290,23 @@ pub fn stitch(surface: &Surface, tolerance: f32) -> Result<Stitched, SurfaceErro
             });
     }
 
+    // Split points of one edge within `tolerance` of each other (end points of two other
+    // regions' edges meeting there) become one vertex, before any triangle is written.
+    for ((t, k), list) in splits.iter_mut() {
+        let tri = tris[*t as usize];
+        let len = (pos(tri[(*k as usize + 1) % 3]) - pos(tri[*k as usize])).length();
+        list.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        for w in list.windows(2) {
+            if (w[1].0 - w[0].0) * len <= tol {
+                let (ra, rb) = (find(&mut parent, w[0].1), find(&mut parent, w[1].1));
+                if ra != rb {
+                    let (lo, hi) = (ra.min(rb), ra.max(rb));
+                    parent[hi as usize] = lo;
+                }
+            }
+        }
+    }
+
     // 4. The output triangles.
     let mut vertices = verts.clone();
     let mut triangles = Vec::with_capacity(tris.len());
