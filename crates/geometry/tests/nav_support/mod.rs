@@ -445,8 +445,13 @@ pub fn check_on_ground(mesh: &NavMesh, path: &Path, step: f64) -> Result<usize, 
             samples += 1;
             let tol = 1e-4 * (1.0 + p.truncate().length());
             let ok = |t: u32| {
-                let (z, off) = plan_offset(mesh.triangle_points(t), [p.x, p.y]);
-                off <= tol && (z - p.z).abs() <= 1e-3 * (1.0 + p.z.abs())
+                let tp = mesh.triangle_points(t);
+                let (z, off) = plan_offset(tp, [p.x, p.y]);
+                // Height tolerance: 1e-3, plus what the plan tolerance is worth on a steep face.
+                let [a, b, c] = tp.map(|v| v.as_dvec3());
+                let n = (b - a).cross(c - a);
+                let slope = n.truncate().length() / n.z.abs().max(1e-12);
+                off <= tol && (z - p.z).abs() <= 1e-3 * (1.0 + p.z.abs()) + slope.min(1e6) * tol
             };
             match (at..cor.len()).find(|&k| ok(cor[k])) {
                 Some(k) => at = k,
