@@ -158,6 +158,13 @@ pub struct NavMesh {
     islands: Vec<Island>,
     /// One bit per vertex: a corner (see the module docs).
     corners: Vec<u64>,
+    /// Per triangle: its 2-edge-connected component (triangles joined without crossing a
+    /// bridge edge: an edge whose removal splits its island).
+    pub(crate) comp: Vec<u32>,
+    /// Per component: its parent in the bridge tree of its island ([`NO_TRIANGLE`] at a root)
+    /// and its depth.
+    pub(crate) comp_parent: Vec<u32>,
+    pub(crate) comp_depth: Vec<u32>,
     grid: Grid,
 }
 
@@ -196,6 +203,7 @@ impl NavMesh {
         let links = link(&tris, &flat, vertices.len());
         let (island, islands) = find_islands(&vertices, &tris, &links, &flat);
         let corners = find_corners(&vertices, &tris, &links, &flat);
+        let (comp, comp_parent, comp_depth) = bridge_tree(&links);
         let grid = build_grid(&vertices, &tris, &flat);
         Ok(NavMesh {
             vertices,
@@ -205,6 +213,9 @@ impl NavMesh {
             island,
             islands,
             corners,
+            comp,
+            comp_parent,
+            comp_depth,
             grid,
         })
     }
@@ -282,6 +293,9 @@ impl NavMesh {
             + self.island.capacity() * 4
             + self.islands.capacity() * size_of::<Island>()
             + self.corners.capacity() * 8
+            + self.comp.capacity() * 4
+            + self.comp_parent.capacity() * 4
+            + self.comp_depth.capacity() * 4
             + self.grid.start.capacity() * 4
             + self.grid.items.capacity() * 4
             + size_of::<Self>()
@@ -501,6 +515,138 @@ fn find_islands(
         islands.push(info);
     }
     (island, islands)
+}
+
+/// The 2-edge-connected components of the triangle graph and the tree the bridges make of
+/// them (one tree per island, rooted at the component of the island's lowest triangle).
+///
+/// A shortest path never enters a component off the tree path between the start's and the
+/// goal's components: it would have to leave through the bridge it came in by, and the part
+/// between could be replaced by the straight piece of that edge. The searches use this to skip
+/// dead ends (whole dead-end corridors and rooms behind a single edge).
+fn bridge_tree(links: &[[u32; 3]]) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+    let n = links.len();
+    const UNSEEN: u32 = u32::MAX;
+    let mut tin = vec![UNSEEN; n];
+    let mut low = vec![0u32; n];
+    // The link code (own side) of the tree edge a triangle was entered by.
+    let mut entry = vec![NO_TRIANGLE; n];
+    let mut bridge = vec![0u8; n];
+    let mut timer = 0u32;
+    let mut stack: Vec<(u32, u8)> = Vec::new();
+    for root in 0..n as u32 {
+        if tin[root as usize] != UNSEEN {
+            continue;
+        }
+        tin[root as usize] = timer;
+        low[root as usize] = timer;
+        timer += 1;
+        stack.push((root, 0));
+        while let Some(&mut (t, ref mut k)) = stack.last_mut() {
+            let tu = t as usize;
+            if *k < 3 {
+                let kk = *k as usize;
+                *k += 1;
+                let l = links[tu][kk];
+                if l == NO_TRIANGLE || t * 4 + kk as u32 == entry[tu] {
+                    continue;
+                }
+                let nb = (l >> 2) as usize;
+                if tin[nb] == UNSEEN {
+                    tin[nb] = timer;
+                    low[nb] = timer;
+                    timer += 1;
+                    entry[nb] = l;
+                    stack.push((nb as u32, 0));
+                } else {
+                    low[tu] = low[tu].min(tin[nb]);
+                }
+            } else {
+                stack.pop();
+                let e = entry[tu];
+                if e != NO_TRIANGLE {
+                    // The parent is across our entry edge.
+                    let pl = links[tu][(e & 3) as usize];
+                    let p = (pl >> 2) as usize;
+                    low[p] = low[p].min(low[tu]);
+                    if low[tu] > tin[p] {
+                        bridge[tu] |= 1 << (e & 3);
+                        bridge[p] |= 1 << (pl & 3);
+                    }
+                }
+            }
+        }
+    }
+    drop(tin);
+    drop(low);
+    drop(entry);
+    // Components: flood fill without crossing bridges.
+    let mut comp = vec![NO_TRIANGLE; n];
+    let mut ncomp = 0u32;
+    let mut queue: Vec<u32> = Vec::new();
+    for seed in 0..n {
+        if comp[seed] != NO_TRIANGLE {
+            continue;
+        }
+        comp[seed] = ncomp;
+        queue.push(seed as u32);
+        while let Some(t) = queue.pop() {
+            let tu = t as usize;
+            for k in 0..3 {
+                let l = links[tu][k];
+                if l != NO_TRIANGLE && bridge[tu] & (1 << k) == 0 {
+                    let nb = (l >> 2) as usize;
+                    if comp[nb] == NO_TRIANGLE {
+                        comp[nb] = ncomp;
+                        queue.push(nb as u32);
+                    }
+                }
+            }
+        }
+        ncomp += 1;
+    }
+    // The bridge tree: components are numbered in order of their lowest triangle, so a
+    // component's parent (reached first from the island's root) is found by a search over
+    // the bridges from each root component.
+    let nc = ncomp as usize;
+    let mut start = vec![0u32; nc + 1];
+    for (t, b) in bridge.iter().enumerate() {
+        start[comp[t] as usize + 1] += b.count_ones();
+    }
+    for i in 0..nc {
+        start[i + 1] += start[i];
+    }
+    let mut fill = start.clone();
+    let mut adj = vec![0u32; start[nc] as usize];
+    for (t, b) in bridge.iter().enumerate() {
+        for k in 0..3 {
+            if b & (1 << k) != 0 {
+                let c = comp[t] as usize;
+                adj[fill[c] as usize] = comp[(links[t][k] >> 2) as usize];
+                fill[c] += 1;
+            }
+        }
+    }
+    let mut parent = vec![NO_TRIANGLE; nc];
+    let mut depth = vec![u32::MAX; nc];
+    for root in 0..nc {
+        if depth[root] != u32::MAX {
+            continue;
+        }
+        depth[root] = 0;
+        queue.push(root as u32);
+        while let Some(c) = queue.pop() {
+            let cu = c as usize;
+            for &d in &adj[start[cu] as usize..start[cu + 1] as usize] {
+                if depth[d as usize] == u32::MAX {
+                    depth[d as usize] = depth[cu] + 1;
+                    parent[d as usize] = c;
+                    queue.push(d);
+                }
+            }
+        }
+    }
+    (comp, parent, depth)
 }
 
 fn find_corners(

@@ -240,7 +240,11 @@ struct Succ {
 
 /// Per-query constants.
 #[derive(Clone, Copy)]
-struct Query {
+struct Query<'a> {
+    /// Per bridge-tree component: `stamp` when the component lies on the tree path between
+    /// the start's and the goal's (only those can hold the path).
+    allowed: &'a [u32],
+    stamp: u32,
     s: [f64; 2],
     t: [f64; 2],
     /// The vertex the start lies exactly on, if any.
@@ -262,6 +266,7 @@ pub struct Searcher {
     tpos: Vec<[f64; 2]>,
     tstamp: Vec<u32>,
     tclosed: Vec<u32>,
+    cstamp: Vec<u32>,
     stamp: u32,
     chain: Vec<u32>,
     corridor: Vec<u32>,
@@ -393,7 +398,31 @@ impl Searcher {
             self.turns.push((START, start.point, 0));
             self.turns.push((START, goal.point, usize::MAX));
         } else {
+            self.prepare(mesh);
+            // The components on the bridge-tree path between start and goal.
+            let mut allowed = std::mem::take(&mut self.cstamp);
+            let (mut a, mut b) = (
+                mesh.comp[start.triangle as usize],
+                mesh.comp[goal.triangle as usize],
+            );
+            while a != b {
+                if mesh.comp_depth[a as usize] >= mesh.comp_depth[b as usize] {
+                    allowed[a as usize] = self.stamp;
+                    a = mesh.comp_parent[a as usize];
+                } else {
+                    allowed[b as usize] = self.stamp;
+                    b = mesh.comp_parent[b as usize];
+                }
+                if a == NO_TRIANGLE || b == NO_TRIANGLE {
+                    break;
+                }
+            }
+            if a != NO_TRIANGLE {
+                allowed[a as usize] = self.stamp;
+            }
             let q = Query {
+                allowed: &allowed,
+                stamp: self.stamp,
                 s: [f64::from(start.point.x), f64::from(start.point.y)],
                 t: [f64::from(goal.point.x), f64::from(goal.point.y)],
                 s_vertex: mesh
@@ -406,11 +435,12 @@ impl Searcher {
                     .unwrap_or(NO_TRIANGLE),
                 goal: goal.triangle,
             };
-            self.prepare(mesh);
-            match mode {
-                Mode::Optimal => self.polyanya(mesh, start, goal, &q, out)?,
-                Mode::Fast => self.astar(mesh, start, goal, &q, out)?,
-            }
+            let r = match mode {
+                Mode::Optimal => self.polyanya(mesh, start, goal, &q, out),
+                Mode::Fast => self.astar(mesh, start, goal, &q, out),
+            };
+            self.cstamp = allowed;
+            r?;
         }
         self.finish(mesh, out);
         Ok(())
@@ -422,6 +452,9 @@ impl Searcher {
         if self.vstamp.len() < nv {
             self.vstamp.resize(nv, 0);
             self.vbest.resize(nv, 0.0);
+        }
+        if self.cstamp.len() < mesh.comp_parent.len() {
+            self.cstamp.resize(mesh.comp_parent.len(), 0);
         }
         if self.tstamp.len() < nt {
             self.tstamp.resize(nt, 0);
@@ -435,6 +468,7 @@ impl Searcher {
             self.vstamp.iter_mut().for_each(|s| *s = 0);
             self.tstamp.iter_mut().for_each(|s| *s = 0);
             self.tclosed.iter_mut().for_each(|s| *s = 0);
+            self.cstamp.iter_mut().for_each(|s| *s = 0);
             self.stamp = 1;
         }
         self.nodes.clear();
@@ -592,6 +626,9 @@ impl Searcher {
         let nb = link >> 2;
         let j = (link & 3) as usize;
         if flags & COLLINEAR != 0 && nb == sweep {
+            return;
+        }
+        if q.allowed[mesh.comp[nb as usize] as usize] != q.stamp {
             return;
         }
         if nb != q.goal {
@@ -1073,7 +1110,7 @@ impl Searcher {
                     continue;
                 }
                 let nb = (link >> 2) as usize;
-                if self.tclosed[nb] == stamp {
+                if self.tclosed[nb] == stamp || q.allowed[mesh.comp[nb] as usize] != stamp {
                     continue;
                 }
                 let pa = Self::vpos(mesh, tri[k]);
@@ -1122,7 +1159,7 @@ impl Searcher {
         }
         self.portals.push((q.t, START - 1, q.t, START - 1));
         self.turns.push((START, start.point, 0));
-        let (mut apex, mut apex_id) = (q.s, START);
+        let mut apex = q.s;
         let (mut left, mut left_id) = (q.s, START);
         let (mut right, mut right_id) = (q.s, START);
         let (mut left_i, mut right_i) = (0usize, 0usize);
@@ -1139,13 +1176,12 @@ impl Searcher {
                 } else {
                     // The right leg crosses the left: the left point is a turn.
                     apex = left;
-                    apex_id = left_id;
                     if left_id < START - 1 && apex != q.s {
                         self.turns
                             .push((left_id, mesh.vertices[left_id as usize], left_i - 1));
                     }
                     right = apex;
-                    right_id = apex_id;
+                    right_id = left_id;
                     right_i = left_i;
                     i = left_i + 1;
                     continue;
@@ -1159,13 +1195,12 @@ impl Searcher {
                     left_i = i;
                 } else {
                     apex = right;
-                    apex_id = right_id;
                     if right_id < START - 1 && apex != q.s {
                         self.turns
                             .push((right_id, mesh.vertices[right_id as usize], right_i - 1));
                     }
                     left = apex;
-                    left_id = apex_id;
+                    left_id = right_id;
                     left_i = right_i;
                     i = right_i + 1;
                     continue;
