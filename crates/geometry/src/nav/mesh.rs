@@ -25,10 +25,19 @@
 //! only there can a shortest path turn. Marking a vertex a corner when it need not be only
 //! costs search time; the margin keeps a nearly straight wall's vertices in.
 //!
+//! # Dead ends
+//!
+//! A *bridge* is an edge whose removal splits its island. The triangles joined without
+//! crossing a bridge form components, and the bridges join the components into a tree (one per
+//! island). A shortest path from the start to the goal stays in the components on the tree path
+//! between theirs: entering another one would mean leaving it by the same bridge, and the part
+//! in between could be replaced by a straight piece of that edge. The searches skip the other
+//! components: whole dead-end corridors and rooms behind a single edge are never searched.
+//!
 //! # Point location
 //!
 //! A uniform grid over the plan bounds lists each triangle in every cell its box overlaps
-//! (about one cell per triangle; the cell size doubles while the lists would hold more than
+//! (a cell per two triangles of the bounds' area; the cell size doubles while the lists would hold more than
 //! eight entries per triangle). [`NavMesh::locate`] applies the rule of
 //! [`crate::query::Locator::face_at`] over the walkable triangles: a triangle contains
 //! `(x, y)` when the point is inside or on its edges seen from above; with a height hint the
@@ -154,7 +163,8 @@ pub struct NavMesh {
     /// [`NO_TRIANGLE`].
     pub(crate) links: Vec<[u32; 3]>,
     pub(crate) regions: Vec<u32>,
-    pub(crate) island: Vec<u32>,
+    /// Per bridge-tree component: its island.
+    comp_island: Vec<u32>,
     islands: Vec<Island>,
     /// One bit per vertex: a corner (see the module docs).
     corners: Vec<u64>,
@@ -204,13 +214,19 @@ impl NavMesh {
         let (island, islands) = find_islands(&vertices, &tris, &links, &flat);
         let corners = find_corners(&vertices, &tris, &links, &flat);
         let (comp, comp_parent, comp_depth) = bridge_tree(&links);
+        // A component lies in one island: keep the island per component only.
+        let mut comp_island = vec![0u32; comp_parent.len()];
+        for (c, i) in comp.iter().zip(&island) {
+            comp_island[*c as usize] = *i;
+        }
+        drop(island);
         let grid = build_grid(&vertices, &tris, &flat);
         Ok(NavMesh {
             vertices,
             tris,
             links,
             regions: surface.regions.clone(),
-            island,
+            comp_island,
             islands,
             corners,
             comp,
@@ -253,7 +269,7 @@ impl NavMesh {
 
     /// The island of triangle `t` (an index into [`NavMesh::islands`]).
     pub fn island_of(&self, t: u32) -> u32 {
-        self.island[t as usize]
+        self.comp_island[self.comp[t as usize] as usize]
     }
 
     /// The islands, numbered in order of their lowest triangle.
@@ -263,10 +279,8 @@ impl NavMesh {
 
     /// Whether a walk can lead from triangle `from` to triangle `to` (same island).
     pub fn reachable(&self, from: u32, to: u32) -> bool {
-        match (self.island.get(from as usize), self.island.get(to as usize)) {
-            (Some(a), Some(b)) => a == b,
-            _ => false,
-        }
+        let n = self.tris.len();
+        (from as usize) < n && (to as usize) < n && self.island_of(from) == self.island_of(to)
     }
 
     /// Whether vertex `v` is a corner (a shortest path may turn there).
@@ -290,7 +304,7 @@ impl NavMesh {
             + self.tris.capacity() * 12
             + self.links.capacity() * 12
             + self.regions.capacity() * 4
-            + self.island.capacity() * 4
+            + self.comp_island.capacity() * 4
             + self.islands.capacity() * size_of::<Island>()
             + self.corners.capacity() * 8
             + self.comp.capacity() * 4
@@ -592,8 +606,7 @@ fn bridge_tree(links: &[[u32; 3]]) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
         queue.push(seed as u32);
         while let Some(t) = queue.pop() {
             let tu = t as usize;
-            for k in 0..3 {
-                let l = links[tu][k];
+            for (k, &l) in links[tu].iter().enumerate() {
                 if l != NO_TRIANGLE && bridge[tu] & (1 << k) == 0 {
                     let nb = (l >> 2) as usize;
                     if comp[nb] == NO_TRIANGLE {
@@ -708,7 +721,7 @@ fn build_grid(vertices: &[Vec3], tris: &[[u32; 3]], flat: &[bool]) -> Grid {
     }
     let w = (max[0] - min[0]).max(1e-6);
     let h = (max[1] - min[1]).max(1e-6);
-    let mut cell = (w * h / count as f64).sqrt().max(w.max(h) / 65536.0);
+    let mut cell = (2.0 * w * h / count as f64).sqrt().max(w.max(h) / 65536.0);
     let boxes = |cell: f64| {
         let inv = 1.0 / cell;
         let nx = ((w * inv).floor() as u64 + 1).min(1 << 20) as u32;

@@ -32,7 +32,10 @@
 //! Pruning: a root vertex keeps the smallest `g` it was reached with, and nodes of the same
 //! root with a larger `g` are dropped (*root-level pruning*); a node with a single observable
 //! successor is followed at once without going through the queue; a triangle whose two
-//! other edges are walls and that does not hold the goal is not entered. Geometry is done in
+//! other edges are walls and that does not hold the goal is not entered; and no triangle is
+//! entered whose component of the [bridge tree](super::mesh#dead-ends) lies off the tree path
+//! between the start's and the goal's components (a shortest path never goes into a dead end
+//! and back out through the same edge). Fast mode applies the same dead-end rule. Geometry is done in
 //! double precision on the `f32` vertices; interval ends that are exactly a vertex are carried
 //! as such, so corners are recognised without tolerances.
 //!
@@ -173,8 +176,8 @@ pub enum PathError {
         /// The goal's island.
         goal: u32,
     },
-    /// The search stopped at its node limit (a safeguard against numerical trouble; not
-    /// expected on valid input).
+    /// The search stopped at its node limit, 32 nodes per triangle plus a million (a
+    /// safeguard against numerical trouble; not expected on valid input).
     SearchLimit {
         /// Nodes generated when it stopped.
         nodes: usize,
@@ -513,7 +516,7 @@ impl Searcher {
         q: &Query,
         out: &mut Path,
     ) -> Result<(), PathError> {
-        let limit = 8 * mesh.triangle_count() + 100_000;
+        let limit = 32 * mesh.triangle_count() + 1_000_000;
         let t0 = start.triangle;
         let tri = mesh.tris[t0 as usize];
         let mut buf = [None::<Succ>; 8];
