@@ -888,3 +888,66 @@ fn closest_in_plan(t: &[[f64; 3]; 3], p: [f64; 2]) -> ([f64; 3], f64) {
     };
     ([q[0], q[1], z], d2)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two triangles of a unit square, the second wound clockwise, a third on the diagonal on
+    /// the second's side (non-manifold edge) and a vertical one.
+    fn surface() -> Surface {
+        Surface {
+            vertices: vec![
+                Vec3::new(0.0, 0.0, 0.0),
+                Vec3::new(1.0, 0.0, 0.0),
+                Vec3::new(1.0, 1.0, 0.0),
+                Vec3::new(0.0, 1.0, 0.0),
+                Vec3::new(-1.0, 2.0, 0.0),
+                Vec3::new(-1.0, 2.0, 5.0),
+            ],
+            triangles: vec![[0, 1, 2], [0, 3, 2], [0, 2, 4], [0, 4, 5]],
+            regions: vec![0, 0, 1, 1],
+        }
+    }
+
+    #[test]
+    fn links_islands_and_flat_triangles() {
+        let m = NavMesh::build(&surface()).unwrap();
+        // Triangle 1 was clockwise: put counter-clockwise.
+        assert_eq!(m.triangle(1), [0, 2, 3]);
+        // The diagonal 0-2: triangle 0 uses it backward (2 -> 0), triangles 1 and 2 forward
+        // (0 -> 2): the lowest forward one (1) pairs with 0; 2 sees a wall there.
+        assert_eq!(m.neighbours(0), [None, None, Some(1)]);
+        assert_eq!(m.neighbours(1), [Some(0), None, None]);
+        assert_eq!(m.neighbours(2), [None, None, None]);
+        // The vertical triangle has no plan area.
+        assert!(m.is_flat(3));
+        assert_eq!(m.islands().len(), 3);
+        assert!(m.reachable(0, 1));
+        assert!(!m.reachable(0, 2));
+        assert!((m.islands()[0].plan_area - 1.0).abs() < 1e-12);
+        // No vertex has triangles adding up to 180° around it: no corner.
+        assert!((0..6).all(|v| !m.is_corner(v)));
+    }
+
+    #[test]
+    fn locate_and_snap() {
+        let m = NavMesh::build(&surface()).unwrap();
+        let l = m.locate(0.75, 0.25, None).unwrap();
+        assert_eq!(l.triangle, 0);
+        assert_eq!(l.snapped, 0.0);
+        assert!(m.locate(0.5, -0.5, None).is_none());
+        let s = m.locate_or_snap(0.5, -0.5, Some(0.0), 1.0).unwrap();
+        assert_eq!(s.point, Vec3::new(0.5, 0.0, 0.0));
+        assert_eq!(s.snapped, 0.5);
+        // 3-D: 0.5 in plan and 1.0 in height is farther than 1.
+        let e = m.locate_or_snap(0.5, -0.5, Some(1.0), 1.0).unwrap_err();
+        assert!(
+            matches!(e, LocateError::TooFar { nearest: Some(d), .. } if (d - 1.25f32.sqrt()).abs() < 1e-6)
+        );
+        assert_eq!(
+            m.locate_or_snap(f32::NAN, 0.0, None, 1.0),
+            Err(LocateError::NotFinite)
+        );
+    }
+}

@@ -404,3 +404,71 @@ pub fn stitch(surface: &Surface, tolerance: f32) -> Result<Stitched, SurfaceErro
         dropped_triangles: dropped,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Region 0: the unit square as two triangles. Region 1: a square to its right whose left
+    /// edge has a vertex in the middle (a T-junction against region 0's right edge). Region 2:
+    /// a square above region 1 at height 1 (over region 1's top edge in plan only).
+    fn rooms() -> Surface {
+        let v = |x: f32, y: f32, z: f32| Vec3::new(x, y, z);
+        Surface {
+            vertices: vec![
+                v(0.0, 0.0, 0.0),
+                v(1.0, 0.0, 0.0),
+                v(1.0, 1.0, 0.0),
+                v(0.0, 1.0, 0.0),
+                // Region 1.
+                v(1.0, 0.0, 0.0),
+                v(2.0, 0.0, 0.0),
+                v(2.0, 1.0, 0.0),
+                v(1.0, 1.0, 0.0),
+                v(1.0, 0.5, 0.0),
+                // Region 2 (z = 1).
+                v(1.0, 1.0, 1.0),
+                v(2.0, 1.0, 1.0),
+                v(2.0, 2.0, 1.0),
+                v(1.0, 2.0, 1.0),
+            ],
+            triangles: vec![
+                [0, 1, 2],
+                [0, 2, 3],
+                [4, 5, 8],
+                [8, 5, 6],
+                [8, 6, 7],
+                [9, 10, 11],
+                [9, 11, 12],
+            ],
+            regions: vec![0, 0, 1, 1, 1, 2, 2],
+        }
+    }
+
+    #[test]
+    fn t_junction_split_welded_and_reported() {
+        let st = stitch(&rooms(), 1e-4).unwrap();
+        assert_eq!(st.seams.len(), 1, "{:?}", st.seams);
+        let seam = &st.seams[0];
+        assert_eq!(seam.regions, [0, 1]);
+        assert!((seam.length - 1.0).abs() < 1e-6);
+        assert_eq!(seam.segments.len(), 2);
+        assert!(seam.segments.iter().all(|s| s.a == (0, 1)));
+        // Triangle 0 (right edge 1-2) split at region 1's vertex 8: two triangles.
+        assert_eq!(st.split_triangles, 1);
+        assert_eq!(st.surface.triangles.len(), 8);
+        assert_eq!(st.origin, vec![0, 0, 1, 2, 3, 4, 5, 6]);
+        // Region 1's corners 4 and 7 welded to region 0's 1 and 2.
+        assert_eq!(st.welded_vertices, 2);
+        assert!(
+            st.surface
+                .triangles
+                .iter()
+                .all(|t| !t.contains(&4) && !t.contains(&7))
+        );
+        let m = crate::nav::NavMesh::build(&st.surface).unwrap();
+        assert!(m.reachable(0, 3));
+        // Region 2 lies at z = 1: not joined.
+        assert!(!m.reachable(0, 6));
+    }
+}
