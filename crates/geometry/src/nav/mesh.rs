@@ -6,7 +6,7 @@
 //! Two triangles are neighbours when they use the same two vertex indices on an edge and lie
 //! on opposite sides of it in plan (after each triangle is put in counter-clockwise plan order,
 //! their edges run in opposite directions). Nothing else joins triangles: not 2-D overlap, not
-//! coincident positions under different indices (that is [`stitch`](super::stitch)'s job).
+//! coincident positions under different indices (that is [`stitch`](super::stitch())'s job).
 //!
 //! - An edge used by **more than two** triangles (non-manifold): of the triangles using it in
 //!   each direction, the lowest-numbered one of each direction pair up; the others see a wall
