@@ -6,7 +6,9 @@
 //! - [`aabb`]: the AABB tree (build and checks);
 //! - [`query`]: face / height at a point, nearest walkable point, ray casts, multi-room areas;
 //! - [`transform`]: translate, rotate, mirror, transition remapping;
-//! - [`analysis`]: geometric defects (degenerate, duplicate, non-manifold, T-junctions, ...).
+//! - [`analysis`]: geometric defects (degenerate, duplicate, non-manifold, T-junctions, ...);
+//! - [`nav`]: navigation: stitching rooms ([`nav::stitch()`]), the [`nav::NavMesh`] and path
+//!   searches ([`nav::Searcher`]: exact any-angle shortest paths, or a fast corridor search).
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
