@@ -7,6 +7,8 @@
 //! Nothing here knows a file format: the `areakit` crates fill a `Surface` from WOKs, TRX
 //! walkmeshes and placed objects.
 
+pub mod clearance;
+
 use glam::Vec3;
 
 /// The walkable ground: triangles over shared vertices, one region id per triangle.

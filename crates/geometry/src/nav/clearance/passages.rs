@@ -1,0 +1,354 @@
+//! Narrow passages: where eroding by the radius splits an island of the surface, joined again
+//! by the widest way through the eroded ground.
+
+use std::collections::HashMap;
+
+use glam::{DVec2, Vec3};
+
+use super::geom;
+use super::prepare::Marks;
+use super::query::Candidates;
+use super::{Clearance, ClearanceError, NarrowPassage};
+use crate::derive::adjacency;
+use crate::mesh::Mesh;
+
+/// Carved parts smaller than this fraction of `r²` are ignored (specks left near arcs).
+const MIN_PART: f64 = 0.01;
+/// Samples along a shared side when looking for its largest clearance (then refined).
+const SAMPLES: usize = 17;
+
+/// Union-find with path halving.
+struct Sets(Vec<u32>);
+
+impl Sets {
+    fn new(n: usize) -> Sets {
+        Sets((0..n as u32).collect())
+    }
+    fn find(&mut self, mut x: u32) -> u32 {
+        while self.0[x as usize] != x {
+            let p = self.0[self.0[x as usize] as usize];
+            self.0[x as usize] = p;
+            x = p;
+        }
+        x
+    }
+    /// Joins the sets of `a` and `b`; the new root.
+    fn union(&mut self, a: u32, b: u32) -> u32 {
+        let (a, b) = (self.find(a), self.find(b));
+        let (lo, hi) = (a.min(b), a.max(b));
+        self.0[hi as usize] = lo;
+        lo
+    }
+}
+
+/// A way between two nodes (parts or eroded triangles) with the largest clearance on it.
+struct Join {
+    width: f64,
+    at: DVec2,
+    tri: usize,
+    a: u32,
+    b: u32,
+}
+
+/// Closest points of segments `a-b` and `c-d` (2D): (squared distance, on first, on second).
+fn closest(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> (f64, DVec2, DVec2) {
+    if geom::seg_seg_dist2(a, b, c, d) == 0.0 {
+        // They meet: the meeting point (or an endpoint on the other when collinear).
+        let (o1, o2) = (geom::orient(c, d, a), geom::orient(c, d, b));
+        if o1 != o2 {
+            let s = o1 / (o1 - o2);
+            let p = a + (b - a) * s;
+            return (0.0, p, p);
+        }
+    }
+    let mut best = (f64::INFINITY, a, c);
+    for (p, q, r, first) in [
+        (a, c, d, true),
+        (b, c, d, true),
+        (c, a, b, false),
+        (d, a, b, false),
+    ] {
+        let (d2, t) = geom::seg_dist2_t(p, q, r);
+        if d2 < best.0 {
+            let on = q + (r - q) * t;
+            best = if first { (d2, p, on) } else { (d2, on, p) };
+        }
+    }
+    best
+}
+
+pub(super) fn narrow_passages(
+    cl: &Clearance<'_>,
+    radius: f32,
+) -> Result<Vec<NarrowPassage>, ClearanceError> {
+    if !(radius.is_finite() && radius >= 0.0) {
+        return Err(ClearanceError::Radius(radius));
+    }
+    if radius == 0.0 {
+        return Ok(Vec::new());
+    }
+    let r = f64::from(radius);
+    let carved = cl.carve(radius)?;
+    let topo = &cl.topo;
+    let n = topo.n;
+
+    // Islands of the original ground.
+    let mut islands = Sets::new(n);
+    for t in 0..n {
+        if topo.active[t] {
+            topo.for_neighbours(t, |u| {
+                islands.union(t as u32, u as u32);
+            });
+        }
+    }
+    // Parts of the carved ground (connected through shared sides).
+    let cs = &carved.surface;
+    let m = cs.triangles.len();
+    let mesh = Mesh {
+        vertices: cs.vertices.iter().map(|v| v.to_array()).collect(),
+        faces: cs.triangles.clone(),
+        walkable: vec![true; m],
+    };
+    let adj = adjacency(&mesh, m);
+    let mut parts = Sets::new(m);
+    for (f, a) in adj.iter().enumerate() {
+        for &o in a {
+            if o >= 0 {
+                parts.union(f as u32, (o / 3) as u32);
+            }
+        }
+    }
+    let mut part_of = vec![u32::MAX; m];
+    let mut part_area: Vec<f64> = Vec::new();
+    let mut part_root: HashMap<u32, u32> = HashMap::new();
+    for (f, part) in part_of.iter_mut().enumerate() {
+        let root = parts.find(f as u32);
+        let id = *part_root.entry(root).or_insert_with(|| {
+            part_area.push(0.0);
+            (part_area.len() - 1) as u32
+        });
+        *part = id;
+        let p = cs.triangles[f].map(|i| cs.vertices[i as usize].as_dvec3().truncate());
+        part_area[id as usize] += geom::orient(p[0], p[1], p[2]).abs() * 0.5;
+    }
+    let np = part_area.len();
+    let significant: Vec<bool> = part_area.iter().map(|&a| a >= MIN_PART * r * r).collect();
+    // Islands with two or more significant parts.
+    let mut count: HashMap<u32, u32> = HashMap::new();
+    let mut island_of_part = vec![u32::MAX; np];
+    for (f, &p) in part_of.iter().enumerate() {
+        let p = p as usize;
+        if island_of_part[p] == u32::MAX {
+            island_of_part[p] = islands.find(carved.origin[f]);
+            if significant[p] {
+                *count.entry(island_of_part[p]).or_default() += 1;
+            }
+        }
+    }
+    let split: Vec<u32> = {
+        let mut v: Vec<u32> = count
+            .iter()
+            .filter(|&(_, &c)| c >= 2)
+            .map(|(&i, _)| i)
+            .collect();
+        v.sort_unstable();
+        v
+    };
+    if split.is_empty() {
+        return Ok(Vec::new());
+    }
+    let in_split =
+        |islands: &mut Sets, t: usize| split.binary_search(&islands.find(t as u32)).is_ok();
+
+    // Which significant parts each original triangle hosts.
+    let mut hosts: Vec<(u32, u32)> = (0..m)
+        .filter(|&f| significant[part_of[f] as usize])
+        .map(|f| (carved.origin[f], part_of[f]))
+        .collect();
+    hosts.sort_unstable();
+    hosts.dedup();
+    let mut host_start: HashMap<u32, (usize, usize)> = HashMap::new();
+    {
+        let mut i = 0;
+        while i < hosts.len() {
+            let mut j = i;
+            while j < hosts.len() && hosts[j].0 == hosts[i].0 {
+                j += 1;
+            }
+            host_start.insert(hosts[i].0, (i, j));
+            i = j;
+        }
+    }
+    // Node of a triangle: its part when it hosts exactly one, else its own node.
+    let node = |t: usize| -> u32 {
+        match host_start.get(&(t as u32)) {
+            Some(&(i, j)) if j - i == 1 => hosts[i].1,
+            _ => np as u32 + t as u32,
+        }
+    };
+
+    let cap = r * (1.0 + f64::from(cl.options.arc_tolerance)) + 1e-6;
+    let mut marks = Marks::new(n);
+    let mut fmarks = Marks::new(cl.fp.polys.len());
+    let mut cache: HashMap<usize, Candidates> = HashMap::new();
+    let mut joins: Vec<Join> = Vec::new();
+    let clearance = |cl: &Clearance<'_>, c: &Candidates, t: usize, p: DVec2| {
+        cl.clearance_with(c, p, topo.height(t, p))
+    };
+
+    // Shared sides between different nodes.
+    for g in 0..topo.edge_ends.len() as u32 {
+        let sides = topo.sides(g);
+        if sides.len() < 2 {
+            continue;
+        }
+        for w in sides.windows(2) {
+            let (t1, k1) = ((w[0] / 3) as usize, (w[0] % 3) as usize);
+            let t2 = (w[1] / 3) as usize;
+            if !in_split(&mut islands, t1) {
+                continue;
+            }
+            let (n1, n2) = (node(t1), node(t2));
+            if n1 == n2 {
+                continue;
+            }
+            let c = cache
+                .entry(t1)
+                .or_insert_with(|| cl.candidates(t1, cap, &mut marks, &mut fmarks));
+            let (a, b) = (topo.plan[t1][k1], topo.plan[t1][(k1 + 1) % 3]);
+            let f = |s: f64| clearance(cl, c, t1, a + (b - a) * s);
+            let mut best = (f64::NEG_INFINITY, 0.0);
+            let mut at = 0;
+            for i in 0..SAMPLES {
+                let s = i as f64 / (SAMPLES - 1) as f64;
+                let v = f(s);
+                if v > best.0 {
+                    best = (v, s);
+                    at = i;
+                }
+            }
+            // Golden-section refinement around the best sample.
+            let step = 1.0 / (SAMPLES - 1) as f64;
+            let (mut lo, mut hi) = (
+                (at as f64 * step - step).max(0.0),
+                (at as f64 * step + step).min(1.0),
+            );
+            let phi = 0.5 * (5f64.sqrt() - 1.0);
+            for _ in 0..24 {
+                let x1 = hi - phi * (hi - lo);
+                let x2 = lo + phi * (hi - lo);
+                let (f1, f2) = (f(x1), f(x2));
+                if f1 > best.0 {
+                    best = (f1, x1);
+                }
+                if f2 > best.0 {
+                    best = (f2, x2);
+                }
+                if f1 < f2 {
+                    lo = x1;
+                } else {
+                    hi = x2;
+                }
+            }
+            joins.push(Join {
+                width: best.0,
+                at: a + (b - a) * best.1,
+                tri: t1,
+                a: n1,
+                b: n2,
+            });
+        }
+    }
+
+    // Triangles hosting several parts: joined inside the triangle at the midpoint of the
+    // closest pair of their pieces.
+    let mut by_origin: HashMap<u32, Vec<usize>> = HashMap::new();
+    for f in 0..m {
+        if significant[part_of[f] as usize] {
+            if let Some(&(i, j)) = host_start.get(&carved.origin[f]) {
+                if j - i >= 2 {
+                    by_origin.entry(carved.origin[f]).or_default().push(f);
+                }
+            }
+        }
+    }
+    let mut shared: Vec<u32> = by_origin.keys().copied().collect();
+    shared.sort_unstable();
+    for x in shared {
+        let t = x as usize;
+        if !in_split(&mut islands, t) {
+            continue;
+        }
+        let fs = &by_origin[&x];
+        let (i, j) = host_start[&x];
+        let c = cache
+            .entry(t)
+            .or_insert_with(|| cl.candidates(t, cap, &mut marks, &mut fmarks));
+        for &(_, pa) in &hosts[i..j] {
+            // The widest join from this part to another part inside the triangle.
+            let mut best: Option<(f64, DVec2)> = None;
+            for &fa in fs.iter().filter(|&&f| part_of[f] == pa) {
+                for &fb in fs.iter().filter(|&&f| part_of[f] != pa) {
+                    let ta =
+                        cs.triangles[fa].map(|v| cs.vertices[v as usize].as_dvec3().truncate());
+                    let tb =
+                        cs.triangles[fb].map(|v| cs.vertices[v as usize].as_dvec3().truncate());
+                    let mut near = (f64::INFINITY, DVec2::ZERO, DVec2::ZERO);
+                    for ka in 0..3 {
+                        for kb in 0..3 {
+                            let q = closest(ta[ka], ta[(ka + 1) % 3], tb[kb], tb[(kb + 1) % 3]);
+                            if q.0 < near.0 {
+                                near = q;
+                            }
+                        }
+                    }
+                    let mid = (near.1 + near.2) * 0.5;
+                    let w = clearance(cl, c, t, mid);
+                    if best.is_none_or(|(bw, _)| w > bw) {
+                        best = Some((w, mid));
+                    }
+                }
+            }
+            if let Some((w, at)) = best {
+                joins.push(Join {
+                    width: w,
+                    at,
+                    tri: t,
+                    a: pa,
+                    b: np as u32 + x,
+                });
+            }
+        }
+    }
+
+    // Widest joins first (a maximum spanning forest); a join of two sets that both hold
+    // parts is a passage.
+    joins.sort_by(|x, y| {
+        y.width
+            .total_cmp(&x.width)
+            .then(x.tri.cmp(&y.tri))
+            .then(x.at.x.total_cmp(&y.at.x))
+            .then(x.at.y.total_cmp(&y.at.y))
+    });
+    let mut nodes = Sets::new(np + n);
+    let mut has_part: Vec<bool> = (0..np + n).map(|i| i < np && significant[i]).collect();
+    let mut out = Vec::new();
+    for j in &joins {
+        let (ra, rb) = (nodes.find(j.a), nodes.find(j.b));
+        if ra == rb {
+            continue;
+        }
+        let both = has_part[ra as usize] && has_part[rb as usize];
+        let root = nodes.union(ra, rb);
+        has_part[root as usize] = has_part[ra as usize] || has_part[rb as usize];
+        if both {
+            let z = topo.height(j.tri, j.at);
+            out.push(NarrowPassage {
+                position: Vec3::new(j.at.x as f32, j.at.y as f32, z as f32),
+                width: (2.0 * j.width) as f32,
+                region: cl.surface.regions[j.tri],
+            });
+        }
+    }
+    Ok(out)
+}
