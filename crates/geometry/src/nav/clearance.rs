@@ -212,8 +212,11 @@ pub struct CarveStats {
     pub pieces: usize,
     /// Triangles of the result.
     pub output_triangles: usize,
-    /// Result triangles whose plan orientation differs from their original triangle's after
-    /// rounding to f32 (expected 0).
+    /// Slivers that rounding to f32 turned over or flattened, repaired (removed, the triangle
+    /// across their long side split at their middle corner).
+    pub repaired: usize,
+    /// Result triangles whose plan orientation still differs from their original triangle's
+    /// (expected 0).
     pub inverted: usize,
 }
 

@@ -809,7 +809,9 @@ pub(super) fn triangulate(
             Vtx::Ref(r) => r,
         };
         // The points to insert strictly inside side a -> b (local vertices), in order.
-        let inserts = |a: u32, b: u32, ins: &mut Vec<(f64, Ref)>| {
+        // A polygon's own corners are never inserted into its own sides (a sliver's far
+        // corners can lie within the tolerance of its other long side).
+        let inserts = |a: u32, b: u32, poly: &[u32], ins: &mut Vec<(f64, Ref)>| {
             ins.clear();
             let (va, vb) = (verts[a as usize], verts[b as usize]);
             if let Some(k) = common_side(va.class, vb.class) {
@@ -852,7 +854,9 @@ pub(super) fn triangulate(
                 if l2 <= 0.0 {
                     return;
                 }
-                let tol = eps * 1.5;
+                // Corners dropped as collinear lie within eps of the side that replaced them;
+                // T-junction corners of other pieces lie on it up to rounding.
+                let tol = eps * (1.0 + 1e-9);
                 let lo = pa.x.min(pb.x) - tol;
                 let hi = pa.x.max(pb.x) + tol;
                 let from = xs.partition_point(|&x| x < lo);
@@ -861,7 +865,7 @@ pub(super) fn triangulate(
                     if pw.x > hi {
                         break;
                     }
-                    if w == a || w == b {
+                    if w == a || w == b || poly.contains(&w) {
                         continue;
                     }
                     let (d2, s) = geom::seg_dist2_t(pw, pa, pb);
@@ -900,7 +904,7 @@ pub(super) fn triangulate(
                         continue;
                     }
                     if let (Vtx::Local(a), Vtx::Local(b)) = (v[e], v[(e + 1) % 3]) {
-                        inserts(a, b, &mut ins);
+                        inserts(a, b, poly, &mut ins);
                         if !ins.is_empty() {
                             split = Some(e);
                             break;
@@ -990,32 +994,148 @@ pub(super) fn assemble(
         }
         triangles.push(out);
     }
-    let regions = tris
-        .origin
+    let mut origin = tris.origin;
+    (stats.repaired, stats.inverted) = fix_inverted(&vertices, &mut triangles, &mut origin, |o| {
+        topo.ccw[o as usize]
+    });
+    let regions = origin
         .iter()
         .map(|&o| surface.regions[o as usize])
         .collect();
     stats.output_triangles = triangles.len();
-    stats.inverted = triangles
-        .iter()
-        .zip(&tris.origin)
-        .filter(|&(t, &o)| {
-            let p = t.map(|i| vertices[i as usize].as_dvec3().truncate());
-            let a = geom::orient(p[0], p[1], p[2]);
-            !(if topo.ccw[o as usize] {
-                a > 0.0
-            } else {
-                a < 0.0
-            })
-        })
-        .count();
     Carved {
         surface: Surface {
             vertices,
             triangles,
             regions,
         },
-        origin: tris.origin,
+        origin,
         stats,
     }
+}
+
+/// Repairs result triangles that rounding to f32 turned over or flattened (a sliver whose
+/// middle vertex `b` crossed its long side `a-c`): the sliver is removed and the triangle
+/// across `a-c` is split at `b` (or, on the boundary, the sliver is just removed). The result
+/// stays conforming. Returns how many were repaired and how many bad triangles remain
+/// (expected 0).
+fn fix_inverted(
+    vertices: &[Vec3],
+    triangles: &mut Vec<[u32; 3]>,
+    origin: &mut Vec<u32>,
+    ccw: impl Fn(u32) -> bool,
+) -> (usize, usize) {
+    let pos = |i: u32| vertices[i as usize].as_dvec3().truncate();
+    let good = |t: &[u32; 3], o: u32| {
+        let a = geom::orient(pos(t[0]), pos(t[1]), pos(t[2]));
+        if ccw(o) { a > 0.0 } else { a < 0.0 }
+    };
+    let mut bad: Vec<usize> = (0..triangles.len())
+        .filter(|&i| !good(&triangles[i], origin[i]))
+        .collect();
+    if bad.is_empty() {
+        return (0, 0);
+    }
+    let mut repaired = 0;
+    let key = |a: u32, b: u32| (a.min(b), a.max(b));
+    let mut sides: std::collections::HashMap<(u32, u32), Vec<u32>> = Default::default();
+    for (i, t) in triangles.iter().enumerate() {
+        for k in 0..3 {
+            sides
+                .entry(key(t[k], t[(k + 1) % 3]))
+                .or_default()
+                .push(i as u32);
+        }
+    }
+    let mut removed = vec![false; triangles.len()];
+    for _round in 0..4 {
+        let mut progress = false;
+        for &i in &bad {
+            if removed[i] || good(&triangles[i], origin[i]) {
+                continue;
+            }
+            let t = triangles[i];
+            // The longest side a-c, b opposite.
+            let k = (0..3)
+                .max_by(|&x, &y| {
+                    let lx = (pos(t[(x + 1) % 3]) - pos(t[x])).length_squared();
+                    let ly = (pos(t[(y + 1) % 3]) - pos(t[y])).length_squared();
+                    lx.total_cmp(&ly)
+                })
+                .unwrap_or(0);
+            let (a, c, b) = (t[k], t[(k + 1) % 3], t[(k + 2) % 3]);
+            let across: Vec<u32> = sides
+                .get(&key(a, c))
+                .map(|v| {
+                    v.iter()
+                        .copied()
+                        .filter(|&j| j as usize != i && !removed[j as usize])
+                        .collect()
+                })
+                .unwrap_or_default();
+            let mut unlink = |sides: &mut std::collections::HashMap<(u32, u32), Vec<u32>>,
+                              tri: &[u32; 3],
+                              id: u32| {
+                for k in 0..3 {
+                    if let Some(v) = sides.get_mut(&key(tri[k], tri[(k + 1) % 3])) {
+                        v.retain(|&x| x != id);
+                    }
+                }
+            };
+            match across.as_slice() {
+                [] => {
+                    removed[i] = true;
+                    unlink(&mut sides, &t, i as u32);
+                    progress = true;
+                    repaired += 1;
+                }
+                [j] => {
+                    let j = *j as usize;
+                    let u = triangles[j];
+                    // u = [x, y, d] rotated so that x-y is the shared side.
+                    let r = (0..3)
+                        .find(|&r| key(u[r], u[(r + 1) % 3]) == key(a, c))
+                        .unwrap_or(0);
+                    let (x, y, d) = (u[r], u[(r + 1) % 3], u[(r + 2) % 3]);
+                    let (n1, n2) = ([x, b, d], [b, y, d]);
+                    if good(&n1, origin[j]) && good(&n2, origin[j]) {
+                        unlink(&mut sides, &t, i as u32);
+                        unlink(&mut sides, &u, j as u32);
+                        removed[i] = true;
+                        triangles[j] = n1;
+                        let id2 = triangles.len() as u32;
+                        triangles.push(n2);
+                        origin.push(origin[j]);
+                        removed.push(false);
+                        for (tri, id) in [(n1, j as u32), (n2, id2)] {
+                            for k in 0..3 {
+                                sides
+                                    .entry(key(tri[k], tri[(k + 1) % 3]))
+                                    .or_default()
+                                    .push(id);
+                            }
+                        }
+                        progress = true;
+                        repaired += 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+        bad.retain(|&i| !removed[i] && !good(&triangles[i], origin[i]));
+        if bad.is_empty() || !progress {
+            break;
+        }
+    }
+    let mut w = 0;
+    for i in 0..triangles.len() {
+        if !removed[i] {
+            triangles[w] = triangles[i];
+            origin[w] = origin[i];
+            w += 1;
+        }
+    }
+    triangles.truncate(w);
+    origin.truncate(w);
+    (repaired, bad.len())
 }

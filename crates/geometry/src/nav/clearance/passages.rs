@@ -5,8 +5,8 @@ use std::collections::HashMap;
 
 use glam::{DVec2, Vec3};
 
-use super::geom;
-use super::prepare::Marks;
+use super::geom::{self, Aabb};
+use super::prepare::{Grid, Marks};
 use super::query::Candidates;
 use super::{Clearance, ClearanceError, NarrowPassage};
 use crate::derive::adjacency;
@@ -322,14 +322,55 @@ pub(super) fn narrow_passages(
     }
 
     // Widest joins first (a maximum spanning forest); a join of two sets that both hold
-    // parts is a passage.
-    joins.sort_by(|x, y| {
-        y.width
-            .total_cmp(&x.width)
-            .then(x.tri.cmp(&y.tri))
-            .then(x.at.x.total_cmp(&y.at.x))
-            .then(x.at.y.total_cmp(&y.at.y))
+    // parts is a passage. Joins of equal width (a corridor of even width) are taken nearest
+    // to the parts first, so the join that finally links two parts lies midway.
+    let far = 8.0 * r;
+    let part_boxes: Vec<Aabb> = (0..m)
+        .map(|f| {
+            if significant[part_of[f] as usize] {
+                Aabb::of(&cs.triangles[f].map(|v| cs.vertices[v as usize].as_dvec3().truncate()))
+            } else {
+                Aabb::EMPTY
+            }
+        })
+        .collect();
+    let part_grid = Grid::new(&part_boxes);
+    let mut pmarks = Marks::new(m);
+    let mut near = Vec::new();
+    let mut keyed: Vec<(i64, f64, Join)> = joins
+        .into_iter()
+        .map(|j| {
+            part_grid.query(
+                &Aabb {
+                    min: j.at,
+                    max: j.at,
+                }
+                .grown(far),
+                &mut pmarks,
+                &mut near,
+            );
+            let d = near
+                .iter()
+                .map(|&f| {
+                    let p = cs.triangles[f as usize]
+                        .map(|v| cs.vertices[v as usize].as_dvec3().truncate());
+                    (0..3)
+                        .map(|k| geom::seg_dist2(j.at, p[k], p[(k + 1) % 3]))
+                        .fold(f64::INFINITY, f64::min)
+                        .sqrt()
+                })
+                .fold(far, f64::min);
+            ((j.width / (1e-6 * r)).round() as i64, d, j)
+        })
+        .collect();
+    keyed.sort_by(|x, y| {
+        y.0.cmp(&x.0)
+            .then(x.1.total_cmp(&y.1))
+            .then(x.2.tri.cmp(&y.2.tri))
+            .then(x.2.at.x.total_cmp(&y.2.at.x))
+            .then(x.2.at.y.total_cmp(&y.2.at.y))
     });
+    let joins: Vec<Join> = keyed.into_iter().map(|k| k.2).collect();
     let mut nodes = Sets::new(np + n);
     let mut has_part: Vec<bool> = (0..np + n).map(|i| i < np && significant[i]).collect();
     let mut out = Vec::new();
