@@ -498,52 +498,90 @@ proptest! {
     }
 }
 
-/// Timing on a ~100 k triangle mesh with a few hundred blockers (run with `--release --
-/// --ignored --nocapture`).
+/// Rooms of 8 m (16 cells of 0.5 m) in a grid, walls one cell thick with 1.5 m doors, a few
+/// pillars (single missing cells), jittered.
+fn rooms_mesh(rng: &mut Rng, cells: usize) -> Surface {
+    let mut s = random_mesh(rng, cells, cells, 0.5, 0.0);
+    let nx = cells;
+    // Rebuild the triangle list with the walls and pillars left out.
+    let keep = |i: usize, j: usize, rng: &mut Rng| {
+        let wall_x = i % 16 == 15;
+        let wall_y = j % 16 == 15;
+        let door_x = (j % 16) >= 6 && (j % 16) < 9;
+        let door_y = (i % 16) >= 6 && (i % 16) < 9;
+        if (wall_x && !door_x) || (wall_y && !door_y) {
+            return false;
+        }
+        rng.unit() >= 0.003
+    };
+    s.triangles.clear();
+    s.regions.clear();
+    let id = |i: usize, j: usize| (j * (nx + 1) + i) as u32;
+    for j in 0..cells {
+        for i in 0..cells {
+            if !keep(i, j, rng) {
+                continue;
+            }
+            let (a, b, c, d) = (id(i, j), id(i + 1, j), id(i + 1, j + 1), id(i, j + 1));
+            s.triangles.extend([[a, b, c], [a, c, d]]);
+            let room = ((j / 16) * 100 + i / 16) as u32;
+            s.regions.extend([room, room]);
+        }
+    }
+    s
+}
+
+/// Timing on ~100 k triangle meshes with a few hundred blockers (run with `--release --
+/// --ignored --nocapture`): rooms with doors, and a worst case riddled with 0.5 m holes.
 #[test]
 #[ignore]
 fn timing_large_mesh() {
     let mut rng = Rng(2024);
-    let s = random_mesh(&mut rng, 224, 224, 0.5, 0.08);
     let extent = 224.0 * 0.5;
-    let blockers: Vec<Blocker> = (0..300)
-        .map(|i| random_blocker(&mut rng, extent, i % 5 == 0))
-        .collect();
-    println!(
-        "mesh: {} triangles, {} blockers",
-        s.triangles.len(),
-        blockers.len()
-    );
-    let t0 = std::time::Instant::now();
-    let cl = Clearance::new(&s, &blockers, options()).unwrap();
-    let prep = t0.elapsed();
-    for r in [0.5f32, 0.35] {
-        let t1 = std::time::Instant::now();
-        let c = cl.carve(r).unwrap();
-        let dt = t1.elapsed();
+    let meshes = [
+        ("rooms", rooms_mesh(&mut rng, 224)),
+        ("holes", random_mesh(&mut rng, 224, 224, 0.5, 0.08)),
+    ];
+    for (name, s) in &meshes {
+        let blockers: Vec<Blocker> = (0..300)
+            .map(|i| random_blocker(&mut rng, extent, i % 5 == 0))
+            .collect();
         println!(
-            "prepare {:?}; carve r {r}: {:?} -> {} triangles, {} vertices; stats {:?}",
-            prep,
-            dt,
-            c.surface.triangles.len(),
-            c.surface.vertices.len(),
-            c.stats
+            "{name}: {} triangles, {} blockers",
+            s.triangles.len(),
+            blockers.len()
+        );
+        let t0 = std::time::Instant::now();
+        let cl = Clearance::new(s, &blockers, options()).unwrap();
+        println!("  prepare {:?}", t0.elapsed());
+        for r in [0.5f32, 0.35] {
+            let t1 = std::time::Instant::now();
+            let c = cl.carve(r).unwrap();
+            let dt = t1.elapsed();
+            assert_eq!((c.stats.inverted, c.stats.limited), (0, 0));
+            println!(
+                "  carve r {r}: {:?} -> {} triangles, {} vertices; {:?}",
+                dt,
+                c.surface.triangles.len(),
+                c.surface.vertices.len(),
+                c.stats
+            );
+        }
+        let t2 = std::time::Instant::now();
+        let mut n = 0;
+        for i in 0..1000 {
+            let p = Vec2::new((i % 100) as f32 * 1.1 + 0.3, (i / 100) as f32 * 11.0 + 0.3);
+            if cl.clearance_at(Vec3::new(p.x, p.y, 0.0)).is_some() {
+                n += 1;
+            }
+        }
+        println!("  1000 clearance_at: {:?} ({n} on ground)", t2.elapsed());
+        let t3 = std::time::Instant::now();
+        let p = cl.narrow_passages(0.35).unwrap();
+        println!(
+            "  narrow_passages r 0.35: {:?}, {} passages",
+            t3.elapsed(),
+            p.len()
         );
     }
-    let t2 = std::time::Instant::now();
-    let mut n = 0;
-    for i in 0..1000 {
-        let p = Vec2::new((i % 100) as f32 * 1.1 + 0.3, (i / 100) as f32 * 11.0 + 0.3);
-        if cl.clearance_at(Vec3::new(p.x, p.y, 0.0)).is_some() {
-            n += 1;
-        }
-    }
-    println!("1000 clearance_at: {:?} ({n} on ground)", t2.elapsed());
-    let t3 = std::time::Instant::now();
-    let p = cl.narrow_passages(0.35).unwrap();
-    println!(
-        "narrow_passages r 0.35: {:?}, {} passages",
-        t3.elapsed(),
-        p.len()
-    );
 }

@@ -382,7 +382,16 @@ impl<'a> Clearance<'a> {
         // Pass 3: triangles without T-junctions.
         let mut tris = Tris::default();
         for (ci, ch) in chunks.iter().enumerate() {
-            carve::triangulate(topo, self.surface, ch, ci, &edges, &vrefs, &mut tris);
+            carve::triangulate(
+                topo,
+                self.surface,
+                ch,
+                ci,
+                &edges,
+                &vrefs,
+                &interior,
+                &mut tris,
+            );
         }
         Ok(carve::assemble(
             topo,

@@ -179,6 +179,7 @@ pub(super) struct Scratch {
     raw: Vec<LVert>,
     raw_id: Vec<u32>,
     order: Vec<u32>,
+    order2: Vec<u32>,
     poly: Vec<u32>,
 }
 
@@ -203,6 +204,7 @@ impl Scratch {
             raw: Vec::new(),
             raw_id: Vec::new(),
             order: Vec::new(),
+            order2: Vec::new(),
             poly: Vec::new(),
         }
     }
@@ -399,6 +401,7 @@ impl Ctx<'_> {
                     &mut sc.inn,
                     &mut sc.next,
                     &mut sc.nranges,
+                    &mut sc.order2,
                 );
             }
             std::mem::swap(&mut sc.pieces, &mut sc.next);
@@ -594,6 +597,7 @@ fn subtract(
     inn: &mut Vec<DVec2>,
     next: &mut Vec<DVec2>,
     nranges: &mut Vec<(u32, u32)>,
+    order: &mut Vec<u32>,
 ) {
     rem.clear();
     rem.extend_from_slice(piece);
@@ -605,7 +609,21 @@ fn subtract(
             nranges.push((s, next.len() as u32));
         }
     };
-    for e in 0..m {
+    // Edges whose segment crosses the piece first (in boundary order), then the others: the
+    // cut lines of edges that stay away from the piece would cut free ground for nothing.
+    const AWAY: u32 = 1 << 31;
+    order.clear();
+    order.extend((0..m as u32).map(|e| {
+        let e0 = e as usize;
+        if crosses(obs[e0], obs[(e0 + 1) % m], piece, eps) {
+            e
+        } else {
+            e | AWAY
+        }
+    }));
+    order.sort_by_key(|&e| e & AWAY != 0);
+    for &e in order.iter() {
+        let e = (e & !AWAY) as usize;
         let a = obs[e];
         let Some(n) = geom::outward(a, obs[(e + 1) % m]) else {
             continue;
@@ -632,6 +650,35 @@ fn subtract(
         }
     }
     // What is left lies inside the obstacle.
+}
+
+/// Whether segment `s0-s1` passes through the interior of convex `poly` (deeper than `eps`).
+fn crosses(s0: DVec2, s1: DVec2, poly: &[DVec2], eps: f64) -> bool {
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    let d = s1 - s0;
+    let m = poly.len();
+    for k in 0..m {
+        let a = poly[k];
+        let Some(n) = geom::outward(a, poly[(k + 1) % m]) else {
+            continue;
+        };
+        // Inside this edge: n . (s0 + t d - a) <= -eps.
+        let d0 = n.dot(s0 - a) + eps;
+        let dd = n.dot(d);
+        if dd == 0.0 {
+            if d0 > 0.0 {
+                return false;
+            }
+        } else if dd > 0.0 {
+            t1 = t1.min(-d0 / dd);
+        } else {
+            t0 = t0.max(-d0 / dd);
+        }
+        if t0 >= t1 {
+            return false;
+        }
+    }
+    true
 }
 
 /// A vertex of the output before numbering: an original vertex, a merged edge point, or an
@@ -712,8 +759,11 @@ pub(super) fn merge_edges(
         } else {
             1.0
         };
+        // Clusters: a point joins the current cluster when within the tolerance of its first
+        // point (no chaining: points of one triangle, kept more than the tolerance apart, never
+        // share a cluster).
         let mut j = i;
-        let mut last_t = f64::NEG_INFINITY;
+        let mut first_t = f64::NEG_INFINITY;
         let mut current: Option<u32> = None;
         while j < all.len() && all[j].0 == g {
             let (_, tc, ci, vi) = all[j];
@@ -723,12 +773,12 @@ pub(super) fn merge_edges(
             } else if tc >= 1.0 - tol {
                 refs[ci][vi] = u64::from(b);
             } else {
-                if current.is_none() || tc - last_t > tol {
+                if current.is_none() || tc - first_t > tol {
                     current = Some(points.len() as u32);
                     points.push((tc, g));
                     per_edge_counts[g as usize] += 1;
+                    first_t = tc;
                 }
-                last_t = tc;
                 let id = current.unwrap_or(0);
                 refs[ci][vi] = REF_EDGE | u64::from(id);
                 slot[ci][vi] = id;
@@ -768,11 +818,86 @@ fn common_side(a: Class, b: Class) -> Option<usize> {
     sa.into_iter().flatten().find(|s| sb.contains(&Some(*s)))
 }
 
-/// A vertex of a triangle being split: a local vertex of the piece or an inserted ref.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Vtx {
-    Local(u32),
-    Ref(Ref),
+/// Working memory of pass 3.
+#[derive(Default)]
+struct Ring {
+    /// Local vertex ids sorted by x, and their x.
+    xsorted: Vec<u32>,
+    xs: Vec<f64>,
+    /// Points inserted into one side: (parameter, ref, local position).
+    ins: Vec<(f64, Ref, DVec2)>,
+    /// The polygon with every inserted point: positions and refs.
+    pts: Vec<DVec2>,
+    refs: Vec<Ref>,
+    /// Ear clipping: the remaining ring (indices into `pts`).
+    left: Vec<usize>,
+}
+
+/// Triangulates a counter-clockwise, nearly convex ring (a convex piece with points on its
+/// sides, at its output positions) by ear clipping, the best-shaped ear first: an ear is a
+/// corner standing more than `flat` above its neighbours' line (so no point lying on a side)
+/// with no other ring point within `near` of its triangle (points on a side are collinear only
+/// up to rounding), else, when none is left, with none in or on it. A remainder without ears has
+/// no area and is dropped.
+fn ear_clip(
+    pts: &[DVec2],
+    left: &mut Vec<usize>,
+    flat: f64,
+    near: f64,
+    mut emit: impl FnMut(usize, usize, usize),
+) {
+    left.clear();
+    left.extend(0..pts.len());
+    while left.len() >= 3 {
+        let ear = best_ear(pts, left, flat, near).or_else(|| best_ear(pts, left, flat, 0.0));
+        let Some(i) = ear else {
+            break;
+        };
+        let m = left.len();
+        let (p, v, q) = (left[(i + m - 1) % m], left[i], left[(i + 1) % m]);
+        emit(p, v, q);
+        left.remove(i);
+    }
+}
+
+/// The best-shaped ear of the ring `left` (see [`ear_clip`]): standing more than `flat`, no
+/// other ring point within `near` of its triangle.
+fn best_ear(pts: &[DVec2], left: &[usize], flat: f64, near: f64) -> Option<usize> {
+    let m = left.len();
+    let mut best: Option<(f64, usize)> = None;
+    for i in 0..m {
+        let (p, v, q) = (left[(i + m - 1) % m], left[i], left[(i + 1) % m]);
+        let (pp, pv, pq) = (pts[p], pts[v], pts[q]);
+        let o = geom::orient(pp, pv, pq);
+        let base = (pq - pp).length();
+        if !(o > flat * base) {
+            continue;
+        }
+        let blocked = left.iter().any(|&w| {
+            if w == p || w == v || w == q {
+                return false;
+            }
+            let pw = pts[w];
+            if pw == pp || pw == pv || pw == pq {
+                return true;
+            }
+            geom::orient(pp, pv, pw) >= -near * (pv - pp).length()
+                && geom::orient(pv, pq, pw) >= -near * (pq - pv).length()
+                && geom::orient(pq, pp, pw) >= -near * base
+        });
+        if blocked {
+            continue;
+        }
+        let s2 = (pv - pp).length_squared() + (pq - pv).length_squared() + base * base;
+        let quality = o / s2;
+        if best.is_none_or(|(b, _)| quality > b) {
+            best = Some((quality, i));
+        }
+        if m > 48 {
+            break;
+        }
+    }
+    best.map(|(_, i)| i)
 }
 
 /// Pass 3 for one chunk.
@@ -783,13 +908,12 @@ pub(super) fn triangulate(
     ci: usize,
     edges: &EdgePoints,
     vrefs: &VertRefs,
+    interior: &[(u32, DVec2)],
     out: &mut Tris,
 ) {
     let refs = &vrefs.refs[ci];
     let slots = &vrefs.slot[ci];
-    let mut stack: Vec<([Vtx; 3], [bool; 3])> = Vec::new();
-    let mut ins: Vec<(f64, Ref)> = Vec::new();
-    let mut xsorted: Vec<u32> = Vec::new();
+    let mut w = Ring::default();
     for ri in 0..chunk.recs.len() {
         let (t, _, _, fate) = chunk.recs[ri];
         if matches!(fate, Fate::Inactive | Fate::Limited) {
@@ -800,24 +924,25 @@ pub(super) fn triangulate(
         let verts = &chunk.verts[v0..v1];
         let eps = topo.eps[t];
         let tri = surface.triangles[t];
-        xsorted.clear();
-        xsorted.extend(0..verts.len() as u32);
-        xsorted.sort_by(|&a, &b| verts[a as usize].pos.x.total_cmp(&verts[b as usize].pos.x));
-        let xs: Vec<f64> = xsorted.iter().map(|&i| verts[i as usize].pos.x).collect();
-        let rf = |v: Vtx| match v {
-            Vtx::Local(i) => refs[v0 + i as usize],
-            Vtx::Ref(r) => r,
-        };
-        // The points to insert strictly inside side a -> b (local vertices), in order.
-        // A polygon's own corners are never inserted into its own sides (a sliver's far
-        // corners can lie within the tolerance of its other long side).
-        let inserts = |a: u32, b: u32, poly: &[u32], ins: &mut Vec<(f64, Ref)>| {
+        let o = topo.plan[t][0];
+        let c = topo.plan[t].map(|p| p - o);
+        w.xsorted.clear();
+        w.xsorted.extend(0..verts.len() as u32);
+        w.xsorted
+            .sort_by(|&a, &b| verts[a as usize].pos.x.total_cmp(&verts[b as usize].pos.x));
+        w.xs.clear();
+        w.xs.extend(w.xsorted.iter().map(|&i| verts[i as usize].pos.x));
+        let (xsorted, xs) = (&w.xsorted, &w.xs);
+        // The points to insert strictly inside side a -> b of `poly`, in order.
+        let inserts = |a: u32, b: u32, poly: &[u32], ins: &mut Vec<(f64, Ref, DVec2)>| {
             ins.clear();
             let (va, vb) = (verts[a as usize], verts[b as usize]);
             if let Some(k) = common_side(va.class, vb.class) {
+                // On an original edge: the merged cut points of every triangle around it.
                 let g = topo.edge_of[t][k] as usize;
                 let list = &edges.points[edges.start[g] as usize..edges.start[g + 1] as usize];
                 let lo_v = topo.edge_ends[g][0];
+                let forward = tri[k] == lo_v;
                 // Position in the edge's list: -1 at the lower vertex, len at the higher.
                 let key = |v: LVert, i: u32| -> i64 {
                     let at_end = |r: Ref| {
@@ -838,39 +963,60 @@ pub(super) fn triangulate(
                 };
                 let (ka, kb) = (key(va, a), key(vb, b));
                 let base = edges.start[g];
+                let at = |j: i64| {
+                    let tc = list[j as usize].0;
+                    let tl = if forward { tc } else { 1.0 - tc };
+                    c[k] + (c[(k + 1) % 3] - c[k]) * tl
+                };
                 if ka < kb {
                     for j in ka + 1..kb {
-                        ins.push((j as f64, REF_EDGE | u64::from(base + j as u32)));
+                        ins.push((j as f64, REF_EDGE | u64::from(base + j as u32), at(j)));
                     }
                 } else {
                     for j in (kb + 1..ka).rev() {
-                        ins.push((-(j as f64), REF_EDGE | u64::from(base + j as u32)));
+                        ins.push((-(j as f64), REF_EDGE | u64::from(base + j as u32), at(j)));
                     }
                 }
             } else {
                 let (pa, pb) = (va.pos, vb.pos);
-                let d = pb - pa;
-                let l2 = d.length_squared();
-                if l2 <= 0.0 {
+                if (pb - pa).length_squared() <= 0.0 {
                     return;
                 }
                 // Corners dropped as collinear lie within eps of the side that replaced them;
-                // T-junction corners of other pieces lie on it up to rounding.
+                // T-junction corners of other pieces lie on it up to rounding. A polygon's own
+                // corners never go into its own sides, and a corner close to the polygon's
+                // corner a or b (within the tolerance of two sides) goes to the nearer side
+                // (ties to the side met first around the polygon).
                 let tol = eps * (1.0 + 1e-9);
+                let m = poly.len();
+                let ia = poly.iter().position(|&x| x == a).unwrap_or(0);
+                let ib = (ia + 1) % m;
+                let prev = verts[poly[(ia + m - 1) % m] as usize].pos;
+                let next = verts[poly[(ib + 1) % m] as usize].pos;
                 let lo = pa.x.min(pb.x) - tol;
                 let hi = pa.x.max(pb.x) + tol;
                 let from = xs.partition_point(|&x| x < lo);
-                for &w in &xsorted[from..] {
-                    let pw = verts[w as usize].pos;
+                for &wv in &xsorted[from..] {
+                    let pw = verts[wv as usize].pos;
                     if pw.x > hi {
                         break;
                     }
-                    if w == a || w == b || poly.contains(&w) {
+                    if wv == a || wv == b || poly.contains(&wv) {
                         continue;
                     }
                     let (d2, s) = geom::seg_dist2_t(pw, pa, pb);
                     if d2 <= tol * tol && s > 0.0 && s < 1.0 {
-                        ins.push((s, refs[v0 + w as usize]));
+                        let before = geom::seg_dist2(pw, prev, pa);
+                        let after = geom::seg_dist2(pw, pb, next);
+                        if before < d2
+                            || (before == d2 && ia != 0)
+                            || after < d2
+                            || (after == d2 && ib == 0)
+                        {
+                            continue;
+                        }
+                        // Placed exactly on the side for the triangulation.
+                        ins.push((s, refs[v0 + wv as usize], pa + (pb - pa) * s));
                     }
                 }
             }
@@ -887,61 +1033,76 @@ pub(super) fn triangulate(
             };
             let poly = &chunk.poly_idx[ps..chunk.poly_end[pi] as usize];
             let m = poly.len();
-            for i in 1..m - 1 {
-                stack.push((
-                    [
-                        Vtx::Local(poly[0]),
-                        Vtx::Local(poly[i]),
-                        Vtx::Local(poly[i + 1]),
-                    ],
-                    [i == 1, true, i + 1 == m - 1],
-                ));
-            }
-            while let Some((v, flags)) = stack.pop() {
-                let mut split = None;
-                for e in 0..3 {
-                    if !flags[e] {
-                        continue;
-                    }
-                    if let (Vtx::Local(a), Vtx::Local(b)) = (v[e], v[(e + 1) % 3]) {
-                        inserts(a, b, poly, &mut ins);
-                        if !ins.is_empty() {
-                            split = Some(e);
-                            break;
-                        }
-                    }
+            w.pts.clear();
+            w.refs.clear();
+            for i in 0..m {
+                let (a, b) = (poly[i], poly[(i + 1) % m]);
+                let r = refs[v0 + a as usize];
+                if w.refs.last() != Some(&r) {
+                    w.pts.push(verts[a as usize].pos);
+                    w.refs.push(r);
                 }
-                match split {
-                    Some(e) => {
-                        let (a, b, c) = (v[e], v[(e + 1) % 3], v[(e + 2) % 3]);
-                        let mut chain = Vec::with_capacity(ins.len() + 2);
-                        chain.push(a);
-                        chain.extend(ins.iter().map(|x| Vtx::Ref(x.1)));
-                        chain.push(b);
-                        let last = chain.len() - 2;
-                        for j in 0..=last {
-                            stack.push((
-                                [chain[j], chain[j + 1], c],
-                                [
-                                    false,
-                                    j == last && flags[(e + 1) % 3],
-                                    j == 0 && flags[(e + 2) % 3],
-                                ],
-                            ));
-                        }
-                    }
-                    None => {
-                        let r = [rf(v[0]), rf(v[1]), rf(v[2])];
-                        if r[0] == r[1] || r[1] == r[2] || r[0] == r[2] {
-                            continue;
-                        }
-                        out.tris
-                            .push(if topo.ccw[t] { r } else { [r[0], r[2], r[1]] });
-                        out.origin.push(t as u32);
+                inserts(a, b, poly, &mut w.ins);
+                for &(_, r, p) in &w.ins {
+                    if w.refs.last() != Some(&r) {
+                        w.pts.push(p);
+                        w.refs.push(r);
                     }
                 }
             }
+            while w.refs.len() > 1 && w.refs.first() == w.refs.last() {
+                w.refs.pop();
+                w.pts.pop();
+            }
+            if w.refs.len() < 3 {
+                continue;
+            }
+            // Triangulate on the positions as written (f32), so that every triangle keeps its
+            // orientation after rounding.
+            for (p, &r) in w.pts.iter_mut().zip(&w.refs) {
+                let q = position(topo, surface, edges, interior, r);
+                *p = DVec2::new(f64::from(q.x), f64::from(q.y)) - o;
+            }
+            let ring_refs = &w.refs;
+            ear_clip(&w.pts, &mut w.left, eps * 1e-6, eps * 0.5, |p, v, q| {
+                let r = [ring_refs[p], ring_refs[v], ring_refs[q]];
+                if r[0] == r[1] || r[1] == r[2] || r[0] == r[2] {
+                    return;
+                }
+                out.tris
+                    .push(if topo.ccw[t] { r } else { [r[0], r[2], r[1]] });
+                out.origin.push(t as u32);
+            });
         }
+    }
+}
+
+/// The output position of a ref (f32, as written to the result).
+fn position(
+    topo: &Topo,
+    surface: &Surface,
+    edges: &EdgePoints,
+    interior: &[(u32, DVec2)],
+    r: Ref,
+) -> Vec3 {
+    let idx = (r & !REF_KIND) as usize;
+    match r & REF_KIND {
+        REF_EDGE => {
+            let (tc, g) = edges.points[idx];
+            let [a, b] = topo.edge_ends[g as usize];
+            let (pa, pb) = (
+                surface.vertices[a as usize].as_dvec3(),
+                surface.vertices[b as usize].as_dvec3(),
+            );
+            (pa + (pb - pa) * tc).as_vec3()
+        }
+        REF_INTERIOR => {
+            let (t, p) = interior[idx];
+            let q = p + topo.plan[t as usize][0];
+            let z = topo.height(t as usize, q);
+            Vec3::new(q.x as f32, q.y as f32, z as f32)
+        }
+        _ => surface.vertices[idx],
     }
 }
 
@@ -971,24 +1132,7 @@ pub(super) fn assemble(
             };
             if *slot == u32::MAX {
                 *slot = vertices.len() as u32;
-                vertices.push(match r & REF_KIND {
-                    REF_EDGE => {
-                        let (tc, g) = edges.points[idx];
-                        let [a, b] = topo.edge_ends[g as usize];
-                        let (pa, pb) = (
-                            surface.vertices[a as usize].as_dvec3(),
-                            surface.vertices[b as usize].as_dvec3(),
-                        );
-                        (pa + (pb - pa) * tc).as_vec3()
-                    }
-                    REF_INTERIOR => {
-                        let (t, p) = interior[idx];
-                        let q = p + topo.plan[t as usize][0];
-                        let z = topo.height(t as usize, q);
-                        Vec3::new(q.x as f32, q.y as f32, z as f32)
-                    }
-                    _ => surface.vertices[idx],
-                });
+                vertices.push(position(topo, surface, edges, interior, r));
             }
             out[k] = *slot;
         }
@@ -1036,18 +1180,28 @@ fn fix_inverted(
     if bad.is_empty() {
         return (0, 0);
     }
-    let mut repaired = 0;
-    let key = |a: u32, b: u32| (a.min(b), a.max(b));
-    let mut sides: std::collections::HashMap<(u32, u32), Vec<u32>> = Default::default();
-    for (i, t) in triangles.iter().enumerate() {
-        for k in 0..3 {
-            sides
-                .entry(key(t[k], t[(k + 1) % 3]))
-                .or_default()
-                .push(i as u32);
+    // Triangles around each vertex (compressed rows), plus the triangles changed since.
+    let nv = vertices.len();
+    let mut start = vec![0u32; nv + 1];
+    for t in triangles.iter() {
+        for &v in t {
+            start[v as usize + 1] += 1;
         }
     }
+    for v in 0..nv {
+        start[v + 1] += start[v];
+    }
+    let mut fill = start.clone();
+    let mut around = vec![0u32; start[nv] as usize];
+    for (i, t) in triangles.iter().enumerate() {
+        for &v in t {
+            around[fill[v as usize] as usize] = i as u32;
+            fill[v as usize] += 1;
+        }
+    }
+    let mut extra: Vec<(u32, u32)> = Vec::new();
     let mut removed = vec![false; triangles.len()];
+    let mut repaired = 0;
     for _round in 0..4 {
         let mut progress = false;
         for &i in &bad {
@@ -1064,28 +1218,22 @@ fn fix_inverted(
                 })
                 .unwrap_or(0);
             let (a, c, b) = (t[k], t[(k + 1) % 3], t[(k + 2) % 3]);
-            let across: Vec<u32> = sides
-                .get(&key(a, c))
-                .map(|v| {
-                    v.iter()
-                        .copied()
-                        .filter(|&j| j as usize != i && !removed[j as usize])
-                        .collect()
+            // The live triangles other than i holding both a and c.
+            let mut across: Vec<u32> = around
+                [start[a as usize] as usize..start[a as usize + 1] as usize]
+                .iter()
+                .copied()
+                .chain(extra.iter().filter(|e| e.0 == a).map(|e| e.1))
+                .filter(|&j| {
+                    let j = j as usize;
+                    j != i && !removed[j] && triangles[j].contains(&a) && triangles[j].contains(&c)
                 })
-                .unwrap_or_default();
-            let mut unlink = |sides: &mut std::collections::HashMap<(u32, u32), Vec<u32>>,
-                              tri: &[u32; 3],
-                              id: u32| {
-                for k in 0..3 {
-                    if let Some(v) = sides.get_mut(&key(tri[k], tri[(k + 1) % 3])) {
-                        v.retain(|&x| x != id);
-                    }
-                }
-            };
+                .collect();
+            across.sort_unstable();
+            across.dedup();
             match across.as_slice() {
                 [] => {
                     removed[i] = true;
-                    unlink(&mut sides, &t, i as u32);
                     progress = true;
                     repaired += 1;
                 }
@@ -1094,26 +1242,25 @@ fn fix_inverted(
                     let u = triangles[j];
                     // u = [x, y, d] rotated so that x-y is the shared side.
                     let r = (0..3)
-                        .find(|&r| key(u[r], u[(r + 1) % 3]) == key(a, c))
+                        .find(|&r| {
+                            let (p, q) = (u[r], u[(r + 1) % 3]);
+                            (p == a && q == c) || (p == c && q == a)
+                        })
                         .unwrap_or(0);
                     let (x, y, d) = (u[r], u[(r + 1) % 3], u[(r + 2) % 3]);
                     let (n1, n2) = ([x, b, d], [b, y, d]);
                     if good(&n1, origin[j]) && good(&n2, origin[j]) {
-                        unlink(&mut sides, &t, i as u32);
-                        unlink(&mut sides, &u, j as u32);
                         removed[i] = true;
                         triangles[j] = n1;
                         let id2 = triangles.len() as u32;
                         triangles.push(n2);
                         origin.push(origin[j]);
                         removed.push(false);
-                        for (tri, id) in [(n1, j as u32), (n2, id2)] {
-                            for k in 0..3 {
-                                sides
-                                    .entry(key(tri[k], tri[(k + 1) % 3]))
-                                    .or_default()
-                                    .push(id);
-                            }
+                        for v in n1 {
+                            extra.push((v, j as u32));
+                        }
+                        for v in n2 {
+                            extra.push((v, id2));
                         }
                         progress = true;
                         repaired += 1;

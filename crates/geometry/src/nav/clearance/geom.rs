@@ -94,6 +94,35 @@ pub(super) fn tri_tri_dist2(a: &[DVec2; 3], b: &[DVec2; 3]) -> f64 {
     best
 }
 
+/// Whether two triangles lie within squared plan distance `l2` (stops at the first pair of
+/// sides that close).
+pub(super) fn tri_tri_within(a: &[DVec2; 3], b: &[DVec2; 3], l2: f64) -> bool {
+    if in_triangle(a[0], b) || in_triangle(b[0], a) {
+        return true;
+    }
+    // Corners against sides first (cheap), then side crossings.
+    for i in 0..3 {
+        for j in 0..3 {
+            if seg_dist2(a[i], b[j], b[(j + 1) % 3]) <= l2
+                || seg_dist2(b[j], a[i], a[(i + 1) % 3]) <= l2
+            {
+                return true;
+            }
+        }
+    }
+    // Both triangles' corners are farther than the limit from the other's sides: they can
+    // only be closer by crossing, which puts a corner of one inside the other or makes two
+    // sides cross.
+    for i in 0..3 {
+        for j in 0..3 {
+            if segments_meet(a[i], a[(i + 1) % 3], b[j], b[(j + 1) % 3]) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// Squared distance from `p` to a convex polygon (0 inside). `poly` is counter-clockwise.
 pub(super) fn poly_dist2(p: DVec2, poly: &[DVec2]) -> f64 {
     match poly.len() {

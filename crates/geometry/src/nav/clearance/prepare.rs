@@ -20,6 +20,8 @@ pub(super) struct Topo {
     /// Non-degenerate triangles: three distinct vertex indices and a plan height above the
     /// triangle's tolerance. Only these are ground.
     pub active: Vec<bool>,
+    /// Vertex indices per triangle.
+    pub idx: Vec<[u32; 3]>,
     /// Plan corners per triangle.
     pub plan: Vec<[DVec2; 3]>,
     /// Heights of the corners.
@@ -31,7 +33,8 @@ pub(super) struct Topo {
     /// Plan boxes.
     pub bbox: Vec<Aabb>,
     /// Per-triangle length tolerance (welding, snapping): 4 f32 ulps of the largest plan
-    /// coordinate plus 1e-9 of the triangle's size.
+    /// coordinate plus 1e-9 of the triangle's size, raised to the largest of its neighbours
+    /// across an edge (so it is at least the tolerance of each of its edges).
     pub eps: Vec<f64>,
     /// Edge id of each triangle side (`u32::MAX` for inactive triangles).
     pub edge_of: Vec<[u32; 3]>,
@@ -215,6 +218,14 @@ impl Topo {
                 edge_eps[g] = edge_eps[g].max(eps[t as usize]);
             }
         }
+        // A triangle works with the largest tolerance of its edges, so that the points it keeps
+        // apart (more than its tolerance) are never merged by an edge's tolerance later.
+        let mut eps = eps;
+        for &t in &ids {
+            for &g in &edge_of[t as usize] {
+                eps[t as usize] = eps[t as usize].max(edge_eps[g as usize]);
+            }
+        }
         let mut boundary = Vec::new();
         for g in 0..ne {
             if edge_start[g + 1] - edge_start[g] == 1 {
@@ -224,6 +235,7 @@ impl Topo {
         boundary.sort_unstable();
         Ok(Topo {
             n,
+            idx: surface.triangles.clone(),
             active,
             plan,
             z,
@@ -284,8 +296,24 @@ impl Topo {
         if self.bbox[a].dist2(&self.bbox[b]) > l2 {
             return None;
         }
+        if self.idx[a].iter().any(|v| self.idx[b].contains(v)) {
+            return Some(0.0);
+        }
         let d2 = geom::tri_tri_dist2(&self.plan[a], &self.plan[b]);
         (d2 <= l2).then(|| d2.sqrt())
+    }
+
+    /// Whether triangles `a` and `b` lie within plan distance `limit`.
+    #[inline]
+    pub fn tri_within(&self, a: usize, b: usize, limit: f64) -> bool {
+        let l2 = limit * limit;
+        if self.bbox[a].dist2(&self.bbox[b]) > l2 {
+            return false;
+        }
+        if self.idx[a].iter().any(|v| self.idx[b].contains(v)) {
+            return true;
+        }
+        geom::tri_tri_within(&self.plan[a], &self.plan[b], l2)
     }
 
     /// The same-floor neighbourhood of `t`: the active triangles joined to `t` through
@@ -301,7 +329,7 @@ impl Topo {
             let u = out[i] as usize;
             i += 1;
             self.for_neighbours(u, |w| {
-                if marks.mark(w) && self.tri_dist_within(w, t, limit).is_some() {
+                if marks.mark(w) && self.tri_within(w, t, limit) {
                     out.push(w as u32);
                 }
             });
