@@ -381,17 +381,15 @@ impl<'a> Clearance<'a> {
         let (edges, vrefs, interior) = carve::merge_edges(topo, self.surface, &chunks);
         // Pass 3: triangles without T-junctions.
         let mut tris = Tris::default();
+        let p3 = carve::Pass3 {
+            topo,
+            surface: self.surface,
+            edges: &edges,
+            vrefs: &vrefs,
+            interior: &interior,
+        };
         for (ci, ch) in chunks.iter().enumerate() {
-            carve::triangulate(
-                topo,
-                self.surface,
-                ch,
-                ci,
-                &edges,
-                &vrefs,
-                &interior,
-                &mut tris,
-            );
+            carve::triangulate(&p3, ch, ci, &mut tris);
         }
         Ok(carve::assemble(
             topo,

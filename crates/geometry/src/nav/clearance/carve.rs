@@ -870,7 +870,7 @@ fn best_ear(pts: &[DVec2], left: &[usize], flat: f64, near: f64) -> Option<usize
         let (pp, pv, pq) = (pts[p], pts[v], pts[q]);
         let o = geom::orient(pp, pv, pq);
         let base = (pq - pp).length();
-        if !(o > flat * base) {
+        if o.is_nan() || o <= flat * base {
             continue;
         }
         let blocked = left.iter().any(|&w| {
@@ -900,17 +900,24 @@ fn best_ear(pts: &[DVec2], left: &[usize], flat: f64, near: f64) -> Option<usize
     best.map(|(_, i)| i)
 }
 
-/// Pass 3 for one chunk.
-pub(super) fn triangulate(
-    topo: &Topo,
-    surface: &Surface,
-    chunk: &Chunk,
-    ci: usize,
-    edges: &EdgePoints,
-    vrefs: &VertRefs,
-    interior: &[(u32, DVec2)],
-    out: &mut Tris,
-) {
+/// What pass 3 reads.
+pub(super) struct Pass3<'a> {
+    pub topo: &'a Topo,
+    pub surface: &'a Surface,
+    pub edges: &'a EdgePoints,
+    pub vrefs: &'a VertRefs,
+    pub interior: &'a [(u32, DVec2)],
+}
+
+/// Pass 3 for chunk `ci`.
+pub(super) fn triangulate(p3: &Pass3<'_>, chunk: &Chunk, ci: usize, out: &mut Tris) {
+    let Pass3 {
+        topo,
+        surface,
+        edges,
+        vrefs,
+        interior,
+    } = *p3;
     let refs = &vrefs.refs[ci];
     let slots = &vrefs.slot[ci];
     let mut w = Ring::default();

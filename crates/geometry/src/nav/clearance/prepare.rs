@@ -220,7 +220,6 @@ impl Topo {
         }
         // A triangle works with the largest tolerance of its edges, so that the points it keeps
         // apart (more than its tolerance) are never merged by an edge's tolerance later.
-        let mut eps = eps;
         for &t in &ids {
             for &g in &edge_of[t as usize] {
                 eps[t as usize] = eps[t as usize].max(edge_eps[g as usize]);
