@@ -531,6 +531,23 @@ fn rooms_mesh(rng: &mut Rng, cells: usize) -> Surface {
     s
 }
 
+/// Process CPU time (user + system, all threads), seconds, from `/proc/self/stat` (0 where
+/// that does not exist).
+fn cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    let Some(rest) = stat.rsplit(')').next() else {
+        return 0.0;
+    };
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    // Fields 14 and 15 of the file (utime, stime) are 12 and 13 after the ")".
+    let ticks: f64 = f.get(11..13).map_or(0.0, |v| {
+        v.iter().filter_map(|x| x.parse::<f64>().ok()).sum()
+    });
+    ticks / 100.0
+}
+
 /// Timing on ~100 k triangle meshes with a few hundred blockers (run with `--release --
 /// --ignored --nocapture`): rooms with doors, and a worst case riddled with 0.5 m holes.
 #[test]
@@ -555,9 +572,10 @@ fn timing_large_mesh() {
         let cl = Clearance::new(s, &blockers, options()).unwrap();
         println!("  prepare {:?}", t0.elapsed());
         for r in [0.5f32, 0.35] {
-            let t1 = std::time::Instant::now();
+            let (t1, cpu1) = (std::time::Instant::now(), cpu_seconds());
             let c = cl.carve(r).unwrap();
             let dt = t1.elapsed();
+            println!("  (cpu {:.3} s over all threads)", cpu_seconds() - cpu1);
             assert_eq!((c.stats.inverted, c.stats.limited), (0, 0));
             println!(
                 "  carve r {r}: {:?} -> {} triangles, {} vertices; {:?}",

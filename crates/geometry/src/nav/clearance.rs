@@ -254,6 +254,8 @@ pub struct Clearance<'a> {
     tri_grid: Grid,
     /// Grid of blocker footprint polygons (raw, not grown).
     fp_grid: Grid,
+    /// Visit marks of the point queries (triangles, footprints), kept between queries.
+    marks: std::sync::Mutex<Option<(prepare::Marks, prepare::Marks)>>,
 }
 
 impl<'a> Clearance<'a> {
@@ -296,6 +298,7 @@ impl<'a> Clearance<'a> {
             options,
             tri_grid,
             fp_grid,
+            marks: std::sync::Mutex::new(None),
         })
     }
 

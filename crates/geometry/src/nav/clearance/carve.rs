@@ -613,9 +613,15 @@ fn subtract(
     // cut lines of edges that stay away from the piece would cut free ground for nothing.
     const AWAY: u32 = 1 << 31;
     order.clear();
+    let pbox = Aabb::of(piece).grown(eps);
     order.extend((0..m as u32).map(|e| {
         let e0 = e as usize;
-        if crosses(obs[e0], obs[(e0 + 1) % m], piece, eps) {
+        let (s0, s1) = (obs[e0], obs[(e0 + 1) % m]);
+        let ebox = Aabb {
+            min: s0.min(s1),
+            max: s0.max(s1),
+        };
+        if ebox.overlaps(&pbox) && crosses(s0, s1, piece, eps) {
             e
         } else {
             e | AWAY

@@ -97,6 +97,29 @@ pub(super) fn tri_tri_dist2(a: &[DVec2; 3], b: &[DVec2; 3]) -> f64 {
 /// Whether two triangles lie within squared plan distance `l2` (stops at the first pair of
 /// sides that close).
 pub(super) fn tri_tri_within(a: &[DVec2; 3], b: &[DVec2; 3], l2: f64) -> bool {
+    // Separated by more than the limit along a side's normal: far apart.
+    let l = l2.sqrt();
+    let apart = |p: &[DVec2; 3], q: &[DVec2; 3]| {
+        let o = orient(p[0], p[1], p[2]);
+        if o == 0.0 {
+            return false;
+        }
+        (0..3).any(|k| {
+            let (u, v) = (p[k], p[(k + 1) % 3]);
+            let e = v - u;
+            let len = e.length();
+            // Outward normal (for either winding), scaled by the side length.
+            let n = if o > 0.0 {
+                DVec2::new(e.y, -e.x)
+            } else {
+                DVec2::new(-e.y, e.x)
+            };
+            q.iter().all(|&w| n.dot(w - u) > l * len)
+        })
+    };
+    if apart(a, b) || apart(b, a) {
+        return false;
+    }
     if in_triangle(a[0], b) || in_triangle(b[0], a) {
         return true;
     }

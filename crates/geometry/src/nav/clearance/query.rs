@@ -37,10 +37,11 @@ impl Clearance<'_> {
     /// nearest to `z`; ties to the lowest index.
     pub(super) fn locate(&self, p: DVec2, z: f64) -> Option<usize> {
         let topo = &self.topo;
-        let mut marks = Marks::new(topo.n);
         let mut near = Vec::new();
-        self.tri_grid
-            .query(&Aabb { min: p, max: p }, &mut marks, &mut near);
+        self.with_marks(|marks, _| {
+            self.tri_grid
+                .query(&Aabb { min: p, max: p }, marks, &mut near)
+        });
         near.sort_unstable();
         let mut best: Option<(f64, usize)> = None;
         for &t in &near {
@@ -61,6 +62,18 @@ impl Clearance<'_> {
             }
         }
         best.map(|(_, t)| t)
+    }
+
+    /// Runs `f` with the query marks (triangles, footprints), kept between queries.
+    fn with_marks<R>(&self, f: impl FnOnce(&mut Marks, &mut Marks) -> R) -> R {
+        let kept = self.marks.lock().ok().and_then(|mut m| m.take());
+        let (mut a, mut b) =
+            kept.unwrap_or_else(|| (Marks::new(self.topo.n), Marks::new(self.fp.polys.len())));
+        let r = f(&mut a, &mut b);
+        if let Ok(mut m) = self.marks.lock() {
+            *m = Some((a, b));
+        }
+        r
     }
 
     /// The obstacles that may count for triangle `t` up to radius `hi`.
@@ -196,8 +209,6 @@ impl Clearance<'_> {
     /// something counts); infinity when nothing bounds the ground.
     pub(super) fn clearance_on(&self, t: usize, p: DVec2) -> f64 {
         let topo = &self.topo;
-        let mut marks = Marks::new(topo.n);
-        let mut fmarks = Marks::new(self.fp.polys.len());
         let b = topo.bounds;
         let diag = if b.is_empty() {
             0.0
@@ -208,7 +219,7 @@ impl Clearance<'_> {
         let bb = topo.bbox[t];
         let mut hi = (bb.max - bb.min).max_element().max(1e-3);
         loop {
-            let c = self.candidates(t, hi, &mut marks, &mut fmarks);
+            let c = self.with_marks(|marks, fmarks| self.candidates(t, hi, marks, fmarks));
             let d = self.clearance_with(&c, p, z);
             if d < hi {
                 return d;
