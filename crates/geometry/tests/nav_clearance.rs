@@ -279,6 +279,27 @@ fn random_meshes_carved_points_keep_their_clearance() {
         assert_eq!(c.stats.limited, 0);
         assert_eq!(c.stats.inverted, 0, "case {case}");
         interior_sides += check_conforming(&s, &c.surface, &c.origin);
+        // Regions kept; new vertices on their original triangle's plane.
+        for (t, &o) in c.surface.triangles.iter().zip(&c.origin) {
+            assert!(c.surface.regions.len() == c.origin.len());
+            let ot = s.triangles[o as usize].map(|i| s.vertices[i as usize]);
+            let n = (ot[1] - ot[0]).cross(ot[2] - ot[0]);
+            for &i in t {
+                let v = c.surface.vertices[i as usize];
+                let off = n.dot(v - ot[0]) / n.length();
+                assert!(
+                    off.abs() < 1e-4,
+                    "case {case}: {v:?} off its plane by {off}"
+                );
+            }
+        }
+        assert!(
+            c.surface
+                .regions
+                .iter()
+                .zip(&c.origin)
+                .all(|(&r, &o)| r == s.regions[o as usize])
+        );
         let walls = boundary(&s);
         let rb = f64::from(r).max(MIN_BLOCKER_GROWTH);
         let clearance = |p: [f64; 2]| {
@@ -496,6 +517,41 @@ proptest! {
         let a2 = area(&carve(&s, &blockers, r, options()).unwrap().surface);
         prop_assert!(a2 <= a1 + 1e-6 * (1.0 + a1), "{} -> {}", a1, a2);
     }
+}
+
+#[test]
+fn big_triangles_with_many_blockers() {
+    // A 60 x 60 m floor in two triangles with 150 boxes and walls on it.
+    let s = Surface {
+        vertices: vec![
+            Vec3::new(0.0, 0.0, 0.0),
+            Vec3::new(60.0, 0.0, 0.0),
+            Vec3::new(60.0, 60.0, 0.0),
+            Vec3::new(0.0, 60.0, 0.0),
+        ],
+        triangles: vec![[0, 1, 2], [0, 2, 3]],
+        regions: vec![0, 0],
+    };
+    let mut rng = Rng(99);
+    let blockers: Vec<Blocker> = (0..150)
+        .map(|i| random_blocker(&mut rng, 58.0, i % 4 == 0))
+        .collect();
+    let c = carve(&s, &blockers, 0.35, options()).unwrap();
+    assert_eq!((c.stats.limited, c.stats.inverted), (0, 0));
+    assert!(c.stats.pieces > 1000, "{:?}", c.stats);
+    check_conforming(&s, &c.surface, &c.origin);
+    let rb = 0.35f64;
+    let mut checked = 0;
+    for p in samples(&c.surface).into_iter().step_by(17) {
+        let d = blockers
+            .iter()
+            .flat_map(|b| b.triangles.iter())
+            .map(|t| tri_dist(p, t))
+            .fold(f64::INFINITY, f64::min);
+        assert!(d >= rb - 1e-5, "{p:?} {d}");
+        checked += 1;
+    }
+    assert!(checked > 3_000, "{checked}");
 }
 
 /// Rooms of 8 m (16 cells of 0.5 m) in a grid, walls one cell thick with 1.5 m doors, a few

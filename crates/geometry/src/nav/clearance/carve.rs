@@ -6,9 +6,10 @@
 //! corners and edges, weld the rest, and drop collinear corners.
 //! Pass 2 (per original edge): the cut points of all triangles around an edge are merged into
 //! one list, so both sides use the same vertices.
-//! Pass 3 (per triangle): each piece is fanned into triangles, and every triangle side that lies
-//! on a piece boundary is split at the vertices lying on it (cut points of the neighbours on an
-//! original edge, corners of the triangle's other pieces on a cut) — no T-junctions remain.
+//! Pass 3 (per triangle): each piece's ring gets the vertices lying on its sides (cut points of
+//! the neighbours on an original edge, corners of the triangle's other pieces on a cut) and is
+//! ear-clipped at the vertices' f32 output positions — no T-junctions, no turned-over slivers.
+//! A final repair handles any triangle rounding still turned over.
 
 use glam::{DVec2, Vec3};
 
@@ -24,7 +25,7 @@ pub const MIN_BLOCKER_GROWTH: f64 = 1e-3;
 pub(super) const Z_SLACK: f64 = 1e-3;
 /// A triangle cut into more pieces than this is dropped whole (counted in
 /// [`CarveStats::limited`]): the work per triangle is bounded, and dropping ground is safe.
-const MAX_PIECES: usize = 4096;
+const MAX_PIECES: usize = 1 << 16;
 
 /// Obstacle kinds: a boundary side `t * 3 + k`, or a blocker index with this bit set.
 const BLOCKER_BIT: u32 = 1 << 31;

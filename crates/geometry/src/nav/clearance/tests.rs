@@ -630,3 +630,70 @@ fn huge_and_tiny_coordinates() {
         let _ = cl.narrow_passages(0.4 * scale).unwrap();
     }
 }
+
+#[test]
+fn clockwise_triangles_stay_clockwise() {
+    let mut s = room(8, 6, 0.5);
+    for t in &mut s.triangles {
+        t.swap(1, 2);
+    }
+    let c = carve(&s, &[], 0.4, opts()).unwrap();
+    assert!((-area(&c.surface) - (4.0 - 0.8) * (3.0 - 0.8)).abs() < 1e-4);
+    assert_eq!(c.stats.inverted, 0);
+    for t in &c.surface.triangles {
+        let p = t.map(|i| plan(c.surface.vertices[i as usize]));
+        assert!(geom::orient(p[0], p[1], p[2]) < 0.0);
+    }
+    assert_eq!(c.surface.regions.len(), c.surface.triangles.len());
+}
+
+#[test]
+fn non_manifold_and_overlapping_input_does_not_panic() {
+    let mut s = room(4, 4, 1.0);
+    // A third triangle on an interior side (a fin folded over the floor) and a duplicate.
+    s.triangles.push([6, 12, 11]);
+    s.triangles.push(s.triangles[0]);
+    s.regions.extend([0, 0]);
+    for r in [0.0f32, 0.3, 1.2] {
+        let c = carve(&s, &[], r, opts()).unwrap();
+        assert!(c.surface.vertices.iter().all(|v| v.is_finite()));
+        assert_eq!(c.origin.len(), c.surface.triangles.len());
+        let cl = Clearance::new(&s, &[], opts()).unwrap();
+        assert!(cl.clearance_at(Vec3::new(1.5, 1.5, 0.0)).is_some());
+        let _ = cl.narrow_passages(r).unwrap();
+    }
+}
+
+#[test]
+fn blockers_on_a_slope_block_only_the_ground_within_their_vertical_reach() {
+    // A ramp 10 m long (x) and 4 m wide rising 0.5 per metre; a thin wall along its middle
+    // from x 1 to 9, spanning z 0 to 1. Ground at height z is blocked when
+    // z in [0 - 1.8, 1 + 0.5]: up to x = 3.
+    let s = mask_grid(20, 8, 0.5, (0.0, 0.0), |x, _| 0.5 * x, |_, _| true);
+    let wall = Blocker::new(vec![
+        [
+            Vec3::new(1.0, 2.0, 0.0),
+            Vec3::new(9.0, 2.0, 0.0),
+            Vec3::new(9.0, 2.0, 1.0),
+        ],
+        [
+            Vec3::new(1.0, 2.0, 0.0),
+            Vec3::new(9.0, 2.0, 1.0),
+            Vec3::new(1.0, 2.0, 1.0),
+        ],
+    ]);
+    let c = carve(&s, &[wall], 0.3, opts()).unwrap();
+    check_conforming(&c.surface);
+    let on_ground = |x: f64, y: f64| {
+        c.surface.triangles.iter().any(|t| {
+            let q = t.map(|i| plan(c.surface.vertices[i as usize]));
+            geom::in_triangle(DVec2::new(x, y), &q)
+        })
+    };
+    // Next to the wall where the ground is low: blocked; where it is high: free.
+    assert!(!on_ground(2.0, 2.1));
+    assert!(!on_ground(2.9, 1.9));
+    assert!(on_ground(3.5, 2.05));
+    assert!(on_ground(8.0, 2.0));
+    assert_eq!(parts(&c.surface), 1);
+}
