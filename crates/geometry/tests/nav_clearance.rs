@@ -628,18 +628,27 @@ fn timing_large_mesh() {
         let cl = Clearance::new(s, &blockers, options()).unwrap();
         println!("  prepare {:?}", t0.elapsed());
         for r in [0.5f32, 0.35] {
-            let (t1, cpu1) = (std::time::Instant::now(), cpu_seconds());
-            let c = cl.carve(r).unwrap();
-            let dt = t1.elapsed();
-            println!("  (cpu {:.3} s over all threads)", cpu_seconds() - cpu1);
-            assert_eq!((c.stats.inverted, c.stats.limited), (0, 0));
-            println!(
-                "  carve r {r}: {:?} -> {} triangles, {} vertices; {:?}",
-                dt,
-                c.surface.triangles.len(),
-                c.surface.vertices.len(),
-                c.stats
-            );
+            // Best of three (the machine is shared): wall time and CPU time over all threads.
+            let mut best = (f64::INFINITY, f64::INFINITY);
+            let mut last = None;
+            for _ in 0..3 {
+                let (t1, cpu1) = (std::time::Instant::now(), cpu_seconds());
+                let c = cl.carve(r).unwrap();
+                let wall = t1.elapsed().as_secs_f64();
+                best = (best.0.min(wall), best.1.min(cpu_seconds() - cpu1));
+                assert_eq!((c.stats.inverted, c.stats.limited), (0, 0));
+                last = Some(c);
+            }
+            if let Some(c) = last {
+                println!(
+                    "  carve r {r}: best of 3 {:.3} s wall, {:.2} s CPU -> {} triangles, {} vertices; {:?}",
+                    best.0,
+                    best.1,
+                    c.surface.triangles.len(),
+                    c.surface.vertices.len(),
+                    c.stats
+                );
+            }
         }
         let t2 = std::time::Instant::now();
         let mut n = 0;

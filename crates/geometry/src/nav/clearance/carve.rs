@@ -275,6 +275,23 @@ impl Ctx<'_> {
                     sc.oranges.push((s as u32, sc.opts.len() as u32));
                     continue;
                 }
+                let (a, b) = (topo.plan[u][k], topo.plan[u][(k + 1) % 3]);
+                let (za, zb) = (topo.z[u][k], topo.z[u][(k + 1) % 3]);
+                // A neighbour across a side is on this floor at any radius; when its side also
+                // lies within the slack of t's plane the height filter keeps all of it: it
+                // counts without a neighbourhood search.
+                let adjacent = topo.edge_of[t].iter().any(|&g| {
+                    g != u32::MAX && topo.sides(g).iter().any(|&sd| (sd / 3) as usize == u)
+                });
+                if adjacent
+                    && matches!(height_window(topo, t, a, b, za, zb, Z_SLACK + eps),
+                        Some((s0, s1)) if s0 <= 0.0 && s1 >= 1.0)
+                {
+                    let s = sc.opts.len();
+                    sc.opts.extend(self.obst.poly(i).iter().map(|&p| p - o));
+                    sc.oranges.push((s as u32, sc.opts.len() as u32));
+                    continue;
+                }
                 let s_max = match slope {
                     Some(s) => s,
                     None => {
@@ -293,8 +310,6 @@ impl Ctx<'_> {
                 if !sc.hood_marks.is_marked(u) {
                     continue;
                 }
-                let (a, b) = (topo.plan[u][k], topo.plan[u][(k + 1) % 3]);
-                let (za, zb) = (topo.z[u][k], topo.z[u][(k + 1) % 3]);
                 let tau = 2.0 * s_max * self.r + Z_SLACK + eps;
                 let Some((s0, s1)) = height_window(topo, t, a, b, za, zb, tau) else {
                     continue;
@@ -386,7 +401,7 @@ impl Ctx<'_> {
             for pi in 0..sc.pranges.len() {
                 let (ps, pe) = sc.pranges[pi];
                 let piece = &sc.pieces[ps as usize..pe as usize];
-                let keep = !Aabb::of(piece).overlaps(&obox) || geom::separated(piece, obs, eps);
+                let keep = !Aabb::of(piece).overlaps(&obox);
                 if keep {
                     let s = sc.next.len() as u32;
                     sc.next.extend_from_slice(piece);
@@ -628,6 +643,19 @@ fn subtract(
             e | AWAY
         }
     }));
+    if order.iter().all(|&e| e & AWAY != 0) {
+        // No edge passes through the piece: the piece lies inside the obstacle or their
+        // interiors are apart; its centroid tells which.
+        let c = piece.iter().fold(DVec2::ZERO, |a, &p| a + p) / piece.len() as f64;
+        let inside = (0..m).all(|e| match geom::outward(obs[e], obs[(e + 1) % m]) {
+            Some(n) => geom::line_dist(c, obs[e], n) <= 0.0,
+            None => true,
+        });
+        if !inside {
+            push(piece, next, nranges);
+        }
+        return;
+    }
     order.sort_by_key(|&e| e & AWAY != 0);
     for &e in order.iter() {
         let e = (e & !AWAY) as usize;

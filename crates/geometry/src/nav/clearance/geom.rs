@@ -432,22 +432,6 @@ pub(super) fn outward(a: DVec2, b: DVec2) -> Option<DVec2> {
     (len > 0.0 && len.is_finite()).then(|| DVec2::new(e.y / len, -e.x / len))
 }
 
-/// Whether two convex polygons (counter-clockwise) are separated by one of their edge lines
-/// with a margin: every vertex of one at `>= -eps` outside an edge of the other.
-pub(super) fn separated(p: &[DVec2], q: &[DVec2], eps: f64) -> bool {
-    let sep = |a: &[DVec2], b: &[DVec2]| {
-        let m = a.len();
-        (0..m).any(|i| {
-            let (u, v) = (a[i], a[(i + 1) % m]);
-            match outward(u, v) {
-                Some(n) => b.iter().all(|&w| line_dist(w, u, n) >= -eps),
-                None => false,
-            }
-        })
-    };
-    sep(q, p) || sep(p, q)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

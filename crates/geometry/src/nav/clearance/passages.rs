@@ -344,9 +344,21 @@ pub(super) fn narrow_passages(
     let part_grid = Grid::new(&part_boxes);
     let mut pmarks = Marks::new(m);
     let mut near = Vec::new();
+    // Quantized widths; the distance to the parts only where a width is shared.
+    let quant = |w: f64| (w / (1e-6 * r)).round() as i64;
+    let mut widths: Vec<i64> = joins.iter().map(|j| quant(j.width)).collect();
+    widths.sort_unstable();
+    let shared = |q: i64| {
+        let i = widths.partition_point(|&x| x < q);
+        widths.get(i + 1) == Some(&q)
+    };
     let mut keyed: Vec<(i64, f64, Join)> = joins
         .into_iter()
         .map(|j| {
+            let q = quant(j.width);
+            if !shared(q) {
+                return (q, 0.0, j);
+            }
             part_grid.query(
                 &Aabb {
                     min: j.at,
@@ -367,7 +379,7 @@ pub(super) fn narrow_passages(
                         .sqrt()
                 })
                 .fold(far, f64::min);
-            ((j.width / (1e-6 * r)).round() as i64, d, j)
+            (q, d, j)
         })
         .collect();
     keyed.sort_by(|x, y| {
