@@ -344,6 +344,10 @@ fn random_meshes_carved_points_keep_their_clearance() {
         }
         meshes += 1;
     }
+    println!(
+        "{meshes} meshes, {points} sampled points, {boundary_sides} new boundary sides, \
+         {interior_sides} interior sides"
+    );
     assert_eq!(meshes, 24);
     assert!(points > 20_000, "{points} points");
     assert!(boundary_sides > 1_000, "{boundary_sides} boundary sides");
@@ -428,6 +432,10 @@ fn clearance_at_agrees_with_the_carve() {
             }
         }
     }
+    println!(
+        "{} carved points, {} points of large clearance checked",
+        checked.0, checked.1
+    );
     assert!(checked.0 > 500 && checked.1 > 300, "{checked:?}");
 }
 
@@ -551,6 +559,10 @@ fn big_triangles_with_many_blockers() {
         assert!(d >= rb - 1e-5, "{p:?} {d}");
         checked += 1;
     }
+    println!(
+        "{} pieces, {checked} points checked against 150 blockers",
+        c.stats.pieces
+    );
     assert!(checked > 3_000, "{checked}");
 }
 
