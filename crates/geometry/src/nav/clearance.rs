@@ -342,7 +342,7 @@ impl<'a> Clearance<'a> {
             obstacles: ctx.obst.bbox.len(),
             ..CarveStats::default()
         };
-        // Pass 1, in parallel over ranges of triangles for large surfaces.
+        // Pass 1 (and 3), in parallel over ranges of triangles for large surfaces.
         let threads = if n >= 8192 {
             std::thread::available_parallelism()
                 .map_or(1, |p| p.get())
@@ -351,7 +351,8 @@ impl<'a> Clearance<'a> {
             1
         };
         let per = n.div_ceil(threads.max(1)).max(1);
-        let run = |lo: usize, hi: usize| {
+        let run = |i: usize| {
+            let (lo, hi) = ((i * per).min(n), ((i + 1) * per).min(n));
             let mut sc = Scratch::new(n, ctx.obst.bbox.len());
             let mut chunk = Chunk::default();
             for t in lo..hi {
@@ -359,29 +360,7 @@ impl<'a> Clearance<'a> {
             }
             chunk
         };
-        let chunks: Vec<Chunk> = if threads <= 1 {
-            vec![run(0, n)]
-        } else {
-            std::thread::scope(|s| {
-                // A range whose thread cannot be started runs here instead.
-                let handles: Vec<_> = (0..threads)
-                    .map(|i| {
-                        let run = &run;
-                        let (lo, hi) = ((i * per).min(n), ((i + 1) * per).min(n));
-                        std::thread::Builder::new()
-                            .spawn_scoped(s, move || run(lo, hi))
-                            .map_err(|_| (lo, hi))
-                    })
-                    .collect();
-                handles
-                    .into_iter()
-                    .map(|h| match h {
-                        Ok(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
-                        Err((lo, hi)) => run(lo, hi),
-                    })
-                    .collect()
-            })
-        };
+        let chunks: Vec<Chunk> = on_threads(threads.max(1), &run);
         for ch in &chunks {
             stats.obstacle_uses += ch.obstacles_used;
             stats.pieces += ch.pieces;
@@ -397,7 +376,6 @@ impl<'a> Clearance<'a> {
         // Pass 2: merged cut points per original edge.
         let (edges, vrefs, interior) = carve::merge_edges(topo, self.surface, &chunks);
         // Pass 3: triangles without T-junctions.
-        let mut tris = Tris::default();
         let p3 = carve::Pass3 {
             topo,
             surface: self.surface,
@@ -405,8 +383,16 @@ impl<'a> Clearance<'a> {
             vrefs: &vrefs,
             interior: &interior,
         };
-        for (ci, ch) in chunks.iter().enumerate() {
-            carve::triangulate(&p3, ch, ci, &mut tris);
+        let pass3 = |ci: usize| {
+            let mut t = Tris::default();
+            carve::triangulate(&p3, &chunks[ci], ci, &mut t);
+            t
+        };
+        let parts: Vec<Tris> = on_threads(chunks.len(), &pass3);
+        let mut tris = Tris::default();
+        for t in parts {
+            tris.tris.extend_from_slice(&t.tris);
+            tris.origin.extend_from_slice(&t.origin);
         }
         Ok(carve::assemble(
             topo,
@@ -431,6 +417,30 @@ impl<'a> Clearance<'a> {
     pub fn narrow_passages(&self, radius: f32) -> Result<Vec<NarrowPassage>, ClearanceError> {
         passages::narrow_passages(self, radius)
     }
+}
+
+/// `f(0) .. f(jobs - 1)` in order, each on a thread of its own when there are several (a job
+/// whose thread cannot be started runs here).
+fn on_threads<T: Send>(jobs: usize, f: &(impl Fn(usize) -> T + Sync)) -> Vec<T> {
+    if jobs <= 1 {
+        return (0..jobs).map(f).collect();
+    }
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..jobs)
+            .map(|i| {
+                std::thread::Builder::new()
+                    .spawn_scoped(s, move || f(i))
+                    .map_err(|_| i)
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| match h {
+                Ok(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+                Err(i) => f(i),
+            })
+            .collect()
+    })
 }
 
 /// [`Clearance::carve`] in one call.
