@@ -678,5 +678,8 @@ fn timing_large_mesh() {
             t3.elapsed(),
             p.len()
         );
+        for q in p.iter().take(3) {
+            println!("    {q:?}");
+        }
     }
 }

@@ -41,11 +41,11 @@
 //!
 //! [`carve`] removes from every triangle each obstacle that counts for it, grown by the
 //! radius: a boundary side becomes a capsule (segment swept by a disk), a blocker footprint
-//! polygon is swept by a disk. Each disk is the regular polygon *circumscribing* the circle,
-//! with `n` sides chosen from [`ClearanceOptions::arc_tolerance`] (16 for the default 2 %), so
-//! the obstacles contain the true swept regions: carving is conservative. A capsule's straight
-//! sides lie exactly at distance `r` (the polygon is turned to the side), so a corridor of width
-//! `w` stays open for `r < w / 2`. Ground is over-eroded only near arcs, by at most
+//! polygon is swept by a disk. Arcs are polygons *circumscribing* the circle, in steps of at
+//! most `2 pi / n` with `n` chosen from [`ClearanceOptions::arc_tolerance`] (16 for the default
+//! 2 %), so the obstacles contain the true swept regions: carving is conservative. Straight
+//! sides (of capsules and of grown footprints) lie exactly at distance `r`, so a corridor of
+//! width `w` stays open for `r < w / 2`. Ground is over-eroded only near arcs, by at most
 //! `r * (1 / cos(pi / n) - 1)` ([`CarveStats::max_over_erosion`], 1.96 % of `r` for `n = 16`).
 //! A gap narrower than `2 r` is closed.
 //!
@@ -77,11 +77,15 @@
 //! [`narrow_passages`] carves with the radius and looks, per connected island of the original
 //! surface, at the carved parts (of at least `0.01 r²` area). Two or more parts mean that
 //! eroding by the radius split the island: the parts are joined again through the eroded
-//! ground by the widest connection (a maximum spanning tree over the triangles' shared sides,
-//! weighted by the largest clearance on each side), and each join is reported at the point of
-//! that largest clearance with width twice the clearance there. An island whose ground is all
-//! narrower than `2 r` is gone entirely and is not reported (nothing was split); a room's
-//! corners are eroded without splitting anything and are not reported either.
+//! ground by the widest way (a maximum spanning forest whose nodes are the parts and the eroded
+//! triangles, joined across shared sides at the largest clearance on each side; a triangle
+//! holding pieces of several parts is sampled on a grid of spacing `r / 3` so the way through
+//! it is followed too), and each join that links two sets holding parts is reported at the
+//! narrowest point of that widest way, with width twice the clearance there (refined across
+//! the way for grid joins; at most `2 r (1 + arc_tolerance)`, where the polygonal arcs closed a
+//! gap just wider than `2 r`). An island whose ground is all narrower than `2 r` is gone
+//! entirely and is not reported (nothing was split); a room's corners are eroded without
+//! splitting anything and are not reported either.
 
 mod carve;
 mod geom;

@@ -82,10 +82,9 @@ impl<'a> Ctx<'a> {
                 push(&mut obst, s, c);
             }
         }
-        let mut scratch = Vec::new();
         for i in 0..fp.polys.len() {
             let s = obst.pts.len();
-            disk.grow(fp.poly(i), rb, &mut obst.pts, &mut scratch);
+            disk.offset(fp.poly(i), rb, &mut obst.pts);
             push(&mut obst, s, fp.polys[i].2 | BLOCKER_BIT);
         }
         let grid = Grid::new(&obst.bbox);

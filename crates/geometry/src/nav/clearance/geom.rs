@@ -290,16 +290,42 @@ impl Disk {
         }
     }
 
-    /// The convex polygon `poly` swept by the polygon of radius `r` (the hull of every vertex
-    /// plus every offset), pushed counter-clockwise to `out`.
-    pub fn grow(&self, poly: &[DVec2], r: f64, out: &mut Vec<DVec2>, scratch: &mut Vec<DVec2>) {
-        scratch.clear();
-        for &p in poly {
-            for u in &self.unit {
-                scratch.push(p + *u * r);
+    /// The convex polygon `poly` (counter-clockwise; or one or two points) swept by a disk of
+    /// radius `r`, pushed counter-clockwise to `out`: every side moved out by exactly `r`, and
+    /// around each corner the arc between its sides' normals cut into steps of at most
+    /// `2 pi / n`, circumscribed (corners within `r / cos(pi / n)`).
+    pub fn offset(&self, poly: &[DVec2], r: f64, out: &mut Vec<DVec2>) {
+        let n = self.unit.len().max(4);
+        match poly.len() {
+            0 => {}
+            1 => {
+                for u in &self.unit {
+                    out.push(poly[0] + *u * r);
+                }
+            }
+            2 => self.capsule(poly[0], poly[1], r, out),
+            m => {
+                let tau = std::f64::consts::TAU;
+                let normal = |i: usize| {
+                    let e = poly[(i + 1) % m] - poly[i];
+                    e.y.atan2(e.x) - std::f64::consts::FRAC_PI_2
+                };
+                for (i, &corner) in poly.iter().enumerate() {
+                    let from = normal((i + m - 1) % m);
+                    let mut turn = (normal(i) - from).rem_euclid(tau);
+                    if turn >= tau - 1e-12 {
+                        turn = 0.0;
+                    }
+                    let k = ((turn / (tau / n as f64)).ceil() as usize).clamp(1, n);
+                    let step = turn / k as f64;
+                    let reach = r / (0.5 * step).cos();
+                    for j in 0..k {
+                        let a = from + (j as f64 + 0.5) * step;
+                        out.push(corner + DVec2::new(a.cos(), a.sin()) * reach);
+                    }
+                }
             }
         }
-        hull(scratch, out);
     }
 }
 
@@ -484,6 +510,44 @@ mod tests {
                 assert_eq!(poly_dist2(p, &out), 0.0);
             }
         }
+    }
+
+    #[test]
+    fn offset_has_exact_sides_and_contains_the_swept_polygon() {
+        let d = Disk::new(16);
+        let tri = [v(0.0, 0.0), v(3.0, 0.5), v(1.0, 2.0)];
+        let mut out = Vec::new();
+        d.offset(&tri, 0.4, &mut out);
+        assert!(area(&out) > 0.0);
+        let m = out.len();
+        let mut exact = 0;
+        for i in 0..m {
+            let (p, q) = (out[i], out[(i + 1) % m]);
+            // Convex, and every side at distance >= r from the triangle.
+            assert!(orient(p, q, out[(i + 2) % m]) > 0.0);
+            let dist = (0..3)
+                .map(|k| seg_seg_dist2(p, q, tri[k], tri[(k + 1) % 3]))
+                .fold(f64::INFINITY, f64::min)
+                .sqrt();
+            assert!(dist >= 0.4 - 1e-9, "{dist}");
+            if (dist - 0.4).abs() < 1e-9 && (q - p).length() > 1.0 {
+                exact += 1;
+            }
+            // Corners within r / cos(pi / 16) of the triangle.
+            let reach = (0..3)
+                .map(|k| seg_dist2(p, tri[k], tri[(k + 1) % 3]))
+                .fold(f64::INFINITY, f64::min)
+                .sqrt();
+            assert!(reach <= 0.4 * d.vertex_radius() + 1e-9);
+        }
+        assert_eq!(exact, 3, "one exact side per triangle side");
+        // One and two points: a polygon around the point, a capsule.
+        out.clear();
+        d.offset(&[v(1.0, 1.0)], 0.5, &mut out);
+        assert_eq!(out.len(), 16);
+        out.clear();
+        d.offset(&[v(1.0, 1.0), v(2.0, 1.0)], 0.5, &mut out);
+        assert_eq!(out.len(), 16);
     }
 
     #[test]

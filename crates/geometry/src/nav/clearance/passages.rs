@@ -51,33 +51,9 @@ struct Join {
     tri: usize,
     a: u32,
     b: u32,
-}
-
-/// Closest points of segments `a-b` and `c-d` (2D): (squared distance, on first, on second).
-fn closest(a: DVec2, b: DVec2, c: DVec2, d: DVec2) -> (f64, DVec2, DVec2) {
-    if geom::seg_seg_dist2(a, b, c, d) == 0.0 {
-        // They meet: the meeting point (or an endpoint on the other when collinear).
-        let (o1, o2) = (geom::orient(c, d, a), geom::orient(c, d, b));
-        if o1 != o2 {
-            let s = o1 / (o1 - o2);
-            let p = a + (b - a) * s;
-            return (0.0, p, p);
-        }
-    }
-    let mut best = (f64::INFINITY, a, c);
-    for (p, q, r, first) in [
-        (a, c, d, true),
-        (b, c, d, true),
-        (c, a, b, false),
-        (d, a, b, false),
-    ] {
-        let (d2, t) = geom::seg_dist2_t(p, q, r);
-        if d2 < best.0 {
-            let on = q + (r - q) * t;
-            best = if first { (d2, p, on) } else { (d2, on, p) };
-        }
-    }
-    best
+    /// For a join of two grid samples: the step between them (the passage is refined across
+    /// it at the end).
+    across: Option<DVec2>,
 }
 
 pub(super) fn narrow_passages(
@@ -199,6 +175,124 @@ pub(super) fn narrow_passages(
         cl.clearance_with(c, p, topo.height(t, p))
     };
 
+    // The carved triangles of each original triangle that hosts several parts.
+    let mut by_origin: HashMap<u32, Vec<usize>> = HashMap::new();
+    for f in 0..m {
+        if significant[part_of[f] as usize] {
+            if let Some(&(i, j)) = host_start.get(&carved.origin[f]) {
+                if j - i >= 2 {
+                    by_origin.entry(carved.origin[f]).or_default().push(f);
+                }
+            }
+        }
+    }
+    // Triangles hosting several parts are sampled on a grid (spacing r / 3, at most 48 steps
+    // a side): a sample in a part's carved ground stands for the part, the others are nodes of
+    // their own, and neighbouring samples are joined at the smaller clearance of the two.
+    let mut shared: Vec<u32> = by_origin.keys().copied().collect();
+    shared.sort_unstable();
+    let mut next_node = (np + n) as u32;
+    let mut samples: HashMap<u32, (usize, usize)> = HashMap::new();
+    let mut sample_at: Vec<DVec2> = Vec::new();
+    let mut sample_node: Vec<u32> = Vec::new();
+    let mut sample_step: HashMap<u32, f64> = HashMap::new();
+    let in_part = |t: usize, p: DVec2| -> Option<u32> {
+        let fs = by_origin.get(&(t as u32))?;
+        let e = topo.eps[t];
+        fs.iter()
+            .find(|&&f| {
+                let q = cs.triangles[f].map(|v| cs.vertices[v as usize].as_dvec3().truncate());
+                geom::in_triangle(p, &q)
+                    || (0..3).any(|k| geom::seg_dist2(p, q[k], q[(k + 1) % 3]) <= e * e)
+            })
+            .map(|&f| part_of[f])
+    };
+    for &x in &shared {
+        let t = x as usize;
+        if !in_split(&mut islands, t) {
+            continue;
+        }
+        let c = cache
+            .entry(t)
+            .or_insert_with(|| cl.candidates(t, cap, &mut marks, &mut fmarks));
+        let bb = topo.bbox[t];
+        let ext = bb.max - bb.min;
+        let h = (r / 3.0).max(ext.max_element() / 48.0);
+        let (gx, gy) = (
+            ((ext.x / h).floor() as usize + 1).min(49),
+            ((ext.y / h).floor() as usize + 1).min(49),
+        );
+        let first = sample_at.len();
+        let mut index = vec![usize::MAX; gx * gy];
+        let mut clear = Vec::new();
+        for jy in 0..gy {
+            for ix in 0..gx {
+                let p = bb.min + DVec2::new(ix as f64 * h, jy as f64 * h);
+                if !geom::in_triangle(p, &topo.plan[t]) {
+                    continue;
+                }
+                index[jy * gx + ix] = sample_at.len();
+                let node = in_part(t, p).unwrap_or_else(|| {
+                    next_node += 1;
+                    next_node - 1
+                });
+                sample_at.push(p);
+                sample_node.push(node);
+                clear.push(clearance(cl, c, t, p));
+            }
+        }
+        for jy in 0..gy {
+            for ix in 0..gx {
+                let a = index[jy * gx + ix];
+                if a == usize::MAX {
+                    continue;
+                }
+                for (nx, ny) in [(ix + 1, jy), (ix, jy + 1)] {
+                    if nx >= gx || ny >= gy {
+                        continue;
+                    }
+                    let b = index[ny * gx + nx];
+                    if b == usize::MAX || sample_node[a] == sample_node[b] {
+                        continue;
+                    }
+                    let (ca, cb) = (clear[a - first], clear[b - first]);
+                    joins.push(Join {
+                        width: ca.min(cb),
+                        at: if ca <= cb { sample_at[a] } else { sample_at[b] },
+                        tri: t,
+                        a: sample_node[a],
+                        b: sample_node[b],
+                        across: Some(sample_at[b] - sample_at[a]),
+                    });
+                }
+            }
+        }
+        samples.insert(x, (first, sample_at.len()));
+        sample_step.insert(x, h);
+    }
+    // The node a side of triangle t stands for at plan point p: in a triangle hosting several
+    // parts, the part whose carved ground holds p, else the nearest sample's node.
+    let resolve = |t: usize, p: DVec2| -> u32 {
+        if !by_origin.contains_key(&(t as u32)) {
+            return node(t);
+        }
+        if let Some(part) = in_part(t, p) {
+            return part;
+        }
+        match samples.get(&(t as u32)) {
+            Some(&(a, b)) if b > a => {
+                let k = (a..b)
+                    .min_by(|&x, &y| {
+                        (sample_at[x] - p)
+                            .length_squared()
+                            .total_cmp(&(sample_at[y] - p).length_squared())
+                    })
+                    .unwrap_or(a);
+                sample_node[k]
+            }
+            _ => node(t),
+        }
+    };
     // Shared sides between different nodes.
     for g in 0..topo.edge_ends.len() as u32 {
         let sides = topo.sides(g);
@@ -211,8 +305,8 @@ pub(super) fn narrow_passages(
             if !in_split(&mut islands, t1) {
                 continue;
             }
-            let (n1, n2) = (node(t1), node(t2));
-            if n1 == n2 {
+            let multi = |t: usize| by_origin.contains_key(&(t as u32));
+            if node(t1) == node(t2) && !multi(t1) && !multi(t2) {
                 continue;
             }
             let c = cache
@@ -257,74 +351,19 @@ pub(super) fn narrow_passages(
                     f1 = f(x1);
                 }
             }
+            let at = a + (b - a) * best.1;
+            let (n1, n2) = (resolve(t1, at), resolve(t2, at));
+            if n1 == n2 {
+                continue;
+            }
             joins.push(Join {
                 width: best.0,
-                at: a + (b - a) * best.1,
+                at,
                 tri: t1,
                 a: n1,
                 b: n2,
+                across: None,
             });
-        }
-    }
-
-    // Triangles hosting several parts: joined inside the triangle at the midpoint of the
-    // closest pair of their pieces.
-    let mut by_origin: HashMap<u32, Vec<usize>> = HashMap::new();
-    for f in 0..m {
-        if significant[part_of[f] as usize] {
-            if let Some(&(i, j)) = host_start.get(&carved.origin[f]) {
-                if j - i >= 2 {
-                    by_origin.entry(carved.origin[f]).or_default().push(f);
-                }
-            }
-        }
-    }
-    let mut shared: Vec<u32> = by_origin.keys().copied().collect();
-    shared.sort_unstable();
-    for x in shared {
-        let t = x as usize;
-        if !in_split(&mut islands, t) {
-            continue;
-        }
-        let fs = &by_origin[&x];
-        let (i, j) = host_start[&x];
-        let c = cache
-            .entry(t)
-            .or_insert_with(|| cl.candidates(t, cap, &mut marks, &mut fmarks));
-        for &(_, pa) in &hosts[i..j] {
-            // The widest join from this part to another part inside the triangle.
-            let mut best: Option<(f64, DVec2)> = None;
-            for &fa in fs.iter().filter(|&&f| part_of[f] == pa) {
-                for &fb in fs.iter().filter(|&&f| part_of[f] != pa) {
-                    let ta =
-                        cs.triangles[fa].map(|v| cs.vertices[v as usize].as_dvec3().truncate());
-                    let tb =
-                        cs.triangles[fb].map(|v| cs.vertices[v as usize].as_dvec3().truncate());
-                    let mut near = (f64::INFINITY, DVec2::ZERO, DVec2::ZERO);
-                    for ka in 0..3 {
-                        for kb in 0..3 {
-                            let q = closest(ta[ka], ta[(ka + 1) % 3], tb[kb], tb[(kb + 1) % 3]);
-                            if q.0 < near.0 {
-                                near = q;
-                            }
-                        }
-                    }
-                    let mid = (near.1 + near.2) * 0.5;
-                    let w = clearance(cl, c, t, mid);
-                    if best.is_none_or(|(bw, _)| w > bw) {
-                        best = Some((w, mid));
-                    }
-                }
-            }
-            if let Some((w, at)) = best {
-                joins.push(Join {
-                    width: w,
-                    at,
-                    tri: t,
-                    a: pa,
-                    b: np as u32 + x,
-                });
-            }
         }
     }
 
@@ -390,8 +429,9 @@ pub(super) fn narrow_passages(
             .then(x.2.at.y.total_cmp(&y.2.at.y))
     });
     let joins: Vec<Join> = keyed.into_iter().map(|k| k.2).collect();
-    let mut nodes = Sets::new(np + n);
-    let mut has_part: Vec<bool> = (0..np + n).map(|i| i < np && significant[i]).collect();
+    let total = next_node as usize;
+    let mut nodes = Sets::new(total);
+    let mut has_part: Vec<bool> = (0..total).map(|i| i < np && significant[i]).collect();
     let mut out = Vec::new();
     for j in &joins {
         let (ra, rb) = (nodes.find(j.a), nodes.find(j.b));
@@ -402,10 +442,59 @@ pub(super) fn narrow_passages(
         let root = nodes.union(ra, rb);
         has_part[root as usize] = has_part[ra as usize] || has_part[rb as usize];
         if both {
-            let z = topo.height(j.tri, j.at);
+            // A join of grid samples: the widest point across the passage near the sample,
+            // across being the way the clearance grows (away from the nearest obstacle).
+            let (at, width) = match j.across {
+                Some(d) if d.length() > 0.0 => {
+                    let c = cache
+                        .entry(j.tri)
+                        .or_insert_with(|| cl.candidates(j.tri, cap, &mut marks, &mut fmarks));
+                    let h = d.length();
+                    let f = |p: DVec2| clearance(cl, c, j.tri, p);
+                    let dd = h / 8.0;
+                    let grad = DVec2::new(
+                        f(j.at + DVec2::X * dd) - f(j.at - DVec2::X * dd),
+                        f(j.at + DVec2::Y * dd) - f(j.at - DVec2::Y * dd),
+                    );
+                    let dir = if grad.length() > 0.0 {
+                        grad / grad.length()
+                    } else {
+                        DVec2::new(-d.y, d.x) / h
+                    };
+                    let step = 3.0 * h / 24.0;
+                    let mut best = (j.width, 0.0);
+                    for i in 0..=24 {
+                        let s = -1.5 * h + step * i as f64;
+                        let v = f(j.at + dir * s);
+                        if v > best.0 {
+                            best = (v, s);
+                        }
+                    }
+                    // Golden-section refinement within a step either side.
+                    let phi = 0.5 * (5f64.sqrt() - 1.0);
+                    let (mut lo, mut hi) = (best.1 - step, best.1 + step);
+                    for _ in 0..REFINE {
+                        let (x1, x2) = (hi - phi * (hi - lo), lo + phi * (hi - lo));
+                        let (f1, f2) = (f(j.at + dir * x1), f(j.at + dir * x2));
+                        for (x, v) in [(x1, f1), (x2, f2)] {
+                            if v > best.0 {
+                                best = (v, x);
+                            }
+                        }
+                        if f1 < f2 {
+                            lo = x1;
+                        } else {
+                            hi = x2;
+                        }
+                    }
+                    (j.at + dir * best.1, best.0)
+                }
+                _ => (j.at, j.width),
+            };
+            let z = topo.height(j.tri, at);
             out.push(NarrowPassage {
-                position: Vec3::new(j.at.x as f32, j.at.y as f32, z as f32),
-                width: (2.0 * j.width) as f32,
+                position: Vec3::new(at.x as f32, at.y as f32, z as f32),
+                width: (2.0 * width) as f32,
                 region: cl.surface.regions[j.tri],
             });
         }

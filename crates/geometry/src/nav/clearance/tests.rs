@@ -697,3 +697,52 @@ fn blockers_on_a_slope_block_only_the_ground_within_their_vertical_reach() {
     assert!(on_ground(8.0, 2.0));
     assert_eq!(parts(&c.surface), 1);
 }
+
+#[test]
+fn a_gap_between_slanted_blockers_closes_exactly_at_half_its_width() {
+    // Two parallel vertical walls at 30 degrees, 0.8 m apart, across a 10 x 10 room: the gap
+    // between them is a corridor whose sides are the walls' grown sides (exact, not arcs).
+    let s = room(20, 20, 0.5);
+    let dir = DVec2::new(30f64.to_radians().cos(), 30f64.to_radians().sin());
+    let nrm = DVec2::new(-dir.y, dir.x);
+    let wall = |off: f64| {
+        let c = DVec2::new(5.0, 5.0) + nrm * off;
+        let (a, b) = (c - dir * 8.0, c + dir * 8.0);
+        let p = |q: DVec2, z: f32| Vec3::new(q.x as f32, q.y as f32, z);
+        Blocker::new(vec![
+            [p(a, 0.0), p(b, 0.0), p(b, 2.0)],
+            [p(a, 0.0), p(b, 2.0), p(a, 2.0)],
+        ])
+    };
+    let walls = [wall(-0.4), wall(0.4)];
+    // Open: three parts (both sides and the gap between the walls).
+    let open = carve(&s, &walls, 0.399, opts()).unwrap();
+    check_conforming(&open.surface);
+    assert_eq!(parts(&open.surface), 3);
+    let closed = carve(&s, &walls, 0.4005, opts()).unwrap();
+    assert_eq!(parts(&closed.surface), 2);
+}
+
+#[test]
+fn a_passage_inside_one_big_triangle() {
+    // A 10 x 10 room in two triangles; a wall blocker at x = 5 from y = 0.6 up past the room
+    // leaves a 0.6 m gap along the south wall.
+    let s = room(1, 1, 10.0);
+    let wall = Blocker::new(vec![
+        [
+            Vec3::new(5.0, 0.6, 0.0),
+            Vec3::new(5.0, 12.0, 0.0),
+            Vec3::new(5.0, 12.0, 2.0),
+        ],
+        [
+            Vec3::new(5.0, 0.6, 0.0),
+            Vec3::new(5.0, 12.0, 2.0),
+            Vec3::new(5.0, 0.6, 2.0),
+        ],
+    ]);
+    let p = narrow_passages(&s, std::slice::from_ref(&wall), 0.5, opts()).unwrap();
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert!((p[0].position.x - 5.0).abs() < 0.3 && p[0].position.y < 0.6, "{p:?}");
+    assert!((p[0].width - 0.6).abs() < 0.02, "{p:?}");
+    assert!(narrow_passages(&s, &[wall], 0.25, opts()).unwrap().is_empty());
+}
