@@ -544,7 +544,9 @@ fn big_triangles_with_many_blockers() {
     let blockers: Vec<Blocker> = (0..150)
         .map(|i| random_blocker(&mut rng, 58.0, i % 4 == 0))
         .collect();
+    let t0 = std::time::Instant::now();
     let c = carve(&s, &blockers, 0.35, options()).unwrap();
+    println!("carved in {:?}", t0.elapsed());
     assert_eq!((c.stats.limited, c.stats.inverted), (0, 0));
     assert!(c.stats.pieces > 1000, "{:?}", c.stats);
     check_conforming(&s, &c.surface, &c.origin);
