@@ -88,6 +88,7 @@
 //! splitting anything and are not reported either.
 
 mod carve;
+mod conform;
 mod geom;
 mod passages;
 mod prepare;
@@ -100,7 +101,8 @@ use glam::{DVec2, Vec3};
 pub use carve::MIN_BLOCKER_GROWTH;
 
 use crate::nav::{Surface, SurfaceError};
-use carve::{Chunk, Ctx, Scratch, Tris};
+use carve::{Chunk, Ctx, Scratch};
+use conform::Tris;
 use prepare::{Footprints, Grid, Topo};
 
 /// The personal-space radius of a human creature in KotOR, in metres: `PERSPACE` of
@@ -378,9 +380,9 @@ impl<'a> Clearance<'a> {
             }
         }
         // Pass 2: merged cut points per original edge.
-        let (edges, vrefs, interior) = carve::merge_edges(topo, self.surface, &chunks);
+        let (edges, vrefs, interior) = conform::merge_edges(topo, self.surface, &chunks);
         // Pass 3: triangles without T-junctions.
-        let p3 = carve::Pass3 {
+        let p3 = conform::Pass3 {
             topo,
             surface: self.surface,
             edges: &edges,
@@ -389,7 +391,7 @@ impl<'a> Clearance<'a> {
         };
         let pass3 = |ci: usize| {
             let mut t = Tris::default();
-            carve::triangulate(&p3, &chunks[ci], ci, &mut t);
+            conform::triangulate(&p3, &chunks[ci], ci, &mut t);
             t
         };
         let parts: Vec<Tris> = on_threads(chunks.len(), &pass3);
@@ -398,7 +400,7 @@ impl<'a> Clearance<'a> {
             tris.tris.extend_from_slice(&t.tris);
             tris.origin.extend_from_slice(&t.origin);
         }
-        Ok(carve::assemble(
+        Ok(conform::assemble(
             topo,
             self.surface,
             &edges,

@@ -742,7 +742,14 @@ fn a_passage_inside_one_big_triangle() {
     ]);
     let p = narrow_passages(&s, std::slice::from_ref(&wall), 0.5, opts()).unwrap();
     assert_eq!(p.len(), 1, "{p:?}");
-    assert!((p[0].position.x - 5.0).abs() < 0.3 && p[0].position.y < 0.6, "{p:?}");
+    assert!(
+        (p[0].position.x - 5.0).abs() < 0.3 && p[0].position.y < 0.6,
+        "{p:?}"
+    );
     assert!((p[0].width - 0.6).abs() < 0.02, "{p:?}");
-    assert!(narrow_passages(&s, &[wall], 0.25, opts()).unwrap().is_empty());
+    assert!(
+        narrow_passages(&s, &[wall], 0.25, opts())
+            .unwrap()
+            .is_empty()
+    );
 }
