@@ -36,6 +36,8 @@
 //! off the surface, different islands). A `Searcher` reuses its buffers, so repeated queries
 //! allocate nothing.
 
+pub mod clearance;
+
 use glam::Vec3;
 
 pub mod mesh;
