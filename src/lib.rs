@@ -10,7 +10,7 @@
 pub use areakit_formats as formats;
 pub use areakit_geometry as geometry;
 
-pub use areakit_area::{area, walkmesh};
+pub use areakit_area::{area, navigation, objects, walkmesh};
 
 pub mod ascii_walkmesh;
 pub mod bake;
@@ -20,6 +20,7 @@ pub mod document;
 mod error;
 pub mod fsio;
 pub mod info;
+pub mod navigate;
 pub mod ops;
 pub mod render;
 

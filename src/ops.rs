@@ -124,6 +124,67 @@ pub fn render_file(
     with_findings: bool,
     size: u32,
 ) -> Result<(), Error> {
+    render_file_with(input, output, with_findings, size, &Overlays::default()).map(|_| ())
+}
+
+/// What to draw over a map besides the ground: placed objects and paths.
+#[derive(Debug, Clone, Default)]
+pub struct Overlays {
+    /// An `--objects` file: its objects are drawn, and paths go around them.
+    pub objects: Option<std::path::PathBuf>,
+    /// Paths to find and draw (start, goal).
+    pub paths: Vec<(
+        crate::geometry::nav::Endpoint,
+        crate::geometry::nav::Endpoint,
+    )>,
+    /// The agent radius of the paths.
+    pub radius: f32,
+}
+
+/// [`render_file`] with overlays. Returns a message for each path that was not found (the
+/// picture is written without it).
+pub fn render_file_with(
+    input: &Path,
+    output: &Path,
+    with_findings: bool,
+    size: u32,
+    overlays: &Overlays,
+) -> Result<Vec<String>, Error> {
+    let mut notes = Vec::new();
+    let mut drawn_objects = Vec::new();
+    let mut drawn_paths = Vec::new();
+    if overlays.objects.is_some() || !overlays.paths.is_empty() {
+        let req = crate::navigate::PathRequest {
+            input,
+            objects: overlays.objects.as_deref(),
+            radius: overlays.radius,
+            snap: crate::geometry::nav::DEFAULT_SNAP,
+            mode: crate::navigation::PathMode::Optimal,
+        };
+        let mut ctx = crate::navigate::PathContext::open(&req)?;
+        for (o, w) in &ctx.objects {
+            drawn_objects.push(render::MapObject {
+                label: o.tag.clone().unwrap_or_else(|| o.model.clone()),
+                triangles: w.triangles.clone(),
+            });
+        }
+        for &(a, b) in &overlays.paths {
+            let r = ctx.find(a, b);
+            match &r.path {
+                Some(p) => {
+                    drawn_paths.push(p.surface_points().iter().map(|v| v.to_array()).collect())
+                }
+                None => notes.push(format!(
+                    "path {},{} -> {},{}: {}",
+                    a.x,
+                    a.y,
+                    b.x,
+                    b.y,
+                    r.reason.as_deref().unwrap_or("not found")
+                )),
+            }
+        }
+    }
     if !(16..=MAX_PICTURE_SIZE).contains(&size) {
         return Err(Error::usage(format!(
             "--size {size}: expected 16 to {MAX_PICTURE_SIZE} pixels"
@@ -145,6 +206,8 @@ pub fn render_file(
     };
     let mut opts = RenderOptions {
         size,
+        objects: drawn_objects,
+        paths: drawn_paths,
         ..RenderOptions::default()
     };
     let rooms: Vec<(Option<String>, Bwm)>;
@@ -212,7 +275,8 @@ pub fn render_file(
     } else {
         render::render_svg(&map, &opts).into_bytes()
     };
-    fsio::write_atomic(output, &bytes)
+    fsio::write_atomic(output, &bytes)?;
+    Ok(notes)
 }
 
 /// An NWN2 walkmesh as a picture-only BWM: walkable triangles coloured by island (cycling

@@ -271,7 +271,8 @@ const TOTAL_DISTINCT: usize = 8_951;
 fn fake_install_round_trips_and_resolves() {
     use areakit_formats::restype::ResRef;
     // Members of the corpus capsules, spread over three BIFs by type.
-    let mut groups: BTreeMap<&str, Vec<(ResRef, ResType, Vec<u8>)>> = BTreeMap::new();
+    type Members = Vec<(ResRef, ResType, Vec<u8>)>;
+    let mut groups: BTreeMap<&str, Members> = BTreeMap::new();
     let mut seen = std::collections::HashSet::new();
     for f in files("erf").iter().filter(|f| !is_corrupted(f)) {
         for r in erf::read(&std::fs::read(f).unwrap()).unwrap().resources {

@@ -58,6 +58,11 @@ pub enum Command {
         after_help = "The output keeps the input's format unless --to or an unambiguous extension of OUT names another.\n\nExample:\n  areakit convert m13aa_01a.wok copy.wok"
     )]
     Convert(ConvertArgs),
+    /// Find the shortest walk between two points of a walkmesh, an area or an NWN2 terrain.
+    #[command(
+        after_help = "Exit code 0 whether or not a path exists (the answer says which); 1 invalid input; 2 usage or I/O error.\n\nExamples:\n  areakit path areakit-demo/demo.lyt --from 2,5 --to 28,5 --json\n  areakit path m13aa_01a.wok --from 10,2 --to 14,9 --radius 0.35 --objects objects.json\n  areakit path module.trx --from 20,30 --to 80,95 --mode baked\n  areakit path areakit-demo --pairs pairs.txt > paths.jsonl"
+    )]
+    Path(PathArgs),
 }
 
 /// `areakit info`.
@@ -193,4 +198,66 @@ pub struct RenderArgs {
     /// Size in pixels of the longer side.
     #[arg(long, default_value_t = 1024)]
     pub size: u32,
+    /// Draw the shortest path between two points, X,Y:X,Y (or X,Y,Z:X,Y,Z); repeatable.
+    #[arg(long, value_name = "X,Y:X,Y", allow_hyphen_values = true)]
+    pub path: Vec<String>,
+    /// Draw placed objects (placeables and doors) from a JSON file; paths go around them.
+    #[arg(long, value_name = "FILE")]
+    pub objects: Option<PathBuf>,
+    /// The agent radius the drawn paths keep from walls and objects.
+    #[arg(long, value_name = "R", default_value_t = 0.0)]
+    pub radius: f32,
+}
+
+/// `areakit path`.
+#[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("query").required(true).args(["from", "pairs"])))]
+pub struct PathArgs {
+    /// A BWM walkmesh, an area (LYT file or folder), or an NWN2 TRX/TRN.
+    pub input: PathBuf,
+    /// Start: X,Y or X,Y,Z (Z picks the floor where floors overlap).
+    #[arg(
+        long,
+        value_name = "X,Y[,Z]",
+        allow_hyphen_values = true,
+        requires = "to"
+    )]
+    pub from: Option<String>,
+    /// Goal: X,Y or X,Y,Z.
+    #[arg(
+        long,
+        value_name = "X,Y[,Z]",
+        allow_hyphen_values = true,
+        requires = "from"
+    )]
+    pub to: Option<String>,
+    /// Many queries: a file with one `X,Y X,Y` pair per line; prints one JSON object per line.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["from", "to"])]
+    pub pairs: Option<PathBuf>,
+    /// optimal: the exact shortest path; fast: A* and funnel; baked: an NWN2 TRX's own path tables.
+    #[arg(long, value_enum, default_value_t = PathModeArg::Optimal)]
+    pub mode: PathModeArg,
+    /// The agent radius: the path keeps this far from walls and objects and squeezes through no narrower gap.
+    #[arg(long, value_name = "R", default_value_t = 0.0)]
+    pub radius: f32,
+    /// Placed objects (placeables and doors) that block the ground, from a JSON file (schema: docs/navigation.md).
+    #[arg(long, value_name = "FILE")]
+    pub objects: Option<PathBuf>,
+    /// How far a start or goal off the walkable ground may be moved onto it.
+    #[arg(long, value_name = "D", default_value_t = 1.0)]
+    pub snap: f32,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The search of `areakit path`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PathModeArg {
+    /// The exact Euclidean shortest path (any-angle, Polyanya).
+    Optimal,
+    /// A* over the faces and the funnel algorithm.
+    Fast,
+    /// NWN2 TRX: the route of the baked tile and island path tables, then the funnel.
+    Baked,
 }

@@ -5,11 +5,11 @@ pub mod args;
 use std::io::{self, Write};
 
 use areakit::document::{Document, Format};
-use areakit::{Error, fsio, info};
+use areakit::{Error, fsio, info, navigate};
 
 use args::{
-    BakeArgs, CheckArgs, Cli, Command, ConvertArgs, DemoArgs, InfoArgs, QueryArgs, RebuildArgs,
-    RenderArgs, TransformArgs,
+    BakeArgs, CheckArgs, Cli, Command, ConvertArgs, DemoArgs, InfoArgs, PathArgs, PathModeArg,
+    QueryArgs, RebuildArgs, RenderArgs, TransformArgs,
 };
 
 /// Buffered standard output that treats a closed pipe as success.
@@ -63,6 +63,7 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<u8, Error> {
         Command::Render(a) => run_render(a, out),
         Command::Check(a) => run_check(a, out),
         Command::Convert(a) => run_convert(a, out),
+        Command::Path(a) => run_path(a, out),
     }
 }
 
@@ -324,8 +325,70 @@ fn run_transform(a: TransformArgs, out: &mut Output) -> Result<u8, Error> {
 
 fn run_render(a: RenderArgs, out: &mut Output) -> Result<u8, Error> {
     fsio::refuse_overwrite(&a.input, &a.output, false)?;
-    areakit::ops::render_file(&a.input, &a.output, a.findings, a.size)?;
+    let mut overlays = areakit::ops::Overlays {
+        objects: a.objects.clone(),
+        radius: a.radius,
+        ..Default::default()
+    };
+    for p in &a.path {
+        let (s, g) = p
+            .split_once(':')
+            .ok_or_else(|| Error::usage(format!("--path {p}: expected X,Y:X,Y")))?;
+        let pt = |x: &str| {
+            navigate::parse_point(x).map_err(|m| Error::usage(format!("--path {p}: {m}")))
+        };
+        overlays.paths.push((pt(s)?, pt(g)?));
+    }
+    let notes = areakit::ops::render_file_with(&a.input, &a.output, a.findings, a.size, &overlays)?;
+    for n in notes {
+        eprintln!("areakit render: {n}");
+    }
     out.line(&format!("{} -> {}", a.input.display(), a.output.display()))?;
+    Ok(0)
+}
+
+fn run_path(a: PathArgs, out: &mut Output) -> Result<u8, Error> {
+    use areakit::navigation::PathMode;
+    let mode = match a.mode {
+        PathModeArg::Optimal => PathMode::Optimal,
+        PathModeArg::Fast => PathMode::Fast,
+        PathModeArg::Baked => PathMode::Baked,
+    };
+    let req = navigate::PathRequest {
+        input: &a.input,
+        objects: a.objects.as_deref(),
+        radius: a.radius,
+        snap: a.snap,
+        mode,
+    };
+    // Points first: a typo should not wait for the navigation data.
+    let single = match (&a.from, &a.to) {
+        (Some(f), Some(t)) => {
+            let pt = |flag: &str, v: &str| {
+                navigate::parse_point(v).map_err(|m| Error::usage(format!("--{flag} {m}")))
+            };
+            Some((pt("from", f)?, pt("to", t)?))
+        }
+        _ => None,
+    };
+    let pairs = match &a.pairs {
+        Some(f) => navigate::parse_pairs(f)?,
+        None => Vec::new(),
+    };
+    let mut ctx = navigate::PathContext::open(&req)?;
+    if let Some((s, g)) = single {
+        let r = ctx.find(s, g);
+        if a.json {
+            print_json(out, &r.to_json())?;
+        } else {
+            out.line(navigate::path_text(&r).trim_end())?;
+        }
+    } else {
+        for (s, g) in pairs {
+            let r = ctx.find(s, g);
+            out.line(&serde_json::to_string(&r.to_json()).unwrap_or_default())?;
+        }
+    }
     Ok(0)
 }
 

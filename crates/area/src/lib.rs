@@ -14,5 +14,6 @@
 
 pub mod area;
 pub mod io;
+pub mod navigation;
 pub mod objects;
 pub mod walkmesh;

@@ -159,3 +159,45 @@ proptest! {
         }
     }
 }
+
+/// `path_along` over the corridor a fast search chose gives the fast search's points (the same
+/// funnel), and rejects a corridor that does not step between neighbours.
+#[test]
+fn path_along_a_fast_corridor_equals_fast() {
+    let (whole, _) = cut_domain(7, 12, 9, 6, 10);
+    let mesh = NavMesh::build(&whole).unwrap();
+    let mut s = Searcher::new();
+    let fast = SearchOptions {
+        mode: Mode::Fast,
+        ..SearchOptions::default()
+    };
+    let mut compared = 0;
+    for (a, b) in [
+        ((0.3, 0.4), (11.6, 8.5)),
+        ((0.5, 8.5), (11.5, 0.5)),
+        ((6.1, 0.2), (5.9, 8.8)),
+    ] {
+        let (from, to) = (
+            areakit_geometry::nav::Endpoint::plan(a.0, a.1),
+            areakit_geometry::nav::Endpoint::plan(b.0, b.1),
+        );
+        let Ok(p) = s.find_path(&mesh, from, to, &fast) else {
+            continue;
+        };
+        let start = mesh.locate(a.0, a.1, None).unwrap();
+        let goal = mesh.locate(b.0, b.1, None).unwrap();
+        let mut q = Path::default();
+        s.path_along(&mesh, start, goal, &p.triangles, &mut q)
+            .unwrap();
+        assert_eq!(q.points, p.points);
+        assert!(close(q.length_plan, p.length_plan));
+        assert_eq!(q.expanded, p.triangles.len());
+        if p.triangles.len() > 2 {
+            let mut broken = p.triangles.clone();
+            broken.remove(1);
+            assert!(s.path_along(&mesh, start, goal, &broken, &mut q).is_err());
+        }
+        compared += 1;
+    }
+    assert!(compared >= 2, "only {compared} pairs compared");
+}

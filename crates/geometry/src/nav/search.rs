@@ -185,6 +185,12 @@ pub enum PathError {
     /// The search ended without reaching the goal although both lie on one island (not
     /// expected; a numerical failure).
     NotFound,
+    /// A corridor given to [`Searcher::path_along`] does not start at the start's triangle,
+    /// end at the goal's, or step between neighbours.
+    Corridor {
+        /// The position in the corridor where it breaks.
+        index: usize,
+    },
 }
 
 impl std::fmt::Display for PathError {
@@ -200,6 +206,10 @@ impl std::fmt::Display for PathError {
                 write!(f, "search stopped after {nodes} nodes")
             }
             PathError::NotFound => write!(f, "no path found"),
+            PathError::Corridor { index } => write!(
+                f,
+                "the corridor breaks at position {index} (not the start's or goal's triangle, or not a neighbour of the one before)"
+            ),
         }
     }
 }
@@ -446,6 +456,60 @@ impl Searcher {
             r?;
         }
         self.finish(mesh, out);
+        Ok(())
+    }
+
+    /// The shortest path inside a given corridor: triangles from the start's to the goal's,
+    /// each a neighbour of the one before (a route chosen elsewhere, such as the NWN2 engine's
+    /// baked path tables). The funnel algorithm pulls the string through the corridor's
+    /// portals; `expanded` is the corridor's length.
+    pub fn path_along(
+        &mut self,
+        mesh: &NavMesh,
+        start: Location,
+        goal: Location,
+        corridor: &[u32],
+        out: &mut Path,
+    ) -> Result<(), PathError> {
+        out.clear();
+        let n = mesh.triangle_count();
+        if corridor.first() != Some(&start.triangle) || start.triangle as usize >= n {
+            return Err(PathError::Corridor { index: 0 });
+        }
+        if corridor.last() != Some(&goal.triangle) {
+            return Err(PathError::Corridor {
+                index: corridor.len() - 1,
+            });
+        }
+        for (i, w) in corridor.windows(2).enumerate() {
+            let (a, b) = (w[0] as usize, w[1]);
+            if b as usize >= n
+                || !mesh.links[a]
+                    .iter()
+                    .any(|&l| l != NO_TRIANGLE && l >> 2 == b)
+            {
+                return Err(PathError::Corridor { index: i + 1 });
+            }
+        }
+        self.corridor.clear();
+        self.corridor.extend_from_slice(corridor);
+        self.turns.clear();
+        let q = Query {
+            allowed: &[],
+            stamp: 0,
+            s: [f64::from(start.point.x), f64::from(start.point.y)],
+            t: [f64::from(goal.point.x), f64::from(goal.point.y)],
+            s_vertex: NO_TRIANGLE,
+            goal: goal.triangle,
+        };
+        if corridor.len() == 1 {
+            self.turns.push((START, start.point, 0));
+            self.turns.push((START, goal.point, usize::MAX));
+        } else {
+            self.funnel(mesh, start, goal, &q);
+        }
+        self.finish(mesh, out);
+        out.expanded = corridor.len();
         Ok(())
     }
 
@@ -1145,6 +1209,15 @@ impl Searcher {
         Ok(())
     }
 
+    /// Adds a turning point unless it repeats the last one's position (two vertices at one
+    /// place, or the funnel turning twice at one corner).
+    fn push_turn(&mut self, turn: (u32, Vec3, usize)) {
+        if self.turns.last().is_some_and(|t| t.1 == turn.1) {
+            return;
+        }
+        self.turns.push(turn);
+    }
+
     /// The funnel algorithm over the corridor's portals; fills `turns`.
     fn funnel(&mut self, mesh: &NavMesh, start: Location, goal: Location, q: &Query) {
         self.portals.clear();
@@ -1180,8 +1253,7 @@ impl Searcher {
                     // The right leg crosses the left: the left point is a turn.
                     apex = left;
                     if left_id < START - 1 && apex != q.s {
-                        self.turns
-                            .push((left_id, mesh.vertices[left_id as usize], left_i - 1));
+                        self.push_turn((left_id, mesh.vertices[left_id as usize], left_i - 1));
                     }
                     right = apex;
                     right_id = left_id;
@@ -1199,8 +1271,7 @@ impl Searcher {
                 } else {
                     apex = right;
                     if right_id < START - 1 && apex != q.s {
-                        self.turns
-                            .push((right_id, mesh.vertices[right_id as usize], right_i - 1));
+                        self.push_turn((right_id, mesh.vertices[right_id as usize], right_i - 1));
                     }
                     left = apex;
                     left_id = right_id;

@@ -1,0 +1,766 @@
+//! Navigation over areas: the walkable ground of a KotOR room walkmesh, of a whole KotOR area
+//! (its rooms stitched along their shared edges) or of an NWN2 terrain, with placed objects
+//! and an agent radius, handed to the geometry layer's navigation mesh and searches
+//! ([`areakit_geometry::nav`]).
+//!
+//! - [`NavSource`]: the walkable faces of a file as a [`Surface`] (one region per room), with
+//!   the face each triangle came from;
+//! - [`AreaNav`]: the navigation mesh built from a source, its placed objects
+//!   ([`PlacedWalkmesh`], every face a blocker) and a radius (the ground carved by the radius
+//!   around walls and blockers);
+//! - [`AreaNav::find`]: one path query in the modes of [`PathMode`] — `optimal` (the exact
+//!   shortest path), `fast` (A* and funnel) and, on a baked NWN2 terrain, `baked` (the route
+//!   the engine's baked tile and island path tables choose, then the funnel inside it);
+//! - [`nav_findings`]: the `nav-unreachable-island` and `nav-narrow-passage` checks.
+//!
+//! `docs/navigation.md` describes the model and what the real files showed.
+
+use areakit_formats::bwm::Bwm;
+use areakit_formats::trx;
+use areakit_formats::{Finding, Place};
+use areakit_geometry::nav::clearance::{
+    self, Blocker, CarveStats, Clearance, ClearanceError, ClearanceOptions,
+};
+use areakit_geometry::nav::{
+    self, Endpoint, LocateError, Location, NavMesh, Path, PathError, Seam, Searcher, Surface,
+    SurfaceError,
+};
+use glam::Vec3;
+use serde_json::{Value, json};
+
+use crate::area::Area;
+use crate::objects::PlacedWalkmesh;
+
+/// Boundary edges of two rooms closer than this (metres, in 3-D) are joined by
+/// [`AreaNav::build`]. Rooms meet at doorways with small steps: in the Holocron Toolset's
+/// `hiddenbek` kit the elevator's doorway edge stands 4.6 cm above the hallway's, 2.4 mm
+/// apart in plan (`docs/navigation.md`). Ten centimetres joins such steps and never a floor
+/// above another (a bridge or balcony is metres higher).
+pub const DEFAULT_STITCH_TOLERANCE: f32 = 0.1;
+
+/// Where a [`NavSource`] came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SourceKind {
+    /// One BWM walkmesh (a room WOK, or any walkmesh).
+    Walkmesh,
+    /// A KotOR area: the room WOKs of a layout.
+    Area,
+    /// An NWN2 terrain walkmesh (TRX/TRN).
+    Terrain,
+}
+
+/// The walkable ground of a file, ready for the navigation mesh.
+#[derive(Debug, Clone)]
+pub struct NavSource {
+    /// Walkable triangles; region = room index (LYT order), 0 for a single walkmesh.
+    pub surface: Surface,
+    /// One name per region (room names; the file's name for a single walkmesh or terrain).
+    pub regions: Vec<String>,
+    /// Per surface triangle: the face (BWM) or triangle (TRX) of its region's file.
+    pub faces: Vec<u32>,
+    /// What the ground came from.
+    pub kind: SourceKind,
+    /// The terrain walkmesh, when it carries baked path tables ([`PathMode::Baked`]).
+    pub baked: Option<Box<trx::Walkmesh>>,
+}
+
+impl NavSource {
+    /// The walkable faces of one walkmesh (materials walkable by the stock table).
+    pub fn from_bwm(bwm: &Bwm, name: &str) -> NavSource {
+        let mut s = NavSource::empty(SourceKind::Walkmesh);
+        s.regions.push(name.to_string());
+        s.add_bwm(bwm, 0);
+        s
+    }
+
+    /// The walkable faces of every room of an area that has a walkmesh; region = the room's
+    /// index in the LYT. Room walkmeshes are in area space already.
+    pub fn from_area(area: &Area) -> NavSource {
+        let mut s = NavSource::empty(SourceKind::Area);
+        for (i, room) in area.rooms.iter().enumerate() {
+            s.regions.push(room.name.clone());
+            if let Some(w) = &room.wok {
+                s.add_bwm(w, i as u32);
+            }
+        }
+        s
+    }
+
+    /// The walkable triangles (walkable flag) of an NWN2 terrain walkmesh.
+    pub fn from_trx(w: &trx::Walkmesh, name: &str) -> NavSource {
+        let mut s = NavSource::empty(SourceKind::Terrain);
+        s.regions.push(name.to_string());
+        let mut map = vec![u32::MAX; w.vertices.len()];
+        for (t, tri) in w.triangles.iter().enumerate() {
+            if !tri.is_walkable() {
+                continue;
+            }
+            if let Some(idx) = s.take_vertices(&mut map, tri.vertices, |v| {
+                w.vertices.get(v as usize).copied()
+            }) {
+                s.surface.triangles.push(idx);
+                s.surface.regions.push(0);
+                s.faces.push(t as u32);
+            }
+        }
+        if w.is_baked() {
+            s.baked = Some(Box::new(w.clone()));
+        }
+        s
+    }
+
+    fn empty(kind: SourceKind) -> NavSource {
+        NavSource {
+            surface: Surface::default(),
+            regions: Vec::new(),
+            faces: Vec::new(),
+            kind,
+            baked: None,
+        }
+    }
+
+    fn add_bwm(&mut self, bwm: &Bwm, region: u32) {
+        let mut map = vec![u32::MAX; bwm.vertices.len()];
+        for (f, face) in bwm.faces.iter().enumerate() {
+            if !face.material.is_walkable() {
+                continue;
+            }
+            if let Some(idx) = self.take_vertices(&mut map, face.vertices, |v| {
+                bwm.vertices.get(v as usize).copied()
+            }) {
+                self.surface.triangles.push(idx);
+                self.surface.regions.push(region);
+                self.faces.push(f as u32);
+            }
+        }
+    }
+
+    /// The surface indices of a face's corners, copying vertices on first use; `None` when a
+    /// corner is missing or not finite (the file's check reports it; the face is left out).
+    fn take_vertices(
+        &mut self,
+        map: &mut [u32],
+        corners: [u32; 3],
+        get: impl Fn(u32) -> Option<[f32; 3]>,
+    ) -> Option<[u32; 3]> {
+        let mut pts = [[0.0f32; 3]; 3];
+        for (k, &c) in corners.iter().enumerate() {
+            let p = get(c)?;
+            if !p.iter().all(|x| x.is_finite()) {
+                return None;
+            }
+            pts[k] = p;
+        }
+        let mut out = [0u32; 3];
+        for (k, &c) in corners.iter().enumerate() {
+            let m = &mut map[c as usize];
+            if *m == u32::MAX {
+                *m = self.surface.vertices.len() as u32;
+                self.surface.vertices.push(Vec3::from(pts[k]));
+            }
+            out[k] = *m;
+        }
+        Some(out)
+    }
+}
+
+/// How to build the navigation data.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct NavOptions {
+    /// The agent's radius (metres): the ground is carved by it around walls and blockers.
+    pub radius: f32,
+    /// Rooms are joined where their boundary edges lie within this distance (metres).
+    pub stitch_tolerance: f32,
+    /// Agent height and the carving tolerances.
+    pub clearance: ClearanceOptions,
+}
+
+impl Default for NavOptions {
+    fn default() -> Self {
+        NavOptions {
+            radius: 0.0,
+            stitch_tolerance: DEFAULT_STITCH_TOLERANCE,
+            clearance: ClearanceOptions::default(),
+        }
+    }
+}
+
+/// Why the navigation data could not be built.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NavError {
+    /// The surface's arrays do not agree (a bug, or a file beyond the limits).
+    Surface(SurfaceError),
+    /// Carving for the radius or the objects failed.
+    Clearance(ClearanceError),
+}
+
+impl std::fmt::Display for NavError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NavError::Surface(e) => write!(f, "walkable surface: {e}"),
+            NavError::Clearance(e) => write!(f, "clearance: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for NavError {}
+
+impl From<SurfaceError> for NavError {
+    fn from(e: SurfaceError) -> Self {
+        NavError::Surface(e)
+    }
+}
+
+impl From<ClearanceError> for NavError {
+    fn from(e: ClearanceError) -> Self {
+        NavError::Clearance(e)
+    }
+}
+
+/// Which search answers a query.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PathMode {
+    /// The exact Euclidean shortest path (Polyanya). The default.
+    #[default]
+    Optimal,
+    /// A* over the triangles and the funnel algorithm: quick, not always shortest.
+    Fast,
+    /// NWN2 only: the route of the file's baked tile and island path tables (as the engine
+    /// picks it), then the funnel inside that corridor.
+    Baked,
+}
+
+impl PathMode {
+    /// The name used on the command line and in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            PathMode::Optimal => "optimal",
+            PathMode::Fast => "fast",
+            PathMode::Baked => "baked",
+        }
+    }
+}
+
+/// A start or goal as asked, with an optional height (which floor).
+pub type PathPoint = Endpoint;
+
+/// The answer to one path query.
+#[derive(Debug, Clone, Default)]
+pub struct PathOutcome {
+    /// The path, when one was found.
+    pub path: Option<Path>,
+    /// Why none was found.
+    pub reason: Option<String>,
+    /// The start and goal as used (on the ground, after any snap).
+    pub ends: Option<[Location; 2]>,
+    /// Remarks on a found path (a start moved to reach ground with clearance, ...).
+    pub notes: Vec<String>,
+    /// The rooms passed, by name, in order.
+    pub rooms: Vec<String>,
+    /// The search effort: nodes expanded (optimal), triangles taken from the queue (fast),
+    /// triangles of the corridor (baked).
+    pub faces_visited: usize,
+    /// The mode that answered.
+    pub mode: PathMode,
+}
+
+impl PathOutcome {
+    /// Whether a path was found.
+    pub fn found(&self) -> bool {
+        self.path.is_some()
+    }
+
+    /// Plan length of the path (0 when none).
+    pub fn length(&self) -> f32 {
+        self.path.as_ref().map_or(0.0, |p| p.length_plan)
+    }
+
+    /// The JSON object of `areakit path --json`: `found`, `reason`, `length` (plan metres),
+    /// `length_3d`, `points` (`[x, y, z]` turning points), `rooms`, `faces_visited`, `mode`,
+    /// `start`, `goal` (the points used, or null), `snapped` (how far each was moved), `notes`.
+    pub fn to_json(&self) -> Value {
+        let r = |x: f32| (f64::from(x) * 1e5).round() / 1e5;
+        let pt = |p: Vec3| json!([r(p.x), r(p.y), r(p.z)]);
+        let path = self.path.as_ref();
+        json!({
+            "found": self.found(),
+            "reason": self.reason,
+            "length": path.map(|p| r(p.length_plan)),
+            "length_3d": path.map(|p| r(p.length_3d)),
+            "points": path.map_or_else(Vec::new, |p| p.points.iter().map(|&q| pt(q)).collect()),
+            "rooms": self.rooms,
+            "faces_visited": self.faces_visited,
+            "mode": self.mode.name(),
+            "start": self.ends.map(|e| pt(e[0].point)),
+            "goal": self.ends.map(|e| pt(e[1].point)),
+            "snapped": self.ends.map(|e| [r(e[0].snapped), r(e[1].snapped)]),
+            "notes": self.notes,
+        })
+    }
+}
+
+/// The navigation data of an area: the mesh searched and what it was made from.
+#[derive(Debug, Clone)]
+pub struct AreaNav {
+    /// The navigation mesh searched (carved when there is a radius or a blocker).
+    pub mesh: NavMesh,
+    /// Region (room) names.
+    pub regions: Vec<String>,
+    /// Per mesh triangle: the source surface triangle it came from.
+    pub origin: Vec<u32>,
+    /// The seams where rooms were joined.
+    pub seams: Vec<Seam>,
+    /// The agent radius the ground was carved for.
+    pub radius: f32,
+    /// The placed objects' faces.
+    pub blockers: Vec<Blocker>,
+    /// What the carve did, when it ran.
+    pub carve: Option<CarveStats>,
+    /// The stitched ground before carving (kept when carved, to explain failures).
+    base: Option<Surface>,
+    /// Per source surface triangle: its face in the region's file.
+    faces: Vec<u32>,
+    clearance: ClearanceOptions,
+    baked: Option<Box<trx::Walkmesh>>,
+}
+
+impl AreaNav {
+    /// Builds the navigation data: rooms stitched (areas), the objects' faces as blockers, the
+    /// ground carved for the radius, the mesh.
+    pub fn build(
+        source: &NavSource,
+        objects: &[PlacedWalkmesh],
+        options: &NavOptions,
+    ) -> Result<AreaNav, NavError> {
+        let (surface, origin, seams) = if source.kind == SourceKind::Area {
+            let s = nav::stitch(&source.surface, options.stitch_tolerance)?;
+            (s.surface, s.origin, s.seams)
+        } else {
+            source.surface.validate()?;
+            let n = source.surface.triangles.len() as u32;
+            (source.surface.clone(), (0..n).collect(), Vec::new())
+        };
+        let blockers: Vec<Blocker> = objects
+            .iter()
+            .map(|o| Blocker::new(o.triangles.iter().map(|t| t.map(Vec3::from)).collect()))
+            .filter(|b| !b.triangles.is_empty())
+            .collect();
+        let radius = options.radius;
+        if !(radius.is_finite() && radius >= 0.0) {
+            return Err(NavError::Clearance(ClearanceError::Radius(radius)));
+        }
+        let (mesh, origin, carve, base) = if radius > 0.0 || !blockers.is_empty() {
+            let c = Clearance::new(&surface, &blockers, options.clearance)?;
+            let carved = c.carve(radius)?;
+            let mesh = NavMesh::build(&carved.surface)?;
+            let origin = carved.origin.iter().map(|&t| origin[t as usize]).collect();
+            (mesh, origin, Some(carved.stats), Some(surface))
+        } else {
+            (NavMesh::build(&surface)?, origin, None, None)
+        };
+        Ok(AreaNav {
+            mesh,
+            regions: source.regions.clone(),
+            origin,
+            seams,
+            radius,
+            blockers,
+            carve,
+            base,
+            faces: source.faces.clone(),
+            clearance: options.clearance,
+            baked: source.baked.clone(),
+        })
+    }
+
+    /// Whether `PathMode::Baked` can answer: a baked terrain, neither carved nor blocked.
+    pub fn can_bake(&self) -> bool {
+        self.baked.is_some() && self.base.is_none()
+    }
+
+    /// The face (BWM) or triangle (TRX) of its region's file that mesh triangle `t` came from.
+    pub fn source_face(&self, t: u32) -> Option<u32> {
+        let o = *self.origin.get(t as usize)?;
+        self.faces.get(o as usize).copied()
+    }
+
+    /// Finds a path from `from` to `to` (snapped to the ground within `snap`).
+    pub fn find(
+        &self,
+        searcher: &mut Searcher,
+        from: PathPoint,
+        to: PathPoint,
+        mode: PathMode,
+        snap: f32,
+    ) -> PathOutcome {
+        let mut out = PathOutcome {
+            mode,
+            ..PathOutcome::default()
+        };
+        let start = match self.locate(from, snap, "start") {
+            Ok((l, note)) => {
+                out.notes.extend(note);
+                l
+            }
+            Err(reason) => {
+                out.reason = Some(reason);
+                return out;
+            }
+        };
+        let goal = match self.locate(to, snap, "goal") {
+            Ok((l, note)) => {
+                out.notes.extend(note);
+                l
+            }
+            Err(reason) => {
+                out.reason = Some(reason);
+                return out;
+            }
+        };
+        out.ends = Some([start, goal]);
+        let mut path = Path::default();
+        let result = match mode {
+            PathMode::Optimal | PathMode::Fast => {
+                let m = if mode == PathMode::Fast {
+                    nav::Mode::Fast
+                } else {
+                    nav::Mode::Optimal
+                };
+                searcher.path_between(&self.mesh, start, goal, m, &mut path)
+            }
+            PathMode::Baked => match self.baked_corridor(start, goal) {
+                Ok(corridor) => searcher.path_along(&self.mesh, start, goal, &corridor, &mut path),
+                Err(reason) => {
+                    out.reason = Some(reason);
+                    return out;
+                }
+            },
+        };
+        match result {
+            Ok(()) => {
+                out.faces_visited = path.expanded;
+                out.rooms = path
+                    .regions
+                    .iter()
+                    .map(|&r| self.regions.get(r as usize).cloned().unwrap_or_default())
+                    .collect();
+                out.path = Some(path);
+            }
+            Err(e) => {
+                out.faces_visited = path.expanded;
+                out.reason = Some(match e {
+                    PathError::DifferentIslands { .. } if self.base.is_some() => format!(
+                        "{e} (with radius {} and {} blocker(s))",
+                        self.radius,
+                        self.blockers.len()
+                    ),
+                    _ => e.to_string(),
+                });
+            }
+        }
+        out
+    }
+
+    /// Puts an end on the searched ground. On carved ground, an end that needed moving is
+    /// checked against the uncarved ground: if it stands there, its clearance is too small,
+    /// and the note or reason says so.
+    fn locate(
+        &self,
+        p: PathPoint,
+        snap: f32,
+        what: &str,
+    ) -> Result<(Location, Option<String>), String> {
+        let carved = self.mesh.locate_or_snap(p.x, p.y, p.z, snap);
+        let moved = carved.as_ref().map_or(true, |l| l.snapped > 0.0);
+        let Some(base) = self.base.as_ref().filter(|_| moved) else {
+            return carved
+                .map(|l| (l, None))
+                .map_err(|e| format!("{what}: {e}"));
+        };
+        // Where does the point stand on the uncarved ground, and with what clearance?
+        let ground = NavMesh::build(base)
+            .ok()
+            .and_then(|m| m.locate_or_snap(p.x, p.y, p.z, snap).ok());
+        let Some(g) = ground else {
+            return carved
+                .map(|l| (l, None))
+                .map_err(|e| format!("{what}: {e}"));
+        };
+        let c = Clearance::new(base, &self.blockers, self.clearance)
+            .ok()
+            .and_then(|c| c.clearance_at(g.point));
+        let why = match c {
+            Some(c) if c <= 0.0 => {
+                "has no clearance (it stands on a wall or in a blocker)".to_string()
+            }
+            Some(c) => format!(
+                "has clearance {:.3} m, less than the radius {} m",
+                c, self.radius
+            ),
+            None => format!("has less clearance than the radius {} m", self.radius),
+        };
+        match carved {
+            Ok(l) => Ok((
+                l,
+                Some(format!(
+                    "{what} {why}: moved {:.3} m to the nearest point with clearance",
+                    l.snapped
+                )),
+            )),
+            Err(LocateError::TooFar {
+                nearest: Some(d), ..
+            }) => Err(format!(
+                "{what} {why}; the nearest point with clearance is {d:.3} m away (snap distance {snap})"
+            )),
+            Err(_) => Err(format!(
+                "{what} {why}; no point with clearance within the snap distance {snap}"
+            )),
+        }
+    }
+
+    /// The corridor (mesh triangles) the baked tables choose from `start` to `goal`.
+    fn baked_corridor(&self, start: Location, goal: Location) -> Result<Vec<u32>, String> {
+        let Some(w) = self.baked.as_deref().filter(|_| self.base.is_none()) else {
+            return Err(if self.baked.is_none() {
+                "baked mode needs an NWN2 terrain with baked path tables".to_string()
+            } else {
+                "baked mode follows the file's path tables, which know no radius or objects"
+                    .to_string()
+            });
+        };
+        let (s, g) = (
+            self.faces[self.origin[start.triangle as usize] as usize],
+            self.faces[self.origin[goal.triangle as usize] as usize],
+        );
+        let route = baked_route(w, s, g)?;
+        // TRX triangle -> mesh triangle (the mesh is the uncarved walkable triangles).
+        let mut to_mesh = std::collections::HashMap::with_capacity(self.origin.len());
+        for (m, &o) in self.origin.iter().enumerate() {
+            to_mesh.insert(self.faces[o as usize], m as u32);
+        }
+        route
+            .iter()
+            .map(|t| {
+                to_mesh.get(t).copied().ok_or_else(|| {
+                    format!("the baked route steps onto triangle {t}, which is not walkable")
+                })
+            })
+            .collect()
+    }
+}
+
+/// The triangles (TRX indices) the engine's baked tables lead through from triangle `s` to
+/// triangle `g`: the island path table gives the islands to pass; inside each island's tile,
+/// the tile's path table gives the next triangle toward the island's exit (or the goal), and
+/// the exit steps into the next island.
+pub fn baked_route(w: &trx::Walkmesh, s: u32, g: u32) -> Result<Vec<u32>, String> {
+    let tri = |t: u32| {
+        w.triangles
+            .get(t as usize)
+            .ok_or_else(|| format!("triangle {t} does not exist"))
+    };
+    let island_of = |t: u32| -> Result<u16, String> {
+        let i = tri(t)?.island;
+        if usize::from(i) >= w.islands.len() {
+            return Err(format!("triangle {t} belongs to no island ({i})"));
+        }
+        Ok(i)
+    };
+    let n_isl = w.islands.len();
+    let (mut isl, goal_isl) = (island_of(s)?, island_of(g)?);
+    let mut route = vec![s];
+    let mut cur = s;
+    let mut steps = 0usize;
+    while isl != goal_isl {
+        steps += 1;
+        if steps > n_isl {
+            return Err("the island path table loops".to_string());
+        }
+        let next = w
+            .island_paths
+            .get(usize::from(isl) * n_isl + usize::from(goal_isl))
+            .map(|n| n.next)
+            .ok_or_else(|| "the island path table is shorter than islands²".to_string())?;
+        if usize::from(next) >= n_isl {
+            return Err(format!(
+                "the baked tables have no route from island {isl} to island {goal_isl}"
+            ));
+        }
+        let here = &w.islands[usize::from(isl)];
+        let k = here
+            .links
+            .iter()
+            .position(|&l| l == u32::from(next))
+            .ok_or_else(|| format!("island {isl} has no link to island {next}"))?;
+        let exit = *here
+            .exits
+            .get(k)
+            .ok_or_else(|| format!("island {isl} has no exit toward island {next}"))?;
+        walk_tile(w, &mut route, cur, exit)?;
+        // Step across into the next island.
+        let across = tri(exit)?
+            .linked_triangles
+            .into_iter()
+            .find(|&t| {
+                w.triangles
+                    .get(t as usize)
+                    .is_some_and(|x| x.island == next)
+            })
+            .ok_or_else(|| {
+                format!(
+                    "the exit triangle {exit} of island {isl} touches no triangle of island {next}"
+                )
+            })?;
+        route.push(across);
+        cur = across;
+        isl = next;
+    }
+    walk_tile(w, &mut route, cur, g)?;
+    Ok(route)
+}
+
+/// Appends the path-table route from `from` to `to` (same tile) after `from`.
+fn walk_tile(w: &trx::Walkmesh, route: &mut Vec<u32>, from: u32, to: u32) -> Result<(), String> {
+    if from == to {
+        return Ok(());
+    }
+    let tile = w
+        .tiles
+        .iter()
+        .find(|t| t.triangle_range().contains(&u64::from(from)))
+        .ok_or_else(|| format!("triangle {from} belongs to no tile"))?;
+    if !tile.triangle_range().contains(&u64::from(to)) {
+        return Err(format!(
+            "triangles {from} and {to} of one island lie in different tiles"
+        ));
+    }
+    let pt = &tile.path_table;
+    let node = |t: u32| -> Result<u8, String> {
+        let local = (t - tile.triangles_offset) as usize;
+        match pt.local_to_node.get(local) {
+            Some(&n) if n != 0xff => Ok(n),
+            _ => Err(format!("triangle {t} has no node in its tile's path table")),
+        }
+    };
+    let target = node(to)?;
+    let mut cur = node(from)?;
+    for _ in 0..pt.node_to_local.len() {
+        let hop = pt
+            .node(cur, target)
+            .map(|b| b & 0x7f)
+            .filter(|&b| b != 0x7f)
+            .ok_or_else(|| {
+                format!("the tile path table has no step from triangle {from} toward {to}")
+            })?;
+        let local = *pt
+            .node_to_local
+            .get(usize::from(hop))
+            .ok_or_else(|| format!("path table node {hop} does not exist"))?;
+        let t = tile.triangles_offset + local;
+        route.push(t);
+        if hop == target {
+            return Ok(());
+        }
+        cur = hop;
+    }
+    Err(format!(
+        "the tile path table loops between triangles {from} and {to}"
+    ))
+}
+
+/// Smallest plan area (m²) of an island for `nav-unreachable-island`; smaller ones are the
+/// walkmesh check's `bwm-small-island`.
+pub const MIN_REPORTED_ISLAND: f64 = 0.5;
+
+/// The navigation checks of an area or terrain:
+///
+/// - `nav-unreachable-island` (warning): a walkable island that no walk from the largest one
+///   reaches (rooms joined along their shared edges), of at least [`MIN_REPORTED_ISLAND`] m²;
+/// - `nav-narrow-passage` (warning): a place narrower than a human (twice
+///   [`clearance::HUMAN_RADIUS`]) where eroding the ground by that radius splits an island,
+///   with its position.
+pub fn nav_findings(source: &NavSource, objects: &[PlacedWalkmesh]) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let Ok(nav) = AreaNav::build(source, objects, &NavOptions::default()) else {
+        return out;
+    };
+    let islands = nav.mesh.islands();
+    let main = islands
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.plan_area.total_cmp(&b.1.plan_area))
+        .map(|(i, _)| i);
+    let room_of = |t: u32| {
+        let r = nav.mesh.region(t);
+        nav.regions.get(r as usize).cloned().unwrap_or_default()
+    };
+    for (i, isl) in islands.iter().enumerate() {
+        if Some(i) == main || isl.plan_area < MIN_REPORTED_ISLAND {
+            continue;
+        }
+        let t = isl.first_triangle;
+        let [a, b, c] = nav.mesh.triangle_points(t);
+        let centre = (a + b + c) / 3.0;
+        let mut place = Place::default()
+            .position(centre.to_array())
+            .item(format!("island {i}"));
+        if source.kind == SourceKind::Area {
+            place = place.room(room_of(t));
+        }
+        if let Some(f) = nav.source_face(t) {
+            place = place.face(f);
+        }
+        out.push(Finding::warning(
+            "nav-unreachable-island",
+            place,
+            format!(
+                "a walkable island of {} triangle(s) and {:.1} m² that no walk from the largest island ({:.1} m²) reaches",
+                isl.triangles,
+                isl.plan_area,
+                main.map_or(0.0, |m| islands[m].plan_area)
+            ),
+        ));
+    }
+    let ground = match nav.base.as_ref() {
+        Some(s) => s.clone(),
+        None => {
+            let mut s = Surface {
+                vertices: nav.mesh.vertices().to_vec(),
+                ..Surface::default()
+            };
+            for t in 0..nav.mesh.triangle_count() as u32 {
+                s.triangles.push(nav.mesh.triangle(t));
+                s.regions.push(nav.mesh.region(t));
+            }
+            s
+        }
+    };
+    if let Ok(passages) = clearance::narrow_passages(
+        &ground,
+        &nav.blockers,
+        clearance::HUMAN_RADIUS,
+        ClearanceOptions::default(),
+    ) {
+        for p in passages {
+            let mut place = Place::default().position(p.position.to_array());
+            if source.kind == SourceKind::Area {
+                place = place.room(
+                    nav.regions
+                        .get(p.region as usize)
+                        .cloned()
+                        .unwrap_or_default(),
+                );
+            }
+            out.push(Finding::warning(
+                "nav-narrow-passage",
+                place,
+                format!(
+                    "a passage {:.2} m wide: a human ({} m radius) cannot pass, and the ground beyond is reached only through it",
+                    p.width,
+                    clearance::HUMAN_RADIUS
+                ),
+            ));
+        }
+    }
+    out
+}

@@ -1,0 +1,287 @@
+//! `areakit path`: opening the ground (a walkmesh, an area, an NWN2 terrain) and the placed
+//! objects for the navigation layer ([`areakit_area::navigation`]), and reading query points.
+
+use std::path::Path;
+
+use areakit_area::navigation::{AreaNav, NavOptions, NavSource, PathMode, PathOutcome};
+use areakit_area::objects::{self, PlacedObject, PlacedWalkmesh};
+use areakit_formats::{DecodeError, ErrorKind, Location, bwm, trx};
+use areakit_geometry::nav::{Endpoint, Searcher};
+
+use crate::{Error, fsio, ops};
+
+/// The navigation inputs of a file: its walkable ground, as the path command reads it.
+pub fn open_source(input: &Path) -> Result<NavSource, Error> {
+    let name = input
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("walkmesh")
+        .to_string();
+    if ops::is_area(input) {
+        let area = ops::open_area(input)?;
+        return Ok(NavSource::from_area(&area));
+    }
+    let data = fsio::read(input)?;
+    if data.starts_with(b"NWN2") {
+        let t = trx::read(&data).map_err(|e| Error::invalid(input, e))?;
+        let w = t
+            .walkmesh()
+            .ok_or_else(|| Error::usage(format!("{}: no ASWM walkmesh packet", input.display())))?;
+        return Ok(NavSource::from_trx(w, &name));
+    }
+    if data.starts_with(b"BWM ") {
+        let m = bwm::read(&data).map_err(|e| Error::invalid(input, e))?;
+        return Ok(NavSource::from_bwm(&m, &name));
+    }
+    Err(Error::usage(format!(
+        "{}: expected a BWM walkmesh (WOK/PWK/DWK), an area (LYT file or folder) or an NWN2 TRX/TRN",
+        input.display()
+    )))
+}
+
+/// Reads an `--objects` file and places each object's walkmesh (looked up next to the file,
+/// ignoring letter case). A walkmesh that cannot be found or read is an error naming the
+/// object: a blocker silently left out would let paths cross it.
+pub fn load_objects(file: &Path) -> Result<Vec<(PlacedObject, PlacedWalkmesh)>, Error> {
+    let bytes = fsio::read(file)?;
+    let text = std::str::from_utf8(&bytes).map_err(|e| {
+        Error::invalid(
+            file,
+            DecodeError::malformed_at(e.valid_up_to() as u64, "not UTF-8 text"),
+        )
+    })?;
+    let list = objects::parse_objects_json(text).map_err(|e| {
+        let location = if e.line > 0 {
+            Location::LineCol {
+                line: e.line as u32,
+                column: e.column as u32,
+            }
+        } else {
+            Location::Input
+        };
+        Error::invalid(
+            file,
+            DecodeError::new(ErrorKind::Malformed, location, e.message),
+        )
+    })?;
+    let dir = file.parent().unwrap_or(Path::new("."));
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let mut out = Vec::with_capacity(list.len());
+    for (i, o) in list.into_iter().enumerate() {
+        let name = o.walkmesh_name();
+        let path = objects::find_walkmesh_file(dir, &o).ok_or_else(|| {
+            Error::usage(format!(
+                "{}: object {i} ({}): walkmesh {name} not found in {}",
+                file.display(),
+                o.tag.as_deref().unwrap_or(&o.model),
+                dir.display()
+            ))
+        })?;
+        let data = fsio::read(&path)?;
+        let m = bwm::read(&data).map_err(|e| Error::invalid(&path, e))?;
+        let placed = objects::place(&o, &m);
+        out.push((o, placed));
+    }
+    Ok(out)
+}
+
+/// Parses a point `X,Y` or `X,Y,Z` (Z: which floor, where floors overlap).
+pub fn parse_point(s: &str) -> Result<Endpoint, String> {
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    if !(2..=3).contains(&parts.len()) {
+        return Err(format!("{s:?}: expected X,Y or X,Y,Z"));
+    }
+    let mut v = [0.0f32; 3];
+    for (o, p) in v.iter_mut().zip(&parts) {
+        *o = p
+            .parse::<f32>()
+            .ok()
+            .filter(|x| x.is_finite())
+            .ok_or_else(|| format!("{s:?}: {p:?} is not a finite number"))?;
+    }
+    Ok(Endpoint {
+        x: v[0],
+        y: v[1],
+        z: (parts.len() == 3).then_some(v[2]),
+    })
+}
+
+/// Reads a `--pairs` file: one `X,Y[,Z] X,Y[,Z]` pair per line; blank lines and lines
+/// starting with `#` are skipped. Errors name the line and column.
+pub fn parse_pairs(file: &Path) -> Result<Vec<(Endpoint, Endpoint)>, Error> {
+    let bytes = fsio::read(file)?;
+    let text = std::str::from_utf8(&bytes).map_err(|e| {
+        Error::invalid(
+            file,
+            DecodeError::malformed_at(e.valid_up_to() as u64, "not UTF-8 text"),
+        )
+    })?;
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let bad = |col: usize, msg: String| {
+            Error::invalid(
+                file,
+                DecodeError::malformed_text(n as u32 + 1, col as u32 + 1, msg),
+            )
+        };
+        let col0 = line.len() - line.trim_start().len();
+        let fields: Vec<&str> = t.split_whitespace().collect();
+        if fields.len() != 2 {
+            return Err(bad(
+                col0,
+                format!(
+                    "expected two points `X,Y X,Y`, found {} field(s)",
+                    fields.len()
+                ),
+            ));
+        }
+        let a = parse_point(fields[0]).map_err(|m| bad(col0, m))?;
+        let col1 = line.rfind(fields[1]).unwrap_or(col0);
+        let b = parse_point(fields[1]).map_err(|m| bad(col1, m))?;
+        out.push((a, b));
+    }
+    Ok(out)
+}
+
+/// A path request of the command line.
+#[derive(Debug, Clone)]
+pub struct PathRequest<'a> {
+    /// The ground: a walkmesh, an area or a terrain.
+    pub input: &'a Path,
+    /// The `--objects` file.
+    pub objects: Option<&'a Path>,
+    /// Agent radius.
+    pub radius: f32,
+    /// Snap distance.
+    pub snap: f32,
+    /// The search.
+    pub mode: PathMode,
+}
+
+/// The ground and objects of a request, built once for many queries.
+pub struct PathContext {
+    /// The navigation data.
+    pub nav: AreaNav,
+    /// The placed objects.
+    pub objects: Vec<(PlacedObject, PlacedWalkmesh)>,
+    searcher: Searcher,
+    snap: f32,
+    mode: PathMode,
+}
+
+impl PathContext {
+    /// Opens the ground and the objects and builds the navigation data.
+    pub fn open(req: &PathRequest<'_>) -> Result<PathContext, Error> {
+        if !(req.radius.is_finite() && req.radius >= 0.0) {
+            return Err(Error::usage(format!(
+                "--radius {}: expected a distance >= 0",
+                req.radius
+            )));
+        }
+        if !(req.snap.is_finite() && req.snap >= 0.0) {
+            return Err(Error::usage(format!(
+                "--snap {}: expected a distance >= 0",
+                req.snap
+            )));
+        }
+        let source = open_source(req.input)?;
+        let objects = match req.objects {
+            Some(f) => load_objects(f)?,
+            None => Vec::new(),
+        };
+        if req.mode == PathMode::Baked {
+            if source.baked.is_none() {
+                return Err(Error::usage(format!(
+                    "{}: --mode baked needs an NWN2 TRX with baked path tables",
+                    req.input.display()
+                )));
+            }
+            if req.radius > 0.0 || !objects.is_empty() {
+                return Err(Error::usage(
+                    "--mode baked follows the file's path tables, which know no --radius or --objects",
+                ));
+            }
+        }
+        let placed: Vec<PlacedWalkmesh> = objects.iter().map(|(_, w)| w.clone()).collect();
+        let nav = AreaNav::build(
+            &source,
+            &placed,
+            &NavOptions {
+                radius: req.radius,
+                ..NavOptions::default()
+            },
+        )
+        .map_err(|e| Error::usage(format!("{}: {e}", req.input.display())))?;
+        Ok(PathContext {
+            nav,
+            objects,
+            searcher: Searcher::new(),
+            snap: req.snap,
+            mode: req.mode,
+        })
+    }
+
+    /// One query.
+    pub fn find(&mut self, from: Endpoint, to: Endpoint) -> PathOutcome {
+        self.nav
+            .find(&mut self.searcher, from, to, self.mode, self.snap)
+    }
+}
+
+/// The text report of one path.
+pub fn path_text(o: &PathOutcome) -> String {
+    let mut s = String::new();
+    match &o.path {
+        Some(p) => {
+            s.push_str(&format!(
+                "found: {:.3} m ({:.3} m along the ground), {} point(s), mode {}\n",
+                p.length_plan,
+                p.length_3d,
+                p.points.len(),
+                o.mode.name()
+            ));
+            if !o.rooms.is_empty() {
+                s.push_str(&format!("rooms: {}\n", o.rooms.join(" -> ")));
+            }
+            for q in &p.points {
+                s.push_str(&format!("  {:.3}, {:.3}, {:.3}\n", q.x, q.y, q.z));
+            }
+            s.push_str(&format!("faces visited: {}\n", o.faces_visited));
+        }
+        None => {
+            s.push_str(&format!(
+                "not found: {}\n",
+                o.reason.as_deref().unwrap_or("no path")
+            ));
+        }
+    }
+    for n in &o.notes {
+        s.push_str(&format!("note: {n}\n"));
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn points_parse_with_and_without_height() {
+        let p = parse_point("1.5,-2").unwrap();
+        assert_eq!((p.x, p.y, p.z), (1.5, -2.0, None));
+        let p = parse_point(" 1 , 2 , 3 ").unwrap();
+        assert_eq!(p.z, Some(3.0));
+        assert!(parse_point("1").is_err());
+        assert!(parse_point("1,2,3,4").is_err());
+        assert!(parse_point("1,NaN").is_err());
+        assert!(parse_point("1,x").is_err());
+    }
+}
