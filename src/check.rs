@@ -270,7 +270,9 @@ fn check_area(lyt_path: &Path) -> Result<Option<AreaUnit>, Error> {
                 unit.covered.push(v.clone());
                 unit.files_checked += 1;
             }
-            for mut f in crate::area::check(&area) {
+            let nav = crate::navigation::NavSource::from_area(&area);
+            let nav_findings = crate::navigation::nav_findings(&nav, &[]);
+            for mut f in crate::area::check(&area).into_iter().chain(nav_findings) {
                 let path = f
                     .place
                     .file
@@ -324,6 +326,13 @@ pub fn validate(doc: &Document) -> Vec<Finding> {
         Document::Trx(t) => {
             let mut f = trx::validate(t);
             f.extend(crate::bake::check_bake(t));
+            // The navigation checks need a walkmesh whose indices are sound.
+            if let Some(w) = t.walkmesh()
+                && !f.iter().any(|x| x.severity == areakit_formats::Severity::Error)
+            {
+                let source = crate::navigation::NavSource::from_trx(w, "terrain");
+                f.extend(crate::navigation::nav_findings(&source, &[]));
+            }
             f
         }
     }

@@ -224,7 +224,13 @@ pub struct DemoReport {
     pub check: crate::check::Report,
     /// Area queries asked of the written area: `(x, y, room answered)`.
     pub queries: Vec<(f32, f32, Option<String>)>,
+    /// The shortest path from the first room to the last, drawn on the map.
+    pub path: Option<crate::navigation::PathOutcome>,
 }
+
+/// The demo path's ends: from a corner of the first room to the far corner of the last, so
+/// that the walk passes through all three rooms.
+pub const PATH_ENDS: [[f32; 2]; 2] = [[1.5, 1.5], [18.5, 16.5]];
 
 /// One room's line in the demo report.
 #[derive(Debug, Clone)]
@@ -255,6 +261,18 @@ impl DemoReport {
             && self.layout_round_trip
             && self.check.findings.is_empty()
             && self.queries.iter().all(|q| q.2.is_some())
+            && self.path_through_all_rooms()
+    }
+
+    /// Whether the demo path was found and passes through every room.
+    pub fn path_through_all_rooms(&self) -> bool {
+        self.path.as_ref().is_some_and(|p| {
+            p.found()
+                && self
+                    .rooms
+                    .iter()
+                    .all(|r| p.rooms.iter().any(|n| n == &r.name))
+        })
     }
 
     /// The report as JSON.
@@ -283,6 +301,7 @@ impl DemoReport {
             "layout_round_trip": self.layout_round_trip,
             "check": self.check.to_json(),
             "queries": queries,
+            "path": self.path.as_ref().map(|p| p.to_json()),
         })
     }
 
@@ -318,6 +337,23 @@ impl DemoReport {
                 "  query at ({x}, {y}): room {}\n",
                 room.as_deref().unwrap_or("none (FAILED)")
             ));
+        }
+        match &self.path {
+            Some(p) if p.found() => s.push_str(&format!(
+                "  path from ({}, {}) to ({}, {}): {:.2} m through {} ({} turning points, drawn on the map)\n",
+                PATH_ENDS[0][0],
+                PATH_ENDS[0][1],
+                PATH_ENDS[1][0],
+                PATH_ENDS[1][1],
+                p.length(),
+                p.rooms.join(" -> "),
+                p.path.as_ref().map_or(0, |q| q.points.len())
+            )),
+            Some(p) => s.push_str(&format!(
+                "  path: FAILED ({})\n",
+                p.reason.as_deref().unwrap_or("not found")
+            )),
+            None => s.push_str("  path: not computed (FAILED)\n"),
         }
         s.push_str(&format!(
             "  check: {} files, {} errors, {} warnings\n",
@@ -379,6 +415,7 @@ pub fn run(out: &Path) -> Result<DemoReport, Error> {
         layout_round_trip: true,
         check: crate::check::Report::default(),
         queries: Vec::new(),
+        path: None,
     };
     let mut meshes = Vec::new();
     for room in &rooms {
@@ -435,10 +472,26 @@ pub fn run(out: &Path) -> Result<DemoReport, Error> {
     report.files.push(lyt_path.clone());
     report.files.push(vis_path);
 
-    // The map, then everything `check` says about the folder (the pictures are not checked).
+    // The shortest path from the first room to the last.
+    let [a, b] = PATH_ENDS.map(|[x, y]| crate::geometry::nav::Endpoint::plan(x, y));
+    let mut ctx = crate::navigate::PathContext::open(&crate::navigate::PathRequest {
+        input: &lyt_path,
+        objects: None,
+        radius: 0.0,
+        snap: crate::geometry::nav::DEFAULT_SNAP,
+        mode: crate::navigation::PathMode::Optimal,
+    })?;
+    report.path = Some(ctx.find(a, b));
+
+    // The map with the path, then everything `check` says about the folder (the pictures are
+    // not checked).
+    let overlays = crate::ops::Overlays {
+        paths: vec![(a, b)],
+        ..Default::default()
+    };
     for ext in ["svg", "png"] {
         let pic = out.join(format!("{AREA}.{ext}"));
-        crate::ops::render_file(&lyt_path, &pic, true, 800)?;
+        crate::ops::render_file_with(&lyt_path, &pic, true, 800, &overlays)?;
         report.files.push(pic);
     }
     report.check = crate::check::check_paths(&[out.to_path_buf()])?;
