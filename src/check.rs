@@ -271,7 +271,33 @@ fn check_area(lyt_path: &Path) -> Result<Option<AreaUnit>, Error> {
                 unit.files_checked += 1;
             }
             let nav = crate::navigation::NavSource::from_area(&area);
-            let nav_findings = crate::navigation::nav_findings(&nav, &[]);
+            let mut nav_findings = crate::navigation::nav_findings(&nav, &[]);
+            // The area's path graph (`<resref>.pth` beside the LYT), against its ground.
+            if let Some(pth_path) = beside(&area.lyt_path, &format!("{}.pth", area.resref)) {
+                unit.covered.push(pth_path.clone());
+                unit.files_checked += 1;
+                match crate::navigate::read_pth(&pth_path) {
+                    Ok(pth) => {
+                        if let Ok(ground) = crate::navigation::AreaNav::build(
+                            &nav,
+                            &[],
+                            &crate::navigation::NavOptions::default(),
+                        ) {
+                            nav_findings.extend(crate::pth::check_pth(
+                                &pth,
+                                &ground,
+                                &pth_path.display().to_string(),
+                            ));
+                        }
+                    }
+                    Err(Error::Invalid { source, .. }) => {
+                        let mut f = decode_finding(&source);
+                        f.place.file = Some(pth_path.display().to_string());
+                        nav_findings.push(f);
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
             for mut f in crate::area::check(&area).into_iter().chain(nav_findings) {
                 let path = f
                     .place
@@ -286,6 +312,26 @@ fn check_area(lyt_path: &Path) -> Result<Option<AreaUnit>, Error> {
         Err(crate::area::AreaError::Io { path, source }) => Err(Error::io(&path, source)),
         Err(e) => Err(Error::usage(e.to_string())),
     }
+}
+
+/// The file named `name` (any letter case) in the folder of `file`.
+fn beside(file: &Path, name: &str) -> Option<PathBuf> {
+    let dir = file.parent()?;
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .find(|p| {
+            p.is_file()
+                && p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.eq_ignore_ascii_case(name))
+        })
 }
 
 fn extension_is(path: &Path, ext: &str) -> bool {
@@ -328,7 +374,9 @@ pub fn validate(doc: &Document) -> Vec<Finding> {
             f.extend(crate::bake::check_bake(t));
             // The navigation checks need a walkmesh whose indices are sound.
             if let Some(w) = t.walkmesh()
-                && !f.iter().any(|x| x.severity == areakit_formats::Severity::Error)
+                && !f
+                    .iter()
+                    .any(|x| x.severity == areakit_formats::Severity::Error)
             {
                 let source = crate::navigation::NavSource::from_trx(w, "terrain");
                 f.extend(crate::navigation::nav_findings(&source, &[]));

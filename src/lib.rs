@@ -10,7 +10,7 @@
 pub use areakit_formats as formats;
 pub use areakit_geometry as geometry;
 
-pub use areakit_area::{area, navigation, objects, walkmesh};
+pub use areakit_area::{area, navigation, objects, pth, walkmesh};
 
 pub mod ascii_walkmesh;
 pub mod bake;

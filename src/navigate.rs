@@ -236,6 +236,52 @@ impl PathContext {
     }
 }
 
+/// Reads a PTH file (a GFF holding a path graph).
+pub fn read_pth(file: &Path) -> Result<areakit_formats::gff::views::Pth, Error> {
+    let data = fsio::read(file)?;
+    let gff = areakit_formats::gff::read(&data).map_err(|e| Error::invalid(file, e))?;
+    areakit_formats::gff::views::Pth::from_gff(&gff).map_err(|e| {
+        Error::invalid(
+            file,
+            DecodeError::new(ErrorKind::Malformed, Location::Input, e.to_string()),
+        )
+    })
+}
+
+/// The findings of a PTH against the ground of an area, walkmesh or terrain.
+pub fn check_pth_file(
+    input: &Path,
+    pth_file: &Path,
+) -> Result<Vec<areakit_formats::Finding>, Error> {
+    let pth = read_pth(pth_file)?;
+    let source = open_source(input)?;
+    let nav = AreaNav::build(&source, &[], &NavOptions::default())
+        .map_err(|e| Error::usage(format!("{}: {e}", input.display())))?;
+    Ok(areakit_area::pth::check_pth(
+        &pth,
+        &nav,
+        &pth_file.display().to_string(),
+    ))
+}
+
+/// Generates a PTH for the ground of `input` and writes it atomically to `output`; returns
+/// the point and connection counts.
+pub fn generate_pth_file(
+    input: &Path,
+    output: &Path,
+    options: &areakit_area::pth::PthOptions,
+) -> Result<(usize, usize), Error> {
+    let source = open_source(input)?;
+    let pth = areakit_area::pth::generate_pth(&source, options)
+        .map_err(|e| Error::usage(format!("{}: {e}", input.display())))?;
+    let bytes = pth.to_bytes().map_err(|source| Error::Encode {
+        path: output.to_path_buf(),
+        source,
+    })?;
+    fsio::write_atomic(output, &bytes)?;
+    Ok((pth.points.len(), pth.connections.len()))
+}
+
 /// The text report of one path.
 pub fn path_text(o: &PathOutcome) -> String {
     let mut s = String::new();

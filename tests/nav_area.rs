@@ -175,11 +175,7 @@ fn kit_chain(kit_json: &Path, out: &Path) -> usize {
             &[],
         )
         .unwrap();
-        std::fs::write(
-            out.join(format!("{id}.wok")),
-            bwm::write(&moved).unwrap(),
-        )
-        .unwrap();
+        std::fs::write(out.join(format!("{id}.wok")), bwm::write(&moved).unwrap()).unwrap();
         names.push(id.to_string());
     };
     place(first, [0.0; 3]);
@@ -199,7 +195,6 @@ fn kit_chain(kit_json: &Path, out: &Path) -> usize {
             break;
         }
     }
-    drop(place);
     let mut lyt = String::from("beginlayout\n   roomcount ");
     lyt.push_str(&format!("{}\n", names.len()));
     for n in &names {
@@ -303,7 +298,10 @@ fn demo_area_path_through_three_rooms_and_around_objects() {
     let lyt = dir.join("demo.lyt");
     let plain = path_json(&[lyt.to_str().unwrap(), "--from", &from, "--to", &to]);
     assert_path_json(&plain);
-    assert_eq!(plain["rooms"], serde_json::json!(["demo_a", "demo_b", "demo_c"]));
+    assert_eq!(
+        plain["rooms"],
+        serde_json::json!(["demo_a", "demo_b", "demo_c"])
+    );
 
     // A crate in the way: a 2 m box walkmesh (hand-made) placed on the straight line.
     let crate_pwk = box_walkmesh(1.0);
@@ -400,7 +398,13 @@ fn box_walkmesh(h: f32) -> bwm::Bwm {
             m.vertices.push([x, y, z]);
         }
     }
-    let quads = [[4, 5, 6, 7], [0, 1, 5, 4], [1, 2, 6, 5], [2, 3, 7, 6], [3, 0, 4, 7]];
+    let quads = [
+        [4, 5, 6, 7],
+        [0, 1, 5, 4],
+        [1, 2, 6, 5],
+        [2, 3, 7, 6],
+        [3, 0, 4, 7],
+    ];
     for [a, b, c, d] in quads {
         for v in [[a, b, c], [a, c, d]] {
             m.faces.push(bwm::Face {
@@ -417,8 +421,7 @@ fn corpus_wok_and_trx_answer_on_the_command_line() {
     let wok = common::corpus_files(&["wok"])
         .into_iter()
         .filter(|f| {
-            bwm::read(&std::fs::read(f).unwrap())
-                .is_ok_and(|m| m.walkable_face_count() > 50)
+            bwm::read(&std::fs::read(f).unwrap()).is_ok_and(|m| m.walkable_face_count() > 50)
         })
         .min_by_key(|f| std::fs::metadata(f).unwrap().len())
         .expect("a corpus WOK");
@@ -428,7 +431,15 @@ fn corpus_wok_and_trx_answer_on_the_command_line() {
     let (a, b) = reachable_pairs(&nav.mesh, &mut rng, 1)[0];
     let pt = |e: Endpoint| format!("{},{},{}", e.x, e.y, e.z.unwrap());
     for mode in ["optimal", "fast"] {
-        let v = path_json(&[wok.to_str().unwrap(), "--from", &pt(a), "--to", &pt(b), "--mode", mode]);
+        let v = path_json(&[
+            wok.to_str().unwrap(),
+            "--from",
+            &pt(a),
+            "--to",
+            &pt(b),
+            "--mode",
+            mode,
+        ]);
         assert_path_json(&v);
         assert_eq!(v["mode"], mode);
     }
@@ -588,4 +599,90 @@ proptest! {
                 "blocked {} < free {}", ob.length(), o.length());
         }
     }
+}
+
+#[test]
+fn pth_generate_then_check_and_hand_made_findings() {
+    use areakit_formats::gff::views::{PathPoint, Pth};
+    let dir = tmp("pth");
+    areakit::demo::run(&dir).unwrap();
+    let lyt = dir.join("demo.lyt");
+    let bin = env!("CARGO_BIN_EXE_areakit");
+    let pth_file = dir.join("gen.pth");
+    let st = Command::new(bin)
+        .args(["pth", "generate"])
+        .arg(&lyt)
+        .arg("-o")
+        .arg(&pth_file)
+        .status()
+        .unwrap();
+    assert_eq!(st.code(), Some(0));
+    let pth = areakit::navigate::read_pth(&pth_file).unwrap();
+    assert!(pth.points.len() >= 8, "{} points", pth.points.len());
+    // One island: the graph is connected.
+    let mut seen = vec![false; pth.points.len()];
+    let mut stack = vec![0usize];
+    seen[0] = true;
+    while let Some(v) = stack.pop() {
+        for &w in pth.neighbours(v) {
+            if !std::mem::replace(&mut seen[w as usize], true) {
+                stack.push(w as usize);
+            }
+        }
+    }
+    assert!(seen.iter().all(|&s| s), "the generated graph is connected");
+    let nav = nav_of(
+        &NavSource::from_area(&areakit::area::Area::open(&lyt).unwrap()),
+        &[],
+        0.0,
+    );
+    assert!(areakit::pth::check_pth(&pth, &nav, "gen.pth").is_empty());
+
+    // Hand-made: a point off the ground, a connection through the pillar of room a.
+    let bad = Pth::from_adjacency(
+        &[[1.5, 1.5], [50.0, 50.0], [18.5, 16.5], [1.5, 8.5]],
+        &[vec![2, 3], vec![], vec![0], vec![0]],
+    );
+    let f = areakit::pth::check_pth(&bad, &nav, "bad.pth");
+    let codes: Vec<&str> = f.iter().map(|f| f.code).collect();
+    assert_eq!(
+        codes,
+        ["pth-point-off-ground", "pth-connection-off-ground"],
+        "{f:?}"
+    );
+    assert_eq!(f[0].place.item.as_deref(), Some("Path_Points[1]"));
+    // A connection range past the list is an error: exit 1 through the CLI.
+    let broken = Pth {
+        points: vec![PathPoint {
+            x: 1.5,
+            y: 1.5,
+            first_connection: 4,
+            connection_count: 2,
+        }],
+        connections: vec![0],
+    };
+    let broken_file = dir.join("broken.pth");
+    std::fs::write(&broken_file, broken.to_bytes().unwrap()).unwrap();
+    let out = Command::new(bin)
+        .args(["pth", "check"])
+        .arg(&lyt)
+        .arg(&broken_file)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["findings"][0]["code"], "pth-connection-index");
+    // `check` on the folder picks up `demo.pth` beside `demo.lyt`.
+    std::fs::copy(&broken_file, dir.join("demo.pth")).unwrap();
+    let report = areakit::check::check_paths(std::slice::from_ref(&dir)).unwrap();
+    assert!(
+        report
+            .findings
+            .iter()
+            .any(|f| f.finding.code == "pth-connection-index"),
+        "{}",
+        report.to_text()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

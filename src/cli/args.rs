@@ -63,6 +63,58 @@ pub enum Command {
         after_help = "Exit code 0 whether or not a path exists (the answer says which); 1 invalid input; 2 usage or I/O error.\n\nExamples:\n  areakit path areakit-demo/demo.lyt --from 2,5 --to 28,5 --json\n  areakit path m13aa_01a.wok --from 10,2 --to 14,9 --radius 0.35 --objects objects.json\n  areakit path module.trx --from 20,30 --to 80,95 --mode baked\n  areakit path areakit-demo --pairs pairs.txt > paths.jsonl"
     )]
     Path(PathArgs),
+    /// KotOR path graphs (PTH): generate one from an area's walkmeshes, or check one against them.
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  areakit pth generate areakit-demo/demo.lyt -o demo.pth\n  areakit pth check areakit-demo/demo.lyt demo.pth --json"
+    )]
+    Pth(PthCommand),
+}
+
+/// `areakit pth ...`.
+#[derive(Debug, clap::Subcommand)]
+pub enum PthCommand {
+    /// Build a path graph from the walkable ground: points at the corners where shortest paths turn, connections where the straight walk is clear.
+    #[command(
+        after_help = "Example:\n  areakit pth generate areakit-demo/demo.lyt -o demo.pth --radius 0.35"
+    )]
+    Generate(PthGenerateArgs),
+    /// Check a path graph against the walkable ground: points on walkable faces, connections walkable in a straight line.
+    #[command(
+        after_help = "Exit code 1 when an error is found.\n\nExample:\n  areakit pth check areakit-demo/demo.lyt demo.pth --json"
+    )]
+    Check(PthCheckArgs),
+}
+
+/// `areakit pth generate`.
+#[derive(Debug, clap::Args)]
+pub struct PthGenerateArgs {
+    /// A BWM walkmesh, an area (LYT file or folder), or an NWN2 TRX/TRN.
+    pub input: PathBuf,
+    /// The PTH file to write.
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// The radius points and connections keep from walls.
+    #[arg(long, value_name = "R", default_value_t = 0.35)]
+    pub radius: f32,
+    /// Corners closer than this are merged into one point.
+    #[arg(long, value_name = "D", default_value_t = 1.5)]
+    pub spacing: f32,
+    /// Longest connection.
+    #[arg(long, value_name = "D", default_value_t = 30.0)]
+    pub max_link: f32,
+}
+
+/// `areakit pth check`.
+#[derive(Debug, clap::Args)]
+pub struct PthCheckArgs {
+    /// A BWM walkmesh, an area (LYT file or folder), or an NWN2 TRX/TRN.
+    pub input: PathBuf,
+    /// The PTH file.
+    pub pth: PathBuf,
+    /// Print one JSON object `{"findings": [...]}`.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `areakit info`.

@@ -9,7 +9,7 @@ use areakit::{Error, fsio, info, navigate};
 
 use args::{
     BakeArgs, CheckArgs, Cli, Command, ConvertArgs, DemoArgs, InfoArgs, PathArgs, PathModeArg,
-    QueryArgs, RebuildArgs, RenderArgs, TransformArgs,
+    PthCommand, QueryArgs, RebuildArgs, RenderArgs, TransformArgs,
 };
 
 /// Buffered standard output that treats a closed pipe as success.
@@ -64,6 +64,7 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<u8, Error> {
         Command::Check(a) => run_check(a, out),
         Command::Convert(a) => run_convert(a, out),
         Command::Path(a) => run_path(a, out),
+        Command::Pth(c) => run_pth(c, out),
     }
 }
 
@@ -403,4 +404,59 @@ fn run_demo(a: DemoArgs, out: &mut Output) -> Result<u8, Error> {
         }
     }
     Ok(if report.ok() { 0 } else { 1 })
+}
+
+fn run_pth(c: PthCommand, out: &mut Output) -> Result<u8, Error> {
+    match c {
+        PthCommand::Generate(a) => {
+            fsio::refuse_overwrite(&a.input, &a.output, false)?;
+            for (flag, v) in [
+                ("radius", a.radius),
+                ("spacing", a.spacing),
+                ("max-link", a.max_link),
+            ] {
+                if !(v.is_finite() && v >= 0.0) {
+                    return Err(Error::usage(format!(
+                        "--{flag} {v}: expected a distance >= 0"
+                    )));
+                }
+            }
+            let options = areakit::pth::PthOptions {
+                radius: a.radius,
+                spacing: a.spacing,
+                max_link: a.max_link,
+                ..Default::default()
+            };
+            let (points, connections) = navigate::generate_pth_file(&a.input, &a.output, &options)?;
+            out.line(&format!(
+                "{} -> {} ({points} points, {connections} connections)",
+                a.input.display(),
+                a.output.display()
+            ))?;
+            Ok(0)
+        }
+        PthCommand::Check(a) => {
+            let findings = navigate::check_pth_file(&a.input, &a.pth)?;
+            let report = areakit::check::Report {
+                files_checked: 1,
+                findings: findings
+                    .into_iter()
+                    .map(|mut finding| {
+                        finding.place.file = None;
+                        areakit::check::FileFinding {
+                            path: a.pth.clone(),
+                            finding,
+                        }
+                    })
+                    .collect(),
+                io_errors: Vec::new(),
+            };
+            if a.json {
+                print_json(out, &report.to_json())?;
+            } else {
+                out.line(report.to_text().trim_end())?;
+            }
+            Ok(u8::from(report.has_errors()))
+        }
+    }
 }

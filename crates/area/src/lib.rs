@@ -16,4 +16,5 @@ pub mod area;
 pub mod io;
 pub mod navigation;
 pub mod objects;
+pub mod pth;
 pub mod walkmesh;
