@@ -182,3 +182,110 @@ fn paths_on_every_corpus_wok() {
     assert_eq!(meshes, 108);
     assert_eq!(pairs, 108 * 25);
 }
+
+#[path = "../crates/geometry/tests/nav_support/mod.rs"]
+#[allow(dead_code)]
+mod nav_support;
+
+/// On corpus rooms whose walkable faces do not overlap in plan (no `bwm-overlap`,
+/// `bwm-non-manifold-edge` or `bwm-duplicate-face` finding), optimal lengths equal an
+/// independent oracle (visibility graph over reflex boundary vertices, `nav_support`) within
+/// 1e-5 relative, and the `polyanya` crate's lengths.
+#[test]
+fn optimal_equals_the_oracle_and_polyanya_on_corpus_rooms() {
+    let files = common::corpus_files(&["wok"]);
+    let mut rng = Rng(0x0ac1_e5ee_d000_0001);
+    let mut searcher = Searcher::new();
+    let mut path = Path::default();
+    let (mut rooms, mut pairs, mut worst) = (0, 0, 0.0f64);
+    let (mut polyanya_failed, mut polyanya_pairs) = (0, 0);
+    for f in &files {
+        let Ok(b) = areakit_formats::bwm::read(&std::fs::read(f).unwrap()) else {
+            continue;
+        };
+        let planar = !areakit::walkmesh::check_bwm(&b).iter().any(|x| {
+            matches!(
+                x.code,
+                "bwm-overlap" | "bwm-non-manifold-edge" | "bwm-duplicate-face"
+            )
+        });
+        if !planar {
+            continue;
+        }
+        let mut s = surface_of(&b);
+        // The oracle takes triangles with plan area only (the navmesh leaves the others out).
+        let keep: Vec<[u32; 3]> = s
+            .triangles
+            .iter()
+            .copied()
+            .filter(|t| {
+                let [a, b, c] = t.map(|i| s.vertices[i as usize].as_dvec3());
+                ((b - a).x * (c - a).y - (b - a).y * (c - a).x).abs() > 1e-9
+            })
+            .collect();
+        s.regions = vec![0; keep.len()];
+        s.triangles = keep;
+        if s.triangles.len() < 2 {
+            continue;
+        }
+        let mesh = NavMesh::build(&s).unwrap();
+        let oracle = nav_support::Oracle::new(&s);
+        // The polyanya crate panics on some rooms (its sort meets a comparison that is not a
+        // total order): those are compared with the oracle only.
+        let poly = std::panic::catch_unwind(|| nav_support::polyanya_mesh(&s)).ok();
+        if poly.is_none() {
+            polyanya_failed += 1;
+        }
+        rooms += 1;
+        let n = s.triangles.len() as u64;
+        let mut done = 0;
+        for _ in 0..200 {
+            if done == 6 {
+                break;
+            }
+            let (ta, tb) = ((rng.next() % n) as u32, (rng.next() % n) as u32);
+            let centre = |t: u32| {
+                let [a, b, c] = mesh.triangle_points(t);
+                (a + b + c) / 3.0
+            };
+            let (a, b) = (centre(ta), centre(tb));
+            let (Some(la), Some(lb)) = (mesh.locate(a.x, a.y, None), mesh.locate(b.x, b.y, None))
+            else {
+                continue;
+            };
+            if !mesh.reachable(la.triangle, lb.triangle) {
+                continue;
+            }
+            searcher
+                .path_between(&mesh, la, lb, Mode::Optimal, &mut path)
+                .unwrap();
+            let ours = f64::from(path.length_plan);
+            let want = oracle.distance(
+                [f64::from(a.x), f64::from(a.y)],
+                [f64::from(b.x), f64::from(b.y)],
+            );
+            let rel = (ours - want).abs() / want.max(1.0);
+            assert!(
+                rel <= 1e-5,
+                "{}: {a:?} -> {b:?}: ours {ours}, oracle {want}",
+                f.display()
+            );
+            if let Some(p) = poly
+                .as_ref()
+                .and_then(|m| nav_support::polyanya_length(m, a, b))
+            {
+                let relp = (ours - f64::from(p)).abs() / f64::from(p).max(1.0);
+                assert!(relp <= 1e-5, "{}: ours {ours}, polyanya {p}", f.display());
+                polyanya_pairs += 1;
+            }
+            worst = worst.max(rel);
+            done += 1;
+            pairs += 1;
+        }
+    }
+    eprintln!(
+        "{rooms} planar corpus rooms, {pairs} pairs, worst relative error {worst:e}; polyanya: {polyanya_pairs} pairs equal, {polyanya_failed} rooms it cannot build"
+    );
+    assert!(rooms >= 30, "only {rooms} planar rooms");
+    assert!(pairs >= 150, "only {pairs} pairs");
+}
