@@ -107,6 +107,7 @@ fn every_corpus_wok_path_stays_on_walkable_ground() {
     let files = common::corpus_files(&["wok"]);
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let (mut covered, mut pairs, mut samples) = (0, 0, 0);
+    let mut ratios = Vec::new();
     let mut s = Searcher::new();
     for f in &files {
         let Ok(m) = bwm::read(&std::fs::read(f).unwrap()) else {
@@ -121,16 +122,31 @@ fn every_corpus_wok_path_stays_on_walkable_ground() {
         };
         covered += 1;
         for (a, b) in reachable_pairs(&nav.mesh, &mut rng, 8) {
-            for mode in [PathMode::Optimal, PathMode::Fast] {
+            let mut len = [0.0f32; 2];
+            for (k, mode) in [PathMode::Optimal, PathMode::Fast].into_iter().enumerate() {
                 let o = nav.find(&mut s, a, b, mode, 1.0);
                 assert!(o.found(), "{}: {a:?} -> {b:?}: {:?}", f.display(), o.reason);
                 samples += on_ground(&nav.mesh, &o, 0.05)
                     .unwrap_or_else(|e| panic!("{}: {mode:?}: {e}", f.display()));
                 pairs += 1;
+                len[k] = o.length();
+            }
+            assert!(
+                len[1] >= len[0] * (1.0 - 1e-5) - 1e-5,
+                "fast shorter than optimal"
+            );
+            if len[0] > 1e-3 {
+                ratios.push(f64::from(len[1] / len[0]));
             }
         }
     }
-    eprintln!("{covered} WOKs, {pairs} paths, {samples} samples on the ground");
+    ratios.sort_by(f64::total_cmp);
+    eprintln!(
+        "{covered} WOKs, {pairs} paths, {samples} samples on the ground; fast/optimal median {:.4}, worst {:.4} over {} pairs",
+        ratios[ratios.len() / 2],
+        ratios[ratios.len() - 1],
+        ratios.len()
+    );
     assert!(covered >= 100, "only {covered} WOKs with walkable faces");
     assert!(pairs >= 1500, "only {pairs} paths");
 }
@@ -293,6 +309,12 @@ fn demo_area_path_through_three_rooms_and_around_objects() {
     let dir = tmp("demo");
     let report = areakit::demo::run(&dir).unwrap();
     assert!(report.path_through_all_rooms(), "{}", report.to_text());
+    let svg = std::fs::read_to_string(dir.join("demo.svg")).unwrap();
+    assert_eq!(
+        svg.matches("class=\"path\"").count(),
+        1,
+        "the demo map draws its path"
+    );
     let [[x0, y0], [x1, y1]] = areakit::demo::PATH_ENDS;
     let (from, to) = (format!("{x0},{y0}"), format!("{x1},{y1}"));
     let lyt = dir.join("demo.lyt");
@@ -510,6 +532,7 @@ fn baked_routes_are_never_shorter_than_optimal() {
     let files = common::corpus_files(&["trx"]);
     let mut rng = Rng(0x51ed_270b);
     let mut ratios = Vec::new();
+    let mut fast_ratios = Vec::new();
     let mut failed = 0usize;
     let mut files_used = 0;
     let mut s = Searcher::new();
@@ -523,7 +546,12 @@ fn baked_routes_are_never_shorter_than_optimal() {
         for (a, b) in reachable_pairs(&nav.mesh, &mut rng, 10) {
             let opt = nav.find(&mut s, a, b, PathMode::Optimal, 1.0);
             let baked = nav.find(&mut s, a, b, PathMode::Baked, 1.0);
+            let fast = nav.find(&mut s, a, b, PathMode::Fast, 1.0);
             assert!(opt.found(), "{}: {:?}", f.display(), opt.reason);
+            assert!(fast.length() >= opt.length() * (1.0 - 1e-5) - 1e-4);
+            if opt.length() > 1e-3 {
+                fast_ratios.push(f64::from(fast.length() / opt.length()));
+            }
             if !baked.found() {
                 failed += 1;
                 continue;
@@ -547,6 +575,12 @@ fn baked_routes_are_never_shorter_than_optimal() {
     eprintln!(
         "baked/optimal over {files_used} TRX, {} pairs: median {median:.4}, mean {mean:.4}, worst {worst:.4}; {failed} pairs the baked tables do not route",
         ratios.len()
+    );
+    fast_ratios.sort_by(f64::total_cmp);
+    eprintln!(
+        "fast/optimal on the same TRX pairs: median {:.4}, worst {:.4}",
+        fast_ratios[fast_ratios.len() / 2],
+        fast_ratios[fast_ratios.len() - 1]
     );
     assert!(files_used >= 50, "only {files_used} baked TRX");
     assert!(ratios.len() >= 400, "only {} pairs", ratios.len());
