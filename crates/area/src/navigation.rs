@@ -316,8 +316,12 @@ pub struct AreaNav {
     pub blockers: Vec<Blocker>,
     /// What the carve did, when it ran.
     pub carve: Option<CarveStats>,
-    /// The stitched ground before carving (kept when carved, to explain failures).
+    /// The stitched ground before carving and its mesh (kept when carved, to explain why an
+    /// end has no clearance).
     base: Option<Surface>,
+    base_mesh: Option<NavMesh>,
+    /// For the baked mode: TRX triangle → mesh triangle.
+    trx_to_mesh: std::collections::HashMap<u32, u32>,
     /// Per source surface triangle: its face in the region's file.
     faces: Vec<u32>,
     clearance: ClearanceOptions,
@@ -349,15 +353,29 @@ impl AreaNav {
         if !(radius.is_finite() && radius >= 0.0) {
             return Err(NavError::Clearance(ClearanceError::Radius(radius)));
         }
-        let (mesh, origin, carve, base) = if radius > 0.0 || !blockers.is_empty() {
+        let (mesh, origin, carve, base, base_mesh) = if radius > 0.0 || !blockers.is_empty() {
             let c = Clearance::new(&surface, &blockers, options.clearance)?;
             let carved = c.carve(radius)?;
             let mesh = NavMesh::build(&carved.surface)?;
             let origin = carved.origin.iter().map(|&t| origin[t as usize]).collect();
-            (mesh, origin, Some(carved.stats), Some(surface))
+            let base_mesh = NavMesh::build(&surface)?;
+            (
+                mesh,
+                origin,
+                Some(carved.stats),
+                Some(surface),
+                Some(base_mesh),
+            )
         } else {
-            (NavMesh::build(&surface)?, origin, None, None)
+            (NavMesh::build(&surface)?, origin, None, None, None)
         };
+        let mut trx_to_mesh = std::collections::HashMap::new();
+        if source.baked.is_some() && base.is_none() {
+            trx_to_mesh.reserve(origin.len());
+            for (m, &o) in origin.iter().enumerate() {
+                trx_to_mesh.insert(source.faces[o as usize], m as u32);
+            }
+        }
         Ok(AreaNav {
             mesh,
             regions: source.regions.clone(),
@@ -367,6 +385,8 @@ impl AreaNav {
             blockers,
             carve,
             base,
+            base_mesh,
+            trx_to_mesh,
             faces: source.faces.clone(),
             clearance: options.clearance,
             baked: source.baked.clone(),
@@ -472,15 +492,16 @@ impl AreaNav {
     ) -> Result<(Location, Option<String>), String> {
         let carved = self.mesh.locate_or_snap(p.x, p.y, p.z, snap);
         let moved = carved.as_ref().map_or(true, |l| l.snapped > 0.0);
-        let Some(base) = self.base.as_ref().filter(|_| moved) else {
+        let (Some(base), Some(base_mesh)) = (
+            self.base.as_ref().filter(|_| moved),
+            self.base_mesh.as_ref(),
+        ) else {
             return carved
                 .map(|l| (l, None))
                 .map_err(|e| format!("{what}: {e}"));
         };
         // Where does the point stand on the uncarved ground, and with what clearance?
-        let ground = NavMesh::build(base)
-            .ok()
-            .and_then(|m| m.locate_or_snap(p.x, p.y, p.z, snap).ok());
+        let ground = base_mesh.locate_or_snap(p.x, p.y, p.z, snap).ok();
         let Some(g) = ground else {
             return carved
                 .map(|l| (l, None))
@@ -533,15 +554,10 @@ impl AreaNav {
             self.faces[self.origin[goal.triangle as usize] as usize],
         );
         let route = baked_route(w, s, g)?;
-        // TRX triangle -> mesh triangle (the mesh is the uncarved walkable triangles).
-        let mut to_mesh = std::collections::HashMap::with_capacity(self.origin.len());
-        for (m, &o) in self.origin.iter().enumerate() {
-            to_mesh.insert(self.faces[o as usize], m as u32);
-        }
         route
             .iter()
             .map(|t| {
-                to_mesh.get(t).copied().ok_or_else(|| {
+                self.trx_to_mesh.get(t).copied().ok_or_else(|| {
                     format!("the baked route steps onto triangle {t}, which is not walkable")
                 })
             })
