@@ -184,7 +184,6 @@ fn paths_on_every_corpus_wok() {
 }
 
 #[path = "../crates/geometry/tests/nav_support/mod.rs"]
-#[allow(dead_code)]
 mod nav_support;
 
 /// On corpus rooms whose walkable faces do not overlap in plan (no `bwm-overlap`,
