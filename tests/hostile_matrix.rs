@@ -998,7 +998,7 @@ fn capsule_matrix() {
         .resources
         .iter()
         .take(8)
-        .map(|r| (r.resref.clone(), r.restype, r.data.clone()))
+        .map(|r| (r.resref, r.restype, r.data.clone()))
         .collect();
     let (k, bifs) = key::build_install(vec![("data\\test.bif".into(), members)]).unwrap();
     let key_bytes = key::write(&k).unwrap();
