@@ -211,14 +211,9 @@ struct LineIndex {
 
 impl LineIndex {
     fn new(src: &[u8]) -> Self {
-        let mut starts = vec![0];
-        starts.extend(
-            src.iter()
-                .enumerate()
-                .filter(|(_, b)| **b == b'\n')
-                .map(|(i, _)| i + 1),
-        );
-        LineIndex { starts }
+        LineIndex {
+            starts: crate::text_lines::line_starts(src),
+        }
     }
 
     fn place(&self, raw: &Raw) -> Place {
