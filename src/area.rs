@@ -633,7 +633,7 @@ fn vis_cross_checks(area: &Area, v: &vis::Vis, vis_file: &str, out: &mut Vec<Fin
         );
         for (line, name, item) in names {
             if area.lyt.room_index(name).is_none() {
-                out.push(Finding::error(
+                out.push(Finding::warning(
                     "area-vis-unknown-room",
                     Place {
                         file: Some(vis_file.to_string()),

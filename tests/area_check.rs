@@ -238,7 +238,9 @@ fn renamed_vis_room() {
             ),
         ]
     );
-    assert_eq!(f[0].severity, Severity::Error);
+    // A warning: the engine looks up only the LYT rooms in the VIS, so an unknown name is
+    // never used (the K1 Community Patch ships such a VIS).
+    assert_eq!(f[0].severity, Severity::Warning);
     assert_eq!(f[2].severity, Severity::Warning);
 }
 
