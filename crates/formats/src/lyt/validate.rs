@@ -11,7 +11,7 @@ pub const MAX_RESREF: usize = 16;
 /// Checks a layout: the warnings found while reading it (syntax irregularities, count
 /// mismatches) followed by the checks of its data:
 ///
-/// - `lyt-duplicate-room` (error): two rooms with the same name (case-insensitive); the
+/// - `lyt-duplicate-room` (warning): two rooms with the same name (case-insensitive); the
 ///   placeholder `****` is exempt;
 /// - `lyt-name-too-long` (error): a room, track or obstacle model name over 16 characters;
 /// - `lyt-name-invalid` (warning): an empty name, or one with whitespace, control or non-ASCII
@@ -47,7 +47,7 @@ pub fn validate(lyt: &Lyt) -> Vec<Finding> {
         }
         let key = r.name.to_ascii_lowercase();
         if let Some(&first) = seen.get(&key) {
-            out.push(Finding::error(
+            out.push(Finding::warning(
                 "lyt-duplicate-room",
                 place(r.line(), &r.name).item(format!("rooms[{i}]")),
                 format!(
