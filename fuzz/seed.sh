@@ -15,10 +15,16 @@ declare -A formats=(
   [vis]="vis"
   [trx_aswm]="trx trn"
   [walkmesh]="wok bwm pwk"
+  [gff]="gff"
+  [erf]="erf"
+  [rim]="rim"
+  [key]="erf"
+  [bif]="erf"
+  [twoda]="2da"
 )
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(bwm trx trx_aswm mdl_ascii lyt vis walkmesh)
+[ ${#targets[@]} -gt 0 ] || targets=(bwm trx trx_aswm mdl_ascii lyt vis walkmesh gff erf rim key bif twoda)
 
 for t in "${targets[@]}"; do
   [ -n "${formats[$t]:-}" ] || { echo "unknown target: $t" >&2; exit 1; }
@@ -42,6 +48,39 @@ if data[:4] == b"NWN2":
         mesh = zlib.decompress(data[off + 20:off + 8 + size])
         name = hashlib.sha256(mesh).hexdigest()[:16]
         open(f"{sys.argv[2]}/{name}", "wb").write(mesh)
+PY
+      elif [ "$t" = key ] || [ "$t" = bif ]; then
+        # no public KEY/BIF exists: a BIF holding the members of each capsule below 200 KB,
+        # and a KEY indexing it (what key::build_install writes)
+        python3 - "$src/$f" "corpus/$t" "$t" <<'PY'
+import hashlib, struct, sys
+data = open(sys.argv[1], "rb").read()
+if len(data) > 200_000 or data[4:8] != b"V1.0":
+    sys.exit(0)
+count, _, keys, res = struct.unpack_from("<4I", data, 16)
+if count > 100_000:
+    sys.exit(0)
+members = []
+for i in range(count):
+    name, _, rtype, _ = struct.unpack_from("<16sIHH", data, keys + 24 * i)
+    off, size = struct.unpack_from("<II", data, res + 8 * i)
+    members.append((name, rtype, data[off:off + size]))
+if sys.argv[3] == "bif":
+    table = 20 + 16 * len(members)
+    out, blobs, at = [b"BIFFV1  ", struct.pack("<III", len(members), 0, 20)], [], table
+    for i, (_, rtype, blob) in enumerate(members):
+        out.append(struct.pack("<IIII", i, at, len(blob), rtype))
+        blobs.append(blob)
+        at += len(blob)
+    out = b"".join(out + blobs)
+else:
+    name = b"data\\capsule.bif\0"
+    keys_at = 64 + 12 + len(name)
+    out = b"KEY V1  " + struct.pack("<6I", 1, len(members), 64, keys_at, 0, 0) + bytes(32)
+    out += struct.pack("<IIHH", 0, 76, len(name), 1) + name
+    for i, (rname, rtype, _) in enumerate(members):
+        out += rname + struct.pack("<HI", rtype, i)
+open(f"{sys.argv[2]}/{hashlib.sha256(out).hexdigest()[:16]}", "wb").write(out)
 PY
       else
         cp "$src/$f" "corpus/$t/$(sha256sum "$src/$f" | cut -c1-16)"

@@ -25,6 +25,8 @@ pub struct Report {
     pub files_checked: usize,
     /// Every finding, in path order.
     pub findings: Vec<FileFinding>,
+    /// Files found inside folders that could not be read, with the reason (the check went on).
+    pub io_errors: Vec<(PathBuf, String)>,
 }
 
 impl Report {
@@ -51,6 +53,7 @@ impl Report {
             "errors": self.count(Severity::Error),
             "warnings": self.count(Severity::Warning),
             "findings": findings,
+            "io_errors": self.io_errors.iter().map(|(p, e)| json!({"path": p.display().to_string(), "error": e})).collect::<Vec<_>>(),
         })
     }
 
@@ -130,9 +133,27 @@ fn known_extension(path: &Path) -> bool {
         || ["wok", "pwk", "dwk"].iter().any(|e| extension_is(path, e))
 }
 
+/// How a check runs: on how many threads, and whom to tell about progress.
+#[derive(Default)]
+pub struct CheckRun<'a> {
+    /// Worker threads (`None`: one per core). Output order does not depend on it.
+    pub jobs: Option<usize>,
+    /// Called with (units done, units in all) as areas and files finish, from worker threads.
+    pub progress: Option<&'a (dyn Fn(usize, usize) + Sync)>,
+}
+
 /// Checks every path: files directly, folders recursively (files of known formats only).
-/// A path that does not exist is an I/O error (exit code 2).
+/// A path given that does not exist is an I/O error (exit code 2); a file found inside a folder
+/// that cannot be read is reported in [`Report::io_errors`] and the check goes on.
 pub fn check_paths(paths: &[PathBuf]) -> Result<Report, Error> {
+    check_paths_with(paths, &CheckRun::default())
+}
+
+/// [`check_paths`] on `run.jobs` threads, reporting progress. Areas (each LYT with its VIS and
+/// WOKs) are checked first, then every other file; the report is the same whatever the
+/// number of threads: findings in path order, each file's in the order its checks found them.
+pub fn check_paths_with(paths: &[PathBuf], run: &CheckRun<'_>) -> Result<Report, Error> {
+    use rayon::prelude::*;
     let mut files = Vec::new();
     for p in paths {
         let meta = std::fs::metadata(p).map_err(|e| Error::io(p, e))?;
@@ -151,46 +172,118 @@ pub fn check_paths(paths: &[PathBuf]) -> Result<Report, Error> {
                 }
             }
         } else {
+            areakit_area::io::check_regular_file(p).map_err(|e| Error::io(p, e))?;
             files.push(p.clone());
         }
     }
-    let mut report = Report::default();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(run.jobs.unwrap_or(0))
+        .build()
+        .map_err(|e| Error::usage(format!("cannot start {:?} threads: {e}", run.jobs)))?;
+    let lyts: Vec<&PathBuf> = files.iter().filter(|p| extension_is(p, "lyt")).collect();
+    let total = files.len();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let tick = || {
+        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        if let Some(progress) = run.progress {
+            progress(n.min(total), total);
+        }
+    };
     // Areas first: each LYT brings its VIS and WOKs; the LYT and VIS file checks are part of
     // the area check, so those two files are not validated again on their own.
+    let areas: Vec<Result<Option<AreaUnit>, Error>> = pool.install(|| {
+        lyts.par_iter()
+            .map(|lyt_path| {
+                let r = check_area(lyt_path);
+                tick();
+                r
+            })
+            .collect()
+    });
+    let mut report = Report::default();
     let mut covered: Vec<PathBuf> = Vec::new();
-    for lyt_path in files.iter().filter(|p| extension_is(p, "lyt")) {
-        match crate::area::Area::open(lyt_path) {
-            Ok(area) => {
-                report.files_checked += 1;
-                covered.push(area.lyt_path.clone());
-                if let Some(v) = &area.vis_path {
-                    covered.push(v.clone());
-                    report.files_checked += 1;
-                }
-                for mut f in crate::area::check(&area) {
-                    let path = f
-                        .place
-                        .file
-                        .take()
-                        .map_or_else(|| area.lyt_path.clone(), PathBuf::from);
-                    report.findings.push(FileFinding { path, finding: f });
-                }
-            }
-            Err(crate::area::AreaError::Lyt { .. }) => {} // reported by the file check below
-            Err(crate::area::AreaError::Io { path, source }) => {
-                return Err(Error::io(&path, source));
-            }
-            Err(e) => return Err(Error::usage(e.to_string())),
-        }
+    for unit in areas {
+        let Some(unit) = unit? else { continue };
+        report.files_checked += unit.files_checked;
+        covered.extend(unit.covered);
+        report.findings.extend(unit.findings);
     }
-    for path in files {
-        if covered.iter().any(|c| fsio::same_file(c, &path)) {
-            continue; // checked and counted with its area
+    let covered: std::collections::HashSet<PathBuf> = covered
+        .iter()
+        .filter_map(|p| std::fs::canonicalize(p).ok())
+        .collect();
+    let rest: Vec<&PathBuf> = files
+        .iter()
+        .filter(|p| {
+            // A LYT that opened as an area is covered; one that did not is checked as a file.
+            std::fs::canonicalize(p).map_or(true, |c| !covered.contains(&c))
+        })
+        .collect();
+    let results: Vec<(&PathBuf, Result<Vec<Finding>, Error>)> = pool.install(|| {
+        rest.par_iter()
+            .map(|path| {
+                let r = fsio::read(path).and_then(|data| check_data(path, &data));
+                if !extension_is(path, "lyt") {
+                    tick();
+                }
+                (*path, r)
+            })
+            .collect()
+    });
+    for (path, r) in results {
+        match r {
+            Ok(findings) => {
+                report.files_checked += 1;
+                report
+                    .findings
+                    .extend(findings.into_iter().map(|finding| FileFinding {
+                        path: path.clone(),
+                        finding,
+                    }));
+            }
+            Err(Error::Io { path, source }) => report.io_errors.push((path, source.to_string())),
+            Err(e) => return Err(e),
         }
-        check_file(&path, &mut report)?;
     }
     report.findings.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(report)
+}
+
+/// What checking one area gave.
+struct AreaUnit {
+    files_checked: usize,
+    covered: Vec<PathBuf>,
+    findings: Vec<FileFinding>,
+}
+
+/// Opens and checks the area of one LYT; `None` when the LYT does not decode (the file check
+/// reports it).
+fn check_area(lyt_path: &Path) -> Result<Option<AreaUnit>, Error> {
+    match crate::area::Area::open(lyt_path) {
+        Ok(area) => {
+            let mut unit = AreaUnit {
+                files_checked: 1,
+                covered: vec![area.lyt_path.clone()],
+                findings: Vec::new(),
+            };
+            if let Some(v) = &area.vis_path {
+                unit.covered.push(v.clone());
+                unit.files_checked += 1;
+            }
+            for mut f in crate::area::check(&area) {
+                let path = f
+                    .place
+                    .file
+                    .take()
+                    .map_or_else(|| area.lyt_path.clone(), PathBuf::from);
+                unit.findings.push(FileFinding { path, finding: f });
+            }
+            Ok(Some(unit))
+        }
+        Err(crate::area::AreaError::Lyt { .. }) => Ok(None),
+        Err(crate::area::AreaError::Io { path, source }) => Err(Error::io(&path, source)),
+        Err(e) => Err(Error::usage(e.to_string())),
+    }
 }
 
 fn extension_is(path: &Path, ext: &str) -> bool {
@@ -199,40 +292,25 @@ fn extension_is(path: &Path, ext: &str) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case(ext))
 }
 
-fn check_file(path: &Path, report: &mut Report) -> Result<(), Error> {
-    let data = fsio::read(path)?;
-    report.files_checked += 1;
-    let push = |report: &mut Report, f: Finding| {
-        report.findings.push(FileFinding {
-            path: path.to_path_buf(),
-            finding: f,
-        })
-    };
+/// The findings of one file's bytes (`path` picks the format and names it): a file that does
+/// not decode gives one `invalid-file` (or `unsupported-file`) finding; one that does gives its
+/// validators' findings (and, for MDL ASCII, the reader's own warnings).
+pub fn check_data(path: &Path, data: &[u8]) -> Result<Vec<Finding>, Error> {
     // MDL ASCII: the reader's own warnings (garbage lines, ...) come with the model.
-    if Format::detect(path, &data) == Some(Format::MdlAscii) {
-        match areakit_formats::mdl_ascii::read_with_findings(&data) {
-            Ok((model, read_findings)) => {
-                for f in read_findings
-                    .into_iter()
-                    .chain(areakit_formats::mdl_ascii::validate(&model))
-                {
-                    push(report, f);
-                }
+    if Format::detect(path, data) == Some(Format::MdlAscii) {
+        return Ok(match areakit_formats::mdl_ascii::read_with_findings(data) {
+            Ok((model, mut findings)) => {
+                findings.extend(areakit_formats::mdl_ascii::validate(&model));
+                findings
             }
-            Err(e) => push(report, decode_finding(&e)),
-        }
-        return Ok(());
+            Err(e) => vec![decode_finding(&e)],
+        });
     }
-    match Document::decode(path, &data) {
-        Ok(doc) => {
-            for f in validate(&doc) {
-                push(report, f);
-            }
-        }
-        Err(Error::Invalid { source, .. }) => push(report, decode_finding(&source)),
-        Err(e) => return Err(e),
+    match Document::decode(path, data) {
+        Ok(doc) => Ok(validate(&doc)),
+        Err(Error::Invalid { source, .. }) => Ok(vec![decode_finding(&source)]),
+        Err(e) => Err(e),
     }
-    Ok(())
 }
 
 /// The findings of a decoded document's validators.

@@ -5,9 +5,10 @@ use std::path::{Path, PathBuf};
 
 use crate::Error;
 
-/// Reads a whole file; a failure is an I/O error naming the path.
+/// Reads a whole regular file; a failure (a folder, a FIFO, a device, a missing file) is an I/O
+/// error naming the path.
 pub fn read(path: &Path) -> Result<Vec<u8>, Error> {
-    std::fs::read(path).map_err(|e| Error::io(path, e))
+    areakit_area::io::read_regular_file(path).map_err(|e| Error::io(path, e))
 }
 
 /// Writes `bytes` to `path` atomically: the bytes go to a temporary file in the same folder,

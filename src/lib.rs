@@ -1,15 +1,17 @@
 //! areakit: the operations behind the `areakit` command line.
 //!
-//! This crate glues the format layer ([`areakit_formats`], re-exported as [`formats`]) and the
-//! geometry layer ([`areakit_geometry`], re-exported as [`geometry`]): it detects formats,
-//! loads documents, writes files atomically, and runs the operations the CLI exposes.
+//! This crate glues the format layer ([`areakit_formats`], re-exported as [`formats`]), the
+//! geometry layer ([`areakit_geometry`], re-exported as [`geometry`]) and the area layer
+//! ([`areakit_area`]: [`area`] and [`walkmesh`] are re-exported): it detects formats, loads
+//! documents, writes files atomically, and runs the operations the CLI exposes.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub use areakit_formats as formats;
 pub use areakit_geometry as geometry;
 
-pub mod area;
+pub use areakit_area::{area, walkmesh};
+
 pub mod ascii_walkmesh;
 pub mod bake;
 pub mod check;
@@ -20,6 +22,5 @@ pub mod fsio;
 pub mod info;
 pub mod ops;
 pub mod render;
-pub mod walkmesh;
 
 pub use error::Error;

@@ -10,6 +10,29 @@ use clap::Parser;
 mod cli;
 
 fn main() -> ExitCode {
+    let code = run();
+    report_peak_memory();
+    code
+}
+
+/// Diagnostics: with `AREAKIT_PEAK_RSS_FILE=PATH` set, the process's peak resident memory
+/// (`VmHWM` of `/proc/self/status`, in kB; Linux only) is written to PATH at exit. The hostile
+/// input tests use it to bound what any input can make areakit allocate.
+fn report_peak_memory() {
+    let Some(path) = std::env::var_os("AREAKIT_PEAK_RSS_FILE") else {
+        return;
+    };
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    if let Some(kb) = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+    {
+        let _ = std::fs::write(path, format!("{kb}\n"));
+    }
+}
+
+fn run() -> ExitCode {
     let args = match cli::args::Cli::try_parse() {
         Ok(a) => a,
         Err(e) if e.use_stderr() => {

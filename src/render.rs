@@ -3,8 +3,9 @@
 //! Faces are filled by material (walkable faces in colour, higher faces drawn over lower
 //! ones; non-walkable faces in translucent grey), boundary edges of the walkable surface are
 //! dark lines, transition edges thick orange lines labelled with the target room, room names
-//! label areas, and findings with a position are red rings. The PNG has no font: transition
-//! labels are drawn with a built-in digit font and room names are left out.
+//! label areas, and findings with a position are red rings. Placed objects are dark red
+//! footprints and paths blue lines from a green start to a red end. The PNG has no font:
+//! transition labels are drawn with a built-in digit font and room names are left out.
 
 use std::fmt::Write as _;
 
@@ -22,6 +23,15 @@ pub struct MapRoom<'a> {
     pub bwm: &'a Bwm,
 }
 
+/// A placed object's footprint on the map (area space).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MapObject {
+    /// A label (the tag or the model), drawn beside the footprint.
+    pub label: String,
+    /// The placed walkmesh's faces.
+    pub triangles: Vec<[[f32; 3]; 3]>,
+}
+
 /// Map options.
 #[derive(Debug, Clone)]
 pub struct RenderOptions {
@@ -29,6 +39,10 @@ pub struct RenderOptions {
     pub size: u32,
     /// Findings to mark, with the index of their room in the room list.
     pub findings: Vec<(usize, Finding)>,
+    /// Placed objects, drawn as dark red footprints over the ground.
+    pub objects: Vec<MapObject>,
+    /// Paths (area space), drawn as blue lines from a green start to a red end.
+    pub paths: Vec<Vec<[f32; 3]>>,
 }
 
 impl Default for RenderOptions {
@@ -36,6 +50,8 @@ impl Default for RenderOptions {
         RenderOptions {
             size: 1024,
             findings: Vec::new(),
+            objects: Vec::new(),
+            paths: Vec::new(),
         }
     }
 }
@@ -92,6 +108,10 @@ struct Scene {
     names: Vec<([f32; 2], String)>,
     /// (position, error?, code)
     marks: Vec<([f32; 2], bool, &'static str)>,
+    /// Object footprints (triangles in plan) and their labels.
+    objects: Vec<(Vec<[[f32; 2]; 3]>, String)>,
+    /// Path polylines in plan.
+    paths: Vec<Vec<[f32; 2]>>,
     min: [f32; 2],
     max: [f32; 2],
 }
@@ -102,9 +122,12 @@ fn scene(rooms: &[MapRoom<'_>], opts: &RenderOptions) -> Scene {
         edges: Vec::new(),
         names: Vec::new(),
         marks: Vec::new(),
+        objects: Vec::new(),
+        paths: Vec::new(),
         min: [f32::INFINITY; 2],
         max: [f32::NEG_INFINITY; 2],
     };
+    let plan = |p: [f32; 3]| [p[0], p[1]];
     for room in rooms {
         let b = room.bwm;
         let o = room.offset;
@@ -178,6 +201,28 @@ fn scene(rooms: &[MapRoom<'_>], opts: &RenderOptions) -> Scene {
                 f.code,
             ));
         }
+    }
+    // Overlays widen the map only when they are finite (a hostile position must not blow the
+    // view up).
+    let widen = |s: &mut Scene, p: [f32; 2]| {
+        if p.iter().all(|c| c.is_finite()) {
+            s.min = [s.min[0].min(p[0]), s.min[1].min(p[1])];
+            s.max = [s.max[0].max(p[0]), s.max[1].max(p[1])];
+        }
+    };
+    for o in &opts.objects {
+        let tris: Vec<[[f32; 2]; 3]> = o.triangles.iter().map(|t| t.map(plan)).collect();
+        for p in tris.iter().flatten() {
+            widen(&mut s, *p);
+        }
+        s.objects.push((tris, o.label.clone()));
+    }
+    for path in &opts.paths {
+        let pts: Vec<[f32; 2]> = path.iter().copied().map(plan).collect();
+        for p in &pts {
+            widen(&mut s, *p);
+        }
+        s.paths.push(pts);
     }
     // Non-walkable first, then walkable from low to high.
     s.tris
@@ -308,6 +353,7 @@ pub fn render_svg(rooms: &[MapRoom<'_>], opts: &RenderOptions) -> String {
         );
     }
     let _ = writeln!(out, "</g>");
+    svg_overlays(&mut out, &s, &v);
     for (p, err, code) in &s.marks {
         let (x, y) = v.px(*p);
         let colour = if *err { "#e00000" } else { "#e000e0" };
@@ -319,6 +365,48 @@ pub fn render_svg(rooms: &[MapRoom<'_>], opts: &RenderOptions) -> String {
     }
     let _ = writeln!(out, "</svg>");
     out
+}
+
+/// Placed objects (dark red footprints with their labels) and paths (blue lines from a green
+/// start to a red end).
+fn svg_overlays(out: &mut String, s: &Scene, v: &View) {
+    let pts = |ps: &[[f32; 2]]| -> String {
+        ps.iter()
+            .map(|p| {
+                let (x, y) = v.px(*p);
+                format!("{x:.2},{y:.2}")
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    for (tris, label) in &s.objects {
+        let _ = writeln!(out, r#"<g class="object"><title>{}</title>"#, escape(label));
+        for t in tris {
+            let _ = writeln!(
+                out,
+                r##"<polygon points="{}" fill="#8b1a1a" fill-opacity="0.55" stroke="#5a0000" stroke-width="0.8"/>"##,
+                pts(t)
+            );
+        }
+        let _ = writeln!(out, "</g>");
+    }
+    for path in &s.paths {
+        let (Some(first), Some(last)) = (path.first(), path.last()) else {
+            continue;
+        };
+        let _ = writeln!(
+            out,
+            r##"<polyline class="path" points="{}" fill="none" stroke="#1060e0" stroke-width="3" stroke-linejoin="round" stroke-linecap="round"/>"##,
+            pts(path)
+        );
+        for (p, colour) in [(first, "#10a010"), (last, "#e01010")] {
+            let (x, y) = v.px(*p);
+            let _ = writeln!(
+                out,
+                r##"<circle cx="{x:.2}" cy="{y:.2}" r="5" fill="{colour}" stroke="#ffffff" stroke-width="1.5"/>"##
+            );
+        }
+    }
 }
 
 /// 3x5 digit glyphs (rows top to bottom, 3 bits each), plus '-'.
@@ -430,6 +518,52 @@ pub fn render_png(rooms: &[MapRoom<'_>], opts: &RenderOptions) -> Result<Vec<u8>
         }
     }
     paint.anti_alias = true;
+    for (tris, _) in &s.objects {
+        for t in tris {
+            let mut pb = PathBuilder::new();
+            let (x, y) = v.px(t[0]);
+            pb.move_to(x, y);
+            for p in &t[1..] {
+                let (x, y) = v.px(*p);
+                pb.line_to(x, y);
+            }
+            pb.close();
+            if let Some(path) = pb.finish() {
+                paint.set_color_rgba8(139, 26, 26, 140);
+                pm.fill_path(&path, &paint, FillRule::Winding, Tf::identity(), None);
+            }
+        }
+    }
+    for path in &s.paths {
+        let mut pb = PathBuilder::new();
+        for (i, p) in path.iter().enumerate() {
+            let (x, y) = v.px(*p);
+            if i == 0 {
+                pb.move_to(x, y);
+            } else {
+                pb.line_to(x, y);
+            }
+        }
+        if let Some(line) = pb.finish() {
+            paint.set_color_rgba8(16, 96, 224, 255);
+            let stroke = Stroke {
+                width: 3.0,
+                line_join: tiny_skia::LineJoin::Round,
+                line_cap: tiny_skia::LineCap::Round,
+                ..Stroke::default()
+            };
+            pm.stroke_path(&line, &paint, &stroke, Tf::identity(), None);
+        }
+        for (p, rgb) in [(path.first(), [16, 160, 16]), (path.last(), [224, 16, 16])] {
+            if let Some(p) = p {
+                let (x, y) = v.px(*p);
+                if let Some(dot) = PathBuilder::from_circle(x, y, 5.0) {
+                    paint.set_color_rgba8(rgb[0], rgb[1], rgb[2], 255);
+                    pm.fill_path(&dot, &paint, FillRule::Winding, Tf::identity(), None);
+                }
+            }
+        }
+    }
     for (p, err, _) in &s.marks {
         let (x, y) = v.px(*p);
         if let Some(path) = PathBuilder::from_circle(x, y, 6.0) {

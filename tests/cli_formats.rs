@@ -140,3 +140,34 @@ fn trx_info_counts_and_render() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `check` on one thread and on several gives the same bytes (areas and files run in parallel).
+#[test]
+fn check_output_does_not_depend_on_jobs() {
+    let dir = common::corpus_dir().join("kotor/openkotor_pykotor");
+    let run = |jobs: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_areakit"))
+            .arg("check")
+            .arg(&dir)
+            .args(["--json", "--jobs", jobs])
+            .output()
+            .unwrap()
+    };
+    let one = run("1");
+    let four = run("4");
+    assert_eq!(one.status.code(), four.status.code());
+    assert_eq!(one.stdout, four.stdout);
+    let v: serde_json::Value = serde_json::from_slice(&one.stdout).unwrap();
+    assert!(
+        v["files_checked"].as_u64().unwrap() > 20,
+        "{}",
+        v["files_checked"]
+    );
+    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_areakit"))
+        .arg("check")
+        .arg(&dir)
+        .args(["--jobs", "0"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -59,3 +59,68 @@ fn area_map_names_rooms() {
     std::fs::create_dir_all(&out_dir).unwrap();
     std::fs::write(out_dir.join("area.png"), &png).unwrap();
 }
+
+/// Objects and paths are drawn over the ground, in the SVG and the PNG alike.
+#[test]
+fn objects_and_paths_are_drawn() {
+    let room = areakit::demo::rooms().remove(0);
+    let m = areakit::walkmesh::rebuild_with_transitions(&room.mesh, &room.transitions).unwrap();
+    let (lo, hi) = m.bounds().unwrap();
+    let mid = [(lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0, 0.0];
+    let opts = RenderOptions {
+        size: 400,
+        objects: vec![areakit::render::MapObject {
+            label: "crate & box".into(),
+            triangles: vec![[
+                [mid[0] - 1.0, mid[1] - 1.0, 0.0],
+                [mid[0] + 1.0, mid[1] - 1.0, 0.0],
+                [mid[0], mid[1] + 1.0, 0.0],
+            ]],
+        }],
+        paths: vec![vec![
+            [lo[0] + 0.5, lo[1] + 0.5, 0.0],
+            [hi[0] - 0.5, lo[1] + 0.5, 0.0],
+        ]],
+        ..RenderOptions::default()
+    };
+    let rooms = [MapRoom {
+        name: None,
+        offset: [0.0; 3],
+        bwm: &m,
+    }];
+    let svg = render_svg(&rooms, &opts);
+    assert_eq!(svg.matches(r#"<polyline class="path""#).count(), 1);
+    assert_eq!(
+        svg.matches(r#"<g class="object"><title>crate &amp; box</title>"#)
+            .count(),
+        1
+    );
+    assert_eq!(svg.matches("<polygon").count(), m.faces.len() + 1);
+    // The PNG: the path's middle is blue, the object's centre dark red.
+    let png = render_png(&rooms, &opts).unwrap();
+    let pm = tiny_skia::Pixmap::decode_png(&png).unwrap();
+    let svg_without = render_svg(
+        &rooms,
+        &RenderOptions {
+            size: 400,
+            ..RenderOptions::default()
+        },
+    );
+    assert!(!svg_without.contains("polyline"));
+    // Pixel coordinates as the renderer maps them: margin 16, y up.
+    let scale = (400.0 - 32.0) / (hi[0] - lo[0]).max(hi[1] - lo[1]);
+    let px = |x: f32, y: f32| {
+        let h = (hi[1] - lo[1]) * scale + 32.0;
+        let p = pm
+            .pixel(
+                (16.0 + (x - lo[0]) * scale) as u32,
+                (h - 16.0 - (y - lo[1]) * scale) as u32,
+            )
+            .unwrap();
+        [p.red(), p.green(), p.blue()]
+    };
+    let blue = px((lo[0] + hi[0]) / 2.0, lo[1] + 0.5);
+    assert!(blue[2] > 180 && blue[0] < 60, "{blue:?}");
+    let red = px(mid[0], mid[1] - 0.3);
+    assert!(red[0] > red[1] + 40 && red[0] > red[2] + 40, "{red:?}");
+}

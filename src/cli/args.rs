@@ -79,6 +79,9 @@ pub struct CheckArgs {
     /// Print one JSON object `{"files_checked": N, "findings": [...]}`.
     #[arg(long)]
     pub json: bool,
+    /// Worker threads (default: one per core). The output is the same for any number.
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
 }
 
 /// `areakit convert`.

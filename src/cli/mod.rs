@@ -122,13 +122,50 @@ fn run_convert(a: ConvertArgs, out: &mut Output) -> Result<u8, Error> {
 }
 
 fn run_check(a: CheckArgs, out: &mut Output) -> Result<u8, Error> {
-    let report = areakit::check::check_paths(&a.paths)?;
+    let bar = progress_bar("checking");
+    let tick = |done: usize, total: usize| {
+        if let Some(b) = &bar {
+            b.set_length(total as u64);
+            b.set_position(done as u64);
+        }
+    };
+    let run = areakit::check::CheckRun {
+        jobs: a.jobs.map(usize::from),
+        progress: Some(&tick),
+    };
+    let report = areakit::check::check_paths_with(&a.paths, &run);
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let report = report?;
     if a.json {
         print_json(out, &report.to_json())?;
     } else {
         out.line(report.to_text().trim_end())?;
     }
+    // Files that could not be read: one stderr line each, and exit 2 at the end.
+    for (path, e) in &report.io_errors {
+        eprintln!("areakit: {}: {e}", path.display());
+    }
+    if !report.io_errors.is_empty() {
+        return Ok(2);
+    }
     Ok(u8::from(report.has_errors()))
+}
+
+/// A progress bar on stderr when it is a terminal (never in pipes, files or tests).
+fn progress_bar(what: &'static str) -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    if !io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(0);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{msg} {wide_bar} {pos}/{len} files ({per_sec})")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar.set_message(what);
+    Some(bar)
 }
 
 fn run_bake(a: BakeArgs, out: &mut Output) -> Result<u8, Error> {

@@ -18,14 +18,21 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod bif;
 pub mod bwm;
 pub mod cursor;
+pub mod erf;
 mod error;
 pub mod finding;
+pub mod gff;
+pub mod key;
 pub mod lyt;
 pub mod mdl_ascii;
+pub mod restype;
+pub mod rim;
 mod text_lines;
 pub mod trx;
+pub mod twoda;
 pub mod vis;
 
 pub use error::{DecodeError, EncodeError, ErrorKind, Location};

@@ -6,15 +6,17 @@
 //! - [`aabb`]: the AABB tree (build and checks);
 //! - [`query`]: face / height at a point, nearest walkable point, ray casts, multi-room areas;
 //! - [`transform`]: translate, rotate, mirror, transition remapping;
-//! - [`analysis`]: geometric defects (degenerate, duplicate, non-manifold, T-junctions, ...).
+//! - [`analysis`]: geometric defects (degenerate, duplicate, non-manifold, T-junctions, ...);
+//! - [`nav`]: navigation: stitching rooms ([`nav::stitch()`]), the [`nav::NavMesh`] and path
+//!   searches ([`nav::Searcher`]: exact any-angle shortest paths, or a fast corridor search).
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod aabb;
 pub mod analysis;
 pub mod derive;
-pub mod nav;
 mod mesh;
+pub mod nav;
 pub mod query;
 pub mod transform;
 

@@ -20,8 +20,8 @@ mod write;
 
 pub use aswm::{decode_walkmesh, encode_walkmesh};
 pub use model::{
-    Aswm, Edge, Island, IslandPathNode, MATERIALS, Packet, PathTable, Tile, Triangle, Trwh, Trx,
-    Walkmesh, WaterTexture, WaterVertex, Watr,
+    Aswm, Edge, Island, IslandPathNode, Layout, MATERIALS, Packet, PathTable, Tile, Triangle, Trwh,
+    Trx, Walkmesh, WaterTexture, WaterVertex, Watr,
 };
 pub use read::{PacketEntry, read, read_packet_table};
 pub use validate::{validate, validate_walkmesh};

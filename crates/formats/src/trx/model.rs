@@ -13,6 +13,28 @@ pub struct Trx {
     pub version_minor: u16,
     /// The packets in table order.
     pub packets: Vec<Packet>,
+    /// Where the packets of a file that was not laid out canonically sat (gaps, trailing
+    /// bytes, packets out of table order), so that it writes back byte for byte. `None` for
+    /// the canonical layout (header, table, packets back to back in table order, nothing
+    /// after): every corpus file, and every file [`write`](super::write) makes from a model
+    /// without a layout.
+    pub layout: Option<Layout>,
+}
+
+/// The original placement of a non-canonical file's packets and the bytes between them.
+///
+/// The writer uses it while every packet still encodes to its original size; otherwise it
+/// falls back to the canonical layout.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Layout {
+    /// File offset of each packet, in table order.
+    pub offsets: Vec<u32>,
+    /// Payload size of each packet, in table order.
+    pub sizes: Vec<u32>,
+    /// Bytes that belong to no packet (nor the header and table), with their file offsets.
+    pub filler: Vec<(u32, Vec<u8>)>,
+    /// Length of the whole file.
+    pub file_len: u32,
 }
 
 impl Default for Trx {
@@ -21,6 +43,7 @@ impl Default for Trx {
             version_major: 2,
             version_minor: 3,
             packets: Vec::new(),
+            layout: None,
         }
     }
 }

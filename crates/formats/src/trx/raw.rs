@@ -32,6 +32,17 @@ pub const ASWM_VERSION: u32 = 0x6c;
 /// Hard cap on a decompressed walkmesh, whatever the header declares (256 MiB).
 pub const MAX_DECOMPRESSED: usize = 256 << 20;
 
+/// What all ASWM packets of one file may inflate to together: 16 MiB plus four times the
+/// file's size, and never above [`MAX_DECOMPRESSED`]. Real walkmeshes inflate to at most
+/// 4.23 times their whole file (the 70 corpus files; 2.2 to 4.3 times their zlib stream),
+/// while a crafted stream of zeros inflates a thousandfold: the budget keeps a small file
+/// from claiming hundreds of megabytes.
+pub fn decompressed_budget(file_len: usize) -> usize {
+    (16usize << 20)
+        .saturating_add(file_len.saturating_mul(4))
+        .min(MAX_DECOMPRESSED)
+}
+
 /// Size of the walkmesh header: version, name\[32\], owns-data byte, vertex, edge and triangle
 /// counts, and a `u32` (always 0).
 pub const WALKMESH_HEADER_SIZE: usize = 53;

@@ -1,7 +1,7 @@
 //! Decoding TRN/TRX bytes into a [`Trx`].
 
 use super::aswm;
-use super::model::{Packet, Trwh, Trx, WaterTexture, WaterVertex, Watr};
+use super::model::{Layout, Packet, Trwh, Trx, WaterTexture, WaterVertex, Watr};
 use super::raw;
 use crate::cursor::Cursor;
 use crate::error::{DecodeError, ErrorKind, Location};
@@ -40,6 +40,15 @@ pub fn read_packet_table(data: &[u8]) -> Result<(u16, u16, Vec<PacketEntry>), De
         let tag: [u8; 4] = c.array("packet tag")?;
         let at = c.pos();
         let offset = c.u32("packet offset")?;
+        let table_end = raw::HEADER_SIZE as u64 + u64::from(count) * raw::PACKET_ENTRY_SIZE as u64;
+        if u64::from(offset) < table_end {
+            return Err(DecodeError::malformed_at(
+                at as u64,
+                format!(
+                    "packet {i}: offset {offset} lies inside the header and packet table (which end at {table_end})"
+                ),
+            ));
+        }
         let mut p = Cursor::at(data, offset as usize, &format!("packet {i}"))
             .map_err(|e| relocate(e, at as u64))?;
         let ptag: [u8; 4] = p.array("packet tag")?;
@@ -113,7 +122,8 @@ fn relocate(e: DecodeError, offset: u64) -> DecodeError {
 pub fn read(data: &[u8]) -> Result<Trx, DecodeError> {
     let (version_major, version_minor, entries) = read_packet_table(data)?;
     // Bound the memory of all walkmeshes together, not only each one: the declared sizes of
-    // the ASWM packets (payload offset 8) may add up to at most `MAX_DECOMPRESSED`.
+    // the ASWM packets (payload offset 8) may add up to at most the file's budget.
+    let budget = raw::decompressed_budget(data.len());
     let mut declared_total = 0u64;
     for (i, e) in entries
         .iter()
@@ -123,12 +133,12 @@ pub fn read(data: &[u8]) -> Result<Trx, DecodeError> {
         let at = e.offset as usize + raw::PACKET_HEADER_SIZE + 8;
         if let Some(b) = data.get(at..at + 4).filter(|_| e.size >= 12) {
             declared_total += u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
-            if declared_total > raw::MAX_DECOMPRESSED as u64 {
+            if declared_total > budget as u64 {
                 return Err(DecodeError::limit_at(
                     at as u64,
                     format!(
-                        "packet {i}: the ASWM packets declare {declared_total} decompressed bytes in all, above the {} byte limit",
-                        raw::MAX_DECOMPRESSED
+                        "packet {i}: the ASWM packets declare {declared_total} decompressed bytes in all, above the {budget} byte limit for a {} byte file (16 MiB + 4 x the file size)",
+                        data.len()
                     ),
                 ));
             }
@@ -158,6 +168,45 @@ pub fn read(data: &[u8]) -> Result<Trx, DecodeError> {
         version_major,
         version_minor,
         packets,
+        layout: layout_of(data, &entries),
+    })
+}
+
+/// The layout of a file whose packets do not sit back to back in table order right after
+/// the table, or which has bytes after the last packet; `None` for the canonical layout.
+fn layout_of(data: &[u8], entries: &[PacketEntry]) -> Option<Layout> {
+    let table_end = raw::HEADER_SIZE + entries.len() * raw::PACKET_ENTRY_SIZE;
+    let mut next = table_end;
+    let canonical = entries.iter().all(|e| {
+        let here = e.offset as usize == next;
+        next = e.offset as usize + raw::PACKET_HEADER_SIZE + e.size as usize;
+        here
+    }) && next == data.len();
+    if canonical {
+        return None;
+    }
+    let mut spans: Vec<(usize, usize)> = entries
+        .iter()
+        .map(|e| {
+            let start = e.offset as usize;
+            (start, start + raw::PACKET_HEADER_SIZE + e.size as usize)
+        })
+        .collect();
+    spans.sort_unstable();
+    let mut filler = Vec::new();
+    let mut at = table_end;
+    for (start, end) in spans.into_iter().chain([(data.len(), data.len())]) {
+        if start > at {
+            // Offsets fit in u32: they were read as u32 and the file is addressed by them.
+            filler.push((at as u32, data[at..start].to_vec()));
+        }
+        at = at.max(end);
+    }
+    Some(Layout {
+        offsets: entries.iter().map(|e| e.offset).collect(),
+        sizes: entries.iter().map(|e| e.size).collect(),
+        filler,
+        file_len: data.len() as u32,
     })
 }
 

@@ -471,3 +471,62 @@ fn validation_finds_each_class_of_problem() {
     w.island_paths.push(IslandPathNode::default());
     assert_eq!(codes(w), ["trx-island-path-shape"]);
 }
+
+/// A file whose packets do not sit back to back (bytes after the table, between packets,
+/// after the last one, packets out of table order) writes back byte for byte; found by the
+/// `trx` fuzz target, which wrote such files canonically.
+#[test]
+fn non_canonical_layout_round_trips() {
+    let trwh = [1u32, 2, 3]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect::<Vec<_>>();
+    let mut f = Vec::new();
+    f.extend_from_slice(b"NWN2");
+    f.extend_from_slice(&2u16.to_le_bytes());
+    f.extend_from_slice(&3u16.to_le_bytes());
+    f.extend_from_slice(&2u32.to_le_bytes());
+    // Table: the second packet comes first in the file.
+    f.extend_from_slice(b"TRWH");
+    f.extend_from_slice(&60u32.to_le_bytes());
+    f.extend_from_slice(b"XTRA");
+    f.extend_from_slice(&32u32.to_le_bytes());
+    f.extend_from_slice(b"gap!"); // 28..32
+    f.extend_from_slice(b"XTRA");
+    f.extend_from_slice(&4u32.to_le_bytes());
+    f.extend_from_slice(b"data"); // 32..44
+    f.extend_from_slice(&[0xAA; 16]); // 44..60
+    f.extend_from_slice(b"TRWH");
+    f.extend_from_slice(&12u32.to_le_bytes());
+    f.extend_from_slice(&trwh); // 60..80
+    f.extend_from_slice(b"\0tail"); // after the last packet
+    let t = read(&f).unwrap();
+    let layout = t.layout.clone().expect("a non-canonical layout is kept");
+    assert_eq!(layout.offsets, [60, 32]);
+    assert_eq!(layout.filler.len(), 3);
+    assert_eq!(write(&t).unwrap(), f);
+
+    // A packet that changes size cannot keep its place: the file is written canonically.
+    let mut grown = t.clone();
+    grown.packets[1] = Packet::Opaque {
+        tag: *b"XTRA",
+        data: b"longer".to_vec(),
+    };
+    let b = write(&grown).unwrap();
+    let back = read(&b).unwrap();
+    assert_eq!(back.layout, None);
+    assert_eq!(back.packets, grown.packets);
+
+    // A packet may not start inside the header or table.
+    let mut bad = f.clone();
+    bad[16..20].copy_from_slice(&8u32.to_le_bytes());
+    let e = read(&bad).unwrap_err();
+    assert!(e.to_string().contains("inside the header"), "{e}");
+}
+
+/// The canonical layout reads as `layout: None`.
+#[test]
+fn canonical_layout_is_none() {
+    let b = write(&file(Walkmesh::default())).unwrap();
+    assert_eq!(read(&b).unwrap().layout, None);
+}

@@ -89,13 +89,26 @@ fn count(n: usize) -> Result<u32, EncodeError> {
 /// order (the layout of every corpus file).
 ///
 /// A model read from a file writes back byte for byte: the ASWM packet reuses its original
-/// compressed bytes while the walkmesh is unchanged, and is re-compressed otherwise.
+/// compressed bytes while the walkmesh is unchanged, and is re-compressed otherwise. A file
+/// read with a non-canonical [`Layout`](super::Layout) keeps it (packets at their original
+/// offsets, the bytes between them kept) while every packet still has its original size.
 pub fn write(trx: &Trx) -> Result<Vec<u8>, EncodeError> {
     let payloads = trx
         .packets
         .iter()
         .map(encode_packet)
         .collect::<Result<Vec<_>, _>>()?;
+    if let Some(layout) = &trx.layout {
+        let fits = layout.offsets.len() == payloads.len()
+            && layout.sizes.len() == payloads.len()
+            && payloads
+                .iter()
+                .zip(&layout.sizes)
+                .all(|(p, &s)| p.len() == s as usize);
+        if fits {
+            return write_in_layout(trx, &payloads, layout);
+        }
+    }
     let n = payloads.len();
     let table_end = raw::HEADER_SIZE + n * raw::PACKET_ENTRY_SIZE;
     let total = table_end
@@ -123,6 +136,49 @@ pub fn write(trx: &Trx) -> Result<Vec<u8>, EncodeError> {
         out.extend_from_slice(&p.tag());
         out.put_u32(count(payload.len())?);
         out.extend_from_slice(payload);
+    }
+    Ok(out)
+}
+
+/// Writes the packets at their original offsets, with the original bytes between them.
+fn write_in_layout(
+    trx: &Trx,
+    payloads: &[Vec<u8>],
+    layout: &super::Layout,
+) -> Result<Vec<u8>, EncodeError> {
+    let n = payloads.len();
+    let table_end = raw::HEADER_SIZE + n * raw::PACKET_ENTRY_SIZE;
+    let mut len = (layout.file_len as usize).max(table_end);
+    for (&o, p) in layout.offsets.iter().zip(payloads) {
+        len = len.max(o as usize + raw::PACKET_HEADER_SIZE + p.len());
+    }
+    for (o, bytes) in &layout.filler {
+        len = len.max(*o as usize + bytes.len());
+    }
+    if u32::try_from(len).is_err() {
+        return Err(EncodeError(format!(
+            "{len} bytes do not fit 32-bit packet offsets"
+        )));
+    }
+    let mut out = vec![0u8; len];
+    out[..4].copy_from_slice(&raw::MAGIC);
+    out[4..6].copy_from_slice(&trx.version_major.to_le_bytes());
+    out[6..8].copy_from_slice(&trx.version_minor.to_le_bytes());
+    out[8..12].copy_from_slice(&count(n)?.to_le_bytes());
+    for (i, (p, &o)) in trx.packets.iter().zip(&layout.offsets).enumerate() {
+        let at = raw::HEADER_SIZE + i * raw::PACKET_ENTRY_SIZE;
+        out[at..at + 4].copy_from_slice(&p.tag());
+        out[at + 4..at + 8].copy_from_slice(&o.to_le_bytes());
+    }
+    for (o, bytes) in &layout.filler {
+        let o = *o as usize;
+        out[o..o + bytes.len()].copy_from_slice(bytes);
+    }
+    for ((p, payload), &o) in trx.packets.iter().zip(payloads).zip(&layout.offsets) {
+        let o = o as usize;
+        out[o..o + 4].copy_from_slice(&p.tag());
+        out[o + 4..o + 8].copy_from_slice(&count(payload.len())?.to_le_bytes());
+        out[o + 8..o + 8 + payload.len()].copy_from_slice(payload);
     }
     Ok(out)
 }

@@ -1,13 +1,52 @@
-//! Navigation over walkable surfaces: the shared input type.
+//! Navigation over walkable surfaces: stitching rooms, the navigation mesh, path searches.
 //!
 //! A [`Surface`] is the walkable ground of an area as plain arrays: triangles over shared
-//! vertices, each tagged with the region (room) it came from. Triangles of one region that share
-//! two vertex indices are neighbours; regions are joined by stitching their coincident boundary
-//! edges. Floors that overlap in plan stay separate: connectivity comes only from shared edges.
-//! Nothing here knows a file format: the `areakit` crates fill a `Surface` from WOKs, TRX
-//! walkmeshes and placed objects.
+//! vertices, each tagged with the region (room) it came from — one KotOR room WOK, the rooms
+//! of an area, an NWN2 TRX walkmesh, or any of these carved for an agent's radius. Nothing here
+//! knows a file format: the `areakit` crate fills a `Surface`.
+//!
+//! # The model
+//!
+//! - **Connectivity** comes only from shared edges: two triangles are neighbours when they use
+//!   the same two vertex indices on opposite sides in plan ([`mesh`] has the exact rule,
+//!   including edges shared by three or more triangles). Floors that overlap in plan (a bridge
+//!   over a corridor, a balcony over a hall) are never joined by overlapping, so no path jumps
+//!   between them.
+//! - **Rooms** are separate triangle sets; [`stitch()`] joins them where their boundary edges
+//!   coincide in 3-D (within a tolerance; floors at different heights never join), splitting
+//!   triangles at T-junctions, and reports each seam.
+//! - **Metric**: lengths are plan (x, y) Euclidean, as the engines plan; the path's `z`
+//!   follows the faces, and [`Path::length_3d`] measures along the surface.
+//! - **Points**: a start or goal is located like [`crate::query::Locator::face_at`] (with a
+//!   height hint the face nearest in height, without one the highest); off the surface it snaps
+//!   to the nearest walkable point within a snap distance (3-D with a hint, plan without), else
+//!   the search says how far the nearest walkable point is ([`LocateError`]).
+//!
+//! # The searches
+//!
+//! [`Searcher`] runs two modes on a [`NavMesh`] ([`search`] explains both):
+//!
+//! - [`Mode::Optimal`] (default): the exact shortest path (Polyanya: root/interval search
+//!   nodes, exact heuristic, root-level pruning);
+//! - [`Mode::Fast`]: A* over triangles and the funnel algorithm; never shorter than optimal.
+//!
+//! Both return a [`Path`]: turning points (z on the surface), plan and 3-D lengths, the
+//! corridor of triangles, the regions passed and the search effort, and the densified surface
+//! polyline ([`Path::surface_points`]). Unreachable goals give a reason ([`PathError`]:
+//! off the surface, different islands). A `Searcher` reuses its buffers, so repeated queries
+//! allocate nothing.
+
+pub mod clearance;
 
 use glam::Vec3;
+
+pub mod mesh;
+pub mod search;
+pub mod stitch;
+
+pub use mesh::{Island, LocateError, Location, NavMesh};
+pub use search::{DEFAULT_SNAP, Endpoint, Mode, Path, PathError, SearchOptions, Searcher};
+pub use stitch::{Seam, SeamSegment, Stitched, stitch};
 
 /// The walkable ground: triangles over shared vertices, one region id per triangle.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -42,6 +81,11 @@ pub enum SurfaceError {
         /// The vertex.
         vertex: usize,
     },
+    /// More triangles than a navmesh can number ([`mesh::MAX_TRIANGLES`]).
+    TooLarge {
+        /// The triangle count.
+        triangles: usize,
+    },
 }
 
 impl std::fmt::Display for SurfaceError {
@@ -57,6 +101,11 @@ impl std::fmt::Display for SurfaceError {
             SurfaceError::NotFinite { vertex } => {
                 write!(f, "vertex {vertex}: not a finite position")
             }
+            SurfaceError::TooLarge { triangles } => write!(
+                f,
+                "{triangles} triangles: more than a navmesh holds ({})",
+                mesh::MAX_TRIANGLES
+            ),
         }
     }
 }

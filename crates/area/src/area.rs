@@ -2,8 +2,8 @@
 //! read together from a folder, and the checks that need all of them.
 //!
 //! ```no_run
-//! let area = areakit::area::Area::open("modules/m01aa/m01aa.lyt".as_ref()).unwrap();
-//! for f in areakit::area::check(&area) {
+//! let area = areakit_area::area::Area::open("modules/m01aa/m01aa.lyt".as_ref()).unwrap();
+//! for f in areakit_area::area::check(&area) {
 //!     println!("{} {} {}: {}", f.severity, f.code, f.place, f.message);
 //! }
 //! ```
@@ -198,7 +198,7 @@ impl Area {
                 .to_path_buf();
             (dir, path.to_path_buf())
         };
-        let data = std::fs::read(&lyt_path).map_err(|source| AreaError::Io {
+        let data = crate::io::read_regular_file(&lyt_path).map_err(|source| AreaError::Io {
             path: lyt_path.clone(),
             source,
         })?;
@@ -222,7 +222,7 @@ impl Area {
         let vis_path = find(&format!("{resref}.vis"));
         let (vis, vis_error) = match &vis_path {
             None => (None, None),
-            Some(p) => match std::fs::read(p) {
+            Some(p) => match crate::io::read_regular_file(p) {
                 Err(e) => (None, Some(e.to_string())),
                 Ok(d) => match vis::read(&d) {
                     Ok(v) => (Some(v), None),
@@ -242,7 +242,7 @@ impl Area {
             if !r.is_placeholder()
                 && let Some(p) = find(&format!("{}.wok", r.name))
             {
-                match std::fs::read(&p) {
+                match crate::io::read_regular_file(&p) {
                     Err(e) => room.wok_error = Some(e.to_string()),
                     Ok(d) => match bwm::read(&d) {
                         Ok(m) => room.wok = Some(m),
@@ -265,7 +265,7 @@ impl Area {
             let others: Vec<lyt::Lyt> = files
                 .iter()
                 .filter(|(n, p)| has_ext(n, "lyt") && *p != lyt_path)
-                .filter_map(|(_, p)| lyt::read(&std::fs::read(p).ok()?).ok())
+                .filter_map(|(_, p)| lyt::read(&crate::io::read_regular_file(p).ok()?).ok())
                 .collect();
             unlisted_woks.retain(|p| {
                 let stem = p

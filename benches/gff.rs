@@ -1,0 +1,127 @@
+//! GFF decode and encode throughput over the 35 loose corpus GFFs, against copying the same
+//! bytes (`to_vec`) in the same run. With `AREAKIT_GFF_MEMBERS` naming a folder of GFFs
+//! extracted from capsules, the `members_*` benchmarks run over those too (else they measure
+//! nothing). Run: `cargo bench --bench gff`.
+
+use std::path::Path;
+
+use areakit_formats::gff;
+use divan::{Bencher, black_box, counter::BytesCount};
+
+fn main() {
+    divan::main();
+}
+
+/// Every `gff` file listed in the corpus SOURCES.tsv.
+fn loose() -> Vec<Vec<u8>> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let sources =
+        std::fs::read_to_string(dir.join("SOURCES.tsv")).expect("../shared/corpus/SOURCES.tsv");
+    let files: Vec<Vec<u8>> = sources
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let cols: Vec<&str> = l.split('\t').collect();
+            (cols.get(6) == Some(&"gff"))
+                .then(|| std::fs::read(dir.join(cols[0])).expect("corpus file"))
+        })
+        .collect();
+    assert_eq!(files.len(), 35, "expected 35 loose corpus GFF files");
+    files
+}
+
+/// Every GFF under `$AREAKIT_GFF_MEMBERS` (empty when unset).
+fn members() -> Vec<Vec<u8>> {
+    let Some(dir) = std::env::var_os("AREAKIT_GFF_MEMBERS") else {
+        return Vec::new();
+    };
+    walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| std::fs::read(e.path()).expect("member file"))
+        .filter(|d| d.get(4..8) == Some(b"V3.2"))
+        .collect()
+}
+
+fn total(files: &[Vec<u8>]) -> usize {
+    files.iter().map(Vec::len).sum()
+}
+
+fn memcpy(b: Bencher, files: &[Vec<u8>]) {
+    b.counter(BytesCount::new(total(files))).bench(|| {
+        for f in files {
+            black_box(black_box(f.as_slice()).to_vec());
+        }
+    });
+}
+
+fn decode(b: Bencher, files: &[Vec<u8>]) {
+    b.counter(BytesCount::new(total(files))).bench(|| {
+        for f in files {
+            black_box(gff::read(black_box(f)).expect("corpus GFF decodes"));
+        }
+    });
+}
+
+/// Baseline: an owned copy of every file's bytes.
+#[divan::bench]
+fn loose_memcpy(b: Bencher) {
+    memcpy(b, &loose());
+}
+
+/// Decode of every file into the owned tree (the input is kept as the original layout).
+#[divan::bench]
+fn loose_decode(b: Bencher) {
+    decode(b, &loose());
+}
+
+/// Encode of every decoded, unmodified tree into its original layout (walks the tree and the
+/// original tables in step, checking every value).
+#[divan::bench]
+fn loose_encode_original_layout(b: Bencher) {
+    let files = loose();
+    let trees: Vec<gff::Gff> = files.iter().map(|f| gff::read(f).unwrap()).collect();
+    b.counter(BytesCount::new(total(&files))).bench(|| {
+        for t in &trees {
+            black_box(gff::write(black_box(t)).unwrap());
+        }
+    });
+}
+
+/// Encode of every decoded tree in the canonical layout (numbering, label table, one buffer).
+#[divan::bench]
+fn loose_encode_canonical(b: Bencher) {
+    let files = loose();
+    let trees: Vec<gff::Gff> = files.iter().map(|f| gff::read(f).unwrap()).collect();
+    b.counter(BytesCount::new(total(&files))).bench(|| {
+        for t in &trees {
+            black_box(gff::write_canonical(black_box(t)).unwrap());
+        }
+    });
+}
+
+/// Baseline over the capsule members (see the module docs).
+#[divan::bench(sample_count = 20)]
+fn members_memcpy(b: Bencher) {
+    memcpy(b, &members());
+}
+
+/// Decode over the capsule members.
+#[divan::bench(sample_count = 20)]
+fn members_decode(b: Bencher) {
+    decode(b, &members());
+}
+
+/// Canonical encode over the capsule members.
+#[divan::bench(sample_count = 20)]
+fn members_encode_canonical(b: Bencher) {
+    let files = members();
+    let trees: Vec<gff::Gff> = files.iter().map(|f| gff::read(f).unwrap()).collect();
+    b.counter(BytesCount::new(total(&files))).bench(|| {
+        for t in &trees {
+            black_box(gff::write_canonical(black_box(t)).unwrap());
+        }
+    });
+}

@@ -1,0 +1,18 @@
+//! KotOR areas as the engine assembles them, between the format layer and the application.
+//!
+//! - [`walkmesh`]: BWM walkmeshes ↔ the format-free geometry (rebuild, queries, transforms,
+//!   checks);
+//! - [`area`]: a layout (LYT), its visibility (VIS) and one walkmesh per room, their links and
+//!   the checks that need all of them;
+//! - [`objects`]: placeables and doors standing in an area, their walkmeshes in area space,
+//!   and the `--objects` JSON file.
+//!
+//! This crate reads files (an area is several), but knows no command line: the `areakit` crate
+//! drives it.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod area;
+pub mod io;
+pub mod objects;
+pub mod walkmesh;

@@ -1,0 +1,953 @@
+//! [`NavMesh`]: a [`Surface`] prepared for searching — triangles in counter-clockwise plan
+//! order, neighbours across edges, islands, corner flags and a point-location grid.
+//!
+//! # Neighbours
+//!
+//! Two triangles are neighbours when they use the same two vertex indices on an edge and lie
+//! on opposite sides of it in plan (after each triangle is put in counter-clockwise plan order,
+//! their edges run in opposite directions). Nothing else joins triangles: not 2-D overlap, not
+//! coincident positions under different indices (that is [`stitch`](super::stitch())'s job).
+//!
+//! - An edge used by **more than two** triangles (non-manifold): of the triangles using it in
+//!   each direction, the lowest-numbered one of each direction pair up; the others see a wall
+//!   there. The rule is symmetric and does not depend on the order of the input beyond the
+//!   triangle numbers.
+//! - Two triangles using an edge in the **same** direction lie on the same side of it in plan
+//!   (a fold): they are not joined.
+//! - A triangle with **no plan area** (its corners collinear seen from above, e.g. a vertical
+//!   face) is left out: it has no neighbours, no point lies in it, and it forms an island of
+//!   its own with zero area.
+//!
+//! # Corners
+//!
+//! A vertex is a *corner* when it ends a boundary edge (an edge without a neighbour) and the
+//! plan angles of the triangles around it add up to at least 180° (less one micro-radian):
+//! only there can a shortest path turn. Marking a vertex a corner when it need not be only
+//! costs search time; the margin keeps a nearly straight wall's vertices in.
+//!
+//! # Dead ends
+//!
+//! A *bridge* is an edge whose removal splits its island. The triangles joined without
+//! crossing a bridge form components, and the bridges join the components into a tree (one per
+//! island). A shortest path from the start to the goal stays in the components on the tree path
+//! between theirs: entering another one would mean leaving it by the same bridge, and the part
+//! in between could be replaced by a straight piece of that edge. The searches skip the other
+//! components: whole dead-end corridors and rooms behind a single edge are never searched.
+//!
+//! # Point location
+//!
+//! A uniform grid over the plan bounds lists each triangle in every cell its box overlaps
+//! (a cell per two triangles of the bounds' area; the cell size doubles while the lists would hold more than
+//! eight entries per triangle). [`NavMesh::locate`] applies the rule of
+//! [`crate::query::Locator::face_at`] over the walkable triangles: a triangle contains
+//! `(x, y)` when the point is inside or on its edges seen from above; with a height hint the
+//! triangle whose height there is nearest to the hint wins, without one the highest; ties go to
+//! the lowest triangle index.
+
+use super::{Surface, SurfaceError};
+use crate::query::tri_height_at;
+use glam::Vec3;
+
+/// "None" in the per-triangle tables (no neighbour, no triangle).
+pub const NO_TRIANGLE: u32 = u32::MAX;
+
+/// The most triangles a [`NavMesh`] holds (a neighbour link packs the triangle and its edge in
+/// 32 bits).
+pub const MAX_TRIANGLES: usize = (1 << 30) - 1;
+
+/// A connected set of triangles (joined through shared edges).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Island {
+    /// Number of triangles.
+    pub triangles: u32,
+    /// Area seen from above (square units).
+    pub plan_area: f64,
+    /// Area of the triangles themselves in 3-D.
+    pub area_3d: f64,
+    /// The lowest triangle index in the island.
+    pub first_triangle: u32,
+}
+
+/// A point on the walkable surface.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Location {
+    /// The triangle it lies in.
+    pub triangle: u32,
+    /// The point: the plan position, `z` on the triangle.
+    pub point: Vec3,
+    /// How far the asked-for point was moved to reach the surface (0 when it lay over it).
+    pub snapped: f32,
+}
+
+/// Why a point could not be put on the surface.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LocateError {
+    /// The surface has no triangle with plan area.
+    EmptySurface,
+    /// No walkable point lies within the snap distance.
+    TooFar {
+        /// The snap distance that was allowed.
+        snap: f32,
+        /// The distance to the nearest walkable point, if one was found within a wider
+        /// search (up to 8 × the snap distance, at least 8 units).
+        nearest: Option<f32>,
+    },
+    /// A coordinate is NaN or infinite.
+    NotFinite,
+}
+
+impl std::fmt::Display for LocateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LocateError::EmptySurface => write!(f, "the surface has no walkable triangle"),
+            LocateError::TooFar {
+                snap,
+                nearest: Some(d),
+            } => write!(
+                f,
+                "not on the walkable surface: the nearest walkable point is {d} away (snap distance {snap})"
+            ),
+            LocateError::TooFar {
+                snap,
+                nearest: None,
+            } => write!(
+                f,
+                "not on the walkable surface and no walkable point near it (snap distance {snap})"
+            ),
+            LocateError::NotFinite => write!(f, "the point is not finite"),
+        }
+    }
+}
+
+impl std::error::Error for LocateError {}
+
+/// The uniform point-location grid.
+#[derive(Debug, Clone, Default)]
+struct Grid {
+    min: [f64; 2],
+    inv_cell: f64,
+    nx: u32,
+    ny: u32,
+    /// `start[c]..start[c + 1]` indexes `items` for cell `c = y * nx + x`.
+    start: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl Grid {
+    #[inline]
+    fn cell_of(&self, x: f64, y: f64) -> (i64, i64) {
+        (
+            ((x - self.min[0]) * self.inv_cell).floor() as i64,
+            ((y - self.min[1]) * self.inv_cell).floor() as i64,
+        )
+    }
+
+    #[inline]
+    fn cell_items(&self, cx: i64, cy: i64) -> &[u32] {
+        if cx < 0 || cy < 0 || cx >= i64::from(self.nx) || cy >= i64::from(self.ny) {
+            return &[];
+        }
+        let c = cy as usize * self.nx as usize + cx as usize;
+        &self.items[self.start[c] as usize..self.start[c + 1] as usize]
+    }
+}
+
+/// A walkable surface prepared for path searches. See the [module docs](self).
+#[derive(Debug, Clone)]
+pub struct NavMesh {
+    pub(crate) vertices: Vec<Vec3>,
+    /// Triangles in counter-clockwise plan order (a clockwise input triangle has its last two
+    /// corners swapped).
+    pub(crate) tris: Vec<[u32; 3]>,
+    /// Per edge `k` (from corner `k` to `k + 1`): `neighbour * 4 + its edge`, or
+    /// [`NO_TRIANGLE`].
+    pub(crate) links: Vec<[u32; 3]>,
+    pub(crate) regions: Vec<u32>,
+    /// Per bridge-tree component: its island.
+    comp_island: Vec<u32>,
+    islands: Vec<Island>,
+    /// One bit per vertex: a corner (see the module docs).
+    corners: Vec<u64>,
+    /// Per triangle: its 2-edge-connected component (triangles joined without crossing a
+    /// bridge edge: an edge whose removal splits its island).
+    pub(crate) comp: Vec<u32>,
+    /// Per component: its parent in the bridge tree of its island ([`NO_TRIANGLE`] at a root)
+    /// and its depth.
+    pub(crate) comp_parent: Vec<u32>,
+    pub(crate) comp_depth: Vec<u32>,
+    grid: Grid,
+}
+
+#[inline]
+pub(crate) fn cross2(o: [f64; 2], a: [f64; 2], b: [f64; 2]) -> f64 {
+    (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+}
+
+#[inline]
+fn plan(v: Vec3) -> [f64; 2] {
+    [f64::from(v.x), f64::from(v.y)]
+}
+
+impl NavMesh {
+    /// Prepares a surface: validates it, orients the triangles, links neighbours, finds islands
+    /// and corners, and builds the location grid.
+    pub fn build(surface: &Surface) -> Result<NavMesh, SurfaceError> {
+        surface.validate()?;
+        let n = surface.triangles.len();
+        if n > MAX_TRIANGLES {
+            return Err(SurfaceError::TooLarge { triangles: n });
+        }
+        let vertices = surface.vertices.clone();
+        let mut flat = vec![false; n];
+        let tris: Vec<[u32; 3]> = surface
+            .triangles
+            .iter()
+            .zip(flat.iter_mut())
+            .map(|(t, flat)| {
+                let [a, b, c] = t.map(|i| plan(vertices[i as usize]));
+                let area = cross2(a, b, c);
+                *flat = area == 0.0 || t[0] == t[1] || t[1] == t[2] || t[0] == t[2];
+                if area < 0.0 { [t[0], t[2], t[1]] } else { *t }
+            })
+            .collect();
+        let links = link(&tris, &flat, vertices.len());
+        let (island, islands) = find_islands(&vertices, &tris, &links, &flat);
+        let corners = find_corners(&vertices, &tris, &links, &flat);
+        let (comp, comp_parent, comp_depth) = bridge_tree(&links);
+        // A component lies in one island: keep the island per component only.
+        let mut comp_island = vec![0u32; comp_parent.len()];
+        for (c, i) in comp.iter().zip(&island) {
+            comp_island[*c as usize] = *i;
+        }
+        drop(island);
+        let grid = build_grid(&vertices, &tris, &flat);
+        Ok(NavMesh {
+            vertices,
+            tris,
+            links,
+            regions: surface.regions.clone(),
+            comp_island,
+            islands,
+            corners,
+            comp,
+            comp_parent,
+            comp_depth,
+            grid,
+        })
+    }
+
+    /// Number of triangles (the same numbering as the surface's).
+    pub fn triangle_count(&self) -> usize {
+        self.tris.len()
+    }
+
+    /// The vertex positions (those of the surface).
+    pub fn vertices(&self) -> &[Vec3] {
+        &self.vertices
+    }
+
+    /// Triangle `t`'s corners in counter-clockwise plan order.
+    pub fn triangle(&self, t: u32) -> [u32; 3] {
+        self.tris[t as usize]
+    }
+
+    /// The corner positions of triangle `t` (counter-clockwise in plan).
+    pub fn triangle_points(&self, t: u32) -> [Vec3; 3] {
+        self.tris[t as usize].map(|i| self.vertices[i as usize])
+    }
+
+    /// The neighbour across each edge of triangle `t` (edge `k` runs from corner `k` to
+    /// `k + 1` of [`NavMesh::triangle`]).
+    pub fn neighbours(&self, t: u32) -> [Option<u32>; 3] {
+        self.links[t as usize].map(|l| (l != NO_TRIANGLE).then_some(l >> 2))
+    }
+
+    /// The region (room) of triangle `t`.
+    pub fn region(&self, t: u32) -> u32 {
+        self.regions[t as usize]
+    }
+
+    /// The island of triangle `t` (an index into [`NavMesh::islands`]).
+    pub fn island_of(&self, t: u32) -> u32 {
+        self.comp_island[self.comp[t as usize] as usize]
+    }
+
+    /// The islands, numbered in order of their lowest triangle.
+    pub fn islands(&self) -> &[Island] {
+        &self.islands
+    }
+
+    /// Whether a walk can lead from triangle `from` to triangle `to` (same island).
+    pub fn reachable(&self, from: u32, to: u32) -> bool {
+        let n = self.tris.len();
+        (from as usize) < n && (to as usize) < n && self.island_of(from) == self.island_of(to)
+    }
+
+    /// Whether vertex `v` is a corner (a shortest path may turn there).
+    #[inline]
+    pub fn is_corner(&self, v: u32) -> bool {
+        self.corners
+            .get(v as usize / 64)
+            .is_some_and(|w| w >> (v % 64) & 1 != 0)
+    }
+
+    /// Whether triangle `t` has no plan area (left out of the search).
+    pub fn is_flat(&self, t: u32) -> bool {
+        let [a, b, c] = self.tris[t as usize].map(|i| plan(self.vertices[i as usize]));
+        cross2(a, b, c) == 0.0
+    }
+
+    /// Bytes held by this navmesh (its arrays' capacities).
+    pub fn memory_bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.vertices.capacity() * size_of::<Vec3>()
+            + self.tris.capacity() * 12
+            + self.links.capacity() * 12
+            + self.regions.capacity() * 4
+            + self.comp_island.capacity() * 4
+            + self.islands.capacity() * size_of::<Island>()
+            + self.corners.capacity() * 8
+            + self.comp.capacity() * 4
+            + self.comp_parent.capacity() * 4
+            + self.comp_depth.capacity() * 4
+            + self.grid.start.capacity() * 4
+            + self.grid.items.capacity() * 4
+            + size_of::<Self>()
+    }
+
+    /// The height of triangle `t` at `(x, y)` if it contains the point seen from above.
+    #[inline]
+    pub fn height_in(&self, t: u32, x: f32, y: f32) -> Option<f32> {
+        let p = self.triangle_points(t).map(|v| v.to_array());
+        tri_height_at(&p, x, y)
+    }
+
+    /// The walkable point at `(x, y)`: the triangle containing it seen from above — with a
+    /// height hint `z` the one whose height there is nearest to it, without one the highest
+    /// (ties: lowest index). `None` when no triangle lies under or over the point.
+    pub fn locate(&self, x: f32, y: f32, z: Option<f32>) -> Option<Location> {
+        if !(x.is_finite() && y.is_finite() && z.is_none_or(f32::is_finite)) {
+            return None;
+        }
+        if self.grid.items.is_empty() {
+            return None;
+        }
+        let (cx, cy) = self.grid.cell_of(f64::from(x), f64::from(y));
+        let mut best: Option<(f32, u32, f32)> = None;
+        for &t in self.grid.cell_items(cx, cy) {
+            if let Some(h) = self.height_in(t, x, y) {
+                let score = match z {
+                    Some(hint) => (h - hint).abs(),
+                    None => -h,
+                };
+                if best.is_none_or(|(s, bt, _)| score < s || (score == s && t < bt)) {
+                    best = Some((score, t, h));
+                }
+            }
+        }
+        best.map(|(_, t, h)| Location {
+            triangle: t,
+            point: Vec3::new(x, y, h),
+            snapped: 0.0,
+        })
+    }
+
+    /// [`NavMesh::locate`], or else the nearest walkable point within `snap`: with a height
+    /// hint by 3-D distance to `(x, y, z)`, without one by plan distance (the highest point
+    /// at the nearest plan distance). Ties go to the lowest triangle index.
+    pub fn locate_or_snap(
+        &self,
+        x: f32,
+        y: f32,
+        z: Option<f32>,
+        snap: f32,
+    ) -> Result<Location, LocateError> {
+        if !(x.is_finite() && y.is_finite() && z.is_none_or(f32::is_finite)) {
+            return Err(LocateError::NotFinite);
+        }
+        if self.grid.items.is_empty() {
+            return Err(LocateError::EmptySurface);
+        }
+        if let Some(l) = self.locate(x, y, z) {
+            return Ok(l);
+        }
+        let snap = if snap.is_finite() { snap.max(0.0) } else { 0.0 };
+        if let Some(l) = self.nearest(x, y, z, f64::from(snap)) {
+            return Ok(l);
+        }
+        let wider = (f64::from(snap) * 8.0).max(8.0);
+        Err(LocateError::TooFar {
+            snap,
+            nearest: self.nearest(x, y, z, wider).map(|l| l.snapped),
+        })
+    }
+
+    /// The nearest walkable point within `radius` (see [`NavMesh::locate_or_snap`]).
+    fn nearest(&self, x: f32, y: f32, z: Option<f32>, radius: f64) -> Option<Location> {
+        let g = &self.grid;
+        let p = [f64::from(x), f64::from(y), z.map_or(0.0, f64::from)];
+        let (x0, y0) = g.cell_of(p[0] - radius, p[1] - radius);
+        let (x1, y1) = g.cell_of(p[0] + radius, p[1] + radius);
+        let x0 = x0.max(0);
+        let y0 = y0.max(0);
+        let x1 = x1.min(i64::from(g.nx) - 1);
+        let y1 = y1.min(i64::from(g.ny) - 1);
+        // (distance², -z for ties without a hint, triangle, point)
+        let mut best: Option<(f64, f64, u32, [f64; 3])> = None;
+        let r2 = radius * radius;
+        for cy in y0..=y1 {
+            for cx in x0..=x1 {
+                for &t in g.cell_items(cx, cy) {
+                    let tri = self.triangle_points(t).map(|v| v.to_array().map(f64::from));
+                    let (q, d2) = match z {
+                        Some(_) => closest_on_triangle(&tri, p),
+                        None => closest_in_plan(&tri, [p[0], p[1]]),
+                    };
+                    if d2 > r2 {
+                        continue;
+                    }
+                    let key = (d2, -q[2], t);
+                    if best.is_none_or(|(bd, bz, bt, _)| {
+                        key.0 < bd || (key.0 == bd && (key.1 < bz || (key.1 == bz && t < bt)))
+                    }) {
+                        best = Some((d2, -q[2], t, q));
+                    }
+                }
+            }
+        }
+        best.map(|(d2, _, t, q)| Location {
+            triangle: t,
+            point: Vec3::new(q[0] as f32, q[1] as f32, q[2] as f32),
+            snapped: d2.sqrt() as f32,
+        })
+    }
+}
+
+/// Neighbour links (see the module docs for the rule).
+fn link(tris: &[[u32; 3]], flat: &[bool], nv: usize) -> Vec<[u32; 3]> {
+    // Edges listed under their lower vertex: (other vertex, code = tri * 4 + edge, forward).
+    let mut start = vec![0u32; nv + 1];
+    for (t, f) in tris.iter().zip(flat) {
+        if *f {
+            continue;
+        }
+        for k in 0..3 {
+            start[t[k].min(t[(k + 1) % 3]) as usize + 1] += 1;
+        }
+    }
+    for i in 0..nv {
+        start[i + 1] += start[i];
+    }
+    let mut fill = start.clone();
+    // other vertex (high 32 bits) | code (low 32 bits; bit 31 set for a backward edge)
+    let mut entries = vec![0u64; start[nv] as usize];
+    for (ti, (t, f)) in tris.iter().zip(flat).enumerate() {
+        if *f {
+            continue;
+        }
+        for k in 0..3 {
+            let (a, b) = (t[k], t[(k + 1) % 3]);
+            let slot = &mut fill[a.min(b) as usize];
+            let back = if a > b { 1u64 << 31 } else { 0 };
+            entries[*slot as usize] =
+                (u64::from(a.max(b)) << 32) | back | (ti as u64 * 4 + k as u64);
+            *slot += 1;
+        }
+    }
+    let mut links = vec![[NO_TRIANGLE; 3]; tris.len()];
+    for v in 0..nv {
+        let list = &mut entries[start[v] as usize..start[v + 1] as usize];
+        if list.len() < 2 {
+            continue;
+        }
+        // Sorted: by the other vertex, then backward flag, then code (lowest triangle first).
+        list.sort_unstable();
+        let mut i = 0;
+        while i < list.len() {
+            let hi = list[i] >> 32;
+            let mut j = i;
+            while j < list.len() && list[j] >> 32 == hi {
+                j += 1;
+            }
+            // The group i..j shares the edge; forward entries come first.
+            let group = &list[i..j];
+            let fwd = group.iter().find(|&&e| e & (1 << 31) == 0);
+            let bwd = group.iter().find(|&&e| e & (1 << 31) != 0);
+            if let (Some(&f), Some(&b)) = (fwd, bwd) {
+                let cf = (f & 0x7fff_ffff) as u32;
+                let cb = (b & 0x7fff_ffff) as u32;
+                links[(cf >> 2) as usize][(cf & 3) as usize] = cb;
+                links[(cb >> 2) as usize][(cb & 3) as usize] = cf;
+            }
+            i = j;
+        }
+    }
+    links
+}
+
+fn find_islands(
+    vertices: &[Vec3],
+    tris: &[[u32; 3]],
+    links: &[[u32; 3]],
+    flat: &[bool],
+) -> (Vec<u32>, Vec<Island>) {
+    let n = tris.len();
+    let mut island = vec![NO_TRIANGLE; n];
+    let mut islands = Vec::new();
+    let mut stack = Vec::new();
+    for seed in 0..n {
+        if island[seed] != NO_TRIANGLE {
+            continue;
+        }
+        let id = islands.len() as u32;
+        let mut info = Island {
+            triangles: 0,
+            plan_area: 0.0,
+            area_3d: 0.0,
+            first_triangle: seed as u32,
+        };
+        island[seed] = id;
+        stack.push(seed as u32);
+        while let Some(t) = stack.pop() {
+            let tu = t as usize;
+            info.triangles += 1;
+            if !flat[tu] {
+                let [a, b, c] = tris[tu].map(|i| vertices[i as usize].as_dvec3());
+                info.plan_area += 0.5 * cross2([a.x, a.y], [b.x, b.y], [c.x, c.y]).abs();
+                info.area_3d += 0.5 * (b - a).cross(c - a).length();
+            }
+            for &l in &links[tu] {
+                if l != NO_TRIANGLE {
+                    let m = (l >> 2) as usize;
+                    if island[m] == NO_TRIANGLE {
+                        island[m] = id;
+                        stack.push(m as u32);
+                    }
+                }
+            }
+        }
+        islands.push(info);
+    }
+    (island, islands)
+}
+
+/// The 2-edge-connected components of the triangle graph and the tree the bridges make of
+/// them (one tree per island, rooted at the component of the island's lowest triangle).
+///
+/// A shortest path never enters a component off the tree path between the start's and the
+/// goal's components: it would have to leave through the bridge it came in by, and the part
+/// between could be replaced by the straight piece of that edge. The searches use this to skip
+/// dead ends (whole dead-end corridors and rooms behind a single edge).
+fn bridge_tree(links: &[[u32; 3]]) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
+    let n = links.len();
+    const UNSEEN: u32 = u32::MAX;
+    let mut tin = vec![UNSEEN; n];
+    let mut low = vec![0u32; n];
+    // The link code (own side) of the tree edge a triangle was entered by.
+    let mut entry = vec![NO_TRIANGLE; n];
+    let mut bridge = vec![0u8; n];
+    let mut timer = 0u32;
+    let mut stack: Vec<(u32, u8)> = Vec::new();
+    for root in 0..n as u32 {
+        if tin[root as usize] != UNSEEN {
+            continue;
+        }
+        tin[root as usize] = timer;
+        low[root as usize] = timer;
+        timer += 1;
+        stack.push((root, 0));
+        while let Some(&mut (t, ref mut k)) = stack.last_mut() {
+            let tu = t as usize;
+            if *k < 3 {
+                let kk = *k as usize;
+                *k += 1;
+                let l = links[tu][kk];
+                if l == NO_TRIANGLE || t * 4 + kk as u32 == entry[tu] {
+                    continue;
+                }
+                let nb = (l >> 2) as usize;
+                if tin[nb] == UNSEEN {
+                    tin[nb] = timer;
+                    low[nb] = timer;
+                    timer += 1;
+                    entry[nb] = l;
+                    stack.push((nb as u32, 0));
+                } else {
+                    low[tu] = low[tu].min(tin[nb]);
+                }
+            } else {
+                stack.pop();
+                let e = entry[tu];
+                if e != NO_TRIANGLE {
+                    // The parent is across our entry edge.
+                    let pl = links[tu][(e & 3) as usize];
+                    let p = (pl >> 2) as usize;
+                    low[p] = low[p].min(low[tu]);
+                    if low[tu] > tin[p] {
+                        bridge[tu] |= 1 << (e & 3);
+                        bridge[p] |= 1 << (pl & 3);
+                    }
+                }
+            }
+        }
+    }
+    drop(tin);
+    drop(low);
+    drop(entry);
+    // Components: flood fill without crossing bridges.
+    let mut comp = vec![NO_TRIANGLE; n];
+    let mut ncomp = 0u32;
+    let mut queue: Vec<u32> = Vec::new();
+    for seed in 0..n {
+        if comp[seed] != NO_TRIANGLE {
+            continue;
+        }
+        comp[seed] = ncomp;
+        queue.push(seed as u32);
+        while let Some(t) = queue.pop() {
+            let tu = t as usize;
+            for (k, &l) in links[tu].iter().enumerate() {
+                if l != NO_TRIANGLE && bridge[tu] & (1 << k) == 0 {
+                    let nb = (l >> 2) as usize;
+                    if comp[nb] == NO_TRIANGLE {
+                        comp[nb] = ncomp;
+                        queue.push(nb as u32);
+                    }
+                }
+            }
+        }
+        ncomp += 1;
+    }
+    // The bridge tree: components are numbered in order of their lowest triangle, so a
+    // component's parent (reached first from the island's root) is found by a search over
+    // the bridges from each root component.
+    let nc = ncomp as usize;
+    let mut start = vec![0u32; nc + 1];
+    for (t, b) in bridge.iter().enumerate() {
+        start[comp[t] as usize + 1] += b.count_ones();
+    }
+    for i in 0..nc {
+        start[i + 1] += start[i];
+    }
+    let mut fill = start.clone();
+    let mut adj = vec![0u32; start[nc] as usize];
+    for (t, b) in bridge.iter().enumerate() {
+        for k in 0..3 {
+            if b & (1 << k) != 0 {
+                let c = comp[t] as usize;
+                adj[fill[c] as usize] = comp[(links[t][k] >> 2) as usize];
+                fill[c] += 1;
+            }
+        }
+    }
+    let mut parent = vec![NO_TRIANGLE; nc];
+    let mut depth = vec![u32::MAX; nc];
+    for root in 0..nc {
+        if depth[root] != u32::MAX {
+            continue;
+        }
+        depth[root] = 0;
+        queue.push(root as u32);
+        while let Some(c) = queue.pop() {
+            let cu = c as usize;
+            for &d in &adj[start[cu] as usize..start[cu + 1] as usize] {
+                if depth[d as usize] == u32::MAX {
+                    depth[d as usize] = depth[cu] + 1;
+                    parent[d as usize] = c;
+                    queue.push(d);
+                }
+            }
+        }
+    }
+    (comp, parent, depth)
+}
+
+fn find_corners(
+    vertices: &[Vec3],
+    tris: &[[u32; 3]],
+    links: &[[u32; 3]],
+    flat: &[bool],
+) -> Vec<u64> {
+    let nv = vertices.len();
+    let mut angle = vec![0.0f64; nv];
+    let mut boundary = vec![false; nv];
+    for ((t, l), f) in tris.iter().zip(links).zip(flat) {
+        if *f {
+            continue;
+        }
+        let p = t.map(|i| plan(vertices[i as usize]));
+        for k in 0..3 {
+            if l[k] == NO_TRIANGLE {
+                boundary[t[k] as usize] = true;
+                boundary[t[(k + 1) % 3] as usize] = true;
+            }
+            let o = p[k];
+            let a = p[(k + 1) % 3];
+            let b = p[(k + 2) % 3];
+            let u = [a[0] - o[0], a[1] - o[1]];
+            let w = [b[0] - o[0], b[1] - o[1]];
+            let ang = (u[0] * w[1] - u[1] * w[0]).atan2(u[0] * w[0] + u[1] * w[1]);
+            angle[t[k] as usize] += ang;
+        }
+    }
+    let mut bits = vec![0u64; nv.div_ceil(64)];
+    for v in 0..nv {
+        if boundary[v] && angle[v] >= std::f64::consts::PI - 1e-6 {
+            bits[v / 64] |= 1 << (v % 64);
+        }
+    }
+    bits
+}
+
+fn build_grid(vertices: &[Vec3], tris: &[[u32; 3]], flat: &[bool]) -> Grid {
+    let mut min = [f64::INFINITY; 2];
+    let mut max = [f64::NEG_INFINITY; 2];
+    let mut count = 0usize;
+    for (t, f) in tris.iter().zip(flat) {
+        if *f {
+            continue;
+        }
+        count += 1;
+        for &i in t {
+            let p = plan(vertices[i as usize]);
+            for k in 0..2 {
+                min[k] = min[k].min(p[k]);
+                max[k] = max[k].max(p[k]);
+            }
+        }
+    }
+    if count == 0 {
+        return Grid::default();
+    }
+    let w = (max[0] - min[0]).max(1e-6);
+    let h = (max[1] - min[1]).max(1e-6);
+    let mut cell = (2.0 * w * h / count as f64).sqrt().max(w.max(h) / 65536.0);
+    let boxes = |cell: f64| {
+        let inv = 1.0 / cell;
+        let nx = ((w * inv).floor() as u64 + 1).min(1 << 20) as u32;
+        let ny = ((h * inv).floor() as u64 + 1).min(1 << 20) as u32;
+        (inv, nx, ny)
+    };
+    loop {
+        let (inv, nx, ny) = boxes(cell);
+        let cells = nx as usize * ny as usize;
+        let span = |t: &[u32; 3]| {
+            let p = t.map(|i| plan(vertices[i as usize]));
+            let lo = |k: usize| p[0][k].min(p[1][k]).min(p[2][k]);
+            let hi = |k: usize| p[0][k].max(p[1][k]).max(p[2][k]);
+            let c = |v: f64, k: usize, n: u32| {
+                (((v - min[k]) * inv).floor().max(0.0) as u64).min(u64::from(n) - 1) as u32
+            };
+            (
+                c(lo(0), 0, nx),
+                c(lo(1), 1, ny),
+                c(hi(0), 0, nx),
+                c(hi(1), 1, ny),
+            )
+        };
+        let mut total = 0usize;
+        for (t, f) in tris.iter().zip(flat) {
+            if !*f {
+                let (x0, y0, x1, y1) = span(t);
+                total += (x1 - x0 + 1) as usize * (y1 - y0 + 1) as usize;
+            }
+        }
+        if (total > 8 * count + 1024 || cells > 4 * count + 1024) && cell < w.max(h) {
+            cell *= 2.0;
+            continue;
+        }
+        let mut start = vec![0u32; cells + 1];
+        for (t, f) in tris.iter().zip(flat) {
+            if !*f {
+                let (x0, y0, x1, y1) = span(t);
+                for y in y0..=y1 {
+                    for x in x0..=x1 {
+                        start[y as usize * nx as usize + x as usize + 1] += 1;
+                    }
+                }
+            }
+        }
+        for i in 0..cells {
+            start[i + 1] += start[i];
+        }
+        let mut fill = start.clone();
+        let mut items = vec![0u32; total];
+        for (ti, (t, f)) in tris.iter().zip(flat).enumerate() {
+            if !*f {
+                let (x0, y0, x1, y1) = span(t);
+                for y in y0..=y1 {
+                    for x in x0..=x1 {
+                        let s = &mut fill[y as usize * nx as usize + x as usize];
+                        items[*s as usize] = ti as u32;
+                        *s += 1;
+                    }
+                }
+            }
+        }
+        return Grid {
+            min,
+            inv_cell: inv,
+            nx,
+            ny,
+            start,
+            items,
+        };
+    }
+}
+
+#[inline]
+fn sub3(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+#[inline]
+fn dot3(a: [f64; 3], b: [f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}
+#[inline]
+fn lerp3(a: [f64; 3], b: [f64; 3], t: f64) -> [f64; 3] {
+    [
+        a[0] + (b[0] - a[0]) * t,
+        a[1] + (b[1] - a[1]) * t,
+        a[2] + (b[2] - a[2]) * t,
+    ]
+}
+
+/// Closest point of a segment to `p` in 3-D, and its squared distance.
+fn closest_on_segment(a: [f64; 3], b: [f64; 3], p: [f64; 3]) -> ([f64; 3], f64) {
+    let ab = sub3(b, a);
+    let l2 = dot3(ab, ab);
+    let t = if l2 > 0.0 {
+        (dot3(sub3(p, a), ab) / l2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let q = lerp3(a, b, t);
+    let d = sub3(p, q);
+    (q, dot3(d, d))
+}
+
+/// Closest point of triangle `t` (non-degenerate in plan) to `p` in 3-D, and its squared
+/// distance: the foot of the perpendicular when it falls inside, else the nearest edge point.
+pub(crate) fn closest_on_triangle(t: &[[f64; 3]; 3], p: [f64; 3]) -> ([f64; 3], f64) {
+    let [a, b, c] = *t;
+    let ab = sub3(b, a);
+    let ac = sub3(c, a);
+    let n = [
+        ab[1] * ac[2] - ab[2] * ac[1],
+        ab[2] * ac[0] - ab[0] * ac[2],
+        ab[0] * ac[1] - ab[1] * ac[0],
+    ];
+    let nn = dot3(n, n);
+    if nn > 0.0 {
+        let s = dot3(sub3(p, a), n) / nn;
+        let q = [p[0] - n[0] * s, p[1] - n[1] * s, p[2] - n[2] * s];
+        // Inside when q is on the inner side of every edge (same side as the normal).
+        let inside = (0..3).all(|k| {
+            let u = t[k];
+            let v = t[(k + 1) % 3];
+            let e = sub3(v, u);
+            let w = sub3(q, u);
+            let c = [
+                e[1] * w[2] - e[2] * w[1],
+                e[2] * w[0] - e[0] * w[2],
+                e[0] * w[1] - e[1] * w[0],
+            ];
+            dot3(c, n) >= 0.0
+        });
+        if inside {
+            let d = sub3(p, q);
+            return (q, dot3(d, d));
+        }
+    }
+    let mut best = closest_on_segment(a, b, p);
+    for (u, v) in [(b, c), (c, a)] {
+        let r = closest_on_segment(u, v, p);
+        if r.1 < best.1 {
+            best = r;
+        }
+    }
+    best
+}
+
+/// Closest point of triangle `t` to `p` in plan (its height on the triangle), and the squared
+/// plan distance.
+fn closest_in_plan(t: &[[f64; 3]; 3], p: [f64; 2]) -> ([f64; 3], f64) {
+    let flat = t.map(|v| [v[0], v[1], 0.0]);
+    let (q, d2) = closest_on_triangle(&flat, [p[0], p[1], 0.0]);
+    // Height at q by barycentric weights in plan.
+    let [a, b, c] = t.map(|v| [v[0], v[1]]);
+    let area = cross2(a, b, c);
+    let z = if area != 0.0 {
+        let qq = [q[0], q[1]];
+        let wa = cross2(qq, b, c) / area;
+        let wb = cross2(qq, c, a) / area;
+        let wc = 1.0 - wa - wb;
+        wa * t[0][2] + wb * t[1][2] + wc * t[2][2]
+    } else {
+        t[0][2]
+    };
+    ([q[0], q[1], z], d2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two triangles of a unit square, the second wound clockwise, a third on the diagonal on
+    /// the second's side (non-manifold edge) and a vertical one.
+    fn surface() -> Surface {
+        Surface {
+            vertices: vec![
+                Vec3::new(0.0, 0.0, 0.0),
+                Vec3::new(1.0, 0.0, 0.0),
+                Vec3::new(1.0, 1.0, 0.0),
+                Vec3::new(0.0, 1.0, 0.0),
+                Vec3::new(-1.0, 2.0, 0.0),
+                Vec3::new(-1.0, 2.0, 5.0),
+            ],
+            triangles: vec![[0, 1, 2], [0, 3, 2], [0, 2, 4], [0, 4, 5]],
+            regions: vec![0, 0, 1, 1],
+        }
+    }
+
+    #[test]
+    fn links_islands_and_flat_triangles() {
+        let m = NavMesh::build(&surface()).unwrap();
+        // Triangle 1 was clockwise: put counter-clockwise.
+        assert_eq!(m.triangle(1), [0, 2, 3]);
+        // The diagonal 0-2: triangle 0 uses it backward (2 -> 0), triangles 1 and 2 forward
+        // (0 -> 2): the lowest forward one (1) pairs with 0; 2 sees a wall there.
+        assert_eq!(m.neighbours(0), [None, None, Some(1)]);
+        assert_eq!(m.neighbours(1), [Some(0), None, None]);
+        assert_eq!(m.neighbours(2), [None, None, None]);
+        // The vertical triangle has no plan area.
+        assert!(m.is_flat(3));
+        assert_eq!(m.islands().len(), 3);
+        assert!(m.reachable(0, 1));
+        assert!(!m.reachable(0, 2));
+        assert!((m.islands()[0].plan_area - 1.0).abs() < 1e-12);
+        // No vertex has triangles adding up to 180° around it: no corner.
+        assert!((0..6).all(|v| !m.is_corner(v)));
+    }
+
+    #[test]
+    fn locate_and_snap() {
+        let m = NavMesh::build(&surface()).unwrap();
+        let l = m.locate(0.75, 0.25, None).unwrap();
+        assert_eq!(l.triangle, 0);
+        assert_eq!(l.snapped, 0.0);
+        assert!(m.locate(0.5, -0.5, None).is_none());
+        let s = m.locate_or_snap(0.5, -0.5, Some(0.0), 1.0).unwrap();
+        assert_eq!(s.point, Vec3::new(0.5, 0.0, 0.0));
+        assert_eq!(s.snapped, 0.5);
+        // 3-D: 0.5 in plan and 1.0 in height is farther than 1.
+        let e = m.locate_or_snap(0.5, -0.5, Some(1.0), 1.0).unwrap_err();
+        assert!(
+            matches!(e, LocateError::TooFar { nearest: Some(d), .. } if (d - 1.25f32.sqrt()).abs() < 1e-6)
+        );
+        assert_eq!(
+            m.locate_or_snap(f32::NAN, 0.0, None, 1.0),
+            Err(LocateError::NotFinite)
+        );
+    }
+}

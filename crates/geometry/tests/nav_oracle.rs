@@ -1,0 +1,157 @@
+//! Optimal paths against an independent oracle (visibility graph over the reflex boundary
+//! vertices + Dijkstra) on random polygons with holes; fast paths are never shorter; every
+//! path lies on walkable ground; and lengths agree with the `polyanya` crate.
+
+mod nav_support;
+
+use areakit_geometry::Vec3;
+use areakit_geometry::nav::{Mode, NavMesh, Path, PathError, SearchOptions, Searcher};
+use nav_support::*;
+
+fn opts(mode: Mode) -> SearchOptions {
+    SearchOptions {
+        mode,
+        ..SearchOptions::default()
+    }
+}
+
+fn p2(v: Vec3) -> [f64; 2] {
+    [f64::from(v.x), f64::from(v.y)]
+}
+
+#[test]
+fn optimal_equals_visibility_graph_oracle() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut searcher = Searcher::new();
+    let mut path = Path::default();
+    let (mut domains, mut pairs, mut vertex_pairs, mut worst) = (0, 0, 0, 0.0f64);
+    let mut ratios = Vec::new();
+    let mut samples = 0;
+    for d in 0..24 {
+        let (nx, ny) = (6 + d % 5, 5 + d % 7);
+        let holes = 1 + d % 6;
+        let mixed = d % 3 == 0;
+        let s = grid_domain(&mut rng, nx, ny, holes, 0.25, mixed, |_, _| 0.0);
+        let mesh = NavMesh::build(&s).unwrap();
+        let oracle = Oracle::new(&s);
+        assert!(oracle.node_count() > 0, "domain {d} has reflex vertices");
+        domains += 1;
+        for k in 0..30 {
+            // Some endpoints exactly on vertices (start/goal at a corner).
+            let a = if k % 7 == 0 {
+                let t = s.triangles[rng.below(s.triangles.len() as u64) as usize];
+                s.vertices[t[0] as usize]
+            } else {
+                random_point(&mut rng, &s).1
+            };
+            let b = if k % 5 == 0 {
+                let t = s.triangles[rng.below(s.triangles.len() as u64) as usize];
+                s.vertices[t[1] as usize]
+            } else {
+                random_point(&mut rng, &s).1
+            };
+            if k % 7 == 0 || k % 5 == 0 {
+                vertex_pairs += 1;
+            }
+            let want = oracle.distance(p2(a), p2(b));
+            assert!(want.is_finite(), "oracle: domain {d} pair {k} unreachable");
+            searcher
+                .find_path_into(&mesh, a, b, &opts(Mode::Optimal), &mut path)
+                .unwrap_or_else(|e| panic!("domain {d} pair {k} {a} -> {b}: {e}"));
+            let got = f64::from(path.length_plan);
+            let rel = (got - want).abs() / want.max(1e-9);
+            worst = worst.max(rel);
+            assert!(
+                rel <= 1e-5,
+                "domain {d} pair {k} {a} -> {b}: optimal {got} oracle {want} ({:?})",
+                path.points
+            );
+            samples += check_on_ground(&mesh, &path, 0.05)
+                .unwrap_or_else(|e| panic!("domain {d} pair {k}: {e}"));
+            let optimal = path.length_plan;
+            searcher
+                .find_path_into(&mesh, a, b, &opts(Mode::Fast), &mut path)
+                .unwrap();
+            assert!(
+                path.length_plan >= optimal * (1.0 - 1e-6),
+                "fast {} < optimal {optimal}",
+                path.length_plan
+            );
+            samples += check_on_ground(&mesh, &path, 0.05)
+                .unwrap_or_else(|e| panic!("fast: domain {d} pair {k}: {e}"));
+            if optimal > 0.0 {
+                ratios.push(path.length_plan / optimal);
+            }
+            pairs += 1;
+        }
+    }
+    ratios.sort_by(f32::total_cmp);
+    eprintln!(
+        "oracle: {domains} domains, {pairs} pairs ({vertex_pairs} with a vertex end), worst relative error {worst:e}; fast/optimal median {} worst {}; {samples} ground samples",
+        ratios[ratios.len() / 2],
+        ratios[ratios.len() - 1]
+    );
+    assert_eq!(domains, 24);
+    assert_eq!(pairs, 24 * 30);
+}
+
+#[test]
+fn paths_on_random_mazes_stay_on_ground_and_match_polyanya() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut searcher = Searcher::new();
+    let mut path = Path::default();
+    let (mut meshes, mut pairs, mut worst) = (0, 0, 0.0f64);
+    for m in 0..8 {
+        let s = maze(&mut rng, 6 + m, 5 + m, m * 2, 0.2);
+        let mesh = NavMesh::build(&s).unwrap();
+        let poly = polyanya_mesh(&s);
+        meshes += 1;
+        for k in 0..40 {
+            let (ta, a) = random_point(&mut rng, &s);
+            let (tb, b) = random_point(&mut rng, &s);
+            assert!(mesh.reachable(ta, tb));
+            searcher
+                .find_path_into(&mesh, a, b, &opts(Mode::Optimal), &mut path)
+                .unwrap_or_else(|e| panic!("maze {m} pair {k}: {e}"));
+            check_on_ground(&mesh, &path, 0.05).unwrap_or_else(|e| panic!("maze {m} {k}: {e}"));
+            let theirs = polyanya_length(&poly, a, b).expect("polyanya finds a path");
+            let rel = f64::from((path.length_plan - theirs).abs()) / f64::from(theirs.max(1e-6));
+            worst = worst.max(rel);
+            assert!(
+                rel <= 1e-4,
+                "maze {m} pair {k}: ours {} polyanya {theirs}",
+                path.length_plan
+            );
+            pairs += 1;
+        }
+    }
+    eprintln!("polyanya: {meshes} mazes, {pairs} pairs, worst relative difference {worst:e}");
+    assert_eq!(pairs, 8 * 40);
+}
+
+#[test]
+fn same_point_and_unreachable() {
+    let mut rng = Rng(7);
+    let s = grid_domain(&mut rng, 5, 5, 0, 0.2, false, |_, _| 0.0);
+    let mesh = NavMesh::build(&s).unwrap();
+    let mut searcher = Searcher::new();
+    let (_, a) = random_point(&mut rng, &s);
+    for mode in [Mode::Optimal, Mode::Fast] {
+        let p = searcher.find_path(&mesh, a, a, &opts(mode)).unwrap();
+        assert_eq!(p.length_plan, 0.0);
+        assert_eq!(p.length_3d, 0.0);
+        assert_eq!(p.triangles.len(), 1);
+    }
+    // Off the surface, beyond the snap distance.
+    let far = Vec3::new(100.0, 100.0, 0.0);
+    let e = searcher
+        .find_path(&mesh, a, far, &SearchOptions::default())
+        .unwrap_err();
+    assert!(matches!(e, PathError::Goal(_)), "{e:?}");
+    // Just off the edge: snapped.
+    let near = Vec3::new(-0.5, 2.5, 0.0);
+    let p = searcher
+        .find_path(&mesh, near, a, &SearchOptions::default())
+        .unwrap();
+    assert!(p.points[0].x > -0.3, "{:?}", p.points[0]);
+}
