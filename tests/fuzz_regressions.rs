@@ -55,7 +55,8 @@ fn mdl_long_non_utf8_list_key_survives_canonical_text() {
     input.extend_from_slice(&[0xFF; 10]);
     input.extend_from_slice(b"key\nendnode\n");
     let m = mdl_ascii::read(&input).unwrap();
-    let canon = mdl_ascii::write_canonical(&m);
-    let back = mdl_ascii::read(canon.as_bytes()).unwrap();
-    assert!(back == m, "{canon}");
+    // The bytes: names keep their bytes above 0x7F, which a `String` cannot hold.
+    let canon = mdl_ascii::write_canonical_bytes(&m);
+    let back = mdl_ascii::read(&canon).unwrap();
+    assert!(back == m, "{canon:?}");
 }

@@ -493,7 +493,7 @@ pub fn check_with(area: &Area, opts: &CheckOptions) -> Vec<Finding> {
         };
         match (&room.wok_path, &room.wok_error, &room.wok) {
             (None, _, _) if loose_layout => {}
-            (None, _, _) => out.push(Finding::error(
+            (None, _, _) => out.push(Finding::warning(
                 "area-room-missing-wok",
                 lyt_place,
                 format!(
@@ -591,7 +591,7 @@ pub fn check_with(area: &Area, opts: &CheckOptions) -> Vec<Finding> {
                 continue;
             }
             Some(t) if t.is_placeholder() => {
-                out.push(Finding::error(
+                out.push(Finding::warning(
                     "area-transition-missing-room",
                     place,
                     format!(
@@ -633,7 +633,7 @@ fn vis_cross_checks(area: &Area, v: &vis::Vis, vis_file: &str, out: &mut Vec<Fin
         );
         for (line, name, item) in names {
             if area.lyt.room_index(name).is_none() {
-                out.push(Finding::error(
+                out.push(Finding::warning(
                     "area-vis-unknown-room",
                     Place {
                         file: Some(vis_file.to_string()),

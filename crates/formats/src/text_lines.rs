@@ -1,17 +1,31 @@
-//! Line-level helpers shared by the line-oriented ASCII formats (LYT, VIS).
+//! The text layer shared by every text format (LYT, VIS, MDL ASCII and the ASCII walkmeshes
+//! it carries): framing, line splitting, decoding, tokens.
 //!
+//! A text reader starts with [`frame`], which sets aside what is not text: a UTF-8 byte-order
+//! mark at the start, and everything from the first NUL byte to the end of the file (the C-string
+//! terminator some exporters write after the last line, and any padding after it). The reader
+//! keeps both in its model so the writer puts them back byte for byte, and reports them with the
+//! other irregularities of the bytes ([`text_findings`]: CR-only and mixed line ends, bytes
+//! above 0x7F) as warnings: none of them stops a file from being read.
+//!
+//! Lines end at `\n`, `\r\n` or a lone `\r` ([`line_at`]), each line keeping its terminator.
 //! Text is decoded byte-for-char (ISO 8859-1), so every input decodes and encodes back to the
-//! same bytes; the formats themselves only use ASCII.
+//! same bytes: Windows-1252 bytes in names and comments survive a round trip, and names compare
+//! case-insensitively on their ASCII letters only.
 
 use crate::error::EncodeError;
+use crate::finding::{Finding, Place};
 
 /// The terminator of a line as found in the input.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Eol {
     /// `\n`.
+    #[default]
     Lf,
     /// `\r\n`.
     CrLf,
+    /// A lone `\r` (classic Mac OS).
+    Cr,
     /// The last line of an input that does not end with a terminator.
     None,
 }
@@ -22,7 +36,18 @@ impl Eol {
         match self {
             Eol::Lf => "\n",
             Eol::CrLf => "\r\n",
+            Eol::Cr => "\r",
             Eol::None => "",
+        }
+    }
+
+    /// The terminator's name in messages (`LF`, `CRLF`, `CR`, `none`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Eol::Lf => "LF",
+            Eol::CrLf => "CRLF",
+            Eol::Cr => "CR",
+            Eol::None => "none",
         }
     }
 }
@@ -34,9 +59,196 @@ pub(crate) struct RawLine {
     pub eol: Eol,
 }
 
+/// The UTF-8 byte-order mark.
+pub(crate) const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// A text file split into what a reader reads and what it only keeps.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Framed<'a> {
+    /// Whether the file starts with a UTF-8 byte-order mark.
+    pub bom: bool,
+    /// The text: after the byte-order mark, up to the first NUL byte (or the end).
+    pub text: &'a [u8],
+    /// From the first NUL byte to the end of the file (empty when there is no NUL).
+    pub tail: &'a [u8],
+}
+
+impl Framed<'_> {
+    /// Offset of the text in the file (3 after a byte-order mark, else 0).
+    pub fn text_start(&self) -> usize {
+        if self.bom { BOM.len() } else { 0 }
+    }
+
+    /// Offset of the tail in the file (the first NUL byte), or the file length.
+    pub fn text_end(&self) -> usize {
+        self.text_start() + self.text.len()
+    }
+
+    /// The owned part a writer puts around the text.
+    pub fn frame(&self) -> Frame {
+        Frame {
+            bom: self.bom,
+            tail: self.tail.to_vec(),
+        }
+    }
+}
+
+/// What a model read from a file keeps around its text: the byte-order mark and the NUL tail.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Frame {
+    /// Whether the file started with a UTF-8 byte-order mark.
+    pub bom: bool,
+    /// The bytes from the first NUL byte to the end of the file.
+    pub tail: Vec<u8>,
+}
+
+impl Frame {
+    /// `text` with the byte-order mark before it and the tail after it.
+    pub fn wrap(&self, text: Vec<u8>) -> Vec<u8> {
+        if !self.bom && self.tail.is_empty() {
+            return text;
+        }
+        let mut out = Vec::with_capacity(BOM.len() + text.len() + self.tail.len());
+        if self.bom {
+            out.extend_from_slice(BOM);
+        }
+        out.extend_from_slice(&text);
+        out.extend_from_slice(&self.tail);
+        out
+    }
+}
+
+/// Splits a text file: the byte-order mark, the text, the tail from the first NUL byte.
+pub(crate) fn frame(data: &[u8]) -> Framed<'_> {
+    let bom = data.starts_with(BOM);
+    let body = if bom { &data[BOM.len()..] } else { data };
+    let (text, tail) = body.split_at(find_nul(body).unwrap_or(body.len()));
+    Framed { bom, text, tail }
+}
+
+/// The offset of the first NUL byte, a word at a time.
+pub(crate) fn find_nul(input: &[u8]) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = input.chunks_exact(8);
+    let mut i = 0;
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        let x = u64::from_le_bytes(w);
+        if x.wrapping_sub(LO) & !x & HI != 0 {
+            return c.iter().position(|&b| b == 0).map(|p| i + p);
+        }
+        i += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| b == 0)
+        .map(|p| i + p)
+}
+
+/// A line of a text: its byte range without the terminator, and where the next line starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Line {
+    /// Offset of the first byte of the line.
+    pub start: usize,
+    /// Offset one past the last content byte (before the terminator).
+    pub end: usize,
+    /// Offset of the first byte of the next line (after the terminator).
+    pub next: usize,
+    /// The terminator.
+    pub eol: Eol,
+}
+
+/// The line starting at `start`: it ends at the first `\n`, `\r\n` or lone `\r`, or at the end
+/// of `text` ([`Eol::None`]). A `start` at or past the end gives an empty last line.
+#[inline]
+pub(crate) fn line_at(text: &[u8], start: usize) -> Line {
+    let rest = text.get(start..).unwrap_or_default();
+    match find_eol(rest) {
+        Some(i) => {
+            let end = start + i;
+            let (next, eol) = if rest[i] == b'\n' {
+                (end + 1, Eol::Lf)
+            } else if rest.get(i + 1) == Some(&b'\n') {
+                (end + 2, Eol::CrLf)
+            } else {
+                (end + 1, Eol::Cr)
+            };
+            Line {
+                start,
+                end,
+                next,
+                eol,
+            }
+        }
+        None => {
+            let end = start.max(text.len());
+            Line {
+                start,
+                end,
+                next: end,
+                eol: Eol::None,
+            }
+        }
+    }
+}
+
+/// Every line of `text`, in order (none for an empty text).
+pub(crate) fn lines(text: &[u8]) -> impl Iterator<Item = Line> + '_ {
+    let mut pos = 0;
+    std::iter::from_fn(move || {
+        (pos < text.len()).then(|| {
+            let l = line_at(text, pos);
+            pos = l.next;
+            l
+        })
+    })
+}
+
+/// The offset of each line's first byte (`[0]` for an empty text).
+pub(crate) fn line_starts(text: &[u8]) -> Vec<usize> {
+    let mut out = vec![0];
+    out.extend(lines(text).map(|l| l.next).filter(|&n| n < text.len()));
+    out
+}
+
+/// Position of the first `\n` or `\r`, a word at a time.
+#[inline]
+fn find_eol(hay: &[u8]) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    const NL: u64 = LO * b'\n' as u64;
+    const CR: u64 = LO * b'\r' as u64;
+    let mut i = 0;
+    let mut chunks = hay.chunks_exact(8);
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        let w = u64::from_le_bytes(w);
+        let (a, b) = (w ^ NL, w ^ CR);
+        // The lowest flagged byte of each zero-byte mask is exact (false positives only occur
+        // above a true zero byte of the same mask), so the lowest flag of the union is too.
+        let found = ((a.wrapping_sub(LO) & !a) | (b.wrapping_sub(LO) & !b)) & HI;
+        if found != 0 {
+            return Some(i + (found.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| b == b'\n' || b == b'\r')
+        .map(|p| i + p)
+}
+
 /// Decodes bytes one char per byte (ISO 8859-1): lossless for any input.
 pub(crate) fn decode(data: &[u8]) -> String {
-    data.iter().map(|&b| char::from(b)).collect()
+    match std::str::from_utf8(data) {
+        Ok(s) if data.is_ascii() => s.to_owned(),
+        _ => data.iter().map(|&b| char::from(b)).collect(),
+    }
 }
 
 /// Encodes text decoded by [`decode`] (or edited with chars up to U+00FF) back to bytes.
@@ -52,41 +264,159 @@ pub(crate) fn encode(text: &str, what: &str) -> Result<Vec<u8>, EncodeError> {
         .collect()
 }
 
-/// Splits decoded text into lines. A lone `\r` is kept inside the line text.
-/// An input ending with a terminator has no empty last line.
-pub(crate) fn split_lines(text: &str) -> Vec<RawLine> {
-    let mut out = Vec::new();
-    let mut rest = text;
-    while !rest.is_empty() {
-        match rest.find('\n') {
-            Some(i) => {
-                let (line, eol) = match rest[..i].strip_suffix('\r') {
-                    Some(l) => (l, Eol::CrLf),
-                    None => (&rest[..i], Eol::Lf),
-                };
-                out.push(RawLine {
-                    text: line.to_string(),
-                    eol,
-                });
-                rest = &rest[i + 1..];
-            }
-            None => {
-                out.push(RawLine {
-                    text: rest.to_string(),
-                    eol: Eol::None,
-                });
-                rest = "";
-            }
-        }
-    }
-    out
+/// Splits text into decoded lines ([`line_at`]). An input ending with a terminator has no empty
+/// last line.
+pub(crate) fn split_lines(text: &[u8]) -> Vec<RawLine> {
+    lines(text)
+        .map(|l| RawLine {
+            text: decode(&text[l.start..l.end]),
+            eol: l.eol,
+        })
+        .collect()
 }
 
-/// The terminator used by most lines (LF when there is none or on a tie).
+/// The terminator used by most lines (LF when there is none; on a tie LF, then CRLF).
 pub(crate) fn dominant_eol(lines: &[RawLine]) -> Eol {
-    let crlf = lines.iter().filter(|l| l.eol == Eol::CrLf).count();
-    let lf = lines.iter().filter(|l| l.eol == Eol::Lf).count();
-    if crlf > lf { Eol::CrLf } else { Eol::Lf }
+    let count = |e: Eol| lines.iter().filter(|l| l.eol == e).count();
+    let (lf, crlf, cr) = (count(Eol::Lf), count(Eol::CrLf), count(Eol::Cr));
+    if cr > lf && cr > crlf {
+        Eol::Cr
+    } else if crlf > lf {
+        Eol::CrLf
+    } else {
+        Eol::Lf
+    }
+}
+
+/// The finding codes one text format uses for what [`text_findings`] reports.
+pub(crate) struct TextCodes {
+    /// A UTF-8 byte-order mark at the start.
+    pub bom: &'static str,
+    /// A NUL byte and what follows it.
+    pub nul_tail: &'static str,
+    /// Lines ending with a lone CR.
+    pub cr: &'static str,
+    /// Line ends of more than one kind.
+    pub mixed: &'static str,
+    /// Bytes above 0x7F.
+    pub non_ascii: &'static str,
+}
+
+/// The warnings about a framed text's bytes, in line order: a byte-order mark (line 1), the
+/// first line whose terminator differs from the first line's, the first line ending with a
+/// lone CR, the first byte above 0x7F, and the NUL tail (at the NUL's line and column). Each
+/// is reported once per file, with a count where there are several.
+pub(crate) fn text_findings(f: &Framed<'_>, codes: &TextCodes) -> Vec<Finding> {
+    let mut out: Vec<(u32, u32, Finding)> = Vec::new();
+    let mut push = |line: u32, column: u32, code: &'static str, msg: String| {
+        out.push((
+            line,
+            column,
+            Finding::warning(code, Place::line_col(line, column), msg),
+        ));
+    };
+    if f.bom {
+        push(
+            1,
+            1,
+            codes.bom,
+            "UTF-8 byte-order mark before the first line: not part of the text, kept".into(),
+        );
+    }
+    let mut first_eol: Option<Eol> = None;
+    let mut mixed = false;
+    let (mut cr_lines, mut cr_first) = (0usize, 0u32);
+    let (mut high, mut high_first) = (0usize, None::<(u32, u32, u8)>);
+    let mut n = 0u32;
+    let mut last: Option<Line> = None;
+    for (i, l) in lines(f.text).enumerate() {
+        n = line_no(i);
+        last = Some(l);
+        if l.eol != Eol::None {
+            match first_eol {
+                None => first_eol = Some(l.eol),
+                Some(e) if e != l.eol && !mixed => {
+                    mixed = true;
+                    push(
+                        n,
+                        1,
+                        codes.mixed,
+                        format!(
+                            "line ends differ from the first line's ({} here, {} on line 1); each line keeps its own",
+                            l.eol.name(),
+                            e.name()
+                        ),
+                    );
+                }
+                _ => {}
+            }
+        }
+        if l.eol == Eol::Cr {
+            cr_lines += 1;
+            if cr_lines == 1 {
+                cr_first = n;
+            }
+        }
+        let content = &f.text[l.start..l.end];
+        if !content.is_ascii() {
+            let k = content.iter().filter(|&&b| b >= 0x80).count();
+            if high == 0
+                && let Some(p) = content.iter().position(|&b| b >= 0x80)
+            {
+                high_first = Some((n, column(p), content[p]));
+            }
+            high += k;
+        }
+    }
+    if cr_lines > 0 {
+        push(
+            cr_first,
+            1,
+            codes.cr,
+            format!(
+                "{cr_lines} line(s) end with a lone CR (classic Mac OS line ends), the first here: read as line ends, kept"
+            ),
+        );
+    }
+    if let Some((line, col, b)) = high_first {
+        push(
+            line,
+            col,
+            codes.non_ascii,
+            format!(
+                "{high} byte(s) above 0x7F, the first here (0x{b:02X}): read as one character each (Windows-1252 text), written back unchanged"
+            ),
+        );
+    }
+    if !f.tail.is_empty() {
+        let (line, col) = match last {
+            None => (1, 1),
+            Some(l) if l.eol != Eol::None => (n.saturating_add(1), 1),
+            Some(l) => (n, column(l.end - l.start)),
+        };
+        let text_after = f.tail.iter().any(|&b| b != 0 && !b.is_ascii_whitespace());
+        push(
+            line,
+            col,
+            codes.nul_tail,
+            format!(
+                "a NUL byte ends the text here (a C-string terminator); the {} byte(s) from it to the end of the file are kept, not read{}",
+                f.tail.len(),
+                if text_after {
+                    " (they include text after the NUL)"
+                } else {
+                    ""
+                }
+            ),
+        );
+    }
+    out.sort_by_key(|(l, c, _)| (*l, *c));
+    out.into_iter().map(|(_, _, f)| f).collect()
+}
+
+/// A 1-based column from a 0-based byte index.
+fn column(index: usize) -> u32 {
+    u32::try_from(index + 1).unwrap_or(u32::MAX)
 }
 
 /// A whitespace-separated token with its 1-based byte column.
@@ -217,13 +547,97 @@ mod tests {
 
     #[test]
     fn split_keeps_terminators() {
-        let lines = split_lines("a\r\nb\nc");
+        let lines = split_lines(b"a\r\nb\nc");
         assert_eq!(lines.len(), 3);
         assert_eq!(lines[0].eol, Eol::CrLf);
         assert_eq!(lines[1].eol, Eol::Lf);
         assert_eq!(lines[2].eol, Eol::None);
-        assert_eq!(split_lines("a\n").len(), 1);
-        assert!(split_lines("").is_empty());
+        assert_eq!(split_lines(b"a\n").len(), 1);
+        assert!(split_lines(b"").is_empty());
+    }
+
+    #[test]
+    fn lone_cr_ends_a_line() {
+        let lines = split_lines(b"a\rb\r\n\rc\r");
+        let got: Vec<_> = lines.iter().map(|l| (l.text.as_str(), l.eol)).collect();
+        assert_eq!(
+            got,
+            [
+                ("a", Eol::Cr),
+                ("b", Eol::CrLf),
+                ("", Eol::Cr),
+                ("c", Eol::Cr)
+            ]
+        );
+        assert_eq!(line_starts(b"a\rb\r\n\rc\r"), [0, 2, 5, 6]);
+        // Word-at-a-time search: terminators in every position of a word, and in the tail.
+        for at in 0..20 {
+            for t in [b'\n', b'\r'] {
+                let mut text = vec![b'x'; 20];
+                text[at] = t;
+                let l = line_at(&text, 0);
+                assert_eq!((l.end, l.next), (at, at + 1), "{at} {t}");
+            }
+        }
+        assert_eq!(line_at(b"ab", 5).eol, Eol::None);
+    }
+
+    #[test]
+    fn frame_sets_aside_bom_and_nul_tail() {
+        let f = frame(b"\xEF\xBB\xBFab\n\0\0x");
+        assert!(f.bom);
+        assert_eq!((f.text, f.tail), (&b"ab\n"[..], &b"\0\0x"[..]));
+        assert_eq!((f.text_start(), f.text_end()), (3, 6));
+        assert_eq!(
+            f.frame().wrap(f.text.to_vec()),
+            b"\xEF\xBB\xBFab\n\0\0x".to_vec()
+        );
+        let f = frame(b"ab");
+        assert!(!f.bom && f.tail.is_empty() && f.text == b"ab");
+        // A BOM is only a BOM at the start; a NUL anywhere ends the text.
+        let f = frame(b"\0\xEF\xBB\xBF");
+        assert!(!f.bom && f.text.is_empty() && f.tail.len() == 4);
+        for at in 0..20 {
+            let mut v = vec![b'a'; 20];
+            v[at] = 0;
+            assert_eq!(find_nul(&v), Some(at));
+        }
+    }
+
+    const CODES: TextCodes = TextCodes {
+        bom: "t-bom",
+        nul_tail: "t-nul",
+        cr: "t-cr",
+        mixed: "t-mixed",
+        non_ascii: "t-high",
+    };
+
+    fn text_codes(data: &[u8]) -> Vec<(&'static str, Option<u32>, Option<u32>)> {
+        text_findings(&frame(data), &CODES)
+            .iter()
+            .map(|f| {
+                assert_eq!(f.severity, crate::Severity::Warning);
+                (f.code, f.place.line, f.place.column)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn text_findings_in_line_order() {
+        assert!(text_codes(b"a\r\nb\r\n").is_empty());
+        assert_eq!(
+            text_codes(b"\xEF\xBB\xBFa\nb \x80\x81\rc\r\nd\n\0"),
+            [
+                ("t-bom", Some(1), Some(1)),
+                ("t-mixed", Some(2), Some(1)),
+                ("t-cr", Some(2), Some(1)),
+                ("t-high", Some(2), Some(3)),
+                ("t-nul", Some(5), Some(1)),
+            ]
+        );
+        assert_eq!(text_codes(b"abc\0"), [("t-nul", Some(1), Some(4))]);
+        assert_eq!(text_codes(b"\0"), [("t-nul", Some(1), Some(1))]);
+        assert_eq!(text_codes(b"a\rb\r"), [("t-cr", Some(1), Some(1))]);
     }
 
     #[test]

@@ -33,8 +33,9 @@ fn edge_place(mesh: &Mesh, code: u32) -> Place {
 /// perimeters), then geometry (degenerate, duplicate, non-manifold, downward, T-junctions,
 /// cracks, overlaps, small islands, stored normals/planes and adjacency against geometry).
 ///
-/// `Error` only where the engine would misread the data (index out of range, tables that do
-/// not line up, a tree that loses faces, missing perimeters); everything else is a warning.
+/// `Error` only where the bytes prove the walkmesh broken (an index past its table, a tree that
+/// loses faces or has boxes that miss them, no tree, perimeter loops that do not cover the edge
+/// table); everything else is a warning. The evidence per code is in `docs/checks.md`.
 pub fn check_bwm(bwm: &Bwm) -> Vec<Finding> {
     cap_per_code(check_bwm_all(bwm), MAX_PER_CODE)
 }
@@ -112,12 +113,13 @@ pub fn check_bwm_all(bwm: &Bwm) -> Vec<Finding> {
                 .iter()
                 .position(|w| *w)
                 .unwrap_or(0);
-        out.push(Finding::error(
+        out.push(Finding::warning(
             "bwm-walkable-not-first",
             face_place(&mesh, f as u32),
             format!(
-                "walkable face {f} comes after non-walkable face {walkable_prefix}: the engine \
-                 takes the first adjacency-count faces as the walkable ones"
+                "walkable face {f} comes after non-walkable face {walkable_prefix}: every tool \
+                 writes walkable faces first (readers map adjacency records to the walkable faces \
+                 in file order)"
             ),
         ));
     }
@@ -126,10 +128,10 @@ pub fn check_bwm_all(bwm: &Bwm) -> Vec<Finding> {
         let msg =
             format!("{nadj} adjacency records but {walkable_total} faces with walkable materials");
         if nadj < walkable_total {
-            out.push(Finding::error(
+            out.push(Finding::warning(
                 "bwm-walkable-count",
                 Place::default().item("adjacency"),
-                format!("{msg}: walkable faces without adjacency would be read past the table"),
+                format!("{msg}: the last walkable faces have no adjacency record (no neighbours)"),
             ));
         } else {
             out.push(Finding::warning(
@@ -150,11 +152,24 @@ pub fn check_bwm_all(bwm: &Bwm) -> Vec<Finding> {
             }
             if v < 0 || v as usize >= w * 3 {
                 adj_ok = false;
-                out.push(Finding::error(
-                    "bwm-adjacency-index",
-                    edge_place(&mesh, (f * 3 + k) as u32),
-                    format!("adjacency {v} is neither -1 nor an edge of the {w} walkable faces"),
-                ));
+                // An index past the face table names no face at all: a reader following it
+                // reads out of bounds. An edge of a face without an adjacency record is only
+                // suspicious.
+                let out_of_table = v < 0 || v as usize >= nf * 3;
+                let msg = if out_of_table {
+                    format!("adjacency {v} is neither -1 nor an edge of the {nf} faces")
+                } else {
+                    format!(
+                        "adjacency {v} names an edge of face {}, which is not one of the {w} walkable faces",
+                        v / 3
+                    )
+                };
+                let place = edge_place(&mesh, (f * 3 + k) as u32);
+                out.push(if out_of_table {
+                    Finding::error("bwm-adjacency-index", place, msg)
+                } else {
+                    Finding::warning("bwm-adjacency-index", place, msg)
+                });
                 continue;
             }
             let back = bwm.adjacency[v as usize / 3][v as usize % 3];
@@ -205,11 +220,23 @@ fn check_edges(bwm: &Bwm, mesh: &Mesh, w: usize, adj_ok: bool, out: &mut Vec<Fin
         let code = e.edge as usize;
         if code >= w * 3 {
             edges_ok = false;
-            out.push(Finding::error(
-                "bwm-edge-index",
-                Place::default().item(format!("edges[{i}]")).edge(i as u32),
-                format!("edge {code} is not an edge of the {w} walkable faces"),
-            ));
+            // Past the face table: no face has this edge (an out-of-bounds read for a reader
+            // resolving it). An edge of a face without adjacency is only suspicious.
+            let nf = mesh.faces.len();
+            let place = Place::default().item(format!("edges[{i}]")).edge(i as u32);
+            out.push(if code >= nf * 3 {
+                Finding::error(
+                    "bwm-edge-index",
+                    place,
+                    format!("edge {code} is not an edge of the {nf} faces"),
+                )
+            } else {
+                Finding::warning(
+                    "bwm-edge-index",
+                    place,
+                    format!("edge {code} is not an edge of the {w} walkable faces"),
+                )
+            });
             continue;
         }
         if listed[code] {
@@ -318,14 +345,20 @@ fn check_tree(
         ));
     }
     match aabb::check_layout(nodes, nf) {
-        Err(TreeProblem::NodeCount { nodes: n, faces }) => out.push(Finding::error(
-            "bwm-aabb-count",
-            Place::default().item("aabb"),
-            format!(
+        Err(TreeProblem::NodeCount { nodes: n, faces }) => {
+            // Fewer nodes than a tree of one leaf per face needs: some face has no leaf, or a
+            // node lacks a child (out.wok). More: nodes no query reaches.
+            let msg = format!(
                 "{n} AABB nodes for {faces} faces; a tree with one leaf per face has {}",
                 2 * faces - 1
-            ),
-        )),
+            );
+            let place = Place::default().item("aabb");
+            out.push(if n < 2 * faces - 1 {
+                Finding::error("bwm-aabb-count", place, msg)
+            } else {
+                Finding::warning("bwm-aabb-count", place, msg)
+            });
+        }
         Err(TreeProblem::NotPreOrder { node }) => out.push(Finding::warning(
             "bwm-aabb-order",
             Place::default().item(format!("aabb[{node}]")),

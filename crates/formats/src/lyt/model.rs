@@ -5,7 +5,7 @@
 //! only the lines of the records that were edited or added.
 
 use crate::finding::Finding;
-use crate::text_lines::{Eol, RawLine};
+use crate::text_lines::{Eol, Frame, RawLine};
 
 /// The name LYT files use for a removed room kept only to preserve the room indices.
 pub const PLACEHOLDER_ROOM: &str = "****";
@@ -242,6 +242,8 @@ pub(crate) enum Skeleton {
 pub(crate) struct Layout {
     pub lines: Vec<Skeleton>,
     pub default_eol: Eol,
+    /// The byte-order mark and NUL tail around the text.
+    pub frame: Frame,
     /// Irregularities seen while reading (warnings with line:column).
     pub findings: Vec<Finding>,
 }

@@ -4,15 +4,26 @@ use super::model::{DoorHook, FileDependency, Layout, Lyt, Placement, Section, Sk
 use crate::error::DecodeError;
 use crate::finding::{Finding, Place};
 use crate::text_lines::{
-    self, Eol, RawLine, Token, dominant_eol, has_trailing_whitespace, indent_len, line_no,
-    parse_f32, split_lines, tokens,
+    self, Eol, RawLine, TextCodes, Token, dominant_eol, has_trailing_whitespace, indent_len,
+    line_no, parse_f32, split_lines, tokens,
+};
+
+/// The codes of the warnings about the bytes of a LYT file.
+const TEXT_CODES: TextCodes = TextCodes {
+    bom: "lyt-bom",
+    nul_tail: "lyt-nul-tail",
+    cr: "lyt-cr-line-endings",
+    mixed: "lyt-mixed-line-endings",
+    non_ascii: "lyt-non-ascii",
 };
 
 /// Decodes a LYT file.
 ///
-/// Reads every line of real files: CRLF or LF, tabs, any indentation, keywords in any case,
-/// counts that disagree with the lines that follow (the lines decide), text after `donelayout`.
-/// Each irregularity becomes a warning in [`Lyt::read_findings`]. Errors (with line:column) are
+/// Reads every line of real files: CRLF, LF or CR line ends (mixed too), tabs, any indentation,
+/// keywords in any case, counts that disagree with the lines that follow (the lines decide),
+/// text after `donelayout`, a UTF-8 byte-order mark, a NUL byte and whatever follows it (kept,
+/// not read), bytes above 0x7F (one character each). Each irregularity becomes a warning in
+/// [`Lyt::read_findings`], and the file writes back byte for byte. Errors (with line:column) are
 /// kept for lines that cannot be understood: a record with missing or non-numeric fields, a
 /// count that is not a number.
 ///
@@ -24,8 +35,8 @@ use crate::text_lines::{
 /// assert_eq!(lyt::write(&l).unwrap(), text);
 /// ```
 pub fn read(data: &[u8]) -> Result<Lyt, DecodeError> {
-    let text = text_lines::decode(data);
-    let lines = split_lines(&text);
+    let framed = text_lines::frame(data);
+    let lines = split_lines(framed.text);
     let mut r = Reader {
         lyt: Lyt::default(),
         skeleton: Vec::with_capacity(lines.len()),
@@ -35,21 +46,15 @@ pub fn read(data: &[u8]) -> Result<Lyt, DecodeError> {
         open_count: None,
         warned_no_begin: false,
     };
-    let first_eol = lines.first().map(|l| l.eol);
-    let mut warned_mixed = false;
+    // The warnings about the bytes (byte-order mark, line ends, bytes above 0x7F, NUL tail)
+    // go in line order among the others.
+    let mut text_findings = text_lines::text_findings(&framed, &TEXT_CODES)
+        .into_iter()
+        .peekable();
     for (i, line) in lines.iter().enumerate() {
         let n = line_no(i);
-        if !warned_mixed
-            && line.eol != Eol::None
-            && first_eol.is_some_and(|e| e != Eol::None && e != line.eol)
-        {
-            warned_mixed = true;
-            r.warn(
-                "lyt-mixed-line-endings",
-                n,
-                1,
-                "line ends differ from the first line's (CRLF and LF mixed)",
-            );
+        while let Some(f) = text_findings.next_if(|f| before(f, n)) {
+            r.findings.push(f);
         }
         r.line(n, line)?;
     }
@@ -78,10 +83,12 @@ pub fn read(data: &[u8]) -> Result<Lyt, DecodeError> {
             "the last line has no line terminator",
         );
     }
+    r.findings.extend(text_findings);
     let mut lyt = r.lyt;
     lyt.layout = Some(Layout {
         lines: r.skeleton,
         default_eol: dominant_eol(&lines),
+        frame: framed.frame(),
         findings: r.findings,
     });
     Ok(lyt)
@@ -507,4 +514,10 @@ fn byte_offset(line: &str, t: &Token<'_>) -> usize {
 /// The column just after the last char of the line.
 fn end_column(line: &str) -> u32 {
     u32::try_from(line.trim_end().chars().count() + 1).unwrap_or(u32::MAX)
+}
+
+/// Whether a warning about the bytes goes before the findings of line `n`: it is on an earlier
+/// line, or at the start of line `n` (the byte-order mark, a line end differing from the first).
+fn before(f: &Finding, n: u32) -> bool {
+    f.place.line < Some(n) || (f.place.line == Some(n) && f.place.column <= Some(1))
 }

@@ -11,10 +11,12 @@ pub const MAX_RESREF: usize = 16;
 /// Checks a layout: the warnings found while reading it (syntax irregularities, count
 /// mismatches) followed by the checks of its data:
 ///
-/// - `lyt-duplicate-room` (error): two rooms with the same name (case-insensitive); the
+/// - `lyt-duplicate-room` (warning): two rooms with the same name (case-insensitive); the
 ///   placeholder `****` is exempt;
 /// - `lyt-name-too-long` (error): a room, track or obstacle model name over 16 characters;
-/// - `lyt-name-invalid` (error): an empty name, or one with whitespace or non-ASCII characters;
+/// - `lyt-name-invalid` (warning): an empty name, or one with whitespace, control or non-ASCII
+///   characters (Windows-1252 names read and write back unchanged; no resource is likely to
+///   match them);
 /// - `lyt-doorhook-unknown-room` (warning): a door hook naming a room that is not in the layout;
 /// - `lyt-doorhook-quaternion` (warning): a door hook orientation that is not a unit quaternion;
 /// - `lyt-no-rooms` (warning): the layout has no room.
@@ -45,7 +47,7 @@ pub fn validate(lyt: &Lyt) -> Vec<Finding> {
         }
         let key = r.name.to_ascii_lowercase();
         if let Some(&first) = seen.get(&key) {
-            out.push(Finding::error(
+            out.push(Finding::warning(
                 "lyt-duplicate-room",
                 place(r.line(), &r.name).item(format!("rooms[{i}]")),
                 format!(
@@ -81,7 +83,7 @@ pub fn validate(lyt: &Lyt) -> Vec<Finding> {
                 .chain(d.door.chars())
                 .all(|c| c.is_ascii_graphic())
         {
-            out.push(Finding::error(
+            out.push(Finding::warning(
                 "lyt-name-invalid",
                 p.clone(),
                 format!("door hook room `{}` / door `{}`: names must be non-empty printable ASCII without whitespace", d.room, d.door),
@@ -114,7 +116,7 @@ pub fn validate(lyt: &Lyt) -> Vec<Finding> {
 
 fn check_name(out: &mut Vec<Finding>, name: &str, place: Place) {
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_graphic()) {
-        out.push(Finding::error(
+        out.push(Finding::warning(
             "lyt-name-invalid",
             place,
             format!("name `{name}` must be non-empty printable ASCII without whitespace"),

@@ -31,13 +31,20 @@ pub fn write(lyt: &Lyt) -> Result<Vec<u8>, EncodeError> {
         lyt.obstacles.iter().map(placement_text).collect(),
         lyt.doorhooks.iter().map(hook_text).collect(),
     ];
-    let text = match &lyt.layout {
+    match &lyt.layout {
         Some(layout) if !layout.lines.is_empty() || texts.iter().all(Vec::is_empty) => {
-            write_with_layout(layout, &texts)
+            let text = write_with_layout(layout, &texts);
+            Ok(layout.frame.wrap(encode(&text, "LYT")?))
         }
-        _ => write_canonical(&texts),
-    };
-    encode(&text, "LYT")
+        // A file read with no line (empty text) keeps its byte-order mark and tail.
+        layout => {
+            let bytes = encode(&write_canonical(&texts), "LYT")?;
+            Ok(match layout {
+                Some(l) => l.frame.wrap(bytes),
+                None => bytes,
+            })
+        }
+    }
 }
 
 fn check_names(lyt: &Lyt) -> Result<(), EncodeError> {

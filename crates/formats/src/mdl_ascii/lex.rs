@@ -1,70 +1,7 @@
-//! Lines, tokens and numbers: the allocation-free lexical layer of the MDL ASCII reader.
+//! Lines, tokens and numbers: the allocation-free lexical layer of the MDL ASCII reader. Lines
+//! come from the text layer shared with the other text formats (`text_lines`).
 
-/// A line of the input: its byte range without the terminator, and where the next line starts.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Line {
-    /// Offset of the first byte of the line.
-    pub start: usize,
-    /// Offset one past the last content byte (before `\r\n` / `\n`).
-    pub end: usize,
-    /// Offset of the first byte of the next line (after the terminator).
-    pub next: usize,
-}
-
-/// The line starting at `start` (which must be `< input.len()`).
-#[inline]
-pub(crate) fn line_at(input: &[u8], start: usize) -> Line {
-    let rest = &input[start..];
-    match memchr_nl(rest) {
-        Some(i) => {
-            let mut end = start + i;
-            if end > start && input[end - 1] == b'\r' {
-                end -= 1;
-            }
-            Line {
-                start,
-                end,
-                next: start + i + 1,
-            }
-        }
-        None => {
-            let mut end = input.len();
-            if end > start && input[end - 1] == b'\r' {
-                end -= 1;
-            }
-            Line {
-                start,
-                end,
-                next: input.len(),
-            }
-        }
-    }
-}
-
-/// Position of the first `\n`, scanning a word at a time.
-#[inline]
-fn memchr_nl(hay: &[u8]) -> Option<usize> {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    const NL: u64 = LO * b'\n' as u64;
-    let mut i = 0;
-    let mut chunks = hay.chunks_exact(8);
-    for c in &mut chunks {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(c);
-        let x = u64::from_le_bytes(w) ^ NL;
-        let found = x.wrapping_sub(LO) & !x & HI;
-        if found != 0 {
-            return Some(i + (found.trailing_zeros() / 8) as usize);
-        }
-        i += 8;
-    }
-    chunks
-        .remainder()
-        .iter()
-        .position(|&b| b == b'\n')
-        .map(|p| i + p)
-}
+pub(crate) use crate::text_lines::{Line, line_at};
 
 #[inline(always)]
 pub(crate) fn is_space(b: u8) -> bool {
@@ -221,28 +158,6 @@ pub(crate) fn parse_f64(tok: &[u8]) -> Option<f64> {
     }
     // Slow path: the standard library is correctly rounded.
     std::str::from_utf8(tok).ok()?.parse::<f64>().ok()
-}
-
-/// Whether `input` holds a NUL byte, a word at a time.
-pub(crate) fn find_nul(input: &[u8]) -> Option<usize> {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let mut chunks = input.chunks_exact(8);
-    let mut i = 0;
-    for c in &mut chunks {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(c);
-        let x = u64::from_le_bytes(w);
-        if x.wrapping_sub(LO) & !x & HI != 0 {
-            return c.iter().position(|&b| b == 0).map(|p| i + p);
-        }
-        i += 8;
-    }
-    chunks
-        .remainder()
-        .iter()
-        .position(|&b| b == 0)
-        .map(|p| i + p)
 }
 
 /// Parses an unsigned decimal integer.

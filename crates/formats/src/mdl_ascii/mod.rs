@@ -4,7 +4,8 @@
 //! - [`read`] / [`read_with_findings`]: text to [`Model`], keeping every line's original text;
 //! - [`write`]: back to text, byte-identical for an unmodified model, re-formatting only the
 //!   statements whose typed content changed;
-//! - [`write_canonical`]: normalised text that reads back to an equal model;
+//! - [`write_canonical_bytes`] (and [`write_canonical`], as a string): normalised text that
+//!   reads back to an equal model;
 //! - [`validate`]: consistency checks (counts, indices, parents, names, key times);
 //! - [`Model::summary`]: what `areakit info` prints.
 //!
@@ -27,12 +28,12 @@ mod validate;
 mod write;
 
 pub use model::{
-    Animation, Geometry, ListProp, Model, Node, NodeKind, Property, Raw, Rows, Stmt, Summary,
+    Animation, Eol, Geometry, ListProp, Model, Node, NodeKind, Property, Raw, Rows, Stmt, Summary,
     Trivia, TriviaKind, Value,
 };
 pub use read::{read, read_with_findings};
 pub use validate::validate;
-pub use write::{write, write_canonical};
+pub use write::{write, write_canonical, write_canonical_bytes};
 
 #[cfg(test)]
 mod tests;

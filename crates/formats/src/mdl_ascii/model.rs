@@ -10,6 +10,8 @@
 use std::borrow::Cow;
 use std::fmt;
 
+pub use crate::text_lines::Eol;
+
 /// The byte range of a statement's original text in [`Model::source`] (terminators included).
 /// Compares equal to every other `Raw`: it is layout, not content.
 #[derive(Clone, Copy, Default)]
@@ -45,10 +47,11 @@ pub struct Model {
     /// `setsupermodel`, `classification`, ...), the [`Geometry`] block, [`Animation`]s,
     /// bare [`Node`]s (walkmesh files without a header), `donemodel`, trivia.
     pub stmts: Vec<Stmt>,
-    /// The original text (empty for a model built in code). [`Raw`] ranges point into it.
+    /// The original bytes (empty for a model built in code). [`Raw`] ranges point into them.
     pub source: Vec<u8>,
-    /// The line terminator used for newly formatted lines: the file's first one (`\n` default).
-    pub crlf: bool,
+    /// The line terminator for newly formatted lines: the file's first one (LF for a model built
+    /// in code; [`Eol::None`] also means LF).
+    pub eol: Eol,
 }
 
 impl PartialEq for Model {
@@ -87,7 +90,7 @@ pub enum Stmt {
     Trivia(Trivia),
 }
 
-/// What kind of line a [`Trivia`] is.
+/// What kind of text a [`Trivia`] is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TriviaKind {
     /// Only whitespace.
@@ -97,14 +100,21 @@ pub enum TriviaKind {
     /// A line that fits nowhere (a number row outside a list, a stray terminator); the reader
     /// reports it as a finding.
     Garbage,
+    /// The UTF-8 byte-order mark a file starts with (always the first statement; written back as
+    /// the three bytes `EF BB BF` whatever the text says).
+    ByteOrderMark,
+    /// Everything after the end of the text: the lines after `donemodel` and everything from the
+    /// first NUL byte (terminators included; always the last statement). Not read.
+    Tail,
 }
 
-/// A line kept verbatim and ignored by equality.
+/// Text kept verbatim and ignored by equality: a line, or a byte-order mark or tail.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Trivia {
-    /// The kind of line.
+    /// The kind of text.
     pub kind: TriviaKind,
-    /// The line's text without its terminator.
+    /// The text, one character per byte (ISO 8859-1): a line without its terminator, or the
+    /// whole tail.
     pub text: String,
     /// Original text.
     pub raw: Raw,
@@ -641,10 +651,10 @@ impl Model {
         })
     }
 
-    /// The 1-based line of a byte offset in [`Model::source`].
+    /// The 1-based line of a byte offset in [`Model::source`] (lines end at LF, CRLF or CR).
     pub fn line_of(&self, offset: usize) -> u32 {
-        let end = offset.min(self.source.len());
-        (self.source[..end].iter().filter(|&&b| b == b'\n').count() + 1) as u32
+        let starts = crate::text_lines::line_starts(&self.source);
+        u32::try_from(starts.partition_point(|&s| s <= offset)).unwrap_or(u32::MAX)
     }
 
     /// A summary for `areakit info`.

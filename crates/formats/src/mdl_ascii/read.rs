@@ -4,18 +4,35 @@ use super::lex::{Line, Tokens, is_blank, line_at, looks_numeric, lower, parse_f6
 use super::model::*;
 use crate::error::{DecodeError, ErrorKind, Location};
 use crate::finding::{Finding, Place};
+use crate::text_lines::{self, Eol, TextCodes};
 
 /// Reads an MDL ASCII file (also PWK/DWK/WOK ASCII walkmeshes), discarding the findings.
 ///
 /// The reader is permissive like the game's: unknown properties are kept, irregular lines are
 /// kept as [`Trivia`] and reported by [`read_with_findings`]. It fails only on input that is not
-/// text (a binary MDL, NUL bytes) or larger than 4 GiB.
+/// text (a binary MDL, which starts with four NUL bytes) or larger than 4 GiB.
 pub fn read(input: &[u8]) -> Result<Model, DecodeError> {
     read_with_findings(input).map(|(m, _)| m)
 }
 
+/// The codes of the warnings about the bytes of an MDL ASCII file.
+const TEXT_CODES: TextCodes = TextCodes {
+    bom: "mdl-bom",
+    nul_tail: "mdl-nul-tail",
+    cr: "mdl-cr-line-endings",
+    mixed: "mdl-mixed-line-endings",
+    non_ascii: "mdl-non-ascii",
+};
+
 /// Reads an MDL ASCII file and returns the irregularities met on the way as [`Finding`]s with
 /// line and column (codes in `docs/checks.md`).
+///
+/// The text ends at `donemodel` or at the first NUL byte (a C-string terminator some exporters
+/// write): what follows is kept verbatim as a [`TriviaKind::Tail`] and reported
+/// (`mdl-content-after-donemodel`, `mdl-nul-tail`). A UTF-8 byte-order mark is kept as a
+/// [`TriviaKind::ByteOrderMark`]; lines may end with LF, CRLF or a lone CR; bytes above 0x7F
+/// read as one character each (ISO 8859-1), so Windows-1252 names come back unchanged. All of
+/// these are warnings.
 pub fn read_with_findings(input: &[u8]) -> Result<(Model, Vec<Finding>), DecodeError> {
     if u32::try_from(input.len()).is_err() {
         return Err(DecodeError::new(
@@ -31,25 +48,54 @@ pub fn read_with_findings(input: &[u8]) -> Result<(Model, Vec<Finding>), DecodeE
             "this is a binary (compiled) MDL, not MDL ASCII",
         ));
     }
-    if let Some(p) = super::lex::find_nul(input) {
-        return Err(DecodeError::malformed_at(
-            p as u64,
-            "NUL byte in MDL ASCII text: expected a text file",
-        ));
+    let framed = text_lines::frame(input);
+    let (start, end) = (framed.text_start(), framed.text_end());
+    let mut p = Parser::new(&input[..end], true);
+    p.pos = start;
+    let (mut stmts, _) = p.body(Ctx::Top);
+    if framed.bom {
+        stmts.insert(
+            0,
+            Stmt::Trivia(Trivia {
+                kind: TriviaKind::ByteOrderMark,
+                text: "\u{feff}".to_string(),
+                raw: Raw(Some((0, start as u32))),
+            }),
+        );
     }
-    let mut p = Parser::new(input, true);
-    let (stmts, _) = p.body(Ctx::Top);
-    let crlf = {
-        let l = line_at(input, 0);
-        input.len() > l.end && input[l.end] == b'\r'
+    if p.pos < end {
+        // The top level stopped at `donemodel`: the rest of the text is not read.
+        let rest = &input[p.pos..end];
+        let count = text_lines::lines(rest).count();
+        let msg = if text_lines::lines(rest).all(|l| is_blank(&rest[l.start..l.end])) {
+            format!("{count} blank line(s) after `donemodel`: kept, not read")
+        } else {
+            format!("{count} line(s) after `donemodel`, where the model ends: kept, not read")
+        };
+        p.warn("mdl-content-after-donemodel", 0, || msg);
+    }
+    if p.pos < input.len() {
+        stmts.push(Stmt::Trivia(Trivia {
+            kind: TriviaKind::Tail,
+            text: text(&input[p.pos..]),
+            raw: Raw(Some((p.pos as u32, input.len() as u32))),
+        }));
+    }
+    let eol = match line_at(&input[..end], start).eol {
+        Eol::None => Eol::Lf,
+        e => e,
     };
+    // The warnings about the bytes first, then the parser's, in line order.
+    let mut findings = text_lines::text_findings(&framed, &TEXT_CODES);
+    findings.append(&mut p.findings);
+    findings.sort_by_key(|f| f.place.line);
     Ok((
         Model {
             stmts,
             source: input.to_vec(),
-            crlf,
+            eol,
         },
-        p.findings,
+        findings,
     ))
 }
 
@@ -263,11 +309,10 @@ fn key_text(tok: &[u8], kw: &[u8]) -> std::borrow::Cow<'static, str> {
     }
 }
 
+/// Bytes as text, one character per byte (ISO 8859-1): lossless, so names with Windows-1252
+/// bytes keep them and compare exactly.
 fn text(b: &[u8]) -> String {
-    match std::str::from_utf8(b) {
-        Ok(s) => s.to_owned(),
-        Err(_) => String::from_utf8_lossy(b).into_owned(),
-    }
+    text_lines::decode(b)
 }
 
 impl<'a> Parser<'a> {
@@ -353,6 +398,11 @@ impl<'a> Parser<'a> {
                 Ctx::Anim => b"doneanim",
                 Ctx::Top => b"",
             };
+            if ctx == Ctx::Top && kw == b"donemodel" {
+                // The model ends here: what follows is the file's tail.
+                out.push(self.prop(&l, first, kw, toks));
+                return (out, Raw(None));
+            }
             if ctx != Ctx::Top && kw == terminator {
                 self.advance(&l);
                 return (out, self.raw(l.start));
@@ -433,7 +483,7 @@ impl<'a> Parser<'a> {
     fn node(&mut self, l: &Line, mut toks: Tokens<'_>) -> Node {
         let kind_tok = toks.next();
         let kind = match kind_tok {
-            Some((_, k)) => NodeKind::parse(&String::from_utf8_lossy(k)),
+            Some((_, k)) => NodeKind::parse(&text(k)),
             None => {
                 self.warn("mdl-unexpected-value", 0, || {
                     "`node` without a type".to_string()

@@ -62,7 +62,7 @@ fn sample_reads_typed() {
     assert_eq!(m.supermodel(), None);
     assert_eq!(m.classification(), Some("Tile"));
     assert_eq!(m.animation_scale(), Some(1.0));
-    assert!(m.crlf);
+    assert_eq!(m.eol, Eol::CrLf);
     let nodes: Vec<_> = m.nodes().collect();
     assert_eq!(nodes.len(), 3);
     assert_eq!(nodes[1].parent(), Some("box"));
@@ -266,9 +266,11 @@ fn validate_reports_each_code() {
 }
 
 #[test]
-fn rejects_binary_and_nul() {
+fn rejects_binary_only() {
     assert!(read(&[0, 0, 0, 0, 1, 2]).is_err());
-    assert!(read(b"newmodel a\n\0").is_err());
+    // A NUL byte ends the text (it was an error before the text layer kept tails).
+    let m = read(b"newmodel a\n\0").unwrap();
+    assert_eq!(write(&m), b"newmodel a\n\0");
     assert_eq!(write(&read(b"").unwrap()), b"");
 }
 
@@ -308,7 +310,7 @@ fn line_strategy() -> impl Strategy<Value = String> {
     (
         prop::collection::vec(word, 0..6),
         prop_oneof![Just(" "), Just("\t"), Just("  ")],
-        prop_oneof![Just("\n"), Just("\r\n"), Just("")],
+        prop_oneof![Just("\n"), Just("\r\n"), Just("\r"), Just("")],
     )
         .prop_map(|(w, sep, eol)| format!("{}{eol}", w.join(sep)))
 }
@@ -326,11 +328,187 @@ proptest! {
     }
 
     #[test]
-    fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
+    fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(
+        prop_oneof![any::<u8>(), Just(b'\r'), Just(b'\n'), Just(0u8), Just(b' ')], 0..300)) {
         if let Ok(m) = read(&bytes) {
             prop_assert_eq!(write(&m), bytes);
             let _ = validate(&m);
             let _ = write_canonical(&m);
+            let c = write_canonical_bytes(&m);
+            prop_assert!(read(&c).unwrap() == m, "canonical {:?}", c);
         }
     }
+}
+
+// --- The bytes of real files: NUL tails, byte-order marks, CR and mixed line ends, CP-1252. ---
+// Each file reads, writes back byte for byte, and gets warnings only.
+
+/// A finding's code, line and column.
+type Code = (&'static str, Option<u32>, Option<u32>);
+
+/// Reads `data`, checks the byte-exact round trip, that no finding is an error and that the
+/// canonical text reads back equal; returns the model and the reader's codes with lines.
+fn odd(data: &[u8]) -> (Model, Vec<Code>) {
+    let (m, f) = read_with_findings(data).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(write(&m), data);
+    let v = validate(&m);
+    assert!(
+        f.iter()
+            .chain(&v)
+            .all(|f| f.severity == crate::Severity::Warning),
+        "{f:#?} {v:#?}"
+    );
+    let c = write_canonical_bytes(&m);
+    assert_eq!(read(&c).unwrap(), m);
+    let codes = f
+        .iter()
+        .map(|f| (f.code, f.place.line, f.place.column))
+        .collect();
+    (m, codes)
+}
+
+#[test]
+fn nul_after_donemodel_is_kept_not_read() {
+    let mut data = SAMPLE.as_bytes().to_vec();
+    data.push(0);
+    let (m, codes) = odd(&data);
+    assert_eq!(m.nodes().count(), 3);
+    assert_eq!(codes, [("mdl-nul-tail", Some(51), Some(1))]);
+    assert!(matches!(
+        m.stmts.last(),
+        Some(Stmt::Trivia(Trivia {
+            kind: TriviaKind::Tail,
+            ..
+        }))
+    ));
+    // The terminator right after `donemodel`, then padding: the same.
+    let data = b"newmodel a\ndonemodel a\0\0\0\0";
+    let (m, codes) = odd(data);
+    assert_eq!(m.name(), Some("a"));
+    assert_eq!(codes, [("mdl-nul-tail", Some(2), Some(12))]);
+    // Edits keep the tail.
+    let mut m = m;
+    m.stmts.insert(
+        1,
+        Stmt::Prop(Property::new("classification", Value::Name("tile".into()))),
+    );
+    assert_eq!(
+        write(&m),
+        b"newmodel a\nclassification tile\ndonemodel a\0\0\0\0"
+    );
+}
+
+#[test]
+fn text_after_donemodel_is_kept_not_read() {
+    let data = b"newmodel a\r\nbeginmodelgeom a\r\nendmodelgeom a\r\ndonemodel a\r\n\r\nnode dummy stray\r\nendnode\r\n";
+    let (m, codes) = odd(data);
+    assert_eq!(m.nodes().count(), 0, "the model ends at donemodel");
+    assert_eq!(codes, [("mdl-content-after-donemodel", Some(5), Some(1))]);
+    // Blank lines only (as several published models end), and a NUL after them.
+    let data = b"newmodel a\ndonemodel a\n\t\n \n\0";
+    let (_, f) = read_with_findings(data).unwrap();
+    assert!(f[0].message.contains("2 blank line(s)"), "{}", f[0].message);
+    let (_, codes) = odd(data);
+    assert_eq!(
+        codes,
+        [
+            ("mdl-content-after-donemodel", Some(3), Some(1)),
+            ("mdl-nul-tail", Some(5), Some(1)),
+        ]
+    );
+}
+
+#[test]
+fn byte_order_mark_is_not_part_of_the_first_line() {
+    let mut data = b"\xEF\xBB\xBF".to_vec();
+    data.extend_from_slice(SAMPLE.as_bytes());
+    let (m, codes) = odd(&data);
+    assert_eq!(m.name(), Some("box"));
+    assert_eq!(codes, [("mdl-bom", Some(1), Some(1))]);
+    // The comment on the first line is still a comment; a new statement keeps the mark first.
+    assert!(matches!(
+        &m.stmts[1],
+        Stmt::Trivia(Trivia {
+            kind: TriviaKind::Comment,
+            ..
+        })
+    ));
+    let (mut m, _) = odd(b"\xEF\xBB\xBFnewmodel a");
+    m.stmts[1] = Stmt::Prop(Property::new("newmodel", Value::Name("b".into())));
+    assert_eq!(write(&m), b"\xEF\xBB\xBFnewmodel b\n");
+}
+
+#[test]
+fn cr_only_line_ends_are_line_ends() {
+    let data = SAMPLE.replace("\r\n", "\r");
+    let (m, codes) = odd(data.as_bytes());
+    assert_eq!(m.nodes().count(), 3);
+    assert_eq!(m.eol, Eol::Cr);
+    assert_eq!(codes, [("mdl-cr-line-endings", Some(1), Some(1))]);
+    // Lines of validation findings count CR line ends.
+    let bad = "newmodel a\rbeginmodelgeom a\rnode dummy a\r  parent nowhere\rendnode\rendmodelgeom a\rdonemodel a\r";
+    let f = validate(&read(bad.as_bytes()).unwrap());
+    assert_eq!(f[0].code, "mdl-unknown-parent");
+    assert_eq!(f[0].place.line, Some(4));
+    // A new statement takes the file's line end.
+    let mut m = m;
+    node_mut(&mut m, "box")
+        .body
+        .push(Stmt::Prop(Property::new("scale", Value::Float(2.0))));
+    let out = write(&m);
+    assert!(!out.contains(&b'\n'));
+    assert!(out.windows(12).any(|w| w == b"\r  scale 2.0"), "{out:?}");
+}
+
+#[test]
+fn mixed_line_ends_with_cr() {
+    let data = b"newmodel a\r\nbeginmodelgeom a\nnode dummy a\r  parent NULL\r\nendnode\nendmodelgeom a\ndonemodel a\n";
+    let (m, codes) = odd(data);
+    assert_eq!(m.nodes().count(), 1);
+    assert_eq!(
+        codes,
+        [
+            ("mdl-mixed-line-endings", Some(2), Some(1)),
+            ("mdl-cr-line-endings", Some(3), Some(1)),
+        ]
+    );
+}
+
+#[test]
+fn cp1252_names_compare_on_ascii_letters_and_write_back() {
+    // Node `caf\xe9`; a child names it `CAF\xe9` (ASCII letters fold: found), another names
+    // `caf\xe8` (a different byte: not found). A `\x80` in a comment.
+    let data = b"newmodel m\nbeginmodelgeom m\nnode dummy caf\xe9 # \x80\n  parent NULL\nendnode\nnode dummy a\n  parent CAF\xe9\nendnode\nnode dummy b\n  parent caf\xe8\nendnode\nendmodelgeom m\ndonemodel m\n";
+    let (m, f) = read_with_findings(data).unwrap();
+    assert_eq!(write(&m), data);
+    assert_eq!(
+        f.iter()
+            .map(|f| (f.code, f.place.line, f.place.column))
+            .collect::<Vec<_>>(),
+        [("mdl-non-ascii", Some(3), Some(15))]
+    );
+    let names: Vec<_> = m.nodes().map(|n| n.name.as_str()).collect();
+    assert_eq!(names, ["caf\u{e9}", "a", "b"]);
+    let v = validate(&m);
+    let got: Vec<_> = v.iter().map(|f| (f.code, f.place.line)).collect();
+    assert_eq!(got, [("mdl-unknown-parent", Some(10))]);
+    // A renamed node is written with the byte it was given.
+    let mut m = m;
+    if let Some(Stmt::Geometry(g)) = m.stmts.get_mut(1)
+        && let Some(Stmt::Node(n)) = g.body.get_mut(2)
+    {
+        n.name = "\u{e8}t\u{e9}".into();
+    }
+    let out = write(&m);
+    assert!(
+        out.windows(16).any(|w| w == b"node dummy \xe8t\xe9\n "),
+        "{out:?}"
+    );
+    assert_eq!(
+        write_canonical_bytes(&m)
+            .iter()
+            .filter(|&&b| b == 0xe9)
+            .count(),
+        3
+    );
 }

@@ -57,7 +57,7 @@ pub fn validate(model: &Model) -> Vec<Finding> {
             for (i, row) in rows.iter().enumerate() {
                 for bone in row.iter().step_by(2) {
                     if !names.contains_key(&bone.to_ascii_lowercase()) {
-                        out.push(Finding::error(
+                        out.push(Finding::warning(
                             "mdl-weight-unknown-node",
                             lines
                                 .place(&w.raw)
@@ -132,6 +132,11 @@ pub fn validate(model: &Model) -> Vec<Finding> {
 }
 
 fn check_count(l: &ListProp, item: &str, lines: &LineIndex, out: &mut Vec<Finding>) {
+    // `detonatekey <time>`: one key whose time is on the header line (rollnw reads it so), not
+    // a count.
+    if l.key.eq_ignore_ascii_case("detonatekey") && l.rows.is_empty() && !l.endlist {
+        return;
+    }
     if let Some(c) = l.count
         && c != l.rows.len() as u64
     {
@@ -211,14 +216,9 @@ struct LineIndex {
 
 impl LineIndex {
     fn new(src: &[u8]) -> Self {
-        let mut starts = vec![0];
-        starts.extend(
-            src.iter()
-                .enumerate()
-                .filter(|(_, b)| **b == b'\n')
-                .map(|(i, _)| i + 1),
-        );
-        LineIndex { starts }
+        LineIndex {
+            starts: crate::text_lines::line_starts(src),
+        }
     }
 
     fn place(&self, raw: &Raw) -> Place {

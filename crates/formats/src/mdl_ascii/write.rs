@@ -4,26 +4,33 @@ use std::io::Write as _;
 
 use super::model::*;
 use super::read::{Ctx, parse_fragment};
+use crate::text_lines::{BOM, decode};
 
 /// Writes a model back to text. A statement whose typed content still equals what its original
-/// text says is re-emitted byte for byte (so an unmodified file comes back identical, CRLF,
-/// tabs, comments and all); changed or new statements are formatted like
-/// [`write_canonical`] does, with the file's line terminator.
+/// text says is re-emitted byte for byte (so an unmodified file comes back identical: line ends,
+/// tabs, comments, a byte-order mark, bytes above 0x7F, the tail after `donemodel` or a NUL
+/// byte); changed or new statements are formatted like [`write_canonical_bytes`] does, with the
+/// file's line terminator. Text is written one byte per character up to U+00FF (as it was read);
+/// a character above U+00FF (only possible in a model edited in code) is written as UTF-8.
 pub fn write(model: &Model) -> Vec<u8> {
     let mut w = Writer {
         src: &model.source,
         out: Vec::with_capacity(model.source.len() + 64),
-        eol: if model.crlf { b"\r\n" } else { b"\n" },
+        eol: match model.eol {
+            Eol::None => b"\n",
+            e => e.as_str().as_bytes(),
+        },
         canonical: false,
     };
     w.stmts(&model.stmts, 0);
     w.out
 }
 
-/// Writes normalised text: no comments or blank lines, one statement per line, two-space
-/// indentation, `\n` terminators, numbers in their shortest exact decimal form. Reading it back
-/// gives a model equal (`==`) to `model`.
-pub fn write_canonical(model: &Model) -> String {
+/// Writes normalised text: no comments, blank lines, byte-order mark or tail, one statement per
+/// line, two-space indentation, `\n` terminators, numbers in their shortest exact decimal form.
+/// Reading it back gives a model equal (`==`) to `model`. Characters are written as
+/// [`write`] does, so Windows-1252 names keep their bytes.
+pub fn write_canonical_bytes(model: &Model) -> Vec<u8> {
     let mut w = Writer {
         src: &model.source,
         out: Vec::with_capacity(model.source.len()),
@@ -31,7 +38,14 @@ pub fn write_canonical(model: &Model) -> String {
         canonical: true,
     };
     w.stmts(&model.stmts, 0);
-    String::from_utf8_lossy(&w.out).into_owned()
+    w.out
+}
+
+/// [`write_canonical_bytes`] as a string. Bytes above 0x7F (names or values with Windows-1252
+/// characters) are not UTF-8 and become U+FFFD here: use [`write_canonical_bytes`] to keep
+/// them.
+pub fn write_canonical(model: &Model) -> String {
+    String::from_utf8_lossy(&write_canonical_bytes(model)).into_owned()
 }
 
 struct Writer<'m> {
@@ -54,10 +68,30 @@ impl Writer<'_> {
         self.out.extend_from_slice(bytes);
     }
 
+    /// Appends text, one byte per character up to U+00FF (as the reader decoded it), UTF-8
+    /// above.
+    fn text(&mut self, s: &str) {
+        if s.is_ascii() {
+            self.out.extend_from_slice(s.as_bytes());
+            return;
+        }
+        for c in s.chars() {
+            match u8::try_from(u32::from(c)) {
+                Ok(b) => self.out.push(b),
+                Err(_) => {
+                    let mut buf = [0u8; 4];
+                    self.out
+                        .extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+                }
+            }
+        }
+    }
+
     /// Starts a formatted line (after a raw chunk that lacked a final terminator, adds one).
     fn begin_line(&mut self, depth: usize) {
         if let Some(&last) = self.out.last()
-            && last != b'\n'
+            && !matches!(last, b'\n' | b'\r')
+            && self.out != BOM
         {
             let eol = self.eol;
             self.out.extend_from_slice(eol);
@@ -76,22 +110,34 @@ impl Writer<'_> {
         for s in stmts {
             match s {
                 Stmt::Trivia(t) => {
-                    // Canonical text drops blank lines and comments but keeps garbage lines:
-                    // dropping one could let the next line join a list on re-reading.
+                    // Canonical text drops blank lines, comments, the byte-order mark and the
+                    // tail but keeps garbage lines: dropping one could let the next line join a
+                    // list on re-reading.
                     if self.canonical && t.kind != TriviaKind::Garbage {
                         continue;
                     }
-                    if let Some(raw) = self.raw_text(&t.raw) {
-                        let content = strip_eol(raw);
-                        if String::from_utf8_lossy(content) == t.text {
-                            let raw = raw.to_vec();
-                            self.emit_raw(&raw);
-                            continue;
+                    match t.kind {
+                        TriviaKind::ByteOrderMark => self.emit_raw(BOM),
+                        TriviaKind::Tail => match self.raw_text(&t.raw) {
+                            Some(raw) if decode(raw) == t.text => {
+                                let raw = raw.to_vec();
+                                self.emit_raw(&raw);
+                            }
+                            _ => self.text(&t.text),
+                        },
+                        _ => {
+                            if let Some(raw) = self.raw_text(&t.raw)
+                                && decode(strip_eol(raw)) == t.text
+                            {
+                                let raw = raw.to_vec();
+                                self.emit_raw(&raw);
+                                continue;
+                            }
+                            self.begin_line(0);
+                            self.text(&t.text);
+                            self.end_line();
                         }
                     }
-                    self.begin_line(0);
-                    self.out.extend_from_slice(t.text.as_bytes());
-                    self.end_line();
                 }
                 Stmt::Prop(p) => {
                     if let Some(raw) = self.raw_text(&p.raw)
@@ -176,7 +222,7 @@ impl Writer<'_> {
                 self.out.push(b' ');
             }
             first = false;
-            self.out.extend_from_slice(w.as_bytes());
+            self.text(w);
         }
     }
 
@@ -205,7 +251,7 @@ impl Writer<'_> {
     }
 
     fn prop(&mut self, p: &Property) {
-        self.out.extend_from_slice(p.key.as_bytes());
+        self.text(&p.key);
         match &p.value {
             Value::None => {}
             Value::Flag(b) => self.out.extend_from_slice(if *b { b" 1" } else { b" 0" }),
@@ -218,17 +264,17 @@ impl Writer<'_> {
             Value::Event(t, name) => {
                 self.nums(&[*t]);
                 self.out.push(b' ');
-                self.out.extend_from_slice(name.as_bytes());
+                self.text(name);
             }
             Value::Name(s) => {
                 self.out.push(b' ');
-                self.out.extend_from_slice(s.as_bytes());
+                self.text(s);
             }
             Value::Numbers(v) => self.nums(v),
             Value::Words(w) => {
                 for s in w {
                     self.out.push(b' ');
-                    self.out.extend_from_slice(s.as_bytes());
+                    self.text(s);
                 }
             }
         }
@@ -250,7 +296,7 @@ impl Writer<'_> {
 
     fn list(&mut self, l: &ListProp, depth: usize) {
         self.begin_line(depth);
-        self.out.extend_from_slice(l.key.as_bytes());
+        self.text(&l.key);
         if let Some(c) = l.count {
             let _ = write!(self.out, " {c}");
         }
@@ -304,15 +350,9 @@ fn first_stmt(raw: &[u8], ctx: Ctx) -> Option<Stmt> {
         .find(|s| !matches!(s, Stmt::Trivia(_)))
 }
 
+/// A line without its terminator (LF, CRLF or CR).
 fn strip_eol(raw: &[u8]) -> &[u8] {
-    let mut e = raw.len();
-    if e > 0 && raw[e - 1] == b'\n' {
-        e -= 1;
-    }
-    if e > 0 && raw[e - 1] == b'\r' {
-        e -= 1;
-    }
-    &raw[..e]
+    &raw[..crate::text_lines::line_at(raw, 0).end]
 }
 
 /// Shortest decimal text that reads back to the same `f64`; integral values without a

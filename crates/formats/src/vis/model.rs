@@ -1,7 +1,7 @@
 //! The owned, editable VIS model.
 
 use crate::finding::Finding;
-use crate::text_lines::{Eol, RawLine};
+use crate::text_lines::{Eol, Frame, RawLine};
 
 /// The original lines of a child entry.
 #[derive(Debug, Clone)]
@@ -117,6 +117,8 @@ pub(crate) struct VisLayout {
     /// Blank lines after the last entry.
     pub trailing: Vec<RawLine>,
     pub default_eol: Eol,
+    /// The byte-order mark and NUL tail around the text.
+    pub frame: Frame,
     pub findings: Vec<Finding>,
 }
 

@@ -4,8 +4,17 @@ use super::model::{ChildSource, ParentSource, Vis, VisLayout, VisRoom};
 use crate::error::DecodeError;
 use crate::finding::{Finding, Place};
 use crate::text_lines::{
-    self, Eol, RawLine, dominant_eol, has_trailing_whitespace, indent_len, line_no, split_lines,
-    tokens,
+    self, Eol, RawLine, TextCodes, dominant_eol, has_trailing_whitespace, indent_len, line_no,
+    split_lines, tokens,
+};
+
+/// The codes of the warnings about the bytes of a VIS file.
+const TEXT_CODES: TextCodes = TextCodes {
+    bom: "vis-bom",
+    nul_tail: "vis-nul-tail",
+    cr: "vis-cr-line-endings",
+    mixed: "vis-mixed-line-endings",
+    non_ascii: "vis-non-ascii",
 };
 
 /// Decodes a VIS file.
@@ -13,8 +22,10 @@ use crate::text_lines::{
 /// A line `NAME COUNT` starts a parent entry; the lines after it name the rooms visible from
 /// it. Real files are read whole: counts that disagree with the lines that follow (the lines
 /// decide), parents without a count, children at column 1, blank and whitespace-only lines,
-/// CRLF or LF. Each irregularity becomes a warning in [`Vis::read_findings`]; no name is
-/// dropped.
+/// CRLF, LF or CR line ends (mixed too), a UTF-8 byte-order mark, a NUL byte and whatever follows
+/// it (the end of the text: kept, not read), bytes above 0x7F (one character each). Each
+/// irregularity becomes a warning in [`Vis::read_findings`]; no name is dropped, and the file
+/// writes back byte for byte.
 ///
 /// How a line is classified (see `docs/formats/vis.md`):
 /// - `NAME N` (second token an integer) is a parent, except when it is indented while the
@@ -32,26 +43,25 @@ use crate::text_lines::{
 /// assert!(!v.is_visible("room_b", "room_a"));
 /// ```
 pub fn read(data: &[u8]) -> Result<Vis, DecodeError> {
-    let text = text_lines::decode(data);
-    let lines = split_lines(&text);
+    let framed = text_lines::frame(data);
+    let lines = split_lines(framed.text);
     let mut vis = Vis::default();
     let mut findings: Vec<Finding> = Vec::new();
-    let mut warn = |code: &'static str, line: u32, column: u32, msg: String| {
-        findings.push(Finding::warning(code, Place::line_col(line, column), msg));
-    };
+    // The warnings about the bytes (byte-order mark, line ends, bytes above 0x7F, NUL tail)
+    // go in line order among the others.
+    let mut text_findings = text_lines::text_findings(&framed, &TEXT_CODES)
+        .into_iter()
+        .peekable();
     // Declared count and its column for the current parent.
     let mut declared: Option<(u64, u32)> = None;
     let mut pending: Vec<RawLine> = Vec::new();
-    let first_eol = lines.first().map(|l| l.eol);
-    let mut warned_mixed = false;
 
-    let close = |vis: &Vis,
-                 declared: Option<(u64, u32)>,
-                 warn: &mut dyn FnMut(&'static str, u32, u32, String)| {
+    let close = |vis: &Vis, declared: Option<(u64, u32)>, findings: &mut Vec<Finding>| {
         if let (Some(room), Some((d, col))) = (vis.rooms.last(), declared) {
             let found = room.visible.len() as u64;
             if d != found {
                 warn(
+                    findings,
                     "vis-count-mismatch",
                     room.line().unwrap_or(0),
                     col,
@@ -66,17 +76,8 @@ pub fn read(data: &[u8]) -> Result<Vis, DecodeError> {
 
     for (i, line) in lines.iter().enumerate() {
         let n = line_no(i);
-        if !warned_mixed
-            && line.eol != Eol::None
-            && first_eol.is_some_and(|e| e != Eol::None && e != line.eol)
-        {
-            warned_mixed = true;
-            warn(
-                "vis-mixed-line-endings",
-                n,
-                1,
-                "line ends differ from the first line's (CRLF and LF mixed)".into(),
-            );
+        while let Some(f) = text_findings.next_if(|f| before(f, n)) {
+            findings.push(f);
         }
         let toks = tokens(&line.text);
         if toks.is_empty() {
@@ -85,13 +86,14 @@ pub fn read(data: &[u8]) -> Result<Vis, DecodeError> {
             } else {
                 "line holds only whitespace"
             };
-            warn("vis-blank-line", n, 1, msg.into());
+            warn(&mut findings, "vis-blank-line", n, 1, msg.into());
             pending.push(line.clone());
             continue;
         }
         if has_trailing_whitespace(&line.text) {
             let col = line.text.trim_end().chars().count() + 1;
             warn(
+                &mut findings,
                 "vis-trailing-whitespace",
                 n,
                 u32::try_from(col).unwrap_or(u32::MAX),
@@ -100,7 +102,13 @@ pub fn read(data: &[u8]) -> Result<Vis, DecodeError> {
         }
         let indent = indent_len(&line.text);
         if line.text.chars().take(indent).any(|c| c == '\t') {
-            warn("vis-tab-indent", n, 1, "indentation contains a tab".into());
+            warn(
+                &mut findings,
+                "vis-tab-indent",
+                n,
+                1,
+                "indentation contains a tab".into(),
+            );
         }
         let indented = indent > 0;
         let current = vis.rooms.last();
@@ -127,9 +135,10 @@ pub fn read(data: &[u8]) -> Result<Vis, DecodeError> {
             }
         };
         if is_parent {
-            close(&vis, declared, &mut warn);
+            close(&vis, declared, &mut findings);
             if toks.len() == 1 {
                 warn(
+                    &mut findings,
                     "vis-missing-count",
                     n,
                     toks[0].column,
@@ -141,6 +150,7 @@ pub fn read(data: &[u8]) -> Result<Vis, DecodeError> {
             }
             if let Some(t) = toks.get(2) {
                 warn(
+                    &mut findings,
                     "vis-extra-tokens",
                     n,
                     t.column,
@@ -149,6 +159,7 @@ pub fn read(data: &[u8]) -> Result<Vis, DecodeError> {
             }
             if indented {
                 warn(
+                    &mut findings,
                     "vis-parent-indented",
                     n,
                     1,
@@ -179,6 +190,7 @@ pub fn read(data: &[u8]) -> Result<Vis, DecodeError> {
             };
             if !indented {
                 warn(
+                    &mut findings,
                     "vis-child-not-indented",
                     n,
                     1,
@@ -187,6 +199,7 @@ pub fn read(data: &[u8]) -> Result<Vis, DecodeError> {
             }
             if let Some(t) = toks.get(1) {
                 warn(
+                    &mut findings,
                     "vis-extra-tokens",
                     n,
                     t.column,
@@ -209,19 +222,32 @@ pub fn read(data: &[u8]) -> Result<Vis, DecodeError> {
             }
         }
     }
-    close(&vis, declared, &mut warn);
+    close(&vis, declared, &mut findings);
     if lines.last().is_some_and(|l| l.eol == Eol::None) {
         warn(
+            &mut findings,
             "vis-no-final-newline",
             line_no(lines.len() - 1),
             1,
             "the last line has no line terminator".into(),
         );
     }
+    findings.extend(text_findings);
     vis.layout = Some(VisLayout {
         trailing: pending,
         default_eol: dominant_eol(&lines),
+        frame: framed.frame(),
         findings,
     });
     Ok(vis)
+}
+
+fn warn(findings: &mut Vec<Finding>, code: &'static str, line: u32, column: u32, msg: String) {
+    findings.push(Finding::warning(code, Place::line_col(line, column), msg));
+}
+
+/// Whether a warning about the bytes goes before the findings of line `n`: it is on an earlier
+/// line, or at the start of line `n` (the byte-order mark, a line end differing from the first).
+fn before(f: &Finding, n: u32) -> bool {
+    f.place.line < Some(n) || (f.place.line == Some(n) && f.place.column <= Some(1))
 }

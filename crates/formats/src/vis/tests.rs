@@ -164,7 +164,8 @@ fn validate_checks_data() {
     let mut v = Vis::default();
     v.add_room("caf\u{e9}");
     assert_eq!(validate(&v)[0].code, "vis-name-invalid");
-    assert_eq!(validate(&v)[0].severity, Severity::Error);
+    // A warning: the file reads and writes back; only the name resolves to nothing.
+    assert_eq!(validate(&v)[0].severity, Severity::Warning);
 }
 
 #[test]
@@ -222,4 +223,92 @@ fn empty_input() {
     assert!(v.rooms.is_empty());
     let v = round_trip("\n\n");
     assert!(v.rooms.is_empty());
+}
+
+// --- The bytes of real files: NUL tails, byte-order marks, CR and mixed line ends, CP-1252. ---
+// Each file reads, writes back byte for byte, and gets warnings only.
+
+/// A finding's code, line and column.
+type Code = (&'static str, Option<u32>, Option<u32>);
+
+/// Reads `data`, checks the byte-exact round trip and that no finding is an error; returns the
+/// model and the codes with line and column.
+fn odd(data: &[u8]) -> (Vis, Vec<Code>) {
+    let v = read(data).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(write(&v).unwrap(), data);
+    let f = validate(&v);
+    assert!(f.iter().all(|f| f.severity == Severity::Warning), "{f:#?}");
+    let codes = v
+        .read_findings()
+        .iter()
+        .map(|f| (f.code, f.place.line, f.place.column))
+        .collect();
+    (v, codes)
+}
+
+#[test]
+fn nul_tail_is_kept_not_read() {
+    let (v, codes) = odd(b"a 1\n  b\nb 0\n\0");
+    assert_eq!(v.room_names(), ["a", "b"]);
+    assert_eq!(codes, [("vis-nul-tail", Some(4), Some(1))]);
+    // NUL padding with text after it, right after the last name.
+    let (v, codes) = odd(b"a 1\r\n  b\0\0\0c 0\r\n");
+    assert_eq!(v.room_names(), ["a", "b"]);
+    assert_eq!(
+        codes,
+        [
+            ("vis-no-final-newline", Some(2), Some(1)),
+            ("vis-nul-tail", Some(2), Some(4)),
+        ]
+    );
+    // An edit keeps the tail after the last line.
+    let mut v = v;
+    v.set_visible("b", "a", true);
+    assert_eq!(
+        write(&v).unwrap(),
+        b"a 1\r\n  b\r\nb 1\r\n  a\r\n\0\0\0c 0\r\n"
+    );
+}
+
+#[test]
+fn byte_order_mark_is_not_part_of_the_first_name() {
+    let (v, codes) = odd(b"\xEF\xBB\xBFa 1\n  b\n");
+    assert!(v.is_visible("a", "b"));
+    assert_eq!(codes, [("vis-bom", Some(1), Some(1))]);
+}
+
+#[test]
+fn cr_only_line_ends_are_line_ends() {
+    let (v, codes) = odd(b"a 1\r  b\rb 1\r  a\r");
+    assert!(v.is_visible("a", "b") && v.is_visible("b", "a"));
+    assert_eq!(codes, [("vis-cr-line-endings", Some(1), Some(1))]);
+    let mut v = v;
+    v.add_room("c");
+    assert_eq!(write(&v).unwrap(), b"a 1\r  b\rb 1\r  a\rc 0\r");
+}
+
+#[test]
+fn mixed_line_ends_with_cr() {
+    let (v, codes) = odd(b"a 2\n  b\r  c\r\nb 0\n");
+    assert_eq!(v.rooms[0].visible, ["b", "c"]);
+    assert_eq!(
+        codes,
+        [
+            ("vis-mixed-line-endings", Some(2), Some(1)),
+            ("vis-cr-line-endings", Some(2), Some(1)),
+        ]
+    );
+}
+
+#[test]
+fn cp1252_names_compare_on_ascii_letters_and_write_back() {
+    let (v, codes) = odd(b"caf\xe9 2\n  CAF\xe9\n  caf\xc9\n");
+    assert_eq!(codes, [("vis-non-ascii", Some(1), Some(4))]);
+    assert_eq!(v.rooms[0].name, "caf\u{e9}");
+    assert!(v.is_visible("CAF\u{e9}", "caf\u{e9}"));
+    // 0xE9 and 0xC9 are different rooms: no duplicate child.
+    assert_eq!(v.visible_from("caf\u{e9}"), ["CAF\u{e9}", "caf\u{c9}"]);
+    let mut v = v;
+    v.rename_room("caf\u{c9}", "d\u{e8}");
+    assert_eq!(write(&v).unwrap(), b"caf\xe9 2\n  CAF\xe9\n  d\xe8\n");
 }

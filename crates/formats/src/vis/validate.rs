@@ -15,7 +15,8 @@ const MAX_RESREF: usize = 16;
 /// - `vis-duplicate-child` (warning): a room listed twice under one entry;
 /// - `vis-name-case` (warning): one room spelled with different letter case;
 /// - `vis-name-too-long` (warning): a name over 16 characters (no LYT room can match it);
-/// - `vis-name-invalid` (error): a name with non-printable or non-ASCII characters.
+/// - `vis-name-invalid` (warning): a name with control or non-ASCII characters (Windows-1252
+///   names read and write back unchanged; no LYT room is likely to match them).
 ///
 /// One-way visibility and rooms that do not list themselves are normal and not reported.
 pub fn validate(vis: &Vis) -> Vec<Finding> {
@@ -85,7 +86,7 @@ pub fn validate(vis: &Vis) -> Vec<Finding> {
                 }
             }
             if name.is_empty() || !name.chars().all(|c| c.is_ascii_graphic()) {
-                out.push(Finding::error(
+                out.push(Finding::warning(
                     "vis-name-invalid",
                     place(line, &r.name, item),
                     format!("room name {name:?} must be printable ASCII without whitespace"),

@@ -56,10 +56,11 @@ pub fn write(vis: &Vis) -> Result<Vec<u8>, EncodeError> {
             }
         }
     }
-    if let Some(layout) = &vis.layout {
-        for l in &layout.trailing {
-            w.line(&l.text, l.eol);
-        }
+    let Some(layout) = &vis.layout else {
+        return encode(&w.finish(), "VIS");
+    };
+    for l in &layout.trailing {
+        w.line(&l.text, l.eol);
     }
-    encode(&w.finish(), "VIS")
+    Ok(layout.frame.wrap(encode(&w.finish(), "VIS")?))
 }
