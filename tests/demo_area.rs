@@ -82,8 +82,12 @@ fn deleted_wok_is_a_warning_on_its_lyt_line() {
         "demo_b is the second room line of demo.lyt"
     );
     assert!(f[0]["path"].as_str().unwrap().ends_with("demo.lyt"));
-    // The missing room is the only finding: links into it are not judged without its WOK.
-    assert_eq!(v["findings"].as_array().unwrap().len(), 1, "{v:#}");
+    // Links into the missing room are not judged without its WOK; without it, demo_c can no
+    // longer be reached from demo_a (the navigation check says so).
+    assert_eq!(v["findings"].as_array().unwrap().len(), 2, "{v:#}");
+    let island = findings(&v, "nav-unreachable-island");
+    assert_eq!(island.len(), 1, "{v:#}");
+    assert_eq!(island[0]["room"], "demo_c");
     std::fs::remove_dir_all(&d).unwrap();
 }
 
