@@ -5,7 +5,9 @@
 //! - [`area`]: a layout (LYT), its visibility (VIS) and one walkmesh per room, their links and
 //!   the checks that need all of them;
 //! - [`objects`]: placeables and doors standing in an area, their walkmeshes in area space,
-//!   and the `--objects` JSON file.
+//!   and the `--objects` JSON file;
+//! - [`resources`]: where an area's resources come from (a folder; capsules and installs answer
+//!   the same [`resources::Resources`] question).
 //!
 //! This crate reads files (an area is several), but knows no command line: the `areakit` crate
 //! drives it.
@@ -17,4 +19,5 @@ pub mod io;
 pub mod navigation;
 pub mod objects;
 pub mod pth;
+pub mod resources;
 pub mod walkmesh;

@@ -1,0 +1,114 @@
+//! Where an area's resources come from.
+//!
+//! The engine asks for a resource by name and type (`m13aa_01a` + `wok`) and takes the first
+//! place that has it. [`Resources`] is that question; a loose folder answers it here
+//! ([`FolderResources`]), and capsules and game installs answer it the same way, so module
+//! assembly and navigation never ask where the bytes were.
+
+use std::collections::HashMap;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// One resource's bytes and where they were found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resource {
+    /// The bytes.
+    pub data: Vec<u8>,
+    /// Where they came from, for messages: a file path, or `capsule.mod/name.ext`.
+    pub origin: String,
+}
+
+/// A place that answers "the bytes of `resref.ext`", as the engine's resource manager does.
+pub trait Resources: Send + Sync {
+    /// The resource `resref.ext` (both compared without regard to ASCII case; `ext` without the
+    /// dot, e.g. `"wok"`), or `None` when this place does not hold it.
+    fn get(&self, resref: &str, ext: &str) -> io::Result<Option<Resource>>;
+}
+
+/// The key under which `resref.ext` is found: lower case, with a dot.
+pub fn resource_key(resref: &str, ext: &str) -> String {
+    let mut key = String::with_capacity(resref.len() + ext.len() + 1);
+    key.push_str(resref);
+    key.push('.');
+    key.push_str(ext);
+    key.make_ascii_lowercase();
+    key
+}
+
+/// The regular files of one folder (not its subfolders), found without regard to ASCII case.
+#[derive(Debug, Clone)]
+pub struct FolderResources {
+    dir: PathBuf,
+    files: HashMap<String, PathBuf>,
+}
+
+impl FolderResources {
+    /// Lists `dir` once. When two names differ only in case, the first in sorted order wins.
+    pub fn open(dir: &Path) -> io::Result<FolderResources> {
+        let mut names: Vec<PathBuf> = Vec::new();
+        for entry in std::fs::read_dir(dir)? {
+            let entry = entry?;
+            if entry.file_type()?.is_file() {
+                names.push(entry.path());
+            }
+        }
+        names.sort();
+        let mut files = HashMap::with_capacity(names.len());
+        for path in names {
+            if let Some(name) = path.file_name().and_then(|n| n.to_str()) {
+                files.entry(name.to_ascii_lowercase()).or_insert(path);
+            }
+        }
+        Ok(FolderResources {
+            dir: dir.to_path_buf(),
+            files,
+        })
+    }
+
+    /// The folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The path of `resref.ext` in the folder, if it is there.
+    pub fn path_of(&self, resref: &str, ext: &str) -> Option<&Path> {
+        self.files
+            .get(&resource_key(resref, ext))
+            .map(PathBuf::as_path)
+    }
+}
+
+impl Resources for FolderResources {
+    fn get(&self, resref: &str, ext: &str) -> io::Result<Option<Resource>> {
+        let Some(path) = self.path_of(resref, ext) else {
+            return Ok(None);
+        };
+        let data = crate::io::read_regular_file(path)?;
+        Ok(Some(Resource {
+            data,
+            origin: path.display().to_string(),
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folder_finds_names_in_any_case_and_only_files() {
+        let dir = std::env::temp_dir().join(format!("areakit-res-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("sub.wok")).unwrap();
+        std::fs::write(dir.join("M13AA_01a.WOK"), b"abc").unwrap();
+        let res = FolderResources::open(&dir).unwrap();
+        let got = res.get("m13aa_01A", "wok").unwrap().unwrap();
+        assert_eq!(got.data, b"abc");
+        assert!(got.origin.ends_with("M13AA_01a.WOK"));
+        assert!(res.get("m13aa_01a", "lyt").unwrap().is_none());
+        assert!(
+            res.get("sub", "wok").unwrap().is_none(),
+            "a folder is no resource"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
