@@ -133,13 +133,15 @@ impl Coords {
     }
 }
 
-/// Any array-like as contiguous `float32` values and its shape (one conversion pass).
+/// Any array-like as C-ordered `float32` values and its shape (one conversion pass).
 pub fn array_f32(obj: &Bound<'_, PyAny>) -> PyResult<(Vec<f32>, Vec<usize>)> {
     let py = obj.py();
     let np = py.import("numpy")?;
     let kwargs = PyDict::new(py);
     kwargs.set_item("dtype", np.getattr("float32")?)?;
-    let arr = np.call_method("ascontiguousarray", (obj,), Some(&kwargs))?;
+    kwargs.set_item("order", "C")?;
+    // `asarray` keeps a 0-d array 0-d (a NumPy scalar stays a scalar).
+    let arr = np.call_method("asarray", (obj,), Some(&kwargs))?;
     let arr = arr.downcast::<PyArrayDyn<f32>>()?;
     let shape = arr.shape().to_vec();
     let ro = arr.readonly();
@@ -175,7 +177,8 @@ pub fn array_i64(obj: &Bound<'_, PyAny>, k: Option<usize>, what: &str) -> PyResu
     }
     let kwargs = PyDict::new(py);
     kwargs.set_item("dtype", np.getattr("int64")?)?;
-    let arr = np.call_method("ascontiguousarray", (arr,), Some(&kwargs))?;
+    kwargs.set_item("order", "C")?;
+    let arr = np.call_method("asarray", (arr,), Some(&kwargs))?;
     let arr = arr.downcast::<PyArrayDyn<i64>>()?;
     let shape = arr.shape().to_vec();
     let ok = match (k, shape.as_slice()) {
