@@ -46,14 +46,15 @@ impl Prepared {
 /// setters). Queries (``face_at``, ``height_at``, ``raycast``, ``nearest_walkable``) take
 /// numbers or arrays; array queries run without the GIL.
 ///
-/// >>> import areakit
-/// >>> wok = areakit.Bwm.read("m13aa_01a.wok")
-/// >>> wok.kind, len(wok.faces), int(wok.walkable.sum())
-/// ('wok', 2200, 1700)
-/// >>> wok.face_at(10.0, 4.5)             # face index, or None
-/// 17
-/// >>> wok.face_at(xs, ys)                # arrays in, int64 array out (-1: no face)
-/// >>> wok.to_bytes() == open("m13aa_01a.wok", "rb").read()
+/// >>> import areakit, numpy as np
+/// >>> wok = areakit.Bwm.read("m13aa_04a.wok")
+/// >>> wok
+/// <Bwm wok: 265 vertices, 522 faces (209 walkable), 83 edges, from "m13aa_04a.wok">
+/// >>> wok.vertices.shape, wok.faces.dtype
+/// ((265, 3), dtype('uint32'))
+/// >>> wok.face_at(10.0, 4.5)                       # a face index, or None
+/// >>> wok.face_at(np.array([10.0, 1e9]), np.array([4.5, 0.0]))   # int64 array, -1: none
+/// >>> wok.to_bytes() == open("m13aa_04a.wok", "rb").read()
 /// True
 #[pyclass(module = "areakit", name = "Bwm")]
 pub struct PyBwm {
@@ -641,7 +642,7 @@ impl PyBwm {
             None => Ok(one(0).into_pyobject(py)?.into_any()),
             Some(shape) => {
                 let out: Vec<f32> =
-                    py.allow_threads(|| (0..args.n).map(|i| one(i).unwrap_or(f32::NAN)).collect());
+                    py.allow_threads(|| batch(args.n, |i| one(i).unwrap_or(f32::NAN)));
                 input::to_array(py, out, shape)
             }
         }
@@ -702,28 +703,25 @@ impl PyBwm {
                 dirs.len()
             )));
         }
-        let (faces, dists, pts) = py.allow_threads(|| {
-            let mut faces = Vec::with_capacity(n);
-            let mut dists = Vec::with_capacity(n);
-            let mut pts = Vec::with_capacity(n);
-            for i in 0..n {
+        let hits = py.allow_threads(|| {
+            batch(n, |i| {
                 let o = origins[if so { 0 } else { i }];
                 let d = dirs[if sd { 0 } else { i }];
-                match p.locator().ray(o, d, FaceFilter::All) {
-                    Some(h) => {
-                        faces.push(i64::from(h.face));
-                        dists.push(h.distance);
-                        pts.push(h.point);
-                    }
-                    None => {
-                        faces.push(-1);
-                        dists.push(f32::NAN);
-                        pts.push([f32::NAN; 3]);
-                    }
-                }
-            }
-            (faces, dists, pts)
+                p.locator().ray(o, d, FaceFilter::All)
+            })
         });
+        let faces = hits
+            .iter()
+            .map(|h| h.map_or(-1, |h| i64::from(h.face)))
+            .collect();
+        let dists = hits
+            .iter()
+            .map(|h| h.map_or(f32::NAN, |h| h.distance))
+            .collect();
+        let pts: Vec<[f32; 3]> = hits
+            .iter()
+            .map(|h| h.map_or([f32::NAN; 3], |h| h.point))
+            .collect();
         let t = (
             input::to_array(py, faces, &[n])?,
             input::to_array(py, dists, &[n])?,
@@ -756,26 +754,19 @@ impl PyBwm {
             return Ok(d.into_any());
         }
         let n = pts.len();
-        let (faces, points, dists) = py.allow_threads(|| {
-            let mut faces = Vec::with_capacity(n);
-            let mut points = Vec::with_capacity(n);
-            let mut dists = Vec::with_capacity(n);
-            for q in &pts {
-                match p.locator().nearest_walkable(*q) {
-                    Some(h) => {
-                        faces.push(i64::from(h.face));
-                        points.push(h.point);
-                        dists.push(h.distance);
-                    }
-                    None => {
-                        faces.push(-1);
-                        points.push([f32::NAN; 3]);
-                        dists.push(f32::NAN);
-                    }
-                }
-            }
-            (faces, points, dists)
-        });
+        let hits = py.allow_threads(|| batch(n, |i| p.locator().nearest_walkable(pts[i])));
+        let faces = hits
+            .iter()
+            .map(|h| h.map_or(-1, |h| i64::from(h.face)))
+            .collect();
+        let points: Vec<[f32; 3]> = hits
+            .iter()
+            .map(|h| h.map_or([f32::NAN; 3], |h| h.point))
+            .collect();
+        let dists = hits
+            .iter()
+            .map(|h| h.map_or(f32::NAN, |h| h.distance))
+            .collect();
         let t = (
             input::to_array(py, faces, &[n])?,
             input::rows(py, &points)?,
@@ -844,6 +835,16 @@ impl PyBwm {
             ))
         )
     }
+}
+
+/// `f(0..n)` in order: on rayon's threads for large batches (the caller has released the
+/// GIL), in this thread for small ones.
+fn batch<T: Send>(n: usize, f: impl Fn(usize) -> T + Sync + Send) -> Vec<T> {
+    use rayon::prelude::*;
+    if n < 4096 {
+        return (0..n).map(f).collect();
+    }
+    (0..n).into_par_iter().with_min_len(2048).map(f).collect()
 }
 
 /// `(m, 3)` vertex indices, each below `vertex_count`.
