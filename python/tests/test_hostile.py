@@ -81,6 +81,14 @@ def test_text_garbage(cls, formats):
     assert errors > 0
 
 
+def test_text_errors_name_line_and_column():
+    with pytest.raises(areakit.FormatError) as e:
+        areakit.Lyt.read(b"beginlayout\nroomcount 2\nfoo 1 2\n")
+    assert (e.value.line, e.value.column, e.value.offset) == (3, 8, None)
+    assert e.value.message == "room line ends early: expected z"
+    assert str(e.value) == "<bytes>: 3:8: room line ends early: expected z"
+
+
 def test_random_garbage_every_class():
     rng = np.random.default_rng(5)
     classes = [areakit.Bwm, areakit.Trx, areakit.Gff, areakit.TwoDa, areakit.Erf, areakit.Rim,
