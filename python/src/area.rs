@@ -322,14 +322,11 @@ impl PyArea {
     /// navigation): a list of ``Finding``.
     fn check(&self, py: Python<'_>) -> PyResult<Vec<PyFinding>> {
         let lyt = self.inner.lyt_path.clone();
-        let report = py
-            .allow_threads(|| areakit::check::check_paths(&[lyt]))
-            .map_err(errors::lib_error)?;
-        Ok(report
-            .findings
-            .into_iter()
-            .map(|f| PyFinding::new(Some(f.path.display().to_string()), f.finding))
-            .collect())
+        Ok(crate::check::findings_of(crate::check::run_check(
+            py,
+            &[lyt],
+            None,
+        )?))
     }
 
     fn __repr__(&self) -> String {

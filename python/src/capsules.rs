@@ -124,6 +124,45 @@ impl PyTwoDa {
     }
 }
 
+/// The members of an ERF or RIM capsule: `resources`, `resource(name)`, `len()`, `repr`.
+macro_rules! capsule_members {
+    ($ty:ident, $name:literal) => {
+        #[pymethods]
+        impl $ty {
+            /// The members: ``[("resref.ext", size in bytes), ...]`` in file order.
+            #[getter]
+            fn resources(&self) -> Vec<(String, usize)> {
+                self.inner
+                    .resources
+                    .iter()
+                    .map(|r| (member_name(&r.resref, r.restype), r.data.len()))
+                    .collect()
+            }
+
+            /// The bytes of member ``name`` (``"m13aa.git"``, letter case ignored), or None.
+            fn resource<'py>(&self, py: Python<'py>, name: &str) -> Option<Bound<'py, PyBytes>> {
+                let members = self
+                    .inner
+                    .resources
+                    .iter()
+                    .map(|r| (&r.resref, r.restype, r.data.as_slice()));
+                find_member(members, name).map(|d| PyBytes::new(py, d))
+            }
+
+            fn __len__(&self) -> usize {
+                self.inner.resources.len()
+            }
+
+            fn __repr__(&self) -> String {
+                format!(
+                    concat!("<", $name, ": {} resources>"),
+                    self.inner.resources.len()
+                )
+            }
+        }
+    };
+}
+
 /// An ERF capsule (``.erf``, ``.mod``, ``.sav``, ``.hak``). Unmodified, it writes back byte
 /// for byte.
 ///
@@ -150,36 +189,7 @@ fn find_member<'a>(
         .map(|(_, _, d)| d)
 }
 
-#[pymethods]
-impl PyErf {
-    /// The members: ``[("resref.ext", size in bytes), ...]`` in file order.
-    #[getter]
-    fn resources(&self) -> Vec<(String, usize)> {
-        self.inner
-            .resources
-            .iter()
-            .map(|r| (member_name(&r.resref, r.restype), r.data.len()))
-            .collect()
-    }
-
-    /// The bytes of member ``name`` (``"m13aa.git"``, letter case ignored), or None.
-    fn resource<'py>(&self, py: Python<'py>, name: &str) -> Option<Bound<'py, PyBytes>> {
-        let members = self
-            .inner
-            .resources
-            .iter()
-            .map(|r| (&r.resref, r.restype, r.data.as_slice()));
-        find_member(members, name).map(|d| PyBytes::new(py, d))
-    }
-
-    fn __len__(&self) -> usize {
-        self.inner.resources.len()
-    }
-
-    fn __repr__(&self) -> String {
-        format!("<Erf: {} resources>", self.inner.resources.len())
-    }
-}
+capsule_members!(PyErf, "Erf");
 
 /// A RIM capsule (``.rim``). Unmodified, it writes back byte for byte.
 #[pyclass(module = "areakit", name = "Rim")]
@@ -190,36 +200,7 @@ pub struct PyRim {
 
 document_class!(PyRim, rim::Rim, rim::read, rim::write);
 
-#[pymethods]
-impl PyRim {
-    /// The members: ``[("resref.ext", size in bytes), ...]`` in file order.
-    #[getter]
-    fn resources(&self) -> Vec<(String, usize)> {
-        self.inner
-            .resources
-            .iter()
-            .map(|r| (member_name(&r.resref, r.restype), r.data.len()))
-            .collect()
-    }
-
-    /// The bytes of member ``name`` (letter case ignored), or None.
-    fn resource<'py>(&self, py: Python<'py>, name: &str) -> Option<Bound<'py, PyBytes>> {
-        let members = self
-            .inner
-            .resources
-            .iter()
-            .map(|r| (&r.resref, r.restype, r.data.as_slice()));
-        find_member(members, name).map(|d| PyBytes::new(py, d))
-    }
-
-    fn __len__(&self) -> usize {
-        self.inner.resources.len()
-    }
-
-    fn __repr__(&self) -> String {
-        format!("<Rim: {} resources>", self.inner.resources.len())
-    }
-}
+capsule_members!(PyRim, "Rim");
 
 /// A KEY index (``chitin.key``): the BIF archives and where each resource is.
 #[pyclass(module = "areakit", name = "Key")]

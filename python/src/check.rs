@@ -204,18 +204,30 @@ fn check(
     jobs: Option<usize>,
 ) -> PyResult<Vec<PyFinding>> {
     let paths = path_list(paths)?;
+    Ok(findings_of(run_check(py, &paths, jobs)?))
+}
+
+/// Runs the CLI's check on `paths` without the GIL.
+pub fn run_check(
+    py: Python<'_>,
+    paths: &[PathBuf],
+    jobs: Option<usize>,
+) -> PyResult<areakit::check::Report> {
     let run = areakit::check::CheckRun {
         jobs,
         progress: None,
     };
-    let report = py
-        .allow_threads(|| areakit::check::check_paths_with(&paths, &run))
-        .map_err(errors::lib_error)?;
-    Ok(report
+    py.allow_threads(|| areakit::check::check_paths_with(paths, &run))
+        .map_err(errors::lib_error)
+}
+
+/// The findings of a report, each with the path the CLI prints.
+pub fn findings_of(report: areakit::check::Report) -> Vec<PyFinding> {
+    report
         .findings
         .into_iter()
         .map(|f| PyFinding::new(Some(f.path.display().to_string()), f.finding))
-        .collect())
+        .collect()
 }
 
 /// ``areakit.check`` with the whole report, exactly the object ``areakit check --json``
@@ -228,13 +240,7 @@ fn check_report(
     jobs: Option<usize>,
 ) -> PyResult<PyObject> {
     let paths = path_list(paths)?;
-    let run = areakit::check::CheckRun {
-        jobs,
-        progress: None,
-    };
-    let report = py
-        .allow_threads(|| areakit::check::check_paths_with(&paths, &run))
-        .map_err(errors::lib_error)?;
+    let report = run_check(py, &paths, jobs)?;
     crate::input::json_to_py(py, &report.to_json())
 }
 
