@@ -1,0 +1,61 @@
+"""areakit: the area data of BioWare's Aurora-family engines (KotOR 1/2, NWN, NWN2).
+
+Read, write (byte for byte), check, query and navigate walkmeshes (``Bwm``: WOK/PWK/DWK),
+layouts (``Lyt``), visibility (``Vis``), areas (``Area``), NWN2 terrain (``Trx``), MDL
+ASCII models (``MdlAscii``), GFF, 2DA and the ERF/MOD/RIM/KEY/BIF capsules. The same Rust
+engine as the ``areakit`` command line, with NumPy arrays and batch queries.
+
+>>> import areakit
+>>> wok = areakit.Bwm.read("m13aa_01a.wok")
+>>> wok.face_at(10.0, 4.5)
+>>> [f.code for f in areakit.check(["modules/m13aa"])]
+
+Errors: ``areakit.FormatError`` (a ``ValueError``) with ``.path``, ``.offset`` or
+``.line``/``.column`` and ``.message``; ``OSError`` for files that cannot be read.
+"""
+
+from ._areakit import (
+    Area,
+    Bif,
+    Bwm,
+    EncodeError,
+    Erf,
+    Finding,
+    FormatError,
+    Gff,
+    Key,
+    Lyt,
+    MdlAscii,
+    PathResult,
+    Rim,
+    Trx,
+    TwoDa,
+    Vis,
+    __version__,
+    check,
+    check_report,
+    path,
+)
+
+__all__ = [
+    "Area",
+    "Bif",
+    "Bwm",
+    "EncodeError",
+    "Erf",
+    "Finding",
+    "FormatError",
+    "Gff",
+    "Key",
+    "Lyt",
+    "MdlAscii",
+    "PathResult",
+    "Rim",
+    "Trx",
+    "TwoDa",
+    "Vis",
+    "__version__",
+    "check",
+    "check_report",
+    "path",
+]

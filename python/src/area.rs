@@ -1,0 +1,391 @@
+//! `areakit.Area` (a layout, its visibility and room walkmeshes), `PathResult` and
+//! `areakit.path` (the engine of `areakit path`).
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use areakit::area::Area;
+use areakit::geometry::nav::{Endpoint, Searcher};
+use areakit::navigate::{PathContext, PathRequest};
+use areakit::navigation::{AreaNav, NavOptions, NavSource, PathMode, PathOutcome};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::bwm::PyBwm;
+use crate::check::PyFinding;
+use crate::text::{PyLyt, PyVis};
+use crate::{errors, input};
+
+fn parse_mode(mode: &str) -> PyResult<PathMode> {
+    match mode.to_ascii_lowercase().as_str() {
+        "optimal" => Ok(PathMode::Optimal),
+        "fast" => Ok(PathMode::Fast),
+        "baked" => Ok(PathMode::Baked),
+        _ => Err(PyValueError::new_err(format!(
+            "mode {mode:?}: expected \"optimal\", \"fast\" or \"baked\""
+        ))),
+    }
+}
+
+/// A point `(x, y)` or `(x, y, z)` (z: which floor where floors overlap).
+fn endpoint(p: Vec<f32>, what: &str) -> PyResult<Endpoint> {
+    if !(2..=3).contains(&p.len()) || p.iter().any(|c| !c.is_finite()) {
+        return Err(PyValueError::new_err(format!(
+            "{what}: expected (x, y) or (x, y, z) of finite numbers"
+        )));
+    }
+    Ok(Endpoint {
+        x: p[0],
+        y: p[1],
+        z: p.get(2).copied(),
+    })
+}
+
+fn distance(v: f32, what: &str) -> PyResult<f32> {
+    if v.is_finite() && v >= 0.0 {
+        Ok(v)
+    } else {
+        Err(PyValueError::new_err(format!(
+            "{what} {v}: expected a distance >= 0"
+        )))
+    }
+}
+
+/// The answer of a path query: ``found``, ``length`` (plan metres), ``length_3d``,
+/// ``points`` (``float32`` ``(k, 3)`` turning points), ``rooms`` passed, ``faces_visited``,
+/// ``mode``, ``reason`` (why none was found), ``notes``; ``to_dict()`` is exactly the object
+/// ``areakit path --json`` prints.
+#[pyclass(module = "areakit", name = "PathResult", frozen)]
+pub struct PyPathResult {
+    outcome: PathOutcome,
+}
+
+#[pymethods]
+impl PyPathResult {
+    /// Whether a path was found.
+    #[getter]
+    fn found(&self) -> bool {
+        self.outcome.found()
+    }
+
+    /// Plan length in metres (0 when none).
+    #[getter]
+    fn length(&self) -> f32 {
+        self.outcome.length()
+    }
+
+    /// Length along the ground in metres, or None.
+    #[getter]
+    fn length_3d(&self) -> Option<f32> {
+        self.outcome.path.as_ref().map(|p| p.length_3d)
+    }
+
+    /// Turning points: ``float32`` ``(k, 3)`` (empty when none).
+    #[getter]
+    fn points<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let pts: Vec<[f32; 3]> = self.outcome.path.as_ref().map_or_else(Vec::new, |p| {
+            p.points.iter().map(|q| q.to_array()).collect()
+        });
+        input::rows(py, &pts)
+    }
+
+    /// Rooms passed, in order.
+    #[getter]
+    fn rooms(&self) -> Vec<String> {
+        self.outcome.rooms.clone()
+    }
+
+    /// Search effort.
+    #[getter]
+    fn faces_visited(&self) -> usize {
+        self.outcome.faces_visited
+    }
+
+    /// The mode that answered.
+    #[getter]
+    fn mode(&self) -> &'static str {
+        self.outcome.mode.name()
+    }
+
+    /// Why no path was found, or None.
+    #[getter]
+    fn reason(&self) -> Option<String> {
+        self.outcome.reason.clone()
+    }
+
+    /// Remarks on a found path.
+    #[getter]
+    fn notes(&self) -> Vec<String> {
+        self.outcome.notes.clone()
+    }
+
+    /// The object ``areakit path --json`` prints.
+    fn to_dict(&self, py: Python<'_>) -> PyResult<PyObject> {
+        input::json_to_py(py, &self.outcome.to_json())
+    }
+
+    fn __bool__(&self) -> bool {
+        self.outcome.found()
+    }
+
+    fn __repr__(&self) -> String {
+        match &self.outcome.path {
+            Some(p) => format!(
+                "<PathResult found: {:.3} m, {} points, rooms {:?}, mode {}>",
+                p.length_plan,
+                p.points.len(),
+                self.outcome.rooms,
+                self.outcome.mode.name()
+            ),
+            None => format!(
+                "<PathResult not found: {}>",
+                self.outcome.reason.as_deref().unwrap_or("?")
+            ),
+        }
+    }
+}
+
+/// The navigation data of an area, built for one radius and kept for the next query.
+struct NavCache {
+    radius: f32,
+    nav: AreaNav,
+    searcher: Searcher,
+}
+
+/// A KotOR area: a layout (LYT), its visibility (VIS) and one walkmesh per room, found
+/// beside the LYT (file names case-insensitive), as ``areakit check``/``path`` open it.
+///
+/// >>> area = areakit.Area.open("modules/m13aa")      # a folder or a .lyt file
+/// >>> [r["name"] for r in area.rooms]
+/// >>> area.path((1.5, 1.5), (18.5, 16.5)).length
+#[pyclass(module = "areakit", name = "Area")]
+pub struct PyArea {
+    inner: Area,
+    nav: Mutex<Option<NavCache>>,
+}
+
+#[pymethods]
+impl PyArea {
+    /// Opens an area from a ``.lyt`` file or a folder holding one. A LYT that does not
+    /// decode raises ``FormatError``; missing or invalid room walkmeshes are reported by
+    /// ``check()`` (and in ``rooms``), not raised.
+    #[staticmethod]
+    fn open(py: Python<'_>, path: PathBuf) -> PyResult<Self> {
+        let inner = py
+            .allow_threads(|| areakit::ops::open_area(&path))
+            .map_err(errors::lib_error)?;
+        Ok(PyArea {
+            inner,
+            nav: Mutex::new(None),
+        })
+    }
+
+    /// The area's resref (the LYT file name without extension).
+    #[getter]
+    fn resref(&self) -> String {
+        self.inner.resref.clone()
+    }
+
+    /// The LYT file.
+    #[getter]
+    fn lyt_path(&self) -> String {
+        self.inner.lyt_path.display().to_string()
+    }
+
+    /// The layout.
+    #[getter]
+    fn lyt(&self) -> PyLyt {
+        PyLyt::wrap(self.inner.lyt.clone(), Some(self.inner.lyt_path.clone()))
+    }
+
+    /// The visibility, or None (no VIS file, or one that does not decode).
+    #[getter]
+    fn vis(&self) -> Option<PyVis> {
+        self.inner
+            .vis
+            .clone()
+            .map(|v| PyVis::wrap(v, self.inner.vis_path.clone()))
+    }
+
+    /// The rooms in LYT order (the index is the transition number): ``[{"name",
+    /// "position", "wok_path", "walkmesh" (a Bwm, or None), "error"}, ...]``.
+    #[getter]
+    fn rooms<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, pyo3::types::PyDict>>> {
+        self.inner
+            .rooms
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let d = pyo3::types::PyDict::new(py);
+                d.set_item("name", &r.name)?;
+                let pos = self
+                    .inner
+                    .lyt
+                    .rooms
+                    .get(i)
+                    .map(|p| (p.position[0], p.position[1], p.position[2]));
+                d.set_item("position", pos)?;
+                d.set_item(
+                    "wok_path",
+                    r.wok_path.as_ref().map(|p| p.display().to_string()),
+                )?;
+                let wok = r
+                    .wok
+                    .clone()
+                    .map(|w| PyBwm::new(w, r.wok_path.clone(), None));
+                d.set_item("walkmesh", wok)?;
+                d.set_item("error", r.wok_error.clone())?;
+                Ok(d)
+            })
+            .collect()
+    }
+
+    /// Room links: boundary edges of a room's walkmesh leading into another room,
+    /// ``[{"from", "to", "edge_index", "face", "side", "segment"}, ...]`` (room indices;
+    /// ``segment``: the edge's end points, or None).
+    #[getter]
+    fn links<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, pyo3::types::PyDict>>> {
+        self.inner
+            .links()
+            .into_iter()
+            .map(|l| {
+                let d = pyo3::types::PyDict::new(py);
+                d.set_item("from", l.from)?;
+                d.set_item("to", l.to)?;
+                d.set_item("edge_index", l.edge_index)?;
+                d.set_item("face", l.face)?;
+                d.set_item("side", l.side)?;
+                d.set_item("segment", l.segment.map(|s| (s[0].to_vec(), s[1].to_vec())))?;
+                Ok(d)
+            })
+            .collect()
+    }
+
+    /// The shortest walk from ``start`` to ``goal`` (``(x, y)`` or ``(x, y, z)``), as
+    /// ``areakit path AREA``: rooms joined along their shared edges; ``mode``
+    /// ``"optimal"`` (exact any-angle) or ``"fast"`` (A* and string pulling); ``radius``
+    /// keeps a creature's distance from walls; ``snap`` is how far an end off the ground may
+    /// move onto it. The navigation mesh is built on the first query (per radius) and kept.
+    /// Runs without the GIL.
+    ///
+    /// >>> r = area.path((1.5, 1.5), (18.5, 16.5), radius=0.35)
+    /// >>> r.found, r.length, r.rooms
+    #[pyo3(signature = (start, goal, mode = "optimal", radius = 0.0, snap = 1.0))]
+    fn path(
+        &self,
+        py: Python<'_>,
+        start: Vec<f32>,
+        goal: Vec<f32>,
+        mode: &str,
+        radius: f32,
+        snap: f32,
+    ) -> PyResult<PyPathResult> {
+        let from = endpoint(start, "start")?;
+        let to = endpoint(goal, "goal")?;
+        let mode = parse_mode(mode)?;
+        if mode == PathMode::Baked {
+            return Err(PyValueError::new_err(
+                "mode \"baked\" needs an NWN2 TRX: use areakit.path(\"x.trx\", ...)",
+            ));
+        }
+        let radius = distance(radius, "radius")?;
+        let snap = distance(snap, "snap")?;
+        let area = &self.inner;
+        let cache = &self.nav;
+        let outcome = py.allow_threads(|| {
+            let mut guard = cache.lock().unwrap_or_else(|e| e.into_inner());
+            if guard.as_ref().is_none_or(|c| c.radius != radius) {
+                let source = NavSource::from_area(area);
+                let nav = AreaNav::build(
+                    &source,
+                    &[],
+                    &NavOptions {
+                        radius,
+                        ..NavOptions::default()
+                    },
+                )
+                .map_err(|e| format!("{}: {e}", area.lyt_path.display()))?;
+                *guard = Some(NavCache {
+                    radius,
+                    nav,
+                    searcher: Searcher::new(),
+                });
+            }
+            let c = guard.as_mut().ok_or("no navigation data")?;
+            Ok::<_, String>(c.nav.find(&mut c.searcher, from, to, mode, snap))
+        });
+        let outcome = outcome.map_err(PyValueError::new_err)?;
+        Ok(PyPathResult { outcome })
+    }
+
+    /// Everything ``areakit check`` finds in the area (LYT, VIS, room walkmeshes, links,
+    /// navigation): a list of ``Finding``.
+    fn check(&self, py: Python<'_>) -> PyResult<Vec<PyFinding>> {
+        let lyt = self.inner.lyt_path.clone();
+        Ok(crate::check::findings_of(crate::check::run_check(
+            py,
+            &[lyt],
+            None,
+        )?))
+    }
+
+    fn __repr__(&self) -> String {
+        let with_wok = self.inner.rooms.iter().filter(|r| r.wok.is_some()).count();
+        format!(
+            "<Area {}: {} rooms ({} with a walkmesh), {}>",
+            self.inner.resref,
+            self.inner.rooms.len(),
+            with_wok,
+            if self.inner.vis.is_some() {
+                "VIS"
+            } else {
+                "no VIS"
+            }
+        )
+    }
+}
+
+/// The shortest walk over a walkmesh, an area or an NWN2 terrain file, exactly as
+/// ``areakit path SOURCE --from X,Y --to X,Y`` (same options): ``source`` is a ``.wok``,
+/// a ``.lyt`` or area folder, or a ``.trx``/``.trn``; ``objects`` a JSON file of placed
+/// objects (``docs/navigation.md``); ``mode`` ``"baked"`` follows a TRX's own path tables.
+/// Runs without the GIL.
+///
+/// >>> areakit.path("modules/m13aa", (1.5, 1.5), (18.5, 16.5), radius=0.35).points
+#[pyfunction]
+#[pyo3(signature = (source, start, goal, mode = "optimal", radius = 0.0, snap = 1.0, objects = None))]
+#[allow(clippy::too_many_arguments)]
+fn path(
+    py: Python<'_>,
+    source: PathBuf,
+    start: Vec<f32>,
+    goal: Vec<f32>,
+    mode: &str,
+    radius: f32,
+    snap: f32,
+    objects: Option<PathBuf>,
+) -> PyResult<PyPathResult> {
+    let from = endpoint(start, "start")?;
+    let to = endpoint(goal, "goal")?;
+    let mode = parse_mode(mode)?;
+    let outcome = py
+        .allow_threads(|| {
+            let req = PathRequest {
+                input: &source,
+                objects: objects.as_deref(),
+                radius,
+                snap,
+                mode,
+            };
+            PathContext::open(&req).map(|mut c| c.find(from, to))
+        })
+        .map_err(errors::lib_error)?;
+    Ok(PyPathResult { outcome })
+}
+
+/// Registers the classes and `path`.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyArea>()?;
+    m.add_class::<PyPathResult>()?;
+    m.add_function(wrap_pyfunction!(path, m)?)
+}

@@ -1,0 +1,220 @@
+//! What every class shares: reading `path_or_bytes`, atomic writes, NumPy arguments and
+//! results, and JSON values (the CLI's `info` objects) as Python objects.
+
+use std::path::{Path, PathBuf};
+
+use areakit::formats::DecodeError;
+use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString};
+use serde_json::Value;
+
+use crate::errors;
+
+/// Decodes `source` (`bytes`, `bytearray`, `memoryview`, or a path: `str` / `os.PathLike`)
+/// with `decode`, which gets the path (None for bytes) and the data. Bytes objects are
+/// decoded in place (no copy); a decode error becomes a `FormatError` naming the path and
+/// where. Returns the model and the path it came from.
+pub fn decode<T>(
+    source: &Bound<'_, PyAny>,
+    decode: impl FnOnce(&[u8]) -> Result<T, DecodeError>,
+) -> PyResult<(T, Option<PathBuf>)> {
+    if let Ok(b) = source.downcast::<PyBytes>() {
+        let v = decode(b.as_bytes()).map_err(|e| errors::format_error(None, &e))?;
+        return Ok((v, None));
+    }
+    if let Ok(b) = source.downcast::<PyByteArray>() {
+        let data = b.to_vec();
+        let v = decode(&data).map_err(|e| errors::format_error(None, &e))?;
+        return Ok((v, None));
+    }
+    if source.hasattr("tobytes")? && !source.is_instance_of::<PyString>() {
+        // memoryview (and NumPy byte arrays): one copy.
+        let data: Vec<u8> = source.call_method0("tobytes")?.extract()?;
+        let v = decode(&data).map_err(|e| errors::format_error(None, &e))?;
+        return Ok((v, None));
+    }
+    let path: PathBuf = source.extract().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "expected a path (str or os.PathLike) or bytes, got {}",
+            source
+                .get_type()
+                .name()
+                .map_or_else(|_| "?".to_string(), |n| n.to_string())
+        ))
+    })?;
+    let data = read_file(&path)?;
+    let v = decode(&data).map_err(|e| errors::format_error(Some(&path), &e))?;
+    Ok((v, Some(path)))
+}
+
+/// Reads a whole regular file (a folder, FIFO or device is an `OSError`, never a hang).
+pub fn read_file(path: &Path) -> PyResult<Vec<u8>> {
+    areakit::fsio::read(path).map_err(errors::lib_error)
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same folder, then a rename.
+pub fn write_file(path: &Path, bytes: &[u8]) -> PyResult<()> {
+    areakit::fsio::write_atomic(path, bytes).map_err(errors::lib_error)
+}
+
+/// The lower-case extension of a path.
+pub fn extension(path: Option<&Path>) -> Option<String> {
+    Some(path?.extension()?.to_str()?.to_ascii_lowercase())
+}
+
+/// A JSON value as a Python object (`dict`, `list`, `str`, `int`, `float`, `bool`, `None`).
+pub fn json_to_py(py: Python<'_>, v: &Value) -> PyResult<PyObject> {
+    Ok(match v {
+        Value::Null => py.None(),
+        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any().unbind(),
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                i.into_pyobject(py)?.into_any().unbind()
+            } else if let Some(u) = n.as_u64() {
+                u.into_pyobject(py)?.into_any().unbind()
+            } else {
+                n.as_f64()
+                    .unwrap_or(f64::NAN)
+                    .into_pyobject(py)?
+                    .into_any()
+                    .unbind()
+            }
+        }
+        Value::String(s) => PyString::new(py, s).into_any().unbind(),
+        Value::Array(a) => {
+            let l = PyList::empty(py);
+            for x in a {
+                l.append(json_to_py(py, x)?)?;
+            }
+            l.into_any().unbind()
+        }
+        Value::Object(m) => {
+            let d = PyDict::new(py);
+            for (k, x) in m {
+                d.set_item(k, json_to_py(py, x)?)?;
+            }
+            d.into_any().unbind()
+        }
+    })
+}
+
+/// A coordinate argument: one number, or an array of any shape (converted to `float32`).
+pub enum Coords {
+    /// A Python or NumPy scalar.
+    Scalar(f32),
+    /// An array's values in C order and its shape.
+    Array(Vec<f32>, Vec<usize>),
+}
+
+impl Coords {
+    /// Reads a number or an array-like (lists, tuples, NumPy arrays of any numeric dtype).
+    pub fn extract(obj: &Bound<'_, PyAny>) -> PyResult<Coords> {
+        if let Ok(f) = obj.downcast::<PyFloat>() {
+            return Ok(Coords::Scalar(f.value() as f32));
+        }
+        if obj.is_instance_of::<PyInt>() {
+            return Ok(Coords::Scalar(obj.extract::<f64>()? as f32));
+        }
+        let (values, shape) = array_f32(obj)?;
+        if shape.is_empty() {
+            return Ok(Coords::Scalar(values.first().copied().unwrap_or(f32::NAN)));
+        }
+        Ok(Coords::Array(values, shape))
+    }
+
+    /// Value `i` (a scalar broadcasts).
+    pub fn get(&self, i: usize) -> f32 {
+        match self {
+            Coords::Scalar(v) => *v,
+            Coords::Array(v, _) => v[i],
+        }
+    }
+}
+
+/// Any array-like as C-ordered `float32` values and its shape (one conversion pass).
+pub fn array_f32(obj: &Bound<'_, PyAny>) -> PyResult<(Vec<f32>, Vec<usize>)> {
+    let py = obj.py();
+    let np = py.import("numpy")?;
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("dtype", np.getattr("float32")?)?;
+    kwargs.set_item("order", "C")?;
+    // `asarray` keeps a 0-d array 0-d (a NumPy scalar stays a scalar).
+    let arr = np.call_method("asarray", (obj,), Some(&kwargs))?;
+    let arr = arr.downcast::<PyArrayDyn<f32>>()?;
+    let shape = arr.shape().to_vec();
+    let ro = arr.readonly();
+    let values = ro
+        .as_slice()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?
+        .to_vec();
+    Ok((values, shape))
+}
+
+/// An `(n, 3)` array-like of points (a single point `(3,)` gives one row).
+pub fn points(obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<[f32; 3]>> {
+    let (values, shape) = array_f32(obj)?;
+    let ok = matches!(shape.as_slice(), [3] | [_, 3]);
+    if !ok {
+        return Err(PyValueError::new_err(format!(
+            "{what}: expected an array of shape (n, 3), got shape {shape:?}"
+        )));
+    }
+    Ok(values.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect())
+}
+
+/// An array-like of integers of shape `(n, k)` (or `(n,)` when `k` is None), as `i64`.
+pub fn array_i64(obj: &Bound<'_, PyAny>, k: Option<usize>, what: &str) -> PyResult<Vec<i64>> {
+    let py = obj.py();
+    let np = py.import("numpy")?;
+    let arr = np.call_method1("asarray", (obj,))?;
+    let kind: String = arr.getattr("dtype")?.getattr("kind")?.extract()?;
+    if !matches!(kind.as_str(), "i" | "u" | "b") && arr.getattr("size")?.extract::<usize>()? > 0 {
+        return Err(PyTypeError::new_err(format!(
+            "{what}: expected integers, got an array of dtype kind {kind:?}"
+        )));
+    }
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("dtype", np.getattr("int64")?)?;
+    kwargs.set_item("order", "C")?;
+    let arr = np.call_method("asarray", (arr,), Some(&kwargs))?;
+    let arr = arr.downcast::<PyArrayDyn<i64>>()?;
+    let shape = arr.shape().to_vec();
+    let ok = match (k, shape.as_slice()) {
+        (None, [_]) => true,
+        (Some(k), [_, c]) => *c == k,
+        (Some(_), [0]) => true,
+        _ => false,
+    };
+    if !ok {
+        let want = k.map_or("(n,)".to_string(), |k| format!("(n, {k})"));
+        return Err(PyValueError::new_err(format!(
+            "{what}: expected an array of shape {want}, got shape {shape:?}"
+        )));
+    }
+    let ro = arr.readonly();
+    Ok(ro
+        .as_slice()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?
+        .to_vec())
+}
+
+/// A flat vector as a NumPy array of `shape` (the vector is moved, not copied).
+pub fn to_array<'py, T: numpy::Element>(
+    py: Python<'py>,
+    values: Vec<T>,
+    shape: &[usize],
+) -> PyResult<Bound<'py, PyAny>> {
+    let a = PyArray1::from_vec(py, values);
+    Ok(a.reshape(shape.to_vec())?.into_any())
+}
+
+/// Rows of `K` values as an `(n, K)` array (one copy, flattening the rows).
+pub fn rows<'py, T: numpy::Element + Copy, const K: usize>(
+    py: Python<'py>,
+    rows: &[[T; K]],
+) -> PyResult<Bound<'py, PyAny>> {
+    let flat: Vec<T> = rows.iter().flatten().copied().collect();
+    to_array(py, flat, &[rows.len(), K])
+}

@@ -1,0 +1,40 @@
+//! `import areakit`: Python bindings of the areakit crates (PyO3, abi3).
+//!
+//! Every class wraps a model of `areakit-formats` and calls the library crates for what it
+//! does: nothing is computed here that the CLI computes elsewhere. The modules:
+//!
+//! - [`errors`]: `FormatError`/`EncodeError` and the mapping of the library's errors;
+//! - [`input`]: `read(path_or_bytes)`, atomic writes, NumPy argument helpers, JSON → Python;
+//! - [`bwm`]: `Bwm` (arrays, derived tables, rebuild, transform, queries, batch queries);
+//! - [`text`]: `Lyt`, `Vis`, `MdlAscii`; [`trx`]: `Trx`; [`capsules`]: GFF, 2DA, ERF, RIM,
+//!   KEY, BIF (read, write, round trip, info);
+//! - [`area`]: `Area` (a LYT and its rooms), `PathResult`, `areakit.path`;
+//! - [`check`]: `areakit.check` and `Finding`.
+#![deny(unsafe_code)]
+
+use pyo3::prelude::*;
+
+mod area;
+mod bwm;
+mod capsules;
+mod check;
+mod errors;
+mod input;
+mod text;
+mod trx;
+
+/// The native module `areakit._areakit`; the package `areakit` re-exports it.
+#[pymodule]
+fn _areakit(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("FormatError", py.get_type::<errors::FormatError>())?;
+    m.add("EncodeError", py.get_type::<errors::EncodeError>())?;
+    bwm::register(m)?;
+    text::register(m)?;
+    trx::register(m)?;
+    capsules::register(m)?;
+    area::register(m)?;
+    check::register(m)?;
+    Ok(())
+}

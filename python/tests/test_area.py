@@ -1,0 +1,99 @@
+"""Areas built in the test (no complete KotOR module is public): Area.open, rooms, links,
+path; areakit.path and areakit.check against the same engine as the CLI."""
+
+import areakit
+import numpy as np
+import pytest
+
+from conftest import corpus_files
+
+
+def square(x0, y0, size=10.0, transitions=None):
+    v = [[x0, y0, 0], [x0 + size, y0, 0], [x0 + size, y0 + size, 0], [x0, y0 + size, 0]]
+    return areakit.Bwm.from_arrays(v, [[0, 1, 2], [0, 2, 3]], [4, 4])
+
+
+@pytest.fixture
+def two_rooms(tmp_path):
+    a, b = square(0, 0), square(10, 0)
+    a.write(tmp_path / "demo_a.wok")
+    b.write(tmp_path / "demo_b.wok")
+    lyt = areakit.Lyt()
+    lyt.rooms = [("demo_a", (0, 0, 0)), ("demo_b", (0, 0, 0))]
+    lyt.write(tmp_path / "demo.lyt")
+    return tmp_path
+
+
+def test_area_open_rooms_and_path(two_rooms):
+    area = areakit.Area.open(two_rooms)
+    assert area.resref == "demo"
+    assert [r["name"] for r in area.rooms] == ["demo_a", "demo_b"]
+    assert all(isinstance(r["walkmesh"], areakit.Bwm) for r in area.rooms)
+    assert area.lyt.rooms[1][0] == "demo_b"
+    assert area.vis is None
+    r = area.path((1.0, 5.0), (19.0, 5.0))
+    assert r.found and bool(r)
+    assert r.length == pytest.approx(18.0, abs=1e-3)
+    assert r.rooms == ["demo_a", "demo_b"]
+    assert r.points.shape == (2, 3)
+    d = r.to_dict()
+    assert d["found"] and d["mode"] == "optimal" and d["rooms"] == r.rooms
+    fast = area.path((1.0, 5.0), (19.0, 5.0), mode="fast", radius=0.5)
+    assert fast.found and fast.mode == "fast"
+    miss = area.path((1.0, 5.0), (50.0, 50.0), snap=0.0)
+    assert not miss.found and miss.reason
+    with pytest.raises(ValueError):
+        area.path((1.0, 5.0), (19.0, 5.0), mode="baked")
+    with pytest.raises(ValueError):
+        area.path((1.0,), (19.0, 5.0))
+
+
+def test_path_function_matches_area_path(two_rooms):
+    r = areakit.path(two_rooms / "demo.lyt", (1.0, 5.0), (19.0, 5.0))
+    assert r.to_dict() == areakit.Area.open(two_rooms).path((1.0, 5.0), (19.0, 5.0)).to_dict()
+    one = areakit.path(two_rooms / "demo_a.wok", (1.0, 1.0), (9.0, 9.0))
+    assert one.found and one.length == pytest.approx(np.hypot(8, 8), abs=1e-3)
+    with pytest.raises(FileNotFoundError):
+        areakit.path(two_rooms / "nope.wok", (0, 0), (1, 1))
+
+
+def test_path_on_a_baked_trx():
+    trx = corpus_files("trx")
+    assert len(trx) == 61
+    t = areakit.Trx.read(trx[0])
+    v, tri, flags = t.vertices, t.triangles, t.triangle_flags
+    walk = tri[(flags & 1) == 1]
+    assert len(walk) > 0
+    c = v[walk[0]].mean(axis=0)
+    r = areakit.path(trx[0], (float(c[0]), float(c[1])), (float(c[0]), float(c[1])), mode="baked")
+    assert r.mode == "baked"
+
+
+def test_check_uses_the_cli_codes(two_rooms, tmp_path):
+    findings = areakit.check([two_rooms])
+    report = areakit.check_report(two_rooms)
+    assert report["files_checked"] >= 3
+    assert [f.to_dict() for f in findings] == report["findings"]
+    # The area has no VIS file and its rooms carry no transitions: the checks say so.
+    codes = {f.code for f in findings}
+    assert codes
+    assert all(c == c.lower() and " " not in c for c in codes)
+    # A file that does not decode is an invalid-file finding with its offset.
+    bad = tmp_path / "broken.wok"
+    bad.write_bytes(b"BWM V1.0" + b"\x01" * 40)
+    (f,) = [f for f in areakit.check(bad) if f.code == "invalid-file"]
+    assert f.is_error and f.severity == "error" and f.offset is not None and f.path == str(bad)
+    assert "invalid-file" in repr(f) and str(bad) in str(f)
+    with pytest.raises(FileNotFoundError):
+        areakit.check([tmp_path / "missing"])
+
+
+def test_check_corpus_walkmeshes_matches_methods():
+    files = corpus_files("wok", "bwm", "pwk")
+    assert len(files) == 112
+    by_path = {}
+    for f in areakit.check(files):
+        by_path.setdefault(f.path, []).append(f)
+    for p in files[:20]:
+        ours = [f.code for f in areakit.Bwm.read(p).check()]
+        assert ours == [f.code for f in by_path.get(str(p), [])], p
