@@ -8,11 +8,14 @@
 //! - `ours_fast`: `Searcher::find_path_into` from plan points with height hints, `Mode::Fast`
 //!   (location included), as `benches/nav.rs`'s `fast`;
 //! - `detour`: `findNearestPoly` twice + `findPath` + `findStraightPath` (location included);
-//! - `ours_fast_located`: `Searcher::path_between` from points located beforehand;
-//! - `detour_located`: `findPath` + `findStraightPath` from polygons located beforehand.
+//! - `ours_fast_complete`: `Searcher::path_between` from points located beforehand, on the
+//!   pairs Detour completes;
+//! - `detour_complete`: `findPath` + `findStraightPath` from polygons located beforehand, on
+//!   the same pairs.
 //!
 //! Setup prints the pair counts, how many pairs Detour completes (its node pool holds at most
-//! 65 535 polygons) and the length ratios (Detour / ours). Run by hand:
+//! 65 535 polygons) and the length ratios (Detour / ours); with `DETOUR_INTERLEAVED` set, also
+//! both sides timed query by query in turn (see [`interleaved`]). Run by hand:
 //! `CARGO_TARGET_DIR=... cargo bench --manifest-path benches/detour/Cargo.toml`.
 
 use areakit_detour_bench::{DetourMesh, Located, Query, cut_to_tiles};
@@ -129,6 +132,9 @@ fn cases() -> &'static [Case] {
         let mut all = vec![corpus, m120, m1m];
         for c in &mut all {
             c.complete = report(c);
+            if std::env::var_os("DETOUR_INTERLEAVED").is_some() {
+                interleaved(c);
+            }
         }
         all
     })
@@ -194,6 +200,69 @@ fn report(c: &Case) -> Vec<usize> {
         stats(&mut ratio_opt),
     );
     completed
+}
+
+/// With `DETOUR_INTERLEAVED` set: ours and Detour query by query in turn (which one goes
+/// first alternates), so that the machine's changing load weighs on both alike; prints the
+/// summed times as queries/s and their ratio, from points on all pairs and from located
+/// points on the pairs Detour completes.
+fn interleaved(c: &Case) {
+    use std::time::{Duration, Instant};
+    let mut q = Query::new(&c.detour);
+    let mut searcher = Searcher::new();
+    let mut path = Path::default();
+    let opts = SearchOptions {
+        mode: Mode::Fast,
+        ..Default::default()
+    };
+    let mut t = [Duration::ZERO; 4];
+    let mut sink = 0.0f32;
+    for (i, (a, b)) in c.pairs.iter().enumerate() {
+        for turn in 0..2 {
+            let start = Instant::now();
+            if (i + turn) % 2 == 0 {
+                searcher
+                    .find_path_into(&c.mesh, *a, *b, &opts, &mut path)
+                    .expect("path");
+                sink += path.length_plan;
+                t[0] += start.elapsed();
+            } else {
+                if let (Some(la), Some(lb)) = (q.locate(*a), q.locate(*b)) {
+                    sink += q.path(&la, &lb).length_plan;
+                }
+                t[1] += start.elapsed();
+            }
+        }
+    }
+    for (k, &i) in c.complete.iter().enumerate() {
+        let ((la, lb), (da, db)) = (c.located[i], c.detour_located[i]);
+        for turn in 0..2 {
+            let start = Instant::now();
+            if (k + turn) % 2 == 0 {
+                searcher
+                    .path_between(&c.mesh, la, lb, Mode::Fast, &mut path)
+                    .expect("path");
+                sink += path.length_plan;
+                t[2] += start.elapsed();
+            } else {
+                sink += q.path(&da, &db).length_plan;
+                t[3] += start.elapsed();
+            }
+        }
+    }
+    std::hint::black_box(sink);
+    let qps = |n: usize, d: Duration| n as f64 / d.as_secs_f64();
+    let (n, m) = (c.pairs.len(), c.complete.len());
+    eprintln!(
+        "{} interleaved: from points ({n} pairs) ours {:.1}/s, Detour {:.1}/s, ratio {:.2}; completed pairs ({m}) ours {:.1}/s, Detour {:.1}/s, ratio {:.2}",
+        c.name,
+        qps(n, t[0]),
+        qps(n, t[1]),
+        t[1].as_secs_f64() / t[0].as_secs_f64(),
+        qps(m, t[2]),
+        qps(m, t[3]),
+        t[3].as_secs_f64() / t[2].as_secs_f64(),
+    );
 }
 
 const CASES: [&str; 3] = ["corpus", "maze_120k", "maze_1m"];
