@@ -215,16 +215,15 @@ pub fn render_module(
     overlays: &Overlays,
 ) -> Result<Vec<String>, Error> {
     let (source, objects) = crate::modules::ground(module);
-    let mut ctx = None;
-    let drawn: Vec<render::MapObject>;
-    if overlays.objects.is_some() || !overlays.paths.is_empty() {
+    // With paths or more objects, the path context places and draws every object.
+    let (mut ctx, drawn) = if overlays.objects.is_some() || !overlays.paths.is_empty() {
         let req = overlay_request(&module.area.lyt_path, overlays);
         let c = crate::navigate::PathContext::from_parts(source, objects, &req)?;
-        drawn = Vec::new();
-        ctx = Some(c);
+        (Some(c), Vec::new())
     } else {
-        drawn = objects.iter().map(|(o, w)| map_object(o, w)).collect();
-    }
+        let drawn: Vec<render::MapObject> = objects.iter().map(|(o, w)| map_object(o, w)).collect();
+        (None, drawn)
+    };
     let png = picture_kind(output, size)?;
     let mut opts = RenderOptions {
         size,

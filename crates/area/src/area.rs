@@ -76,6 +76,9 @@ impl std::error::Error for AreaError {
     }
 }
 
+/// A resource found for an area: where it is, and its bytes (or why they could not be read).
+type Found = (PathBuf, std::io::Result<Vec<u8>>);
+
 /// A room of the layout and its walkmesh.
 #[derive(Debug, Clone)]
 pub struct AreaRoom {
@@ -294,7 +297,7 @@ impl Area {
     /// extension → where it is and its bytes, or `None` when there is no such resource).
     /// Shared by [`Area::open`] and [`Area::from_resources`].
     fn assemble(
-        find: &dyn Fn(&str, &str) -> Option<(PathBuf, std::io::Result<Vec<u8>>)>,
+        find: &dyn Fn(&str, &str) -> Option<Found>,
         dir: PathBuf,
         resref: String,
         lyt_path: PathBuf,
