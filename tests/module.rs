@@ -362,6 +362,9 @@ fn module_checks_renders_and_routes_around_its_objects() {
         without["length"].as_f64().unwrap(),
     );
     let straight = (17.0f64 * 17.0 + 15.0 * 15.0).sqrt();
+    eprintln!(
+        "path (1.5,1.5)->(18.5,16.5): straight {straight:.3} m, without the GIT {lo:.3} m, with its objects {lw:.3} m"
+    );
     assert!(lw > straight + 1e-3, "{lw} vs the straight line {straight}");
     assert!(
         lw > lo + 1e-3,
