@@ -261,6 +261,10 @@ struct AreaUnit {
 fn check_area(lyt_path: &Path) -> Result<Option<AreaUnit>, Error> {
     match crate::area::Area::open(lyt_path) {
         Ok(area) => {
+            // The module around the area (its IFO, ARE, GIT and placed objects, its
+            // surfacemat.2da), when the folder holds them.
+            let module = crate::modules::around_folder(area)?;
+            let area = &module.area;
             let mut unit = AreaUnit {
                 files_checked: 1,
                 covered: vec![area.lyt_path.clone()],
@@ -270,35 +274,19 @@ fn check_area(lyt_path: &Path) -> Result<Option<AreaUnit>, Error> {
                 unit.covered.push(v.clone());
                 unit.files_checked += 1;
             }
-            let nav = crate::navigation::NavSource::from_area(&area);
-            let mut nav_findings = crate::navigation::nav_findings(&nav, &[]);
+            let mut findings = crate::modules::findings(&module);
             // The area's path graph (`<resref>.pth` beside the LYT), against its ground.
             if let Some(pth_path) = beside(&area.lyt_path, &format!("{}.pth", area.resref)) {
                 unit.covered.push(pth_path.clone());
                 unit.files_checked += 1;
-                match crate::navigate::read_pth(&pth_path) {
-                    Ok(pth) => {
-                        if let Ok(ground) = crate::navigation::AreaNav::build(
-                            &nav,
-                            &[],
-                            &crate::navigation::NavOptions::default(),
-                        ) {
-                            nav_findings.extend(crate::pth::check_pth(
-                                &pth,
-                                &ground,
-                                &pth_path.display().to_string(),
-                            ));
-                        }
-                    }
-                    Err(Error::Invalid { source, .. }) => {
-                        let mut f = decode_finding(&source);
-                        f.place.file = Some(pth_path.display().to_string());
-                        nav_findings.push(f);
-                    }
-                    Err(e) => return Err(e),
-                }
+                let data = fsio::read(&pth_path)?;
+                findings.extend(crate::navigate::pth_findings(
+                    &module.nav_source(),
+                    &data,
+                    &pth_path.display().to_string(),
+                ));
             }
-            for mut f in crate::area::check(&area).into_iter().chain(nav_findings) {
+            for mut f in findings {
                 let path = f
                     .place
                     .file

@@ -10,7 +10,7 @@
 pub use areakit_formats as formats;
 pub use areakit_geometry as geometry;
 
-pub use areakit_area::{area, navigation, objects, pth, walkmesh};
+pub use areakit_area::{area, module, navigation, objects, pth, walkmesh};
 
 pub mod ascii_walkmesh;
 pub mod bake;
@@ -20,6 +20,7 @@ pub mod document;
 mod error;
 pub mod fsio;
 pub mod info;
+pub mod modules;
 pub mod navigate;
 pub mod ops;
 pub mod render;

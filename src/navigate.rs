@@ -18,8 +18,7 @@ pub fn open_source(input: &Path) -> Result<NavSource, Error> {
         .unwrap_or("walkmesh")
         .to_string();
     if ops::is_area(input) {
-        let area = ops::open_area(input)?;
-        return Ok(NavSource::from_area(&area));
+        return Ok(crate::modules::folder_or_area(input)?.nav_source());
     }
     let data = fsio::read(input)?;
     if data.starts_with(b"NWN2") {
@@ -166,6 +165,25 @@ pub struct PathRequest<'a> {
     pub mode: PathMode,
 }
 
+impl PathRequest<'_> {
+    /// Checks the radius and the snap distance (usage errors).
+    fn validate(&self) -> Result<(), Error> {
+        if !(self.radius.is_finite() && self.radius >= 0.0) {
+            return Err(Error::usage(format!(
+                "--radius {}: expected a distance >= 0",
+                self.radius
+            )));
+        }
+        if !(self.snap.is_finite() && self.snap >= 0.0) {
+            return Err(Error::usage(format!(
+                "--snap {}: expected a distance >= 0",
+                self.snap
+            )));
+        }
+        Ok(())
+    }
+}
+
 /// The ground and objects of a request, built once for many queries.
 pub struct PathContext {
     /// The navigation data.
@@ -178,25 +196,30 @@ pub struct PathContext {
 }
 
 impl PathContext {
-    /// Opens the ground and the objects and builds the navigation data.
+    /// Opens the ground and the objects and builds the navigation data. An area (a LYT or a
+    /// folder) whose folder holds a module ([`crate::modules::detect`]) brings the placed
+    /// objects of its GIT, as blockers, before those of `req.objects`.
     pub fn open(req: &PathRequest<'_>) -> Result<PathContext, Error> {
-        if !(req.radius.is_finite() && req.radius >= 0.0) {
-            return Err(Error::usage(format!(
-                "--radius {}: expected a distance >= 0",
-                req.radius
-            )));
-        }
-        if !(req.snap.is_finite() && req.snap >= 0.0) {
-            return Err(Error::usage(format!(
-                "--snap {}: expected a distance >= 0",
-                req.snap
-            )));
-        }
-        let source = open_source(req.input)?;
-        let objects = match req.objects {
-            Some(f) => load_objects(f)?,
-            None => Vec::new(),
+        req.validate()?;
+        let (source, objects) = if ops::is_area(req.input) {
+            crate::modules::ground(&crate::modules::folder_or_area(req.input)?)
+        } else {
+            (open_source(req.input)?, Vec::new())
         };
+        PathContext::from_parts(source, objects, req)
+    }
+
+    /// Builds the navigation data of a ground already opened and objects already placed, with
+    /// the objects of `req.objects` added (`req.input` names the ground in messages).
+    pub fn from_parts(
+        source: NavSource,
+        mut objects: Vec<(PlacedObject, PlacedWalkmesh)>,
+        req: &PathRequest<'_>,
+    ) -> Result<PathContext, Error> {
+        req.validate()?;
+        if let Some(f) = req.objects {
+            objects.extend(load_objects(f)?);
+        }
         if req.mode == PathMode::Baked {
             if source.baked.is_none() {
                 return Err(Error::usage(format!(
@@ -239,13 +262,29 @@ impl PathContext {
 /// Reads a PTH file (a GFF holding a path graph).
 pub fn read_pth(file: &Path) -> Result<areakit_formats::gff::views::Pth, Error> {
     let data = fsio::read(file)?;
-    let gff = areakit_formats::gff::read(&data).map_err(|e| Error::invalid(file, e))?;
-    areakit_formats::gff::views::Pth::from_gff(&gff).map_err(|e| {
-        Error::invalid(
-            file,
-            DecodeError::new(ErrorKind::Malformed, Location::Input, e.to_string()),
-        )
-    })
+    decode_pth(&data).map_err(|e| Error::invalid(file, e))
+}
+
+/// Decodes a PTH resource (a GFF holding a path graph).
+pub fn decode_pth(data: &[u8]) -> Result<areakit_formats::gff::views::Pth, DecodeError> {
+    let gff = areakit_formats::gff::read(data)?;
+    areakit_formats::gff::views::Pth::from_gff(&gff)
+        .map_err(|e| DecodeError::new(ErrorKind::Malformed, Location::Input, e.to_string()))
+}
+
+/// The findings of a path graph's bytes against the ground of `source` (`file` names it):
+/// those of [`areakit_area::pth::check_pth`], or the decoding error as a finding.
+pub fn pth_findings(source: &NavSource, data: &[u8], file: &str) -> Vec<areakit_formats::Finding> {
+    match decode_pth(data) {
+        Ok(pth) => AreaNav::build(source, &[], &NavOptions::default())
+            .map(|ground| areakit_area::pth::check_pth(&pth, &ground, file))
+            .unwrap_or_default(),
+        Err(e) => {
+            let mut f = crate::check::decode_finding(&e);
+            f.place.file = Some(file.to_string());
+            vec![f]
+        }
+    }
 }
 
 /// The findings of a PTH against the ground of an area, walkmesh or terrain.

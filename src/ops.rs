@@ -28,11 +28,17 @@ pub fn is_area(path: &Path) -> bool {
 
 /// Opens an area, mapping its errors to exit-code classes.
 pub fn open_area(path: &Path) -> Result<Area, Error> {
-    Area::open(path).map_err(|e| match e {
+    Area::open(path).map_err(area_error)
+}
+
+/// An area error as an [`Error`] of its exit-code class: unreadable files are I/O errors, a
+/// layout that does not decode is invalid input, the rest (no layout, several) usage errors.
+pub fn area_error(e: AreaError) -> Error {
+    match e {
         AreaError::Io { path, source } => Error::io(&path, source),
         AreaError::Lyt { path, source } => Error::invalid(&path, source),
         other => Error::usage(other.to_string()),
-    })
+    }
 }
 
 fn mesh_error(path: &Path, e: impl std::fmt::Display) -> Error {
@@ -141,8 +147,9 @@ pub struct Overlays {
     pub radius: f32,
 }
 
-/// [`render_file`] with overlays. Returns a message for each path that was not found (the
-/// picture is written without it).
+/// [`render_file`] with overlays. An area (a LYT or a folder) is drawn with the placed
+/// objects of its module when the folder holds one ([`crate::modules::detect`]). Returns a
+/// message for each path that was not found (the picture is written without it).
 pub fn render_file_with(
     input: &Path,
     output: &Path,
@@ -150,41 +157,169 @@ pub fn render_file_with(
     size: u32,
     overlays: &Overlays,
 ) -> Result<Vec<String>, Error> {
-    let mut notes = Vec::new();
-    let mut drawn_objects = Vec::new();
-    let mut drawn_paths = Vec::new();
+    if is_area(input) {
+        let module = crate::modules::folder_or_area(input)?;
+        return render_module(&module, output, with_findings, size, overlays);
+    }
+    let mut ctx = None;
     if overlays.objects.is_some() || !overlays.paths.is_empty() {
-        let req = crate::navigate::PathRequest {
-            input,
-            objects: overlays.objects.as_deref(),
-            radius: overlays.radius,
-            snap: crate::geometry::nav::DEFAULT_SNAP,
-            mode: crate::navigation::PathMode::Optimal,
+        let req = overlay_request(input, overlays);
+        ctx = Some(crate::navigate::PathContext::open(&req)?);
+    }
+    let png = picture_kind(output, size)?;
+    let data = fsio::read(input)?;
+    let (mesh, findings): (Bwm, Vec<Finding>) = if data.starts_with(b"NWN2") {
+        let t = areakit_formats::trx::read(&data).map_err(|e| Error::invalid(input, e))?;
+        let w = t
+            .walkmesh()
+            .ok_or_else(|| Error::usage(format!("{}: no ASWM walkmesh packet", input.display())))?;
+        let f = if with_findings {
+            areakit_formats::trx::validate(&t)
+        } else {
+            Vec::new()
         };
-        let mut ctx = crate::navigate::PathContext::open(&req)?;
-        for (o, w) in &ctx.objects {
-            drawn_objects.push(render::MapObject {
-                label: o.tag.clone().unwrap_or_else(|| o.model.clone()),
-                triangles: w.triangles.clone(),
-            });
+        (trx_picture_mesh(w), f)
+    } else {
+        let m = bwm::read(&data).map_err(|e| Error::invalid(input, e))?;
+        let f = if with_findings {
+            walkmesh::check_bwm(&m)
+        } else {
+            Vec::new()
+        };
+        (m, f)
+    };
+    let mut opts = RenderOptions {
+        size,
+        findings: findings.into_iter().map(|f| (0, f)).collect(),
+        ..RenderOptions::default()
+    };
+    let notes = draw_overlays(ctx.as_mut(), overlays, &mut opts);
+    let map = [MapRoom {
+        name: None,
+        offset: [0.0; 3],
+        bwm: &mesh,
+    }];
+    write_picture(&map, &opts, output, png)?;
+    Ok(notes)
+}
+
+/// Draws a module's area (or a plain area, as a module without objects): its rooms, its
+/// placed objects and those of `overlays.objects`, the paths of `overlays` around them, and
+/// with `with_findings` the area's, the navigation's, the module's and each room walkmesh's
+/// findings.
+pub fn render_module(
+    module: &crate::module::Module,
+    output: &Path,
+    with_findings: bool,
+    size: u32,
+    overlays: &Overlays,
+) -> Result<Vec<String>, Error> {
+    let (source, objects) = crate::modules::ground(module);
+    // With paths or more objects, the path context places and draws every object.
+    let (mut ctx, drawn) = if overlays.objects.is_some() || !overlays.paths.is_empty() {
+        let req = overlay_request(&module.area.lyt_path, overlays);
+        let c = crate::navigate::PathContext::from_parts(source, objects, &req)?;
+        (Some(c), Vec::new())
+    } else {
+        let drawn: Vec<render::MapObject> = objects.iter().map(|(o, w)| map_object(o, w)).collect();
+        (None, drawn)
+    };
+    let png = picture_kind(output, size)?;
+    let mut opts = RenderOptions {
+        size,
+        objects: drawn,
+        ..RenderOptions::default()
+    };
+    let notes = draw_overlays(ctx.as_mut(), overlays, &mut opts);
+    let area = &module.area;
+    let rooms: Vec<(String, &Bwm)> = area
+        .rooms
+        .iter()
+        .filter_map(|r| r.wok.as_ref().map(|w| (r.name.clone(), w)))
+        .collect();
+    if with_findings {
+        let names: Vec<&str> = rooms.iter().map(|r| r.0.as_str()).collect();
+        for f in crate::modules::findings(module) {
+            let room = f
+                .place
+                .room
+                .as_deref()
+                .and_then(|n| names.iter().position(|m| m.eq_ignore_ascii_case(n)));
+            opts.findings.push((room.unwrap_or(0), f));
         }
-        for &(a, b) in &overlays.paths {
-            let r = ctx.find(a, b);
-            match &r.path {
-                Some(p) => {
-                    drawn_paths.push(p.surface_points().iter().map(|v| v.to_array()).collect())
-                }
-                None => notes.push(format!(
-                    "path {},{} -> {},{}: {}",
-                    a.x,
-                    a.y,
-                    b.x,
-                    b.y,
-                    r.reason.as_deref().unwrap_or("not found")
-                )),
-            }
+        for (i, (_, w)) in rooms.iter().enumerate() {
+            opts.findings
+                .extend(walkmesh::check_bwm(w).into_iter().map(|f| (i, f)));
         }
     }
+    let map: Vec<MapRoom<'_>> = rooms
+        .iter()
+        .map(|(name, bwm)| MapRoom {
+            name: Some(name.as_str()),
+            offset: [0.0; 3],
+            bwm,
+        })
+        .collect();
+    write_picture(&map, &opts, output, png)?;
+    Ok(notes)
+}
+
+fn overlay_request<'a>(
+    input: &'a Path,
+    overlays: &'a Overlays,
+) -> crate::navigate::PathRequest<'a> {
+    crate::navigate::PathRequest {
+        input,
+        objects: overlays.objects.as_deref(),
+        radius: overlays.radius,
+        snap: crate::geometry::nav::DEFAULT_SNAP,
+        mode: crate::navigation::PathMode::Optimal,
+    }
+}
+
+fn map_object(
+    o: &crate::objects::PlacedObject,
+    w: &crate::objects::PlacedWalkmesh,
+) -> render::MapObject {
+    render::MapObject {
+        label: o.tag.clone().unwrap_or_else(|| o.model.clone()),
+        triangles: w.triangles.clone(),
+    }
+}
+
+/// The objects of a path context and the paths of `overlays` found in it, added to `opts`;
+/// a message for each path not found.
+fn draw_overlays(
+    ctx: Option<&mut crate::navigate::PathContext>,
+    overlays: &Overlays,
+    opts: &mut RenderOptions,
+) -> Vec<String> {
+    let mut notes = Vec::new();
+    let Some(ctx) = ctx else { return notes };
+    for (o, w) in &ctx.objects {
+        opts.objects.push(map_object(o, w));
+    }
+    for &(a, b) in &overlays.paths {
+        let r = ctx.find(a, b);
+        match &r.path {
+            Some(p) => opts
+                .paths
+                .push(p.surface_points().iter().map(|v| v.to_array()).collect()),
+            None => notes.push(format!(
+                "path {},{} -> {},{}: {}",
+                a.x,
+                a.y,
+                b.x,
+                b.y,
+                r.reason.as_deref().unwrap_or("not found")
+            )),
+        }
+    }
+    notes
+}
+
+/// Whether the picture is a PNG (else SVG), after checking its size and name.
+fn picture_kind(output: &Path, size: u32) -> Result<bool, Error> {
     if !(16..=MAX_PICTURE_SIZE).contains(&size) {
         return Err(Error::usage(format!(
             "--size {size}: expected 16 to {MAX_PICTURE_SIZE} pixels"
@@ -194,89 +329,29 @@ pub fn render_file_with(
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
-    let png = match ext.as_deref() {
-        Some("png") => true,
-        Some("svg") => false,
-        _ => {
-            return Err(Error::usage(format!(
-                "{}: the picture must end in .svg or .png",
-                output.display()
-            )));
-        }
-    };
-    let mut opts = RenderOptions {
-        size,
-        objects: drawn_objects,
-        paths: drawn_paths,
-        ..RenderOptions::default()
-    };
-    let rooms: Vec<(Option<String>, Bwm)>;
-    if is_area(input) {
-        let area = open_area(input)?;
-        rooms = area
-            .rooms
-            .iter()
-            .filter_map(|r| r.wok.clone().map(|w| (Some(r.name.clone()), w)))
-            .collect();
-        if with_findings {
-            let names: Vec<&str> = rooms
-                .iter()
-                .map(|r| r.0.as_deref().unwrap_or_default())
-                .collect();
-            for f in crate::area::check(&area) {
-                let room = f
-                    .place
-                    .room
-                    .as_deref()
-                    .and_then(|n| names.iter().position(|m| m.eq_ignore_ascii_case(n)));
-                opts.findings.push((room.unwrap_or(0), f));
-            }
-            for (i, (_, w)) in rooms.iter().enumerate() {
-                opts.findings
-                    .extend(walkmesh::check_bwm(w).into_iter().map(|f| (i, f)));
-            }
-        }
-    } else {
-        let data = fsio::read(input)?;
-        let (mesh, findings): (Bwm, Vec<Finding>) = if data.starts_with(b"NWN2") {
-            let t = areakit_formats::trx::read(&data).map_err(|e| Error::invalid(input, e))?;
-            let w = t.walkmesh().ok_or_else(|| {
-                Error::usage(format!("{}: no ASWM walkmesh packet", input.display()))
-            })?;
-            let f = if with_findings {
-                areakit_formats::trx::validate(&t)
-            } else {
-                Vec::new()
-            };
-            (trx_picture_mesh(w), f)
-        } else {
-            let m = bwm::read(&data).map_err(|e| Error::invalid(input, e))?;
-            let f = if with_findings {
-                walkmesh::check_bwm(&m)
-            } else {
-                Vec::new()
-            };
-            (m, f)
-        };
-        opts.findings = findings.into_iter().map(|f| (0, f)).collect();
-        rooms = vec![(None, mesh)];
+    match ext.as_deref() {
+        Some("png") => Ok(true),
+        Some("svg") => Ok(false),
+        _ => Err(Error::usage(format!(
+            "{}: the picture must end in .svg or .png",
+            output.display()
+        ))),
     }
-    let map: Vec<MapRoom<'_>> = rooms
-        .iter()
-        .map(|(name, bwm)| MapRoom {
-            name: name.as_deref(),
-            offset: [0.0; 3],
-            bwm,
-        })
-        .collect();
+}
+
+fn write_picture(
+    map: &[MapRoom<'_>],
+    opts: &RenderOptions,
+    output: &Path,
+    png: bool,
+) -> Result<(), Error> {
     let bytes = if png {
-        render::render_png(&map, &opts)
+        render::render_png(map, opts)
             .map_err(|e| Error::usage(format!("{}: {e}", output.display())))?
     } else {
-        render::render_svg(&map, &opts).into_bytes()
+        render::render_svg(map, opts).into_bytes()
     };
-    fsio::write_atomic(output, &bytes)?;
-    Ok(notes)
+    fsio::write_atomic(output, &bytes)
 }
 
 /// An NWN2 walkmesh as a picture-only BWM: walkable triangles coloured by island (cycling

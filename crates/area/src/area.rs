@@ -21,6 +21,8 @@ use std::path::{Path, PathBuf};
 use areakit_formats::bwm::{self, Bwm, WalkmeshType};
 use areakit_formats::{DecodeError, Finding, Place, lyt, vis};
 
+use crate::resources::Resources;
+
 /// Why an area could not be opened.
 #[derive(Debug)]
 pub enum AreaError {
@@ -42,6 +44,8 @@ pub enum AreaError {
     NoLayout(PathBuf),
     /// The folder holds several `.lyt` files: name one.
     ManyLayouts(Vec<PathBuf>),
+    /// A resource place does not hold the layout (`m13aa.lyt`).
+    NotFound(String),
 }
 
 impl fmt::Display for AreaError {
@@ -50,6 +54,7 @@ impl fmt::Display for AreaError {
             AreaError::Io { path, source } => write!(f, "{}: {source}", path.display()),
             AreaError::Lyt { path, source } => write!(f, "{}: {source}", path.display()),
             AreaError::NoLayout(dir) => write!(f, "{}: no .lyt file in this folder", dir.display()),
+            AreaError::NotFound(name) => write!(f, "{name}: no such resource"),
             AreaError::ManyLayouts(paths) => {
                 write!(f, "several .lyt files, name one:")?;
                 for p in paths {
@@ -70,6 +75,9 @@ impl std::error::Error for AreaError {
         }
     }
 }
+
+/// A resource found for an area: where it is, and its bytes (or why they could not be read).
+type Found = (PathBuf, std::io::Result<Vec<u8>>);
 
 /// A room of the layout and its walkmesh.
 #[derive(Debug, Clone)]
@@ -211,48 +219,15 @@ impl Area {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         let files = list_dir(&dir)?;
-        let find = |name: &str| {
-            let want = name.to_ascii_lowercase();
+        let find = |name: &str, ext: &str| {
+            let want = crate::resources::resource_key(name, ext);
             files
                 .iter()
                 .find(|(n, _)| *n == want)
-                .map(|(_, p)| p.clone())
+                .map(|(_, p)| (p.clone(), crate::io::read_regular_file(p)))
         };
-
-        let vis_path = find(&format!("{resref}.vis"));
-        let (vis, vis_error) = match &vis_path {
-            None => (None, None),
-            Some(p) => match crate::io::read_regular_file(p) {
-                Err(e) => (None, Some(e.to_string())),
-                Ok(d) => match vis::read(&d) {
-                    Ok(v) => (Some(v), None),
-                    Err(e) => (None, Some(e.to_string())),
-                },
-            },
-        };
-
-        let mut rooms = Vec::with_capacity(layout.rooms.len());
-        for r in &layout.rooms {
-            let mut room = AreaRoom {
-                name: r.name.clone(),
-                wok_path: None,
-                wok: None,
-                wok_error: None,
-            };
-            if !r.is_placeholder()
-                && let Some(p) = find(&format!("{}.wok", r.name))
-            {
-                match crate::io::read_regular_file(&p) {
-                    Err(e) => room.wok_error = Some(e.to_string()),
-                    Ok(d) => match bwm::read(&d) {
-                        Ok(m) => room.wok = Some(m),
-                        Err(e) => room.wok_error = Some(e.to_string()),
-                    },
-                }
-                room.wok_path = Some(p);
-            }
-            rooms.push(room);
-        }
+        let mut area = Area::assemble(&find, dir, resref, lyt_path.clone(), layout);
+        let layout = &area.lyt;
         let mut unlisted_woks: Vec<PathBuf> = files
             .iter()
             .filter(|(n, _)| has_ext(n, "wok") && layout.room_index(&n[..n.len() - 4]).is_none())
@@ -275,7 +250,90 @@ impl Area {
                 others.iter().all(|o| o.room_index(&stem).is_none())
             });
         }
-        Ok(Area {
+        area.unlisted_woks = unlisted_woks;
+        Ok(area)
+    }
+
+    /// Opens the area `resref` from a place that answers resource questions (a folder, a
+    /// capsule, a game install): `<resref>.lyt`, `<resref>.vis` and each room's `.wok`, as
+    /// [`Area::open`] reads them from a folder. The paths recorded are the resources'
+    /// origins (`m13aa.mod/m13aa_01a.wok`); [`Area::dir`] is the folder (or capsule) of the
+    /// LYT's origin. A resource that cannot be read is recorded like an unreadable file.
+    /// [`Area::unlisted_woks`] stays empty: a resource place is not listed.
+    pub fn from_resources(res: &dyn Resources, resref: &str) -> Result<Area, AreaError> {
+        let want = format!("{resref}.lyt");
+        let found = res.get(resref, "lyt").map_err(|source| AreaError::Io {
+            path: PathBuf::from(&want),
+            source,
+        })?;
+        let Some(found) = found else {
+            return Err(AreaError::NotFound(want));
+        };
+        let lyt_path = PathBuf::from(&found.origin);
+        let layout = lyt::read(&found.data).map_err(|source| AreaError::Lyt {
+            path: lyt_path.clone(),
+            source,
+        })?;
+        let dir = lyt_path
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."))
+            .to_path_buf();
+        let find = |name: &str, ext: &str| match res.get(name, ext) {
+            Ok(None) => None,
+            Ok(Some(r)) => Some((PathBuf::from(r.origin), Ok(r.data))),
+            Err(e) => Some((PathBuf::from(format!("{name}.{ext}")), Err(e))),
+        };
+        Ok(Area::assemble(
+            &find,
+            dir,
+            resref.to_string(),
+            lyt_path,
+            layout,
+        ))
+    }
+
+    /// The area of a decoded layout, its VIS and room WOKs found through `find` (name,
+    /// extension → where it is and its bytes, or `None` when there is no such resource).
+    /// Shared by [`Area::open`] and [`Area::from_resources`].
+    fn assemble(
+        find: &dyn Fn(&str, &str) -> Option<Found>,
+        dir: PathBuf,
+        resref: String,
+        lyt_path: PathBuf,
+        layout: lyt::Lyt,
+    ) -> Area {
+        let (vis_path, vis, vis_error) = match find(&resref, "vis") {
+            None => (None, None, None),
+            Some((p, Err(e))) => (Some(p), None, Some(e.to_string())),
+            Some((p, Ok(d))) => match vis::read(&d) {
+                Ok(v) => (Some(p), Some(v), None),
+                Err(e) => (Some(p), None, Some(e.to_string())),
+            },
+        };
+        let mut rooms = Vec::with_capacity(layout.rooms.len());
+        for r in &layout.rooms {
+            let mut room = AreaRoom {
+                name: r.name.clone(),
+                wok_path: None,
+                wok: None,
+                wok_error: None,
+            };
+            if !r.is_placeholder()
+                && let Some((p, data)) = find(&r.name, "wok")
+            {
+                match data {
+                    Err(e) => room.wok_error = Some(e.to_string()),
+                    Ok(d) => match bwm::read(&d) {
+                        Ok(m) => room.wok = Some(m),
+                        Err(e) => room.wok_error = Some(e.to_string()),
+                    },
+                }
+                room.wok_path = Some(p);
+            }
+            rooms.push(room);
+        }
+        Area {
             dir,
             resref,
             lyt_path,
@@ -284,8 +342,8 @@ impl Area {
             vis,
             vis_error,
             rooms,
-            unlisted_woks,
-        })
+            unlisted_woks: Vec::new(),
+        }
     }
 
     /// Every WOK edge with a transition, room by room in LYT order.

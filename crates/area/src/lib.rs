@@ -6,6 +6,8 @@
 //!   the checks that need all of them;
 //! - [`objects`]: placeables and doors standing in an area, their walkmeshes in area space,
 //!   and the `--objects` JSON file;
+//! - [`module`]: a module as one area: the area of its IFO (or a named one) with the placeables
+//!   and doors of its GIT, each with its walkmesh placed, and the module's checks;
 //! - [`resources`]: where an area's resources come from (a folder; capsules and installs answer
 //!   the same [`resources::Resources`] question).
 //!
@@ -16,6 +18,7 @@
 
 pub mod area;
 pub mod io;
+pub mod module;
 pub mod navigation;
 pub mod objects;
 pub mod pth;

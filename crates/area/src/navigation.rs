@@ -17,6 +17,7 @@
 
 use areakit_formats::bwm::Bwm;
 use areakit_formats::trx;
+use areakit_formats::twoda::SurfaceMaterials;
 use areakit_formats::{Finding, Place};
 use areakit_geometry::nav::clearance::{
     self, Blocker, CarveStats, Clearance, ClearanceError, ClearanceOptions,
@@ -69,18 +70,31 @@ impl NavSource {
     pub fn from_bwm(bwm: &Bwm, name: &str) -> NavSource {
         let mut s = NavSource::empty(SourceKind::Walkmesh);
         s.regions.push(name.to_string());
-        s.add_bwm(bwm, 0);
+        s.add_bwm(bwm, 0, &stock_walkable);
         s
     }
 
     /// The walkable faces of every room of an area that has a walkmesh; region = the room's
-    /// index in the LYT. Room walkmeshes are in area space already.
+    /// index in the LYT. Room walkmeshes are in area space already. Walkable by the stock
+    /// `surfacemat.2da` ([`areakit_formats::bwm::Material::is_walkable`]).
     pub fn from_area(area: &Area) -> NavSource {
+        NavSource::from_area_with(area, None)
+    }
+
+    /// [`NavSource::from_area`] with the walkable materials of a game's own `surfacemat.2da`
+    /// (its `walk` column) instead of the stock table, when one is given.
+    pub fn from_area_with(area: &Area, materials: Option<&SurfaceMaterials>) -> NavSource {
+        let by_table = |id: u32| materials.is_some_and(|m| m.is_walkable(id));
+        let walkable: &dyn Fn(u32) -> bool = if materials.is_some() {
+            &by_table
+        } else {
+            &stock_walkable
+        };
         let mut s = NavSource::empty(SourceKind::Area);
         for (i, room) in area.rooms.iter().enumerate() {
             s.regions.push(room.name.clone());
             if let Some(w) = &room.wok {
-                s.add_bwm(w, i as u32);
+                s.add_bwm(w, i as u32, walkable);
             }
         }
         s
@@ -119,10 +133,10 @@ impl NavSource {
         }
     }
 
-    fn add_bwm(&mut self, bwm: &Bwm, region: u32) {
+    fn add_bwm(&mut self, bwm: &Bwm, region: u32, walkable: &dyn Fn(u32) -> bool) {
         let mut map = vec![u32::MAX; bwm.vertices.len()];
         for (f, face) in bwm.faces.iter().enumerate() {
-            if !face.material.is_walkable() {
+            if !walkable(face.material.id()) {
                 continue;
             }
             if let Some(idx) = self.take_vertices(&mut map, face.vertices, |v| {
@@ -162,6 +176,11 @@ impl NavSource {
         }
         Some(out)
     }
+}
+
+/// Walkable by the stock `surfacemat.2da`.
+fn stock_walkable(id: u32) -> bool {
+    areakit_formats::bwm::Material::from_id(id).is_walkable()
 }
 
 /// How to build the navigation data.
@@ -391,6 +410,12 @@ impl AreaNav {
             clearance: options.clearance,
             baked: source.baked.clone(),
         })
+    }
+
+    /// The ground before any carving (rooms stitched, no radius, no blockers): the mesh
+    /// searched when nothing was carved.
+    pub fn ground_mesh(&self) -> &NavMesh {
+        self.base_mesh.as_ref().unwrap_or(&self.mesh)
     }
 
     /// Whether `PathMode::Baked` can answer: a baked terrain, neither carved nor blocked.

@@ -169,6 +169,10 @@ pub struct PlacedWalkmesh {
     pub triangles: Vec<[[f32; 3]; 3]>,
     /// The two use hooks in area space.
     pub use_points: [[f32; 3]; 2],
+    /// Which use hooks are set: a hook at the local origin `(0, 0, 0)` is not (the compiler
+    /// writes both so when the model has none: two of the three corpus KotOR PWKs, whose
+    /// footprints cover the origin).
+    pub use_set: [bool; 2],
 }
 
 /// Places `walkmesh` (in `object`'s local space) in area space.
@@ -180,6 +184,7 @@ pub fn place(object: &PlacedObject, walkmesh: &Bwm) -> PlacedWalkmesh {
     PlacedWalkmesh {
         triangles,
         use_points: walkmesh.relative_use.map(|p| object.to_area(p)),
+        use_set: walkmesh.relative_use.map(|p| p != [0.0; 3]),
     }
 }
 

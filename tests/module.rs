@@ -1,0 +1,415 @@
+//! A module assembled from corpus parts (a UTP, a UTD and a PWK of the K1 Community Patch, an
+//! IFO of PyKotor's tests) standing in the demo area, with hand-made 2DAs, GIT and DWK, in a
+//! temporary folder: `check` reports the module findings (each new code triggered on
+//! purpose), `render` draws the placed objects, `path` routes around a placed placeable.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use areakit::formats::bwm;
+use areakit::formats::gff::{self, Gff, Label, Struct, Text, Value};
+use areakit::formats::twoda::{self, TwoDa};
+use serde_json::Value as Json;
+
+fn areakit() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_areakit"))
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("areakit-module-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn corpus_file(formats: &[&str], name: &str) -> PathBuf {
+    common::corpus_files(formats)
+        .into_iter()
+        .find(|p| p.file_name().is_some_and(|n| n == name))
+        .unwrap_or_else(|| panic!("{name} is not in the corpus"))
+}
+
+fn label(s: &str) -> Label {
+    Label::new(s).unwrap()
+}
+
+fn resref(s: &str) -> Value {
+    Value::ResRef(Text::from_bytes(s.as_bytes().to_vec()))
+}
+
+fn read_gff(p: &Path) -> Gff {
+    gff::read(&std::fs::read(p).unwrap()).unwrap()
+}
+
+fn set(g: &mut Gff, l: &str, v: Value) {
+    g.root_mut().set(label(l), v);
+}
+
+fn instance(id: u32, template: &str, p: [f32; 3], bearing: f32, tag: &str) -> Struct {
+    Struct::new(id)
+        .with(label("TemplateResRef"), resref(template))
+        .with(
+            label("Tag"),
+            Value::String(Text::from_bytes(tag.as_bytes().to_vec())),
+        )
+        .with(label("X"), Value::Float(p[0]))
+        .with(label("Y"), Value::Float(p[1]))
+        .with(label("Z"), Value::Float(p[2]))
+        .with(label("Bearing"), Value::Float(bearing))
+}
+
+/// A door leaf: a 2 m wide, 0.2 m thick, 2.5 m high box along local x, no use hooks.
+fn door_dwk() -> Vec<u8> {
+    let mut m = bwm::Bwm {
+        walkmesh_type: bwm::WalkmeshType::PlaceableOrDoor,
+        ..bwm::Bwm::default()
+    };
+    for z in [0.0, 2.5] {
+        for (x, y) in [(-1.0, -0.1), (1.0, -0.1), (1.0, 0.1), (-1.0, 0.1)] {
+            m.vertices.push([x, y, z]);
+        }
+    }
+    for [a, b, c, d] in [
+        [4, 5, 6, 7],
+        [0, 1, 5, 4],
+        [1, 2, 6, 5],
+        [2, 3, 7, 6],
+        [3, 0, 4, 7],
+    ] {
+        for v in [[a, b, c], [a, c, d]] {
+            m.faces.push(bwm::Face {
+                vertices: v,
+                material: bwm::Material::NonWalk,
+            });
+        }
+    }
+    let m = areakit::walkmesh::rebuild(&m).unwrap();
+    bwm::write(&m).unwrap()
+}
+
+fn table(rows: usize, set_rows: &[(usize, &str)]) -> Vec<u8> {
+    let mut t = TwoDa::new(["label", "modelname"]);
+    for i in 0..rows {
+        let model = set_rows
+            .iter()
+            .find(|(r, _)| *r == i)
+            .map_or("", |(_, m)| *m);
+        t.add_row(i.to_string(), [format!("row{i}"), model.to_string()]);
+    }
+    twoda::write_binary(&t).unwrap()
+}
+
+/// The demo area's files (no module resources).
+const AREA_FILES: [&str; 5] = [
+    "demo.lyt",
+    "demo.vis",
+    "demo_a.wok",
+    "demo_b.wok",
+    "demo_c.wok",
+];
+
+fn copy_area(from: &Path, to: &Path) {
+    for name in AREA_FILES {
+        std::fs::copy(from.join(name), to.join(name)).unwrap();
+    }
+}
+
+/// The module folder: the demo area (`demo`), the corpus templates and PWK, the tables, the
+/// GIT, the IFO. Returns the folder and the number of corpus files used.
+fn build_module(dir: &Path, entry: [f32; 3]) -> usize {
+    let demo = dir.join("demo-src");
+    areakit::demo::run(&demo).unwrap();
+    let module = dir.join("mod");
+    std::fs::create_dir_all(&module).unwrap();
+    copy_area(&demo, &module);
+    // Corpus parts.
+    let utp_path = corpus_file(&["gff"], "cp_m26ae_fccage.utp");
+    let utd_path = corpus_file(&["gff"], "cp_man27aa_dr07.utd");
+    let ifo_path = corpus_file(&["gff"], "test.ifo");
+    let pwk_path = corpus_file(&["pwk"], "plc_fccage2.pwk");
+    std::fs::copy(&pwk_path, module.join("plc_fccage2.pwk")).unwrap();
+
+    let mut utp = read_gff(&utp_path);
+    let appearance = utp.root().get_int("Appearance").expect("a UTP Appearance") as usize;
+    set(&mut utp, "Useable", Value::Byte(1));
+    std::fs::write(module.join("cage.utp"), gff::write(&utp).unwrap()).unwrap();
+    // The same cage with an appearance no table row has, and one whose model has no PWK.
+    set(&mut utp, "Appearance", Value::Dword(9999));
+    std::fs::write(module.join("oddcage.utp"), gff::write(&utp).unwrap()).unwrap();
+    set(&mut utp, "Appearance", Value::Dword(appearance as u32 + 1));
+    std::fs::write(module.join("ghost.utp"), gff::write(&utp).unwrap()).unwrap();
+    std::fs::write(
+        module.join("placeables.2da"),
+        table(
+            appearance + 2,
+            &[(appearance, "plc_fccage2"), (appearance + 1, "plc_nowalk")],
+        ),
+    )
+    .unwrap();
+
+    let utd = read_gff(&utd_path);
+    let generic = utd
+        .root()
+        .get_int("GenericType")
+        .expect("a UTD GenericType") as usize;
+    std::fs::copy(&utd_path, module.join("door1.utd")).unwrap();
+    std::fs::write(
+        module.join("genericdoors.2da"),
+        table(generic + 1, &[(generic, "door_test")]),
+    )
+    .unwrap();
+    std::fs::write(module.join("door_test0.dwk"), door_dwk()).unwrap();
+
+    let mut git = Gff::new(*b"GIT ");
+    git.root.push(
+        label("Placeable List"),
+        Value::List(vec![
+            // On the straight walk from (1.5, 1.5) to (18.5, 16.5).
+            instance(9, "cage", [12.0, 9.8, 0.0], 0.0, "cage_in_the_way"),
+            // Turned to face the north wall of room a: its use hooks stand beyond it.
+            instance(
+                9,
+                "cage",
+                [5.0, 9.5, 0.0],
+                std::f32::consts::PI,
+                "cage_at_the_wall",
+            ),
+            instance(9, "nosuch", [2.0, 8.0, 0.0], 0.0, "no_template"),
+            instance(9, "oddcage", [2.0, 7.0, 0.0], 0.0, "odd_appearance"),
+            instance(9, "ghost", [2.0, 6.0, 0.0], 0.0, "no_walkmesh"),
+        ]),
+    );
+    git.root.push(
+        label("Door List"),
+        Value::List(vec![
+            // On the doorway between rooms a and b (x = 10, y 4..6), leaf across it.
+            instance(
+                8,
+                "door1",
+                [10.0, 5.0, 0.0],
+                std::f32::consts::FRAC_PI_2,
+                "door_ab",
+            ),
+            // In the middle of room a: no room link near it.
+            instance(8, "door1", [3.0, 7.0, 0.0], 0.0, "door_nowhere"),
+        ]),
+    );
+    std::fs::write(module.join("demo.git"), gff::write(&git).unwrap()).unwrap();
+
+    let mut ifo = read_gff(&ifo_path);
+    set(&mut ifo, "Mod_Entry_Area", resref("demo"));
+    set(&mut ifo, "Mod_Entry_X", Value::Float(entry[0]));
+    set(&mut ifo, "Mod_Entry_Y", Value::Float(entry[1]));
+    set(&mut ifo, "Mod_Entry_Z", Value::Float(entry[2]));
+    std::fs::write(module.join("module.ifo"), gff::write(&ifo).unwrap()).unwrap();
+    4
+}
+
+fn check_json(dir: &Path) -> (i32, Json) {
+    let out = areakit()
+        .args(["check", "--json"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    let v = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    (out.status.code().unwrap(), v)
+}
+
+fn codes_of(v: &Json) -> Vec<String> {
+    v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["code"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn module_checks_renders_and_routes_around_its_objects() {
+    let dir = tmp("full");
+    let used = build_module(&dir, [1.5, 1.5, 0.0]);
+    assert_eq!(used, 4, "corpus files used");
+    let module = dir.join("mod");
+
+    // The library: the module assembled from the folder.
+    let res = areakit::area::Area::open(&module.join("demo.lyt")).unwrap();
+    let m = areakit::modules::around_folder(res).unwrap();
+    assert_eq!(m.objects.len(), 7);
+    let placed = m.placed();
+    assert_eq!(placed.len(), 4, "two cages and two doors have walkmeshes");
+    let cage = &placed[0].1;
+    assert_eq!(cage.triangles.len(), {
+        let pwk = bwm::read(&std::fs::read(module.join("plc_fccage2.pwk")).unwrap()).unwrap();
+        pwk.faces.len()
+    });
+
+    // check: every new code, warnings only while the entry point is on the ground.
+    let (code, v) = check_json(&module);
+    let codes = codes_of(&v);
+    for (want, n) in [
+        ("object-template-missing", 1),
+        ("object-appearance-unknown", 1),
+        ("object-walkmesh-missing", 1),
+        // Both use hooks of the cage facing the wall.
+        ("object-use-point-blocked", 2),
+        ("object-door-far-from-link", 1),
+    ] {
+        assert_eq!(
+            codes.iter().filter(|c| *c == want).count(),
+            n,
+            "{want} {n} time(s) in {codes:?}"
+        );
+    }
+    assert!(!codes.iter().any(|c| c == "module-entry-off-ground"));
+    assert_eq!(code, i32::from(v["errors"].as_u64().unwrap() > 0), "{v:#}");
+    let module_errors = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["severity"] == "error")
+        .filter(|f| {
+            let p = f["path"].as_str().unwrap();
+            [".git", ".ifo", ".lyt", ".utp", ".utd"]
+                .iter()
+                .any(|e| p.ends_with(e))
+        })
+        .count();
+    assert_eq!(module_errors, 0, "{v:#}");
+    let finding = |code: &str| {
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["code"] == code)
+            .unwrap()
+            .clone()
+    };
+    let blocked = finding("object-use-point-blocked");
+    assert!(
+        blocked["message"]
+            .as_str()
+            .unwrap()
+            .contains("cage_at_the_wall"),
+        "{blocked}"
+    );
+    assert!(blocked["path"].as_str().unwrap().ends_with("demo.git"));
+    assert_eq!(finding("object-door-far-from-link")["item"], "Door List[1]");
+    assert!(
+        finding("object-walkmesh-missing")["message"]
+            .as_str()
+            .unwrap()
+            .contains("plc_nowalk.pwk")
+    );
+
+    // render: the placed objects' footprints, labelled with their tags.
+    let svg_path = dir.join("map.svg");
+    let out = areakit()
+        .arg("render")
+        .arg(&module)
+        .arg("-o")
+        .arg(&svg_path)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    assert_eq!(
+        svg.matches("class=\"object\"").count(),
+        4,
+        "four footprints"
+    );
+    for tag in [
+        "cage_in_the_way",
+        "cage_at_the_wall",
+        "door_ab",
+        "door_nowhere",
+    ] {
+        assert!(svg.contains(tag), "{tag} drawn");
+    }
+
+    // path: around the cage in the way, compared with the same ground without the GIT.
+    let plain = dir.join("plain");
+    std::fs::create_dir_all(&plain).unwrap();
+    copy_area(&module, &plain);
+    let path = |d: &Path| -> Json {
+        let out = areakit()
+            .arg("path")
+            .arg(d)
+            .args(["--from", "1.5,1.5", "--to", "18.5,16.5", "--json"])
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let with = path(&module);
+    let without = path(&plain);
+    assert_eq!(with["found"], true, "{with}");
+    assert_eq!(without["found"], true, "{without}");
+    let (lw, lo) = (
+        with["length"].as_f64().unwrap(),
+        without["length"].as_f64().unwrap(),
+    );
+    let straight = (17.0f64 * 17.0 + 15.0 * 15.0).sqrt();
+    eprintln!(
+        "path (1.5,1.5)->(18.5,16.5): straight {straight:.3} m, without the GIT {lo:.3} m, with its objects {lw:.3} m"
+    );
+    assert!(lw > straight + 1e-3, "{lw} vs the straight line {straight}");
+    assert!(
+        lw > lo + 1e-3,
+        "the cage makes the walk longer: {lw} vs {lo}"
+    );
+    // No sample of the path lies inside the cage's footprint.
+    let pts: Vec<[f32; 2]> = with["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| [p[0].as_f64().unwrap() as f32, p[1].as_f64().unwrap() as f32])
+        .collect();
+    let mut samples = 0;
+    for w in pts.windows(2) {
+        for i in 0..=50 {
+            let t = i as f32 / 50.0;
+            let q = [
+                w[0][0] + (w[1][0] - w[0][0]) * t,
+                w[0][1] + (w[1][1] - w[0][1]) * t,
+            ];
+            samples += 1;
+            for tri in &cage.triangles {
+                assert!(!strictly_inside(tri, q), "{q:?} inside the cage");
+            }
+        }
+    }
+    assert!(samples > 100);
+
+    // The entry point moved off the ground: an error, exit 1.
+    let dir2 = tmp("entry");
+    build_module(&dir2, [50.0, 50.0, 0.0]);
+    let (code, v) = check_json(&dir2.join("mod"));
+    assert!(
+        codes_of(&v).iter().any(|c| c == "module-entry-off-ground"),
+        "{v:#}"
+    );
+    assert_eq!(code, 1);
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&dir2);
+}
+
+fn strictly_inside(t: &[[f32; 3]; 3], q: [f32; 2]) -> bool {
+    let c =
+        |a: [f32; 3], b: [f32; 3]| (b[0] - a[0]) * (q[1] - a[1]) - (b[1] - a[1]) * (q[0] - a[0]);
+    let (d0, d1, d2) = (c(t[0], t[1]), c(t[1], t[2]), c(t[2], t[0]));
+    let e = 1e-4;
+    (d0 > e && d1 > e && d2 > e) || (d0 < -e && d1 < -e && d2 < -e)
+}
