@@ -15,6 +15,7 @@
 #![deny(missing_docs)]
 
 pub mod area;
+pub mod install;
 pub mod io;
 pub mod navigation;
 pub mod objects;
