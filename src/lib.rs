@@ -10,10 +10,11 @@
 pub use areakit_formats as formats;
 pub use areakit_geometry as geometry;
 
-pub use areakit_area::{area, navigation, objects, pth, walkmesh};
+pub use areakit_area::{area, install, navigation, objects, pth, resources, walkmesh};
 
 pub mod ascii_walkmesh;
 pub mod bake;
+pub mod capsules;
 pub mod check;
 pub mod demo;
 pub mod document;
@@ -23,5 +24,6 @@ pub mod info;
 pub mod navigate;
 pub mod ops;
 pub mod render;
+pub mod resolve;
 
 pub use error::Error;

@@ -22,13 +22,13 @@ use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use areakit_formats::DecodeError;
 use areakit_formats::bif::BifIndex;
 use areakit_formats::cursor::StreamError;
 use areakit_formats::erf::{ErfIndex, ErfKind};
 use areakit_formats::key::{self, Key};
 use areakit_formats::restype::{ResRef, ResType};
 use areakit_formats::rim::RimIndex;
-use areakit_formats::DecodeError;
 
 use crate::resources::{FolderResources, Listing, Resource, Resources};
 
@@ -106,13 +106,11 @@ impl CapsuleKind {
 
 /// Whether a file name's extension is that of a capsule (`mod`, `erf`, `rim`, `sav`, `hak`).
 pub fn is_capsule_name(path: &Path) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| {
-            ["mod", "erf", "rim", "sav", "hak"]
-                .iter()
-                .any(|c| e.eq_ignore_ascii_case(c))
-        })
+    path.extension().and_then(|e| e.to_str()).is_some_and(|e| {
+        ["mod", "erf", "rim", "sav", "hak"]
+            .iter()
+            .any(|c| e.eq_ignore_ascii_case(c))
+    })
 }
 
 /// One member of a capsule: name, type and where its data lies.
@@ -195,7 +193,9 @@ impl Capsule {
         };
         let mut lookup = HashMap::with_capacity(members.len());
         for (i, m) in members.iter().enumerate() {
-            lookup.entry((m.resref.lookup_key(), m.restype)).or_insert(i);
+            lookup
+                .entry((m.resref.lookup_key(), m.restype))
+                .or_insert(i);
         }
         Ok(Capsule {
             path: path.to_path_buf(),
@@ -241,7 +241,11 @@ impl Capsule {
 
     /// The origin of member `i`: `capsule path/name.ext`.
     pub fn origin(&self, i: usize) -> String {
-        let name = self.members.get(i).map(Member::file_name).unwrap_or_default();
+        let name = self
+            .members
+            .get(i)
+            .map(Member::file_name)
+            .unwrap_or_default();
         format!("{}/{name}", self.path.display())
     }
 }
@@ -319,7 +323,8 @@ impl KeyResources {
     /// without regard to ASCII case). A BIF the KEY names that is not there is no error until
     /// one of its resources is asked for; a BIF whose tables do not decode is an error.
     pub fn open(key_path: &Path, game_dir: &Path) -> Result<KeyResources, OpenError> {
-        let bytes = crate::io::read_regular_file(key_path).map_err(|e| OpenError::io(key_path, e))?;
+        let bytes =
+            crate::io::read_regular_file(key_path).map_err(|e| OpenError::io(key_path, e))?;
         let key = key::read(&bytes).map_err(|e| OpenError::invalid(key_path, e))?;
         let bytes_read = AtomicU64::new(bytes.len() as u64);
         let mut bifs = Vec::with_capacity(key.bifs.len());
@@ -424,7 +429,10 @@ impl Resources for KeyResources {
             return Ok(None);
         };
         let (bif, i) = self.locate(k)?;
-        let index = bif.index.as_ref().ok_or_else(|| io::Error::other("BIF not opened"))?;
+        let index = bif
+            .index
+            .as_ref()
+            .ok_or_else(|| io::Error::other("BIF not opened"))?;
         let file = File::open(&bif.path)?;
         let mut r = Counting {
             inner: file,
@@ -554,7 +562,10 @@ pub fn find_in_dir(dir: &Path, name: &str) -> Option<PathBuf> {
 /// regard to ASCII case.
 pub fn find_relative(base: &Path, rel: &str) -> Option<PathBuf> {
     let mut path = base.to_path_buf();
-    for part in rel.split(['/', '\\']).filter(|p| !p.is_empty() && *p != ".") {
+    for part in rel
+        .split(['/', '\\'])
+        .filter(|p| !p.is_empty() && *p != ".")
+    {
         if part == ".." {
             return None;
         }
@@ -606,7 +617,10 @@ impl Install {
         if !meta.is_dir() {
             return Err(OpenError::io(
                 dir,
-                io::Error::new(io::ErrorKind::InvalidInput, "a game folder must be a folder"),
+                io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    "a game folder must be a folder",
+                ),
             ));
         }
         let key_path = find_in_dir(dir, "chitin.key").filter(|p| p.is_file());

@@ -14,7 +14,10 @@ fn capsule_finds_members_in_any_case_and_lists_them() {
     let dir = temp("capsule");
     let a = Erf::from_files(
         ErfKind::Mod,
-        [("M01aa.are", b"ARE V3.2".to_vec()), ("m01aa.git", b"GIT".to_vec())],
+        [
+            ("M01aa.are", b"ARE V3.2".to_vec()),
+            ("m01aa.git", b"GIT".to_vec()),
+        ],
     )
     .unwrap();
     let path = dir.join("m01aa.mod");
@@ -23,7 +26,11 @@ fn capsule_finds_members_in_any_case_and_lists_them() {
     assert_eq!(c.kind(), CapsuleKind::Erf(ErfKind::Mod));
     let got = c.get("m01AA", "ARE").unwrap().unwrap();
     assert_eq!(got.data, b"ARE V3.2");
-    assert!(got.origin.ends_with("m01aa.mod/M01aa.are"), "{}", got.origin);
+    assert!(
+        got.origin.ends_with("m01aa.mod/M01aa.are"),
+        "{}",
+        got.origin
+    );
     assert!(c.get("m01aa", "wok").unwrap().is_none());
     assert!(c.get("m01aa", "nope").unwrap().is_none());
     let names: Vec<String> = c.list().unwrap().iter().map(Listing::file_name).collect();
@@ -47,12 +54,18 @@ fn a_damaged_capsule_is_a_located_error() {
     match Capsule::open(&path) {
         Err(OpenError::Invalid { path: p, source }) => {
             assert_eq!(p, path);
-            assert!(matches!(source.location(), areakit_formats::Location::Offset(_)));
+            assert!(matches!(
+                source.location(),
+                areakit_formats::Location::Offset(_)
+            ));
         }
         other => panic!("expected a decode error, got {other:?}"),
     }
     std::fs::write(&path, b"NOPE").unwrap();
-    assert!(matches!(Capsule::open(&path), Err(OpenError::Invalid { .. })));
+    assert!(matches!(
+        Capsule::open(&path),
+        Err(OpenError::Invalid { .. })
+    ));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
