@@ -86,13 +86,7 @@ impl Format {
                 Some(Format::MdlAscii)
             }
             "trx" | "trn" => Some(Format::Trx),
-            "gff" => Some(Format::Gff),
-            "2da" => Some(Format::TwoDa),
-            "erf" | "mod" | "sav" | "hak" => Some(Format::Erf),
-            "rim" => Some(Format::Rim),
-            "key" => Some(Format::Key),
-            "bif" => Some(Format::Bif),
-            _ => None,
+            other => resource_format(other),
         }
     }
 
@@ -167,14 +161,21 @@ impl Format {
             "vis" => Some(Format::Vis),
             "mdl" | "ascii" => Some(Format::MdlAscii),
             "trx" | "trn" => Some(Format::Trx),
-            "gff" => Some(Format::Gff),
-            "2da" => Some(Format::TwoDa),
-            "erf" | "mod" | "sav" | "hak" => Some(Format::Erf),
-            "rim" => Some(Format::Rim),
-            "key" => Some(Format::Key),
-            "bif" => Some(Format::Bif),
-            _ => None,
+            other => resource_format(other),
         }
+    }
+}
+
+/// The GFF, 2DA and archive formats by name or extension (lower case).
+fn resource_format(ext: &str) -> Option<Format> {
+    match ext {
+        "gff" => Some(Format::Gff),
+        "2da" => Some(Format::TwoDa),
+        "erf" | "mod" | "sav" | "hak" => Some(Format::Erf),
+        "rim" => Some(Format::Rim),
+        "key" => Some(Format::Key),
+        "bif" => Some(Format::Bif),
+        _ => None,
     }
 }
 

@@ -127,6 +127,15 @@ pub struct Member {
 }
 
 impl Member {
+    fn new(resref: ResRef, restype: ResType, offset: u32, size: u32) -> Self {
+        Member {
+            resref,
+            restype,
+            offset,
+            size,
+        }
+    }
+
     /// `name.ext`.
     pub fn file_name(&self) -> String {
         self.resref.file_name(self.restype)
@@ -172,23 +181,13 @@ impl Capsule {
                 .map_err(|e| OpenError::invalid(path, e))?
                 .entries
                 .iter()
-                .map(|e| Member {
-                    resref: e.resref,
-                    restype: e.restype,
-                    offset: e.offset,
-                    size: e.size,
-                })
+                .map(|e| Member::new(e.resref, e.restype, e.offset, e.size))
                 .collect(),
             CapsuleKind::Rim => RimIndex::parse(&data)
                 .map_err(|e| OpenError::invalid(path, e))?
                 .entries
                 .iter()
-                .map(|e| Member {
-                    resref: e.resref,
-                    restype: e.restype,
-                    offset: e.offset,
-                    size: e.size,
-                })
+                .map(|e| Member::new(e.resref, e.restype, e.offset, e.size))
                 .collect(),
         };
         let mut lookup = HashMap::with_capacity(members.len());
