@@ -128,9 +128,13 @@ pub fn decode_finding(e: &DecodeError) -> Finding {
 }
 
 /// Whether a path found while walking a folder is one `check` looks at.
+/// BIFs are left out of folder walks (a game's are gigabytes; name one to check it).
 fn known_extension(path: &Path) -> bool {
-    Format::from_extension(path).is_some()
+    (Format::from_extension(path).is_some() && !extension_is(path, "bif"))
         || ["wok", "pwk", "dwk"].iter().any(|e| extension_is(path, e))
+        || crate::document::GFF_EXTENSIONS
+            .iter()
+            .any(|e| extension_is(path, e))
 }
 
 /// How a check runs: on how many threads, and whom to tell about progress.
@@ -156,6 +160,11 @@ pub fn check_paths_with(paths: &[PathBuf], run: &CheckRun<'_>) -> Result<Report,
     use rayon::prelude::*;
     let mut files = Vec::new();
     for p in paths {
+        if crate::resolve::is_virtual_input(p) {
+            // A capsule member path, or a resource of the game (`--game`).
+            files.push(p.clone());
+            continue;
+        }
         let meta = std::fs::metadata(p).map_err(|e| Error::io(p, e))?;
         if meta.is_dir() {
             for entry in walkdir::WalkDir::new(p).sort_by_file_name() {
@@ -219,14 +228,74 @@ pub fn check_paths_with(paths: &[PathBuf], run: &CheckRun<'_>) -> Result<Report,
             std::fs::canonicalize(p).map_or(true, |c| !covered.contains(&c))
         })
         .collect();
-    let results: Vec<(&PathBuf, Result<Vec<Finding>, Error>)> = pool.install(|| {
-        rest.par_iter()
+    // Capsules are opened first (in parallel); their members join the files to check.
+    let (capsule_paths, plain): (Vec<&PathBuf>, Vec<&PathBuf>) = rest
+        .into_iter()
+        .partition(|p| areakit_area::install::is_capsule_name(p));
+    let opened: Vec<CapsuleUnit> = pool.install(|| {
+        capsule_paths
+            .par_iter()
             .map(|path| {
-                let r = fsio::read(path).and_then(|data| check_data(path, &data));
-                if !extension_is(path, "lyt") {
-                    tick();
+                let unit = open_capsule_unit(path);
+                tick();
+                unit
+            })
+            .collect()
+    });
+    let mut tasks: Vec<Task> = plain.into_iter().map(|p| Task::File(p.clone())).collect();
+    for unit in opened {
+        match unit.result {
+            Ok((findings, capsule)) => {
+                report.files_checked += 1;
+                report
+                    .findings
+                    .extend(findings.into_iter().map(|finding| FileFinding {
+                        path: unit.path.clone(),
+                        finding,
+                    }));
+                if let Some(c) = capsule {
+                    let c = std::sync::Arc::new(c);
+                    for (i, m) in c.members().iter().enumerate() {
+                        let member = unit.path.join(m.file_name());
+                        if member_checkable(&member, c.data(i)) {
+                            tasks.push(Task::Member(c.clone(), i, member));
+                        }
+                    }
                 }
-                (*path, r)
+            }
+            Err(Error::Io { path, source }) => report.io_errors.push((path, source.to_string())),
+            Err(e) => return Err(e),
+        }
+    }
+    let total = total
+        + tasks
+            .iter()
+            .filter(|t| matches!(t, Task::Member(..)))
+            .count();
+    let done_files =
+        std::sync::atomic::AtomicUsize::new(done.load(std::sync::atomic::Ordering::Relaxed));
+    let tick = || {
+        let n = done_files.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        if let Some(progress) = run.progress {
+            progress(n.min(total), total);
+        }
+    };
+    let results: Vec<(PathBuf, Result<Vec<Finding>, Error>)> = pool.install(|| {
+        tasks
+            .par_iter()
+            .map(|task| match task {
+                Task::File(path) => {
+                    let r = fsio::read(path).and_then(|data| check_data(path, &data));
+                    if !extension_is(path, "lyt") {
+                        tick();
+                    }
+                    (path.clone(), r)
+                }
+                Task::Member(c, i, path) => {
+                    let r = check_data(path, c.data(*i));
+                    tick();
+                    (path.clone(), r)
+                }
             })
             .collect()
     });
@@ -247,6 +316,53 @@ pub fn check_paths_with(paths: &[PathBuf], run: &CheckRun<'_>) -> Result<Report,
     }
     report.findings.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(report)
+}
+
+/// One unit of the file stage: a file (or member path) read and checked, or a member of an
+/// opened capsule.
+enum Task {
+    File(PathBuf),
+    Member(
+        std::sync::Arc<areakit_area::install::Capsule>,
+        usize,
+        PathBuf,
+    ),
+}
+
+/// A capsule opened for checking: its own findings, and the capsule when its tables decode.
+struct CapsuleUnit {
+    path: PathBuf,
+    result: Result<(Vec<Finding>, Option<areakit_area::install::Capsule>), Error>,
+}
+
+fn open_capsule_unit(path: &Path) -> CapsuleUnit {
+    let result = fsio::read(path).and_then(|data| {
+        let findings = check_data(path, &data)?;
+        let capsule = areakit_area::install::Capsule::from_bytes(path, data).ok();
+        Ok((findings, capsule))
+    });
+    CapsuleUnit {
+        path: path.to_path_buf(),
+        result,
+    }
+}
+
+/// Whether a capsule member is one `check` reads: a format areakit decodes, except models
+/// (capsules hold compiled MDLs, which the MDL ASCII reader does not read) and nested KEY/BIF.
+fn member_checkable(path: &Path, data: &[u8]) -> bool {
+    matches!(
+        Format::detect(path, data),
+        Some(
+            Format::Bwm
+                | Format::Lyt
+                | Format::Vis
+                | Format::Trx
+                | Format::Gff
+                | Format::TwoDa
+                | Format::Erf
+                | Format::Rim
+        )
+    )
 }
 
 /// What checking one area gave.
@@ -351,12 +467,18 @@ pub fn check_data(path: &Path, data: &[u8]) -> Result<Vec<Finding>, Error> {
 
 /// The findings of a decoded document's validators.
 pub fn validate(doc: &Document) -> Vec<Finding> {
-    use areakit_formats::{lyt, mdl_ascii, trx, vis};
+    use areakit_formats::{bif, erf, gff, key, lyt, mdl_ascii, rim, trx, twoda, vis};
     match doc {
         Document::Bwm(m) => crate::walkmesh::check_bwm(m),
         Document::Lyt(l) => lyt::validate(l),
         Document::Vis(v) => vis::validate(v),
         Document::MdlAscii(m) => mdl_ascii::validate(m),
+        Document::Gff(g) => gff::validate(g),
+        Document::TwoDa(t) => twoda::validate(t),
+        Document::Erf(e) => erf::validate(e),
+        Document::Rim(r) => rim::validate(r),
+        Document::Key(k) => key::validate(k),
+        Document::Bif(b) => bif::validate(b),
         Document::Trx(t) => {
             let mut f = trx::validate(t);
             f.extend(crate::bake::check_bake(t));

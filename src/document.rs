@@ -2,7 +2,9 @@
 
 use std::path::Path;
 
-use areakit_formats::{DecodeError, ErrorKind, Location, bwm, lyt, mdl_ascii, trx, vis};
+use areakit_formats::{
+    DecodeError, ErrorKind, Location, bif, bwm, erf, gff, key, lyt, mdl_ascii, rim, trx, twoda, vis,
+};
 
 use crate::{Error, fsio};
 
@@ -20,7 +22,26 @@ pub enum Format {
     MdlAscii,
     /// NWN2 terrain (`NWN2` container): TRX (baked) or TRN.
     Trx,
+    /// GFF V3.2 (ARE, GIT, IFO, UTP, UTD, DLG, ...).
+    Gff,
+    /// 2DA table, binary `V2.b` or text `V2.0`.
+    TwoDa,
+    /// ERF-family capsule (`ERF `, `MOD `, `SAV `, `HAK `).
+    Erf,
+    /// RIM capsule.
+    Rim,
+    /// KEY index (`chitin.key`).
+    Key,
+    /// BIF resource data.
+    Bif,
 }
+
+/// Extensions of GFF resources (KotOR and NWN).
+pub const GFF_EXTENSIONS: &[&str] = &[
+    "gff", "res", "are", "git", "ifo", "utp", "utd", "utc", "uti", "utm", "uts", "utt", "utw",
+    "ute", "utg", "dlg", "jrl", "fac", "pth", "gui", "bic", "itp", "ptm", "ptt", "gic", "btc",
+    "btd", "bte", "bti", "btp", "btm", "btt", "cam", "ult", "upe", "ulb",
+];
 
 impl Format {
     /// Every format, for help texts.
@@ -30,6 +51,12 @@ impl Format {
         Format::Vis,
         Format::MdlAscii,
         Format::Trx,
+        Format::Gff,
+        Format::TwoDa,
+        Format::Erf,
+        Format::Rim,
+        Format::Key,
+        Format::Bif,
     ];
 
     /// The name used by `--to` and in JSON `"format"` (`trx` covers TRN too).
@@ -40,6 +67,12 @@ impl Format {
             Format::Vis => "vis",
             Format::MdlAscii => "mdl-ascii",
             Format::Trx => "trx",
+            Format::Gff => "gff",
+            Format::TwoDa => "2da",
+            Format::Erf => "erf",
+            Format::Rim => "rim",
+            Format::Key => "key",
+            Format::Bif => "bif",
         }
     }
 
@@ -53,12 +86,39 @@ impl Format {
                 Some(Format::MdlAscii)
             }
             "trx" | "trn" => Some(Format::Trx),
-            _ => None,
+            other => resource_format(other),
         }
     }
 
-    /// Detects a format: magic numbers first (`BWM `, `NWN2`), then the extension, then
-    /// keywords in the first 4 KiB of text.
+    /// The format of bytes by their magic alone (binary formats only).
+    pub fn from_magic(data: &[u8]) -> Option<Self> {
+        let head = data.get(..8)?;
+        Some(match head {
+            [b'B', b'W', b'M', b' ', ..] => Format::Bwm,
+            [b'N', b'W', b'N', b'2', ..] => Format::Trx,
+            b"KEY V1  " => Format::Key,
+            b"BIFFV1  " => Format::Bif,
+            b"RIM V1.0" => Format::Rim,
+            [b'2', b'D', b'A', b' ', ..] => Format::TwoDa,
+            [a, b, c, d, b'V', b'1', b'.', b'0']
+                if erf::ErfKind::from_magic([*a, *b, *c, *d]).is_some() =>
+            {
+                Format::Erf
+            }
+            [a, b, c, d, b'V', b'3', b'.', b'2']
+                if [a, b, c, d]
+                    .iter()
+                    .all(|x| x.is_ascii_graphic() || **x == b' ') =>
+            {
+                Format::Gff
+            }
+            _ => return None,
+        })
+    }
+
+    /// Detects a format: magic numbers first (`BWM `, `NWN2`, `KEY V1  `, `BIFFV1  `, ERF and
+    /// RIM capsules, `2DA `, a GFF's type and `V3.2`), then the extension, then keywords in the
+    /// first 4 KiB of text.
     pub fn detect(path: &Path, data: &[u8]) -> Option<Self> {
         if data.starts_with(b"BWM ") {
             return Some(Format::Bwm);
@@ -66,8 +126,14 @@ impl Format {
         if data.starts_with(b"NWN2") {
             return Some(Format::Trx);
         }
+        if let Some(f) = Self::from_magic(data) {
+            return Some(f);
+        }
         if let Some(f) = Self::from_extension(path) {
             return Some(f);
+        }
+        if extension(path).is_some_and(|e| GFF_EXTENSIONS.contains(&e.as_str())) {
+            return Some(Format::Gff);
         }
         let head = &data[..data.len().min(4096)];
         let has = |kw: &[u8]| head.windows(kw.len()).any(|w| w.eq_ignore_ascii_case(kw));
@@ -95,8 +161,21 @@ impl Format {
             "vis" => Some(Format::Vis),
             "mdl" | "ascii" => Some(Format::MdlAscii),
             "trx" | "trn" => Some(Format::Trx),
-            _ => None,
+            other => resource_format(other),
         }
+    }
+}
+
+/// The GFF, 2DA and archive formats by name or extension (lower case).
+fn resource_format(ext: &str) -> Option<Format> {
+    match ext {
+        "gff" => Some(Format::Gff),
+        "2da" => Some(Format::TwoDa),
+        "erf" | "mod" | "sav" | "hak" => Some(Format::Erf),
+        "rim" => Some(Format::Rim),
+        "key" => Some(Format::Key),
+        "bif" => Some(Format::Bif),
+        _ => None,
     }
 }
 
@@ -137,6 +216,18 @@ pub enum Document {
     MdlAscii(Box<mdl_ascii::Model>),
     /// An NWN2 terrain file.
     Trx(Box<trx::Trx>),
+    /// A GFF file.
+    Gff(Box<gff::Gff>),
+    /// A 2DA table.
+    TwoDa(Box<twoda::TwoDa>),
+    /// An ERF-family capsule.
+    Erf(Box<erf::Erf>),
+    /// A RIM capsule.
+    Rim(Box<rim::Rim>),
+    /// A KEY index.
+    Key(Box<key::Key>),
+    /// A BIF read whole.
+    Bif(Box<bif::Bif>),
 }
 
 impl Document {
@@ -148,6 +239,12 @@ impl Document {
             Document::Vis(_) => Format::Vis,
             Document::MdlAscii(_) => Format::MdlAscii,
             Document::Trx(_) => Format::Trx,
+            Document::Gff(_) => Format::Gff,
+            Document::TwoDa(_) => Format::TwoDa,
+            Document::Erf(_) => Format::Erf,
+            Document::Rim(_) => Format::Rim,
+            Document::Key(_) => Format::Key,
+            Document::Bif(_) => Format::Bif,
         }
     }
 
@@ -162,12 +259,18 @@ impl Document {
                 Document::MdlAscii(Box::new(mdl_ascii::read(data).map_err(invalid)?))
             }
             Some(Format::Trx) => Document::Trx(Box::new(trx::read(data).map_err(invalid)?)),
+            Some(Format::Gff) => Document::Gff(Box::new(gff::read(data).map_err(invalid)?)),
+            Some(Format::TwoDa) => Document::TwoDa(Box::new(twoda::read(data).map_err(invalid)?)),
+            Some(Format::Erf) => Document::Erf(Box::new(erf::read(data).map_err(invalid)?)),
+            Some(Format::Rim) => Document::Rim(Box::new(rim::read(data).map_err(invalid)?)),
+            Some(Format::Key) => Document::Key(Box::new(key::read(data).map_err(invalid)?)),
+            Some(Format::Bif) => Document::Bif(Box::new(bif::read(data).map_err(invalid)?)),
             None => {
                 return Err(invalid(DecodeError::new(
                     ErrorKind::Malformed,
                     Location::Offset(0),
                     "unknown format: expected a BWM walkmesh (\"BWM V1.0\"), an NWN2 terrain (\"NWN2\"), \
-                     a LYT, a VIS or an MDL ASCII file",
+                     a LYT, a VIS, an MDL ASCII file, a GFF, a 2DA, a capsule (ERF/MOD/RIM), a KEY or a BIF",
                 )));
             }
         })
@@ -211,6 +314,12 @@ impl Document {
             }
             (Document::MdlAscii(m), Format::MdlAscii) => Ok(mdl_ascii::write(m)),
             (Document::Trx(m), Format::Trx) => trx::write(m).map_err(enc),
+            (Document::Gff(m), Format::Gff) => gff::write(m).map_err(enc),
+            (Document::TwoDa(m), Format::TwoDa) => twoda::write(m).map_err(enc),
+            (Document::Erf(m), Format::Erf) => erf::write(m).map_err(enc),
+            (Document::Rim(m), Format::Rim) => rim::write(m).map_err(enc),
+            (Document::Key(m), Format::Key) => key::write(m).map_err(enc),
+            (Document::Bif(m), Format::Bif) => bif::write(m).map_err(enc),
             (Document::MdlAscii(m), Format::Bwm) => {
                 let compiled = crate::ops::compile_walkmesh(m, path)?;
                 bwm::write(&compiled).map_err(enc)

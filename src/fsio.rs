@@ -5,10 +5,12 @@ use std::path::{Path, PathBuf};
 
 use crate::Error;
 
-/// Reads a whole regular file; a failure (a folder, a FIFO, a device, a missing file) is an I/O
-/// error naming the path.
+/// Reads a whole input: a regular file, a capsule member path (`m13aa.mod/m13aa_01a.wok`) or,
+/// with `--game`, a bare `resref.ext` resolved through the game ([`crate::resolve::read_input`]).
+/// A failure (a folder, a FIFO, a device, a missing file) is an I/O error naming the path; a
+/// capsule that does not decode is invalid input.
 pub fn read(path: &Path) -> Result<Vec<u8>, Error> {
-    areakit_area::io::read_regular_file(path).map_err(|e| Error::io(path, e))
+    crate::resolve::read_input(path)
 }
 
 /// Writes `bytes` to `path` atomically: the bytes go to a temporary file in the same folder,

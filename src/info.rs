@@ -17,6 +17,18 @@ pub fn info_json(path: &Path, doc: &Document) -> Value {
         Document::Vis(l) => crate::area::vis_info(l),
         Document::MdlAscii(m) => mdl_json(m),
         Document::Trx(t) => trx_json(t),
+        Document::Gff(g) => gff_json(g),
+        Document::TwoDa(t) => twoda_json(t),
+        Document::Erf(e) => erf_json(e),
+        Document::Rim(r) => rim_json(r),
+        Document::Key(k) => key_json(k),
+        Document::Bif(b) => {
+            let mut types: BTreeMap<String, usize> = BTreeMap::new();
+            for r in &b.resources {
+                *types.entry(r.restype.to_string()).or_default() += 1;
+            }
+            bif_json(b.resources.len(), b.fixed.len(), types)
+        }
     };
     if let Value::Object(map) = &mut v {
         if !map.contains_key("path") {
@@ -170,4 +182,135 @@ fn compact(v: &Value) -> String {
         Value::Array(a) => format!("[{}]", a.iter().map(compact).collect::<Vec<_>>().join(", ")),
         other => other.to_string(),
     }
+}
+
+/// The `info` JSON object of a GFF: `format` (`"gff"`), `type` (the four-character file type,
+/// trimmed, e.g. `"GIT"`), `version`, `structs`, `fields`, `lists`, `list_elements`, `labels`
+/// (distinct) and `depth` (deepest struct nesting).
+pub fn gff_json(g: &areakit_formats::gff::Gff) -> Value {
+    let s = g.summary();
+    json!({
+        "format": "gff",
+        "type": s.file_type.trim_end(),
+        "version": s.version,
+        "structs": s.structs,
+        "fields": s.fields,
+        "lists": s.lists,
+        "list_elements": s.list_elements,
+        "labels": s.labels,
+        "depth": s.depth,
+    })
+}
+
+/// The `info` JSON object of a 2DA: `format` (`"2da"`), `variant` (`binary`/`text`),
+/// `columns`, `rows`, `filled_cells`.
+pub fn twoda_json(t: &areakit_formats::twoda::TwoDa) -> Value {
+    let s = t.summary();
+    json!({
+        "format": "2da",
+        "variant": s.variant.map(|v| v.name()),
+        "columns": s.columns,
+        "rows": s.rows,
+        "filled_cells": s.filled_cells,
+    })
+}
+
+/// Resource counts by type (extension, or the decimal id when unknown).
+fn type_counts<'a>(
+    types: impl Iterator<Item = areakit_formats::restype::ResType> + 'a,
+) -> BTreeMap<String, usize> {
+    let mut out: BTreeMap<String, usize> = BTreeMap::new();
+    for t in types {
+        *out.entry(t.to_string()).or_default() += 1;
+    }
+    out
+}
+
+/// The `info` JSON object of an ERF-family capsule: `format` (`"erf"`), `kind` (`ERF`, `MOD`,
+/// `SAV`, `HAK`), `resources` (count), `types` (extension → count), `build_year` (since
+/// 1900), `build_day`, `description_strref`, `languages` (localized descriptions), `bytes`.
+pub fn erf_json(e: &areakit_formats::erf::Erf) -> Value {
+    let kind = e.header.kind.magic();
+    json!({
+        "format": "erf",
+        "kind": String::from_utf8_lossy(&kind).trim_end(),
+        "resources": e.resources.len(),
+        "types": type_counts(e.resources.iter().map(|r| r.restype)),
+        "build_year": e.header.build_year,
+        "build_day": e.header.build_day,
+        "description_strref": e.header.description_strref,
+        "languages": e.strings.len(),
+        "data_bytes": e.resources.iter().map(|r| r.data.len() as u64).sum::<u64>(),
+    })
+}
+
+/// The `info` JSON object of a RIM: `format` (`"rim"`), `resources`, `types`, `data_bytes`.
+pub fn rim_json(r: &areakit_formats::rim::Rim) -> Value {
+    json!({
+        "format": "rim",
+        "resources": r.resources.len(),
+        "types": type_counts(r.resources.iter().map(|m| m.restype)),
+        "data_bytes": r.resources.iter().map(|m| m.data.len() as u64).sum::<u64>(),
+    })
+}
+
+/// The `info` JSON object of a KEY: `format` (`"key"`), `resources` (key entries), `bifs`
+/// (each `name`, `size`, `resources`), `types`.
+pub fn key_json(k: &areakit_formats::key::Key) -> Value {
+    let bifs: Vec<Value> = k
+        .bifs
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            json!({
+                "name": b.name(),
+                "size": b.file_size,
+                "resources": k.entries_of_bif(i as u32).count(),
+            })
+        })
+        .collect();
+    json!({
+        "format": "key",
+        "resources": k.keys.len(),
+        "bifs": bifs,
+        "types": type_counts(k.keys.iter().map(|e| e.restype)),
+    })
+}
+
+/// The `info` JSON object of a BIF: `format` (`"bif"`), `resources` (variable resources),
+/// `fixed_resources`, `types`.
+pub fn bif_json(resources: usize, fixed: usize, types: BTreeMap<String, usize>) -> Value {
+    json!({
+        "format": "bif",
+        "resources": resources,
+        "fixed_resources": fixed,
+        "types": types,
+    })
+}
+
+/// The `info` JSON object of the file at `path` (a file, a capsule member path or a resource
+/// through the game set with [`crate::resolve::set_game`]). A BIF on disk is described from its
+/// header and tables alone (a multi-gigabyte BIF is not read whole).
+pub fn info_path(path: &Path) -> Result<Value, crate::Error> {
+    if path.is_file() && crate::resolve::file_starts_with(path, b"BIFFV1  ") {
+        let mut file = std::fs::File::open(path).map_err(|e| crate::Error::io(path, e))?;
+        let index = areakit_formats::bif::BifIndex::read(&mut file).map_err(|e| match e {
+            areakit_formats::cursor::StreamError::Io(e) => crate::Error::io(path, e),
+            areakit_formats::cursor::StreamError::Decode(e) => crate::Error::invalid(path, e),
+        })?;
+        let mut v = bif_json(
+            index.resources.len(),
+            index.fixed.len(),
+            type_counts(index.resources.iter().map(|r| r.restype)),
+        );
+        if let Value::Object(map) = &mut v {
+            let mut with_path = serde_json::Map::new();
+            with_path.insert("path".into(), json!(path.display().to_string()));
+            with_path.append(map);
+            *map = with_path;
+        }
+        return Ok(v);
+    }
+    let doc = Document::open(path)?;
+    Ok(info_json(path, &doc))
 }

@@ -10,10 +10,11 @@
 pub use areakit_formats as formats;
 pub use areakit_geometry as geometry;
 
-pub use areakit_area::{area, module, navigation, objects, pth, walkmesh};
+pub use areakit_area::{area, install, module, navigation, objects, pth, resources, walkmesh};
 
 pub mod ascii_walkmesh;
 pub mod bake;
+pub mod capsules;
 pub mod check;
 pub mod demo;
 pub mod document;
@@ -24,5 +25,6 @@ pub mod modules;
 pub mod navigate;
 pub mod ops;
 pub mod render;
+pub mod resolve;
 
 pub use error::Error;

@@ -14,6 +14,15 @@ pub struct Cli {
     /// The command.
     #[command(subcommand)]
     pub command: Command,
+    /// A KotOR game folder (chitin.key, data/*.bif, modules/, override/; any letter case): bare
+    /// RESREF.EXT inputs that are not files are found in it (override, module capsules, KEY/BIF).
+    /// Default: the AREAKIT_GAME environment variable.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub game: Option<PathBuf>,
+    /// A module of the game (with --game): NAME.mod, or NAME.rim and NAME_s.rim, then
+    /// NAME_dlg.erf are searched after override/ and before the KEY.
+    #[arg(long, global = true, value_name = "NAME")]
+    pub module: Option<String>,
 }
 
 /// The commands.
@@ -63,12 +72,61 @@ pub enum Command {
         after_help = "Exit code 0 whether or not a path exists (the answer says which); 1 invalid input; 2 usage or I/O error.\n\nExamples:\n  areakit path areakit-demo/demo.lyt --from 2,5 --to 28,5 --json\n  areakit path m13aa_01a.wok --from 10,2 --to 14,9 --radius 0.35 --objects objects.json\n  areakit path module.trx --from 20,30 --to 80,95 --mode baked\n  areakit path areakit-demo --pairs pairs.txt > paths.jsonl"
     )]
     Path(PathArgs),
+    /// List the resources of capsules (ERF/MOD/SAV/HAK, RIM, KEY) or of a game: size, type, where each comes from and which copies it shadows.
+    #[command(
+        after_help = "Capsules named are searched first, in the order given, then the game (--game): override/, the module's capsules (--module), chitin.key.\n\nExamples:\n  areakit ls m13aa.mod --type wok\n  areakit ls --game ~/kotor --module m13aa --json"
+    )]
+    Ls(LsArgs),
+    /// Write resources of capsules or of a game into a folder.
+    #[command(
+        after_help = "Without RESREF.EXT, a single capsule is written whole, with areakit-capsule.json (its header and layout: `pack` rebuilds the same bytes from it); otherwise every resource found is written.\n\nExamples:\n  areakit extract m13aa.mod m13aa_01a.wok m13aa.git -o out\n  areakit extract --game ~/kotor --module m13aa m13aa.lyt -o out\n  areakit extract m13aa.mod -o m13aa"
+    )]
+    Extract(ExtractArgs),
+    /// Build a capsule (.mod, .erf, .sav, .hak or .rim, by the output's extension) from a folder of RESREF.EXT files, atomically.
+    #[command(
+        after_help = "With the folder's areakit-capsule.json (written by `extract`), members keep the capsule's order, names, header and layout while their sizes are unchanged; otherwise they are sorted by name and laid out anew.\n\nExample:\n  areakit extract m13aa.mod -o m13aa && areakit pack m13aa -o m13aa-new.mod"
+    )]
+    Pack(PackArgs),
     /// KotOR path graphs (PTH): generate one from an area's walkmeshes, or check one against them.
     #[command(
         subcommand,
         after_help = "Examples:\n  areakit pth generate areakit-demo/demo.lyt -o demo.pth\n  areakit pth check areakit-demo/demo.lyt demo.pth --json"
     )]
     Pth(PthCommand),
+}
+
+/// `areakit ls`.
+#[derive(Debug, clap::Args)]
+pub struct LsArgs {
+    /// Capsules (ERF/MOD/SAV/HAK, RIM) or KEY files.
+    pub capsules: Vec<PathBuf>,
+    /// Only resources of this type (an extension such as wok, or a decimal type id).
+    #[arg(long = "type", value_name = "EXT")]
+    pub restype: Option<String>,
+    /// Print one JSON object `{"count": N, "resources": [{"name", "resref", "type", "type_id", "size", "origin", "shadows"}]}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `areakit extract`.
+#[derive(Debug, clap::Args)]
+pub struct ExtractArgs {
+    /// Capsules (existing ERF/MOD/SAV/HAK, RIM or KEY files), then the resources to write (RESREF.EXT).
+    #[arg(value_name = "CAPSULE|RESREF.EXT")]
+    pub items: Vec<String>,
+    /// The folder to write into (made if needed).
+    #[arg(short, long, value_name = "DIR")]
+    pub output: PathBuf,
+}
+
+/// `areakit pack`.
+#[derive(Debug, clap::Args)]
+pub struct PackArgs {
+    /// The folder of RESREF.EXT files.
+    pub dir: PathBuf,
+    /// The capsule to write: NAME.mod, .erf, .sav, .hak or .rim.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
 }
 
 /// `areakit pth ...`.

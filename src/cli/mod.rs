@@ -7,9 +7,10 @@ use std::io::{self, Write};
 use areakit::document::{Document, Format};
 use areakit::{Error, fsio, info, navigate};
 
+use areakit::resolve::Sources;
 use args::{
-    BakeArgs, CheckArgs, Cli, Command, ConvertArgs, DemoArgs, InfoArgs, PathArgs, PathModeArg,
-    PthCommand, QueryArgs, RebuildArgs, RenderArgs, TransformArgs,
+    BakeArgs, CheckArgs, Cli, Command, ConvertArgs, DemoArgs, ExtractArgs, InfoArgs, LsArgs,
+    PackArgs, PathArgs, PathModeArg, PthCommand, QueryArgs, RebuildArgs, RenderArgs, TransformArgs,
 };
 
 /// Buffered standard output that treats a closed pipe as success.
@@ -53,7 +54,34 @@ impl Output {
 
 /// Runs a command; returns the exit code on success paths (e.g. `check` with errors → 1).
 pub fn run(cli: Cli, out: &mut Output) -> Result<u8, Error> {
+    let game = cli
+        .game
+        .clone()
+        .or_else(|| std::env::var_os("AREAKIT_GAME").map(std::path::PathBuf::from))
+        .filter(|g| !g.as_os_str().is_empty());
+    let sources = Sources {
+        game,
+        module: cli.module.clone(),
+        capsules: Vec::new(),
+    };
+    if sources.module.is_some() && sources.game.is_none() {
+        return Err(Error::usage(
+            "--module NAME needs --game DIR (or AREAKIT_GAME)",
+        ));
+    }
+    let lists_resources = matches!(
+        cli.command,
+        Command::Ls(_) | Command::Extract(_) | Command::Pack(_)
+    );
+    if sources.game.is_some() && !lists_resources {
+        // Bare RESREF.EXT inputs resolve through the game from here on.
+        let search = areakit::resolve::open_search_path(&sources)?;
+        areakit::resolve::set_game(Some(std::sync::Arc::new(search)));
+    }
     match cli.command {
+        Command::Ls(a) => run_ls(a, sources, out),
+        Command::Extract(a) => run_extract(a, sources, out),
+        Command::Pack(a) => run_pack(a, out),
         Command::Info(a) => run_info(a, out),
         Command::Bake(a) => run_bake(a, out),
         Command::Demo(a) => run_demo(a, out),
@@ -72,9 +100,64 @@ fn print_json(out: &mut Output, v: &serde_json::Value) -> Result<(), Error> {
     out.line(&serde_json::to_string_pretty(v).unwrap_or_default())
 }
 
+fn run_ls(a: LsArgs, mut sources: Sources, out: &mut Output) -> Result<u8, Error> {
+    sources.capsules = a.capsules;
+    let listing = areakit::capsules::list(&sources, a.restype.as_deref())?;
+    if a.json {
+        print_json(out, &areakit::capsules::list_json(&listing))?;
+    } else {
+        out.line(areakit::capsules::list_text(&listing).trim_end())?;
+    }
+    Ok(0)
+}
+
+fn run_extract(a: ExtractArgs, mut sources: Sources, out: &mut Output) -> Result<u8, Error> {
+    // Leading items that are files are capsules; the rest name resources.
+    let mut names = Vec::new();
+    for item in a.items {
+        let p = std::path::PathBuf::from(&item);
+        if names.is_empty()
+            && p.is_file()
+            && (areakit::resolve::is_capsule_file(&p) || areakit::install::is_capsule_name(&p))
+        {
+            sources.capsules.push(p);
+        } else {
+            names.push(item);
+        }
+    }
+    let done = areakit::capsules::extract(&sources, &names, &a.output)?;
+    out.line(&format!(
+        "{} files written to {}{}",
+        done.files.len(),
+        a.output.display(),
+        if done.manifest {
+            format!(" (with {})", areakit::capsules::MANIFEST)
+        } else {
+            String::new()
+        }
+    ))?;
+    Ok(0)
+}
+
+fn run_pack(a: PackArgs, out: &mut Output) -> Result<u8, Error> {
+    let p = areakit::capsules::pack(&a.dir, &a.output)?;
+    out.line(&format!(
+        "{} -> {}: {} members, {} bytes{}",
+        a.dir.display(),
+        a.output.display(),
+        p.members,
+        p.bytes,
+        if p.from_manifest {
+            format!(" (layout of {})", areakit::capsules::MANIFEST)
+        } else {
+            String::new()
+        }
+    ))?;
+    Ok(0)
+}
+
 fn run_info(a: InfoArgs, out: &mut Output) -> Result<u8, Error> {
-    let doc = Document::open(&a.file)?;
-    let v = info::info_json(&a.file, &doc);
+    let v = info::info_path(&a.file)?;
     if a.json {
         print_json(out, &v)?;
     } else {

@@ -17,6 +17,7 @@
 #![deny(missing_docs)]
 
 pub mod area;
+pub mod install;
 pub mod io;
 pub mod module;
 pub mod navigation;

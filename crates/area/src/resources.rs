@@ -9,6 +9,8 @@ use std::collections::HashMap;
 use std::io;
 use std::path::{Path, PathBuf};
 
+use areakit_formats::restype::{ResRef, ResType, parse_file_name};
+
 /// One resource's bytes and where they were found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Resource {
@@ -23,6 +25,46 @@ pub trait Resources: Send + Sync {
     /// The resource `resref.ext` (both compared without regard to ASCII case; `ext` without the
     /// dot, e.g. `"wok"`), or `None` when this place does not hold it.
     fn get(&self, resref: &str, ext: &str) -> io::Result<Option<Resource>>;
+
+    /// Every resource this place holds, in its own order, each with its size and origin (a
+    /// place that stacks others, such as [`crate::install::SearchPath`], lists each resource
+    /// once with the copies it shadows). The default lists nothing.
+    fn list(&self) -> io::Result<Vec<Listing>> {
+        Ok(Vec::new())
+    }
+}
+
+/// One resource of a listing ([`Resources::list`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listing {
+    /// Name.
+    pub resref: ResRef,
+    /// Type.
+    pub restype: ResType,
+    /// Size in bytes.
+    pub size: u64,
+    /// Where it is: a file path, `capsule.mod/name.ext` or `data/x.bif/name.ext`.
+    pub origin: String,
+    /// The origins of the copies of the same name and type this one hides, in search order.
+    pub shadows: Vec<String>,
+}
+
+impl Listing {
+    /// A listing entry that shadows nothing.
+    pub fn new(resref: ResRef, restype: ResType, size: u64, origin: String) -> Self {
+        Listing {
+            resref,
+            restype,
+            size,
+            origin,
+            shadows: Vec::new(),
+        }
+    }
+
+    /// `name.ext`.
+    pub fn file_name(&self) -> String {
+        self.resref.file_name(self.restype)
+    }
 }
 
 /// The key under which `resref.ext` is found: lower case, with a dot.
@@ -88,6 +130,30 @@ impl Resources for FolderResources {
             data,
             origin: path.display().to_string(),
         }))
+    }
+
+    /// The folder's files whose names are `resref.ext` with a known extension (or a decimal
+    /// type id), sorted by name.
+    fn list(&self) -> io::Result<Vec<Listing>> {
+        let mut out = Vec::with_capacity(self.files.len());
+        for path in self.files.values() {
+            let Some((resref, restype)) = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .and_then(|n| parse_file_name(n).ok())
+            else {
+                continue;
+            };
+            let size = std::fs::metadata(path)?.len();
+            out.push(Listing::new(
+                resref,
+                restype,
+                size,
+                path.display().to_string(),
+            ));
+        }
+        out.sort_by(|a, b| a.origin.cmp(&b.origin));
+        Ok(out)
     }
 }
 

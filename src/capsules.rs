@@ -1,0 +1,625 @@
+//! `areakit ls`, `extract` and `pack`: listing resources where they live, writing them out,
+//! and building a capsule from a folder.
+//!
+//! Extracting a whole capsule also writes [`MANIFEST`] beside the members: the capsule's header,
+//! member order, names and layout (padding and unreferenced bytes included). `pack` reads it
+//! back, so an unmodified extraction re-packs to the same bytes; without a manifest (or once a
+//! member's size changed) the capsule is laid out anew (members sorted by name).
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use areakit_area::install::{Capsule, CapsuleKind};
+use areakit_area::resources::{Listing, Resources};
+use areakit_formats::cursor::Gap;
+use areakit_formats::erf::{self, DataRange, Erf, ErfKind};
+use areakit_formats::restype::{ResRef, ResType, parse_file_name};
+use areakit_formats::rim::{self, Rim};
+use areakit_formats::{DecodeError, EncodeError};
+use serde_json::{Value, json};
+
+use crate::resolve::{Sources, open_error, open_search_path};
+use crate::{Error, fsio};
+
+/// The manifest `extract` writes beside a whole capsule's members, and `pack` reads.
+pub const MANIFEST: &str = "areakit-capsule.json";
+
+/// The resources of `sources`, each once (the copy the search finds, with what it shadows),
+/// sorted by name then type; only type `ext` when given.
+pub fn list(sources: &Sources, ext: Option<&str>) -> Result<Vec<Listing>, Error> {
+    let restype = match ext {
+        Some(e) => Some(
+            ResType::from_extension(e)
+                .ok_or_else(|| Error::usage(format!("--type {e}: unknown resource type")))?,
+        ),
+        None => None,
+    };
+    let search = open_search_path(sources)?;
+    let all = search
+        .list()
+        .map_err(|e| Error::io(Path::new(&search.names().join(", ")), e))?;
+    Ok(all
+        .into_iter()
+        .filter(|l| restype.is_none_or(|t| t == l.restype))
+        .collect())
+}
+
+/// The `ls --json` object: `{"resources": [{"name", "resref", "type", "type_id", "size",
+/// "origin", "shadows"}], "count": N}`.
+pub fn list_json(listing: &[Listing]) -> Value {
+    let resources: Vec<Value> = listing
+        .iter()
+        .map(|l| {
+            json!({
+                "name": l.file_name(),
+                "resref": l.resref.name(),
+                "type": l.restype.to_string(),
+                "type_id": l.restype.id(),
+                "size": l.size,
+                "origin": l.origin,
+                "shadows": l.shadows,
+            })
+        })
+        .collect();
+    json!({"count": listing.len(), "resources": resources})
+}
+
+/// `ls` as text: `name.ext  size  origin`, then `  shadows origin` per hidden copy.
+pub fn list_text(listing: &[Listing]) -> String {
+    let width = listing
+        .iter()
+        .map(|l| l.file_name().len())
+        .max()
+        .unwrap_or(0);
+    let mut s = String::new();
+    for l in listing {
+        s.push_str(&format!(
+            "{:<width$}  {:>10}  {}\n",
+            l.file_name(),
+            l.size,
+            l.origin
+        ));
+        for o in &l.shadows {
+            s.push_str(&format!("{:<width$}  {:>10}  shadows {o}\n", "", ""));
+        }
+    }
+    s.push_str(&format!("{} resources\n", listing.len()));
+    s
+}
+
+/// What `extract` wrote.
+#[derive(Debug, Clone, Default)]
+pub struct Extracted {
+    /// The files written, in order.
+    pub files: Vec<PathBuf>,
+    /// Whether a manifest was written (a whole capsule).
+    pub manifest: bool,
+}
+
+/// Writes resources named `names` (`resref.ext`), found through `sources`, into `out` (made if
+/// needed). With no names and exactly one capsule and no game, the whole capsule is written,
+/// every member in table order, with its [`MANIFEST`]; with no names otherwise, every resource
+/// the search finds. A name found nowhere is an error (nothing is written).
+pub fn extract(sources: &Sources, names: &[String], out: &Path) -> Result<Extracted, Error> {
+    if names.is_empty() && sources.game.is_none() && sources.capsules.len() == 1 {
+        let path = &sources.capsules[0];
+        if !crate::resolve::file_starts_with(path, b"KEY ") {
+            let capsule = Capsule::open(path).map_err(open_error)?;
+            return extract_capsule(&capsule, out);
+        }
+    }
+    let search = open_search_path(sources)?;
+    let mut wanted: Vec<(String, String)> = Vec::new();
+    if names.is_empty() {
+        let all = search
+            .list()
+            .map_err(|e| Error::io(Path::new(&search.names().join(", ")), e))?;
+        wanted.extend(all.iter().map(|l| (l.resref.name(), l.restype.to_string())));
+    } else {
+        for n in names {
+            let (r, e) = n
+                .rsplit_once('.')
+                .ok_or_else(|| Error::usage(format!("{n}: expected RESREF.EXT")))?;
+            wanted.push((r.to_string(), e.to_string()));
+        }
+    }
+    let mut found = Vec::with_capacity(wanted.len());
+    for (r, e) in &wanted {
+        let res = search
+            .get(r, e)
+            .map_err(|err| Error::io(Path::new(&format!("{r}.{e}")), err))?
+            .ok_or_else(|| {
+                Error::io(
+                    Path::new(&format!("{r}.{e}")),
+                    std::io::Error::new(
+                        std::io::ErrorKind::NotFound,
+                        format!("not found in {}", search.names().join(", ")),
+                    ),
+                )
+            })?;
+        found.push((format!("{r}.{e}"), res.data));
+    }
+    make_dir(out)?;
+    let mut result = Extracted::default();
+    let mut used = HashSet::new();
+    for (name, data) in found {
+        let file = unique_name(&name, &mut used);
+        let path = out.join(file);
+        fsio::write_atomic(&path, &data)?;
+        result.files.push(path);
+    }
+    Ok(result)
+}
+
+fn make_dir(out: &Path) -> Result<(), Error> {
+    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))
+}
+
+/// A file name not used yet in this extraction (compared without regard to case): `name.ext`,
+/// else `name~2.ext`, `name~3.ext`, ...
+fn unique_name(name: &str, used: &mut HashSet<String>) -> String {
+    let (stem, ext) = name.rsplit_once('.').unwrap_or((name, ""));
+    let mut candidate = name.to_string();
+    let mut n = 2;
+    while !used.insert(candidate.to_ascii_lowercase()) {
+        candidate = format!("{stem}~{n}.{ext}");
+        n += 1;
+    }
+    candidate
+}
+
+/// The file name a member is written under: its `name.ext` when that is a safe file name,
+/// else `member<i>.ext`.
+fn member_file_name(i: usize, resref: &ResRef, restype: ResType) -> String {
+    let name = resref.name();
+    let safe = ResRef::new(&name).is_ok()
+        && !name.contains(['<', '>', ':', '"', '|', '?', '*'])
+        && !name.ends_with(' ');
+    if safe {
+        resref.file_name(restype)
+    } else {
+        format!("member{i}.{restype}")
+    }
+}
+
+/// Writes every member of a capsule, and its manifest.
+pub fn extract_capsule(capsule: &Capsule, out: &Path) -> Result<Extracted, Error> {
+    let path = capsule.path();
+    let data = fsio::read(path)?;
+    let invalid = |e: DecodeError| Error::invalid(path, e);
+    let mut used = HashSet::new();
+    used.insert(MANIFEST.to_ascii_lowercase());
+    let (manifest, members): (Value, Vec<(String, Vec<u8>)>) = match capsule.kind() {
+        CapsuleKind::Erf(_) => {
+            let e = erf::read(&data).map_err(invalid)?;
+            let files: Vec<String> = e
+                .resources
+                .iter()
+                .enumerate()
+                .map(|(i, r)| unique_name(&member_file_name(i, &r.resref, r.restype), &mut used))
+                .collect();
+            let m = erf_manifest(&e, &files);
+            (
+                m,
+                files
+                    .into_iter()
+                    .zip(e.resources.into_iter().map(|r| r.data))
+                    .collect(),
+            )
+        }
+        CapsuleKind::Rim => {
+            let r = rim::read(&data).map_err(invalid)?;
+            let files: Vec<String> = r
+                .resources
+                .iter()
+                .enumerate()
+                .map(|(i, m)| unique_name(&member_file_name(i, &m.resref, m.restype), &mut used))
+                .collect();
+            let m = rim_manifest(&r, &files);
+            (
+                m,
+                files
+                    .into_iter()
+                    .zip(r.resources.into_iter().map(|m| m.data))
+                    .collect(),
+            )
+        }
+    };
+    make_dir(out)?;
+    let mut result = Extracted {
+        files: Vec::with_capacity(members.len()),
+        manifest: true,
+    };
+    for (name, bytes) in members {
+        let p = out.join(name);
+        fsio::write_atomic(&p, &bytes)?;
+        result.files.push(p);
+    }
+    let text = serde_json::to_string_pretty(&manifest).unwrap_or_default();
+    fsio::write_atomic(&out.join(MANIFEST), text.as_bytes())?;
+    Ok(result)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex(s: &str) -> Option<Vec<u8>> {
+    if s.len() % 2 != 0 {
+        return None;
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
+fn ranges_json(ranges: &[DataRange]) -> Value {
+    json!(
+        ranges
+            .iter()
+            .map(|r| json!([r.offset, r.size]))
+            .collect::<Vec<_>>()
+    )
+}
+
+fn gaps_json(gaps: &[Gap]) -> Value {
+    json!(
+        gaps.iter()
+            .map(|g| json!([g.offset, hex(&g.bytes)]))
+            .collect::<Vec<_>>()
+    )
+}
+
+fn erf_manifest(e: &Erf, files: &[String]) -> Value {
+    let members: Vec<Value> = e
+        .resources
+        .iter()
+        .zip(files)
+        .map(|(r, f)| {
+            json!({"file": f, "resref": hex(r.resref.as_bytes()), "type": r.restype.id(), "id": r.id, "unused": r.unused})
+        })
+        .collect();
+    let layout = e.layout.as_ref().map(|l| {
+        json!({
+            "strings_offset": l.strings_offset,
+            "strings_size": l.strings_size,
+            "keys_offset": l.keys_offset,
+            "resources_offset": l.resources_offset,
+            "ranges": ranges_json(&l.ranges),
+            "gaps": gaps_json(&l.gaps),
+            "len": l.len,
+        })
+    });
+    json!({
+        "areakit_capsule": 1,
+        "format": "erf",
+        "kind": String::from_utf8_lossy(&e.header.kind.magic()),
+        "header": {
+            "build_year": e.header.build_year,
+            "build_day": e.header.build_day,
+            "description_strref": e.header.description_strref,
+            "reserved": hex(&e.header.reserved),
+        },
+        "strings": e.strings.iter().map(|s| json!({"language": s.language, "text": hex(&s.text)})).collect::<Vec<_>>(),
+        "members": members,
+        "layout": layout,
+    })
+}
+
+fn rim_manifest(r: &Rim, files: &[String]) -> Value {
+    let members: Vec<Value> = r
+        .resources
+        .iter()
+        .zip(files)
+        .map(|(m, f)| {
+            json!({"file": f, "resref": hex(m.resref.as_bytes()), "type": m.restype.id(), "id": m.id, "type_high": m.type_high})
+        })
+        .collect();
+    let layout = r.layout.as_ref().map(|l| {
+        json!({
+            "keys_offset": l.keys_offset,
+            "ranges": ranges_json(&l.ranges),
+            "gaps": gaps_json(&l.gaps),
+            "len": l.len,
+        })
+    });
+    json!({
+        "areakit_capsule": 1,
+        "format": "rim",
+        "header": {"unknown": r.header.unknown, "reserved": hex(&r.header.reserved)},
+        "members": members,
+        "layout": layout,
+    })
+}
+
+/// What `pack` built.
+#[derive(Debug, Clone)]
+pub struct Packed {
+    /// Members written.
+    pub members: usize,
+    /// Bytes written.
+    pub bytes: usize,
+    /// Whether the folder's manifest was followed (else a new layout).
+    pub from_manifest: bool,
+}
+
+/// The capsule kind an output path's extension names (`mod`, `erf`, `sav`, `hak`, `rim`).
+pub fn kind_of_output(out: &Path) -> Result<CapsuleKind, Error> {
+    let ext = out
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    Ok(match ext.as_deref() {
+        Some("mod") => CapsuleKind::Erf(ErfKind::Mod),
+        Some("erf") => CapsuleKind::Erf(ErfKind::Erf),
+        Some("sav") => CapsuleKind::Erf(ErfKind::Sav),
+        Some("hak") => CapsuleKind::Erf(ErfKind::Hak),
+        Some("rim") => CapsuleKind::Rim,
+        _ => {
+            return Err(Error::usage(format!(
+                "{}: the output must end in .mod, .erf, .sav, .hak or .rim",
+                out.display()
+            )));
+        }
+    })
+}
+
+/// Builds a capsule from the regular files of `dir` (not its subfolders; each named
+/// `resref.ext`) and writes it to `out` atomically; the type comes from `out`'s extension.
+/// With the folder's [`MANIFEST`] of the same family (ERF or RIM), members keep its order,
+/// names, header and, while sizes are unchanged, its layout: an unmodified extraction gives
+/// the capsule's own bytes back.
+pub fn pack(dir: &Path, out: &Path) -> Result<Packed, Error> {
+    let kind = kind_of_output(out)?;
+    let meta = std::fs::metadata(dir).map_err(|e| Error::io(dir, e))?;
+    if !meta.is_dir() {
+        return Err(Error::usage(format!(
+            "{}: pack takes a folder of resources",
+            dir.display()
+        )));
+    }
+    let mut files: Vec<(String, PathBuf)> = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))? {
+        let entry = entry.map_err(|e| Error::io(dir, e))?;
+        let path = entry.path();
+        if !path.is_file() || fsio::same_file(&path, out) {
+            continue;
+        }
+        let Some(name) = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .map(str::to_string)
+        else {
+            return Err(Error::usage(format!(
+                "{}: file name is not UTF-8",
+                path.display()
+            )));
+        };
+        if name.eq_ignore_ascii_case(MANIFEST) || name.starts_with('.') {
+            continue;
+        }
+        files.push((name, path));
+    }
+    files.sort();
+    let manifest_path = dir.join(MANIFEST);
+    let manifest: Option<Value> = if manifest_path.is_file() {
+        let text = fsio::read(&manifest_path)?;
+        Some(serde_json::from_slice(&text).map_err(|e| {
+            Error::invalid(
+                &manifest_path,
+                DecodeError::malformed_text(
+                    u32::try_from(e.line()).unwrap_or(u32::MAX),
+                    u32::try_from(e.column()).unwrap_or(u32::MAX),
+                    format!("not a capsule manifest: {e}"),
+                ),
+            )
+        })?)
+    } else {
+        None
+    };
+    let family = match kind {
+        CapsuleKind::Erf(_) => "erf",
+        CapsuleKind::Rim => "rim",
+    };
+    let manifest = manifest.filter(|m| m["format"] == family);
+    let from_manifest = manifest.is_some();
+    let enc = |source: EncodeError| Error::Encode {
+        path: out.to_path_buf(),
+        source,
+    };
+    let bad = |what: &str| {
+        Error::invalid(
+            &manifest_path,
+            DecodeError::new(
+                areakit_formats::ErrorKind::Malformed,
+                areakit_formats::Location::Input,
+                what.to_string(),
+            ),
+        )
+    };
+    let (bytes, members) = match (kind, manifest) {
+        (CapsuleKind::Erf(k), Some(m)) => {
+            let mut e = erf_from_manifest(&m, dir, &files).map_err(|w| bad(&w))?;
+            e.header.kind = k;
+            let n = e.resources.len();
+            (erf::write(&e).map_err(enc)?, n)
+        }
+        (CapsuleKind::Rim, Some(m)) => {
+            let r = rim_from_manifest(&m, dir, &files).map_err(|w| bad(&w))?;
+            let n = r.resources.len();
+            (rim::write(&r).map_err(enc)?, n)
+        }
+        (kind, None) => {
+            let mut data = Vec::with_capacity(files.len());
+            for (name, path) in &files {
+                data.push((name.clone(), fsio::read(path)?));
+            }
+            let n = data.len();
+            let bytes = match kind {
+                CapsuleKind::Erf(k) => erf::write(&Erf::from_files(k, data).map_err(enc)?),
+                CapsuleKind::Rim => rim::write(&Rim::from_files(data).map_err(enc)?),
+            }
+            .map_err(enc)?;
+            (bytes, n)
+        }
+    };
+    fsio::write_atomic(out, &bytes)?;
+    Ok(Packed {
+        members,
+        bytes: bytes.len(),
+        from_manifest,
+    })
+}
+
+fn num<T: TryFrom<u64>>(v: &Value, what: &str) -> Result<T, String> {
+    v.as_u64()
+        .and_then(|n| T::try_from(n).ok())
+        .ok_or_else(|| format!("{what}: expected a number in range, found {v}"))
+}
+
+fn bytes_of(v: &Value, what: &str) -> Result<Vec<u8>, String> {
+    v.as_str()
+        .and_then(unhex)
+        .ok_or_else(|| format!("{what}: expected hex bytes"))
+}
+
+fn array<const N: usize>(v: &Value, what: &str) -> Result<[u8; N], String> {
+    bytes_of(v, what)?
+        .try_into()
+        .map_err(|_| format!("{what}: expected {N} bytes"))
+}
+
+fn ranges_of(v: &Value) -> Result<Vec<DataRange>, String> {
+    v.as_array()
+        .ok_or("layout.ranges: expected a list")?
+        .iter()
+        .map(|r| {
+            Ok(DataRange {
+                offset: num(&r[0], "range offset")?,
+                size: num(&r[1], "range size")?,
+            })
+        })
+        .collect()
+}
+
+fn gaps_of(v: &Value) -> Result<Vec<Gap>, String> {
+    v.as_array()
+        .ok_or("layout.gaps: expected a list")?
+        .iter()
+        .map(|g| {
+            Ok(Gap {
+                offset: num(&g[0], "gap offset")?,
+                bytes: bytes_of(&g[1], "gap bytes")?,
+            })
+        })
+        .collect()
+}
+
+/// The members a manifest names, read from `dir`, then the folder's other files (appended).
+/// Each: (resref, type, manifest entry or null, data).
+#[allow(clippy::type_complexity)]
+fn manifest_members(
+    m: &Value,
+    dir: &Path,
+    files: &[(String, PathBuf)],
+) -> Result<Vec<(ResRef, ResType, Value, Vec<u8>)>, String> {
+    let mut out = Vec::new();
+    let mut named = HashSet::new();
+    for (i, e) in m["members"]
+        .as_array()
+        .ok_or("members: expected a list")?
+        .iter()
+        .enumerate()
+    {
+        let file = e["file"]
+            .as_str()
+            .ok_or_else(|| format!("member {i}: expected a file name"))?;
+        let path = dir.join(file);
+        let data = std::fs::read(&path).map_err(|err| format!("{}: {err}", path.display()))?;
+        named.insert(file.to_string());
+        out.push((
+            ResRef(array(&e["resref"], "resref")?),
+            ResType(num(&e["type"], "type")?),
+            e.clone(),
+            data,
+        ));
+    }
+    for (name, path) in files {
+        if named.contains(name) {
+            continue;
+        }
+        let (r, t) = parse_file_name(name).map_err(|e| e.0)?;
+        let data = std::fs::read(path).map_err(|err| format!("{}: {err}", path.display()))?;
+        out.push((r, t, Value::Null, data));
+    }
+    Ok(out)
+}
+
+fn erf_from_manifest(m: &Value, dir: &Path, files: &[(String, PathBuf)]) -> Result<Erf, String> {
+    let magic: [u8; 4] = m["kind"]
+        .as_str()
+        .and_then(|k| k.as_bytes().try_into().ok())
+        .ok_or("kind: expected four characters")?;
+    let kind = ErfKind::from_magic(magic).ok_or("kind: not an ERF-family type")?;
+    let mut e = Erf::new(kind);
+    let h = &m["header"];
+    e.header.build_year = num(&h["build_year"], "build_year")?;
+    e.header.build_day = num(&h["build_day"], "build_day")?;
+    e.header.description_strref = num(&h["description_strref"], "description_strref")?;
+    e.header.reserved = array(&h["reserved"], "reserved")?;
+    for s in m["strings"].as_array().into_iter().flatten() {
+        e.strings.push(erf::LocalizedString {
+            language: num(&s["language"], "language")?,
+            text: bytes_of(&s["text"], "text")?,
+        });
+    }
+    for (resref, restype, entry, data) in manifest_members(m, dir, files)? {
+        e.push(resref, restype, data);
+        if let Some(last) = e.resources.last_mut()
+            && !entry.is_null()
+        {
+            last.id = num(&entry["id"], "id")?;
+            last.unused = num(&entry["unused"], "unused")?;
+        }
+    }
+    let l = &m["layout"];
+    if !l.is_null() {
+        e.layout = Some(erf::Layout {
+            strings_offset: num(&l["strings_offset"], "strings_offset")?,
+            strings_size: num(&l["strings_size"], "strings_size")?,
+            keys_offset: num(&l["keys_offset"], "keys_offset")?,
+            resources_offset: num(&l["resources_offset"], "resources_offset")?,
+            ranges: ranges_of(&l["ranges"])?,
+            gaps: gaps_of(&l["gaps"])?,
+            len: num(&l["len"], "len")?,
+        });
+    }
+    Ok(e)
+}
+
+fn rim_from_manifest(m: &Value, dir: &Path, files: &[(String, PathBuf)]) -> Result<Rim, String> {
+    let mut r = Rim::new();
+    let h = &m["header"];
+    r.header.unknown = num(&h["unknown"], "unknown")?;
+    r.header.reserved = array(&h["reserved"], "reserved")?;
+    for (resref, restype, entry, data) in manifest_members(m, dir, files)? {
+        r.push(resref, restype, data);
+        if let Some(last) = r.resources.last_mut()
+            && !entry.is_null()
+        {
+            last.id = num(&entry["id"], "id")?;
+            last.type_high = num(&entry["type_high"], "type_high")?;
+        }
+    }
+    let l = &m["layout"];
+    if !l.is_null() {
+        r.layout = Some(rim::Layout {
+            keys_offset: num(&l["keys_offset"], "keys_offset")?,
+            ranges: ranges_of(&l["ranges"])?,
+            gaps: gaps_of(&l["gaps"])?,
+            len: num(&l["len"], "len")?,
+        });
+    }
+    Ok(r)
+}
