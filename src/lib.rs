@@ -20,6 +20,7 @@ pub mod document;
 mod error;
 pub mod fsio;
 pub mod info;
+pub mod interop;
 pub mod navigate;
 pub mod ops;
 pub mod render;
