@@ -173,12 +173,16 @@ pub fn soup_to_bwm(
     for t in &soup.triangles {
         let m = materials.resolve(&t.material).ok_or_else(|| {
             let msg = format!(
-                "{}: unknown material `{}` (expected a surface material such as stone, grass, non-walk, an id, or a name mapped by --materials)",
-                t.origin, t.material
+                "unknown material `{}` (expected a surface material such as stone, grass, non-walk, an id, or a name mapped by --materials)",
+                t.material
             );
             match parse_line_col(&t.origin) {
                 Some(location) => invalid(input, location, msg),
-                None => invalid(input, areakit_formats::Location::Input, msg),
+                None => invalid(
+                    input,
+                    areakit_formats::Location::Input,
+                    format!("{}: {msg}", t.origin),
+                ),
             }
         })?;
         faces.push(Face {
