@@ -800,3 +800,46 @@ fn export_refuses_other_extensions_and_its_input() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Damaged glb, glTF and OBJ files are errors (or import), never a panic or a hang: cuts, bit
+/// flips, a node cycle, accessors past their buffer.
+#[test]
+fn damaged_files_are_errors_not_panics() {
+    let dir = tmp("hostile");
+    areakit::demo::run(&dir.join("a")).unwrap();
+    let glb = dir.join("a.glb");
+    let obj = dir.join("a.obj");
+    let opts = areakit::interop::ExportOptions::default();
+    areakit::interop::export_file(&dir.join("a/demo_b.wok"), &glb, &opts).unwrap();
+    areakit::interop::export_file(&dir.join("a/demo_b.wok"), &obj, &opts).unwrap();
+    let import = |bytes: &[u8], ext: &str| {
+        let f = dir.join(format!("h.{ext}"));
+        std::fs::write(&f, bytes).unwrap();
+        areakit::interop::import_file(&f, &dir.join("h.wok"), &Default::default())
+    };
+    let mut errors = 0;
+    for (file, ext) in [(&glb, "glb"), (&obj, "obj")] {
+        let data = std::fs::read(file).unwrap();
+        for cut in (0..data.len()).step_by(97) {
+            errors += usize::from(import(&data[..cut], ext).is_err());
+        }
+        for at in (0..data.len()).step_by(61) {
+            let mut d = data.clone();
+            d[at] ^= 0xA5;
+            let _ = import(&d, ext);
+        }
+    }
+    assert!(errors > 20, "cut files are errors ({errors})");
+    let cyclic = serde_json::json!({
+        "asset": {"version": "2.0"},
+        "scenes": [{"nodes": [0]}],
+        "nodes": [{"children": [1]}, {"children": [0], "mesh": 0}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}],
+        "accessors": [{"bufferView": 0, "componentType": 5126, "count": 1000000, "type": "VEC3"}],
+        "bufferViews": [{"buffer": 0, "byteLength": 12}],
+        "buffers": [{"byteLength": 12, "uri": "data:application/octet-stream;base64,AAAAAAAAAAAAAAAA"}]
+    });
+    let e = import(cyclic.to_string().as_bytes(), "gltf").unwrap_err();
+    assert!(e.to_string().contains("needs"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -168,6 +168,20 @@ pub fn soup_to_bwm(
             "no triangles to import",
         ));
     }
+    if let Some(i) = soup
+        .positions
+        .iter()
+        .position(|p| !p.iter().all(|c| c.is_finite()))
+    {
+        return Err(invalid(
+            input,
+            areakit_formats::Location::Input,
+            format!(
+                "vertex {i} is not finite after its node's transform: {:?}",
+                soup.positions[i]
+            ),
+        ));
+    }
     // Materials first: an unknown name is the likeliest mistake.
     let mut faces = Vec::with_capacity(soup.triangles.len());
     for t in &soup.triangles {

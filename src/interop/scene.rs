@@ -341,11 +341,15 @@ fn add_model(scene: &mut Scene, m: &mdl_ascii::Model, stem: &str, walkable_only:
 
 fn model_mesh(n: &mdl_ascii::Node, walkable_only: bool) -> Option<Mesh> {
     let verts = n.list("verts")?;
+    // A short or non-finite row leaves the node's geometry out (its faces' numbers would
+    // shift otherwise); `check` reports such files.
     let positions: Vec<[f32; 3]> = verts
         .rows
         .iter()
-        .filter(|r| r.len() >= 3)
-        .map(|r| [r[0] as f32, r[1] as f32, r[2] as f32])
+        .map(|r| match r {
+            [x, y, z, ..] => [*x as f32, *y as f32, *z as f32],
+            _ => [f32::NAN; 3],
+        })
         .collect();
     if positions.iter().flatten().any(|c| !c.is_finite()) {
         return None;
