@@ -174,14 +174,7 @@ pub fn render_file_with(
                 Some(p) => {
                     drawn_paths.push(p.surface_points().iter().map(|v| v.to_array()).collect())
                 }
-                None => notes.push(format!(
-                    "path {},{} -> {},{}: {}",
-                    a.x,
-                    a.y,
-                    b.x,
-                    b.y,
-                    r.reason.as_deref().unwrap_or("not found")
-                )),
+                None => notes.push(crate::navigate::path_note(a, b, &r)),
             }
         }
     }

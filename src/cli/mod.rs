@@ -333,15 +333,7 @@ fn run_render(a: RenderArgs, out: &mut Output) -> Result<u8, Error> {
         radius: a.radius,
         ..Default::default()
     };
-    for p in &a.path {
-        let (s, g) = p
-            .split_once(':')
-            .ok_or_else(|| Error::usage(format!("--path {p}: expected X,Y:X,Y")))?;
-        let pt = |x: &str| {
-            navigate::parse_point(x).map_err(|m| Error::usage(format!("--path {p}: {m}")))
-        };
-        overlays.paths.push((pt(s)?, pt(g)?));
-    }
+    overlays.paths = parse_paths(&a.path)?;
     let notes = areakit::ops::render_file_with(&a.input, &a.output, a.findings, a.size, &overlays)?;
     for n in notes {
         eprintln!("areakit render: {n}");

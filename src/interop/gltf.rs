@@ -553,16 +553,7 @@ pub fn read(path: &Path, room: Option<usize>) -> Result<Soup, Error> {
     } else {
         (&data[..], None)
     };
-    let root = gj::Root::from_slice(json).map_err(|e| {
-        invalid(
-            path,
-            areakit_formats::Location::LineCol {
-                line: e.line() as u32,
-                column: e.column() as u32,
-            },
-            format!("glTF JSON: {e}"),
-        )
-    })?;
+    let root = gj::Root::from_slice(json).map_err(|e| super::json_error(path, "glTF JSON", &e))?;
     let mut buffers = Vec::with_capacity(root.buffers.len());
     for (i, b) in root.buffers.iter().enumerate() {
         let bytes = match &b.uri {

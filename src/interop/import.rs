@@ -25,16 +25,8 @@ impl MaterialMap {
 
     /// [`MaterialMap::read`] on bytes in memory.
     pub fn parse(path: &Path, bytes: &[u8]) -> Result<Self, Error> {
-        let v: Value = serde_json::from_slice(bytes).map_err(|e| {
-            invalid(
-                path,
-                areakit_formats::Location::LineCol {
-                    line: e.line() as u32,
-                    column: e.column() as u32,
-                },
-                format!("materials mapping: {e}"),
-            )
-        })?;
+        let v: Value = serde_json::from_slice(bytes)
+            .map_err(|e| super::json_error(path, "materials mapping", &e))?;
         let Value::Object(map) = v else {
             return Err(invalid(
                 path,

@@ -308,3 +308,15 @@ fn invalid(path: &Path, location: areakit_formats::Location, msg: impl Into<Stri
         areakit_formats::DecodeError::new(areakit_formats::ErrorKind::Malformed, location, msg),
     )
 }
+
+/// A JSON syntax error at its line and column.
+fn json_error(path: &Path, what: &str, e: &serde_json::Error) -> Error {
+    invalid(
+        path,
+        areakit_formats::Location::LineCol {
+            line: u32::try_from(e.line()).unwrap_or(u32::MAX),
+            column: u32::try_from(e.column()).unwrap_or(u32::MAX),
+        },
+        format!("{what}: {e}"),
+    )
+}

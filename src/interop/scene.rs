@@ -442,14 +442,7 @@ fn add_overlays(
                         .map(|v| v.to_array())
                         .collect::<Vec<_>>(),
                 )),
-                None => notes.push(format!(
-                    "path {},{} -> {},{}: {}",
-                    a.x,
-                    a.y,
-                    b.x,
-                    b.y,
-                    r.reason.as_deref().unwrap_or("not found")
-                )),
+                None => notes.push(crate::navigate::path_note(a, b, &r)),
             }
         }
         (std::mem::take(&mut ctx.objects), paths)
