@@ -320,3 +320,72 @@ fn json_error(path: &Path, what: &str, e: &serde_json::Error) -> Error {
         format!("{what}: {e}"),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn axis_changes_are_exact_and_inverse() {
+        let p = [0.1f32, -7.25, 3.3e-5];
+        let up = Mat4::Z_UP_TO_Y_UP.point(p);
+        assert_eq!(up, [0.1, 3.3e-5, 7.25]);
+        assert_eq!(Mat4::Y_UP_TO_Z_UP.point(up), p);
+        let both = Mat4::Y_UP_TO_Z_UP.mul(&Mat4::Z_UP_TO_Y_UP);
+        assert_eq!(both, Mat4::IDENTITY);
+        // A room node at its LYT position and its mesh node taking it back off: identity.
+        let t = [103.7, -20.3, 1.1];
+        let room = Mat4::from_trs(t, [0.0, 0.0, 0.0, 1.0]);
+        let mesh = Mat4::from_trs(t.map(|c| -c), [0.0, 0.0, 0.0, 1.0]);
+        assert_eq!(room.mul(&mesh).point(p), p);
+    }
+
+    #[test]
+    fn quarter_turn_about_z() {
+        let q = axis_angle_to_quat([0.0, 0.0, 2.0, std::f64::consts::FRAC_PI_2]);
+        let r = Mat4::from_trs([1.0, 0.0, 0.0], q).point([1.0, 0.0, 0.0]);
+        assert!(
+            (r[0] - 1.0).abs() < 1e-6 && (r[1] - 1.0).abs() < 1e-6,
+            "{r:?}"
+        );
+        assert_eq!(
+            axis_angle_to_quat([0.0, 0.0, 0.0, 1.0]),
+            [0.0, 0.0, 0.0, 1.0]
+        );
+    }
+
+    #[test]
+    fn base64_round_trips() {
+        for n in 0..70u8 {
+            let data: Vec<u8> = (0..n).map(|i| i.wrapping_mul(37)).collect();
+            let text = gltf::base64_encode(&data);
+            assert_eq!(text.len() % 4, 0);
+            assert_eq!(gltf::base64_decode(&text).as_deref(), Some(&data[..]));
+        }
+        assert_eq!(gltf::base64_encode(b"Man"), "TWFu");
+        assert_eq!(gltf::base64_decode("TWE="), Some(b"Ma".to_vec()));
+        assert_eq!(gltf::base64_decode("T!=="), None);
+    }
+
+    #[test]
+    fn material_names_resolve_with_mapping_and_blender_suffixes() {
+        let map = import::MaterialMap::parse(
+            Path::new("m.json"),
+            br#"{"Floor_Tiles": "stone", "Bridge": 22}"#,
+        )
+        .unwrap();
+        use areakit_formats::bwm::Material;
+        assert_eq!(map.resolve("floor_tiles"), Some(Material::Stone));
+        assert_eq!(map.resolve("Floor_Tiles.003"), Some(Material::Stone));
+        assert_eq!(map.resolve("BRIDGE"), Some(Material::StoneBridge));
+        assert_eq!(map.resolve("Non-Walk"), Some(Material::NonWalk));
+        assert_eq!(map.resolve("grass.001"), Some(Material::Grass));
+        assert_eq!(map.resolve("Marble"), None);
+        let e = import::MaterialMap::parse(Path::new("m.json"), b"{\n  \"a\": \"marble\"\n}")
+            .unwrap_err();
+        assert!(e.to_string().contains("`a`"), "{e}");
+        let e = import::MaterialMap::parse(Path::new("m.json"), b"{\n  \"a\" \"stone\"\n}")
+            .unwrap_err();
+        assert!(e.to_string().contains("m.json: 2:"), "{e}");
+    }
+}
