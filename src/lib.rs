@@ -21,6 +21,7 @@ pub mod document;
 mod error;
 pub mod fsio;
 pub mod info;
+pub mod interop;
 pub mod modules;
 pub mod navigate;
 pub mod ops;

@@ -259,6 +259,18 @@ impl PathContext {
     }
 }
 
+/// The message for a path that was not found (`render --path`, `export --path`).
+pub fn path_note(from: Endpoint, to: Endpoint, outcome: &PathOutcome) -> String {
+    format!(
+        "path {},{} -> {},{}: {}",
+        from.x,
+        from.y,
+        to.x,
+        to.y,
+        outcome.reason.as_deref().unwrap_or("not found")
+    )
+}
+
 /// Reads a PTH file (a GFF holding a path graph).
 pub fn read_pth(file: &Path) -> Result<areakit_formats::gff::views::Pth, Error> {
     let data = fsio::read(file)?;

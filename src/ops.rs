@@ -305,14 +305,7 @@ fn draw_overlays(
             Some(p) => opts
                 .paths
                 .push(p.surface_points().iter().map(|v| v.to_array()).collect()),
-            None => notes.push(format!(
-                "path {},{} -> {},{}: {}",
-                a.x,
-                a.y,
-                b.x,
-                b.y,
-                r.reason.as_deref().unwrap_or("not found")
-            )),
+            None => notes.push(crate::navigate::path_note(a, b, &r)),
         }
     }
     notes

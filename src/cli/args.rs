@@ -87,6 +87,16 @@ pub enum Command {
         after_help = "With the folder's areakit-capsule.json (written by `extract`), members keep the capsule's order, names, header and layout while their sizes are unchanged; otherwise they are sorted by name and laid out anew.\n\nExample:\n  areakit extract m13aa.mod -o m13aa && areakit pack m13aa -o m13aa-new.mod"
     )]
     Pack(PackArgs),
+    /// Export a walkmesh, an area (LYT or folder), an NWN2 TRX or an MDL ASCII model to glTF 2.0 (.glb, .gltf) or OBJ (+ .mtl).
+    #[command(
+        after_help = "The format follows OUT's extension. Walkmesh faces are grouped by surface material (named as the game names them, coloured as areakit's maps); an area has one node per room at its LYT position. Layout and extras keys: docs/interop.md.\n\nExamples:\n  areakit export m13aa_01a.wok -o m13aa_01a.glb\n  areakit export areakit-demo/demo.lyt -o demo.obj --walkable-only\n  areakit export areakit-demo -o demo.gltf --path 1.5,1.5:18.5,16.5 --objects objects.json"
+    )]
+    Export(ExportArgs),
+    /// Import an OBJ or glTF (.glb, .gltf) mesh as a BWM walkmesh (.wok, .pwk, .dwk): materials from names, vertices welded, everything derived rebuilt, the result checked.
+    #[command(
+        after_help = "Each face's surface material comes from its OBJ `usemtl` name or glTF material name: a game name (stone, grass, non-walk, ...; any case; a Blender `.001` suffix is ignored), an id, or a name mapped by --materials (a JSON object {\"Floor\": \"stone\", \"Wall\": 7}). The findings of `check` on the result are printed; exit 1 when one is an error (the file is written).\n\nExamples:\n  areakit import room.obj -o room.wok --materials materials.json\n  areakit import demo.glb -o demo_b.wok --room-index 1"
+    )]
+    Import(ImportArgs),
     /// KotOR path graphs (PTH): generate one from an area's walkmeshes, or check one against them.
     #[command(
         subcommand,
@@ -370,4 +380,42 @@ pub enum PathModeArg {
     Fast,
     /// NWN2 TRX: the route of the baked tile and island path tables, then the funnel.
     Baked,
+}
+
+/// `areakit export`.
+#[derive(Debug, clap::Args)]
+pub struct ExportArgs {
+    /// A BWM walkmesh, an area (LYT file or folder), an NWN2 TRX/TRN, or an MDL ASCII model.
+    pub input: PathBuf,
+    /// The file to write: `.glb`, `.gltf` or `.obj` (an `.mtl` is written beside an OBJ).
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Leave out the faces that are not walkable.
+    #[arg(long)]
+    pub walkable_only: bool,
+    /// Export the shortest path between two points, X,Y:X,Y (or X,Y,Z:X,Y,Z); repeatable.
+    #[arg(long, value_name = "X,Y:X,Y", allow_hyphen_values = true)]
+    pub path: Vec<String>,
+    /// Export placed objects (placeables and doors) from a JSON file (schema: docs/navigation.md); paths go around them.
+    #[arg(long, value_name = "FILE")]
+    pub objects: Option<PathBuf>,
+}
+
+/// `areakit import`.
+#[derive(Debug, clap::Args)]
+pub struct ImportArgs {
+    /// The mesh: `.obj`, `.glb` or `.gltf`.
+    pub input: PathBuf,
+    /// The walkmesh to write: `.wok` (area room), `.pwk` (placeable) or `.dwk` (door).
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// A JSON object mapping material names to surface materials (names or ids).
+    #[arg(long, value_name = "MAP.json")]
+    pub materials: Option<PathBuf>,
+    /// Import one room only: the N-th OBJ object (`o`, from 0) or glTF room node (areakit's area exports: the LYT index) or mesh node.
+    #[arg(long, value_name = "N")]
+    pub room_index: Option<usize>,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
 }

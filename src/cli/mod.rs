@@ -9,8 +9,9 @@ use areakit::{Error, fsio, info, navigate};
 
 use areakit::resolve::Sources;
 use args::{
-    BakeArgs, CheckArgs, Cli, Command, ConvertArgs, DemoArgs, ExtractArgs, InfoArgs, LsArgs,
-    PackArgs, PathArgs, PathModeArg, PthCommand, QueryArgs, RebuildArgs, RenderArgs, TransformArgs,
+    BakeArgs, CheckArgs, Cli, Command, ConvertArgs, DemoArgs, ExportArgs, ExtractArgs, ImportArgs,
+    InfoArgs, LsArgs, PackArgs, PathArgs, PathModeArg, PthCommand, QueryArgs, RebuildArgs,
+    RenderArgs, TransformArgs,
 };
 
 /// Buffered standard output that treats a closed pipe as success.
@@ -93,6 +94,8 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<u8, Error> {
         Command::Convert(a) => run_convert(a, out),
         Command::Path(a) => run_path(a, out),
         Command::Pth(c) => run_pth(c, out),
+        Command::Export(a) => run_export(a, out),
+        Command::Import(a) => run_import(a, out),
     }
 }
 
@@ -414,15 +417,7 @@ fn run_render(a: RenderArgs, out: &mut Output) -> Result<u8, Error> {
         radius: a.radius,
         ..Default::default()
     };
-    for p in &a.path {
-        let (s, g) = p
-            .split_once(':')
-            .ok_or_else(|| Error::usage(format!("--path {p}: expected X,Y:X,Y")))?;
-        let pt = |x: &str| {
-            navigate::parse_point(x).map_err(|m| Error::usage(format!("--path {p}: {m}")))
-        };
-        overlays.paths.push((pt(s)?, pt(g)?));
-    }
+    overlays.paths = parse_paths(&a.path)?;
     let notes = areakit::ops::render_file_with(&a.input, &a.output, a.findings, a.size, &overlays)?;
     for n in notes {
         eprintln!("areakit render: {n}");
@@ -542,4 +537,99 @@ fn run_pth(c: PthCommand, out: &mut Output) -> Result<u8, Error> {
             Ok(u8::from(report.has_errors()))
         }
     }
+}
+
+/// Parses `--path X,Y:X,Y` values.
+fn parse_paths(
+    values: &[String],
+) -> Result<
+    Vec<(
+        areakit::geometry::nav::Endpoint,
+        areakit::geometry::nav::Endpoint,
+    )>,
+    Error,
+> {
+    let mut out = Vec::new();
+    for p in values {
+        let (s, g) = p
+            .split_once(':')
+            .ok_or_else(|| Error::usage(format!("--path {p}: expected X,Y:X,Y")))?;
+        let pt = |x: &str| {
+            navigate::parse_point(x).map_err(|m| Error::usage(format!("--path {p}: {m}")))
+        };
+        out.push((pt(s)?, pt(g)?));
+    }
+    Ok(out)
+}
+
+fn run_export(a: ExportArgs, out: &mut Output) -> Result<u8, Error> {
+    let options = areakit::interop::ExportOptions {
+        walkable_only: a.walkable_only,
+        paths: parse_paths(&a.path)?,
+        objects: a.objects.clone(),
+    };
+    let s = areakit::interop::export_file(&a.input, &a.output, &options)?;
+    for n in &s.notes {
+        eprintln!("areakit export: {n}");
+    }
+    let written: Vec<String> = s.written.iter().map(|p| p.display().to_string()).collect();
+    out.line(&format!(
+        "{} -> {}: {} nodes, {} vertices, {} faces",
+        a.input.display(),
+        written.join(" + "),
+        s.nodes,
+        s.vertices,
+        s.faces
+    ))?;
+    Ok(0)
+}
+
+fn run_import(a: ImportArgs, out: &mut Output) -> Result<u8, Error> {
+    let materials = match &a.materials {
+        Some(f) => areakit::interop::MaterialMap::read(f)?,
+        None => Default::default(),
+    };
+    let options = areakit::interop::ImportOptions {
+        materials,
+        room_index: a.room_index,
+    };
+    let r = areakit::interop::import_file(&a.input, &a.output, &options)?;
+    let report = areakit::check::Report {
+        files_checked: 1,
+        findings: r
+            .findings
+            .iter()
+            .cloned()
+            .map(|finding| areakit::check::FileFinding {
+                path: a.output.clone(),
+                finding,
+            })
+            .collect(),
+        io_errors: Vec::new(),
+    };
+    if a.json {
+        let mut v = report.to_json();
+        v["output"] = serde_json::json!(a.output.display().to_string());
+        v["vertices"] = serde_json::json!(r.bwm.vertices.len());
+        v["faces"] = serde_json::json!(r.bwm.faces.len());
+        v["walkable_faces"] = serde_json::json!(r.bwm.walkable_face_count());
+        v["welded"] = serde_json::json!(r.welded);
+        print_json(out, &v)?;
+    } else {
+        out.line(&format!(
+            "{} -> {}: {} vertices ({} welded), {} faces ({} walkable), {} edges in {} perimeter loops",
+            a.input.display(),
+            a.output.display(),
+            r.bwm.vertices.len(),
+            r.welded,
+            r.bwm.faces.len(),
+            r.bwm.walkable_face_count(),
+            r.bwm.edges.len(),
+            r.bwm.perimeters.len()
+        ))?;
+        if !report.findings.is_empty() {
+            out.line(report.to_text().trim_end())?;
+        }
+    }
+    Ok(u8::from(report.has_errors()))
 }

@@ -1,0 +1,350 @@
+//! Wavefront OBJ: [`write`] a [`Scene`] as OBJ text and its MTL, and [`read`] OBJ text back to a
+//! [`Soup`] (a hand parser: every error names its line and column).
+//!
+//! Layout: y up as 3-D tools expect (`(x, z, -y)` of the game's `(x, y, z)`), one `o` per node
+//! with a mesh (areas: one per LYT room, in LYT order, empty for rooms without a walkmesh), a
+//! `# areakit-node {json}` comment carrying the node's `extras`, faces in the walkmesh's own
+//! order with a `g`/`usemtl` line wherever the material changes, paths as `l` lines.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use super::{Mat4, Scene, Shape, Soup, SoupTriangle, invalid};
+use crate::{Error, fsio};
+
+/// The first line of areakit's OBJ files (import keeps their vertex table and face order).
+pub const HEADER: &str = "# areakit";
+const NODE_COMMENT: &str = "# areakit-node ";
+
+/// The OBJ and MTL texts of a scene; `mtl_name` is the MTL file's name for `mtllib`.
+pub fn write(scene: &Scene, mtl_name: &str) -> (String, String) {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "{HEADER} {} export (Wavefront OBJ)",
+        env!("CARGO_PKG_VERSION")
+    );
+    o.push_str("# y up: each vertex is (x, z, -y) of the game's (x, y, z), in metres.\n");
+    o.push_str(
+        "# faces in the walkmesh's own order; `usemtl` names the game's surface material.\n",
+    );
+    let _ = writeln!(o, "mtllib {mtl_name}");
+    let mut mtl = String::from("# areakit materials: the colours of areakit's maps\n");
+    let mut materials: Vec<String> = Vec::new();
+    let world = scene.world_matrices();
+    let mut next_vertex = 1u64;
+    for (ni, n) in scene.nodes.iter().enumerate() {
+        // Every LYT room gets exactly one `o` (so `--room-index` counts objects as rooms).
+        let kind = n.extras.get("kind").and_then(Value::as_str);
+        let room_placeholder = (kind == Some("room")
+            && n.extras.get("has_walkmesh") == Some(&Value::Bool(false)))
+            || kind == Some("walkmesh");
+        if n.mesh.is_none() && !room_placeholder {
+            continue;
+        }
+        let _ = writeln!(o, "o {}", one_line(&n.name));
+        let mut extras = n.extras.clone();
+        let Some(mesh) = &n.mesh else {
+            let _ = writeln!(o, "{NODE_COMMENT}{extras}");
+            continue;
+        };
+        // Faces in source order (groups interleave), each with its group.
+        let mut faces: Vec<(u32, usize, [u32; 3])> = Vec::new();
+        for (gi, g) in mesh.groups.iter().enumerate() {
+            if let Shape::Triangles {
+                triangles,
+                faces: keys,
+            } = &g.shape
+            {
+                faces.extend(keys.iter().zip(triangles).map(|(&k, &t)| (k, gi, t)));
+            }
+        }
+        faces.sort_by_key(|f| f.0);
+        if faces.iter().enumerate().any(|(i, f)| f.0 as usize != i)
+            && let Value::Object(map) = &mut extras
+        {
+            map.insert(
+                "face_ids".into(),
+                json!(faces.iter().map(|f| f.0).collect::<Vec<_>>()),
+            );
+        }
+        let _ = writeln!(o, "{NODE_COMMENT}{extras}");
+        let m = Mat4::Z_UP_TO_Y_UP.mul(&world[ni]);
+        for p in &mesh.positions {
+            let [x, y, z] = m.point(*p);
+            let _ = writeln!(o, "v {x} {y} {z}");
+        }
+        let mut current = usize::MAX;
+        for (_, gi, t) in &faces {
+            if *gi != current {
+                current = *gi;
+                let g = &mesh.groups[*gi];
+                let _ = writeln!(
+                    o,
+                    "g {}\nusemtl {}",
+                    one_line(&g.material),
+                    one_line(&g.material)
+                );
+            }
+            let _ = writeln!(
+                o,
+                "f {} {} {}",
+                next_vertex + u64::from(t[0]),
+                next_vertex + u64::from(t[1]),
+                next_vertex + u64::from(t[2])
+            );
+        }
+        for g in &mesh.groups {
+            if let Shape::LineStrip(l) = &g.shape {
+                let _ = writeln!(
+                    o,
+                    "g {}\nusemtl {}",
+                    one_line(&g.material),
+                    one_line(&g.material)
+                );
+                o.push('l');
+                for v in l {
+                    let _ = write!(o, " {}", next_vertex + u64::from(*v));
+                }
+                o.push('\n');
+            }
+        }
+        for g in &mesh.groups {
+            if !materials.contains(&g.material) {
+                materials.push(g.material.clone());
+                let [r, gr, b, a] = g.colour;
+                let _ = writeln!(
+                    mtl,
+                    "\nnewmtl {}\nKd {r} {gr} {b}\nKa 0 0 0\nd {a}\nillum 1",
+                    one_line(&g.material)
+                );
+            }
+        }
+        next_vertex += mesh.positions.len() as u64;
+    }
+    (o, mtl)
+}
+
+fn one_line(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect::<String>()
+        .trim()
+        .to_string()
+}
+
+fn err_at(path: &Path, line: usize, column: usize, msg: impl Into<String>) -> Error {
+    invalid(
+        path,
+        areakit_formats::Location::LineCol {
+            line: u32::try_from(line).unwrap_or(u32::MAX),
+            column: u32::try_from(column).unwrap_or(u32::MAX),
+        },
+        msg,
+    )
+}
+
+/// The words of a line with their 1-based byte columns.
+fn words(line: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in line.char_indices() {
+        if c.is_whitespace() {
+            if let Some(s) = start.take() {
+                out.push((s + 1, &line[s..i]));
+            }
+        } else if start.is_none() {
+            start = Some(i);
+        }
+    }
+    if let Some(s) = start {
+        out.push((s + 1, &line[s..]));
+    }
+    out
+}
+
+/// Reads an OBJ file (its text) to a soup in the game's coordinates (y up turned back to z
+/// up). Polygons are split into fans. `room` keeps only the faces of the `room`-th object
+/// (`o` line, 0-based).
+pub fn read(path: &Path, room: Option<usize>) -> Result<Soup, Error> {
+    let data = fsio::read(path)?;
+    let text = std::str::from_utf8(&data).map_err(|e| {
+        let before = &data[..e.valid_up_to()];
+        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+        let col = before.len()
+            - before
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |p| p + 1)
+            + 1;
+        err_at(path, line, col, "not UTF-8 text")
+    })?;
+    parse(path, text, room)
+}
+
+/// [`read`] on text already in memory (`path` names it in errors).
+pub fn parse(path: &Path, text: &str, room: Option<usize>) -> Result<Soup, Error> {
+    let mut soup = Soup {
+        areakit: text.starts_with(HEADER),
+        ..Soup::default()
+    };
+    let back = Mat4::Y_UP_TO_Z_UP;
+    // Every `v` of the file, and its index in the soup once used.
+    let mut all: Vec<[f32; 3]> = Vec::new();
+    let mut map: Vec<Option<u32>> = Vec::new();
+    let mut object: Option<usize> = None;
+    let mut objects = 0usize;
+    let mut material: Option<(String, usize, usize)> = None;
+    let mut node_extras: Option<Value> = None;
+    let mut face_in_object = 0usize;
+    let selected = |object: Option<usize>| room.is_none() || object == room;
+    for (li, raw_line) in text.split('\n').enumerate() {
+        let line_no = li + 1;
+        let line = raw_line.strip_suffix('\r').unwrap_or(raw_line);
+        if let Some(json_text) = line.strip_prefix(NODE_COMMENT) {
+            if soup.areakit && selected(object) {
+                let v: Value = serde_json::from_str(json_text).map_err(|e| {
+                    err_at(
+                        path,
+                        line_no,
+                        NODE_COMMENT.len() + e.column(),
+                        format!("areakit-node comment: {e}"),
+                    )
+                })?;
+                if v.get("kind").and_then(Value::as_str) == Some("walkmesh") {
+                    soup.rooms.push((soup.triangles.len(), v.clone()));
+                }
+                node_extras = Some(v);
+            }
+            continue;
+        }
+        let w = words(line);
+        let Some(&(_, keyword)) = w.first() else {
+            continue;
+        };
+        match keyword {
+            "v" => {
+                let mut p = [0f32; 3];
+                for (k, slot) in p.iter_mut().enumerate() {
+                    let (col, word) = w.get(k + 1).copied().unwrap_or((line.len() + 1, ""));
+                    *slot = word
+                        .parse::<f32>()
+                        .ok()
+                        .filter(|v| v.is_finite())
+                        .ok_or_else(|| {
+                            err_at(path, line_no, col, format!("expected a finite number (vertex coordinate {}), found `{word}`", k + 1))
+                        })?;
+                }
+                let p = back.point(p);
+                all.push(p);
+                if selected(object) {
+                    map.push(Some(soup.positions.len() as u32));
+                    soup.positions.push(p);
+                } else {
+                    map.push(None);
+                }
+            }
+            "o" => {
+                object = Some(objects);
+                objects += 1;
+                node_extras = None;
+                face_in_object = 0;
+            }
+            "usemtl" => {
+                let (col, _) = w.get(1).copied().ok_or_else(|| {
+                    err_at(
+                        path,
+                        line_no,
+                        line.len() + 1,
+                        "expected a material name after usemtl",
+                    )
+                })?;
+                let name = line[col - 1..].trim().to_string();
+                material = Some((name, line_no, col));
+            }
+            "f" if selected(object) => {
+                if w.len() < 4 {
+                    return Err(err_at(
+                        path,
+                        line_no,
+                        line.len() + 1,
+                        format!("a face needs at least 3 vertices, found {}", w.len() - 1),
+                    ));
+                }
+                let mut corners = Vec::with_capacity(w.len() - 1);
+                for &(col, word) in &w[1..] {
+                    let first = word.split('/').next().unwrap_or("");
+                    let n: i64 = first.parse().map_err(|_| {
+                        err_at(
+                            path,
+                            line_no,
+                            col,
+                            format!("expected a vertex number, found `{word}`"),
+                        )
+                    })?;
+                    let count = all.len() as i64;
+                    let index = if n > 0 { n - 1 } else { count + n };
+                    if n == 0 || index < 0 || index >= count {
+                        return Err(err_at(
+                            path,
+                            line_no,
+                            col,
+                            format!("vertex {n} does not exist ({count} vertices so far)"),
+                        ));
+                    }
+                    let index = index as usize;
+                    let soup_index = match map[index] {
+                        Some(s) => s,
+                        None => {
+                            let s = soup.positions.len() as u32;
+                            soup.positions.push(all[index]);
+                            map[index] = Some(s);
+                            s
+                        }
+                    };
+                    corners.push(soup_index);
+                }
+                let (name, mline, mcol) = material.clone().ok_or_else(|| {
+                    err_at(
+                        path,
+                        line_no,
+                        1,
+                        "a face before any `usemtl`: its material is unknown",
+                    )
+                })?;
+                for k in 2..corners.len() {
+                    let key = if soup.areakit && corners.len() == 3 {
+                        match node_extras.as_ref().and_then(|e| e.get("face_ids")) {
+                            Some(ids) => ids
+                                .get(face_in_object)
+                                .and_then(Value::as_u64)
+                                .map(|v| v as u32),
+                            None => u32::try_from(face_in_object).ok(),
+                        }
+                    } else {
+                        None
+                    };
+                    soup.triangles.push(SoupTriangle {
+                        vertices: [corners[0], corners[k - 1], corners[k]],
+                        material: name.clone(),
+                        origin: format!("line {mline}:{mcol}"),
+                        key,
+                    });
+                    face_in_object += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(r) = room
+        && r >= objects
+    {
+        return Err(Error::usage(format!(
+            "{}: --room-index {r}: no such object (the file has {objects} `o` objects)",
+            path.display()
+        )));
+    }
+    Ok(soup)
+}
