@@ -12,7 +12,9 @@
 //! - [`path_context`]: the `path` searcher, the placed objects as blockers.
 //!
 //! On the command line, a folder (or a LYT in it) holding `module.ifo` or `<area>.git` beside
-//! the LYT is a module ([`detect`]); other areas are read as before.
+//! the LYT is a module ([`detect`]); so is a capsule file, a LYT inside one
+//! (`m13aa.mod/m13aa.lyt`), and with `--game DIR --module NAME` a LYT resource (`m13aa.lyt`)
+//! or no input at all ([`named_input`]); other areas are read as before.
 
 use std::path::{Path, PathBuf};
 
@@ -27,6 +29,7 @@ use crate::Error;
 use crate::check::{FileFinding, Report};
 use crate::navigate::{PathContext, PathRequest};
 use crate::ops::{self, Overlays};
+use crate::resolve::{self, Sources};
 
 /// Maps an assembly error to an exit-code class (as [`ops::open_area`] does for areas).
 fn module_error(e: ModuleError) -> Error {
@@ -215,4 +218,55 @@ pub(crate) fn folder_or_area(path: &Path) -> Result<Module, Error> {
         Some(m) => Ok(m),
         None => around_folder(ops::open_area(path)?),
     }
+}
+
+/// Resources holding a module, and the resref of the area to assemble (`None`: the entry area
+/// of its `module.ifo`).
+pub type NamedModule = (Box<dyn Resources>, Option<String>);
+
+/// The module an input of `check`, `render` or `path` names through the game or a capsule,
+/// with the area to assemble (`None`: the entry area of the module's `module.ifo`):
+///
+/// - a capsule file (`m13aa.mod`, `danm13.rim`): its resources, searched before the game's;
+/// - a LYT member of a capsule (`danm13_s.rim/m13aa.lyt`): that capsule, that area;
+/// - with `--game` (and `--module`), a `.lyt` resource that is no file on disk (`m13aa.lyt`):
+///   the game's resources, that area; with `--module`, no input at all (`None`): the module's
+///   entry area.
+///
+/// `Ok(None)` for every other input (files and folders are read as before).
+pub fn named_input(input: Option<&Path>, sources: &Sources) -> Result<Option<NamedModule>, Error> {
+    let Some(input) = input else {
+        if sources.module.is_none() {
+            return Ok(None);
+        }
+        return Ok(Some((resolve::open_resources(sources)?, None)));
+    };
+    let lyt_stem = || {
+        input
+            .extension()
+            .filter(|x| x.eq_ignore_ascii_case("lyt"))
+            .and(input.file_stem())
+            .and_then(|s| s.to_str())
+            .map(str::to_string)
+    };
+    if resolve::is_capsule_file(input) {
+        let mut with = sources.clone();
+        with.capsules.insert(0, input.to_path_buf());
+        return Ok(Some((resolve::open_resources(&with)?, None)));
+    }
+    if input.exists() {
+        return Ok(None);
+    }
+    let Some(area) = lyt_stem() else {
+        return Ok(None);
+    };
+    if let Some(capsule) = input.parent().filter(|p| resolve::is_capsule_file(p)) {
+        let mut with = sources.clone();
+        with.capsules.insert(0, capsule.to_path_buf());
+        return Ok(Some((resolve::open_resources(&with)?, Some(area))));
+    }
+    if sources.game.is_some() && input.parent().is_none_or(|p| p.as_os_str().is_empty()) {
+        return Ok(Some((resolve::open_resources(sources)?, Some(area))));
+    }
+    Ok(None)
 }

@@ -413,3 +413,85 @@ fn strictly_inside(t: &[[f32; 3]; 3], q: [f32; 2]) -> bool {
     let e = 1e-4;
     (d0 > e && d1 > e && d2 > e) || (d0 < -e && d1 < -e && d2 < -e)
 }
+
+/// The same module packed into a capsule: `render CAPSULE`, `path CAPSULE/AREA.lyt` and
+/// `check --game DIR --module NAME` (the capsule in the game's `modules/`) assemble it as the
+/// folder is assembled.
+#[test]
+fn module_from_a_capsule_and_through_the_game() {
+    let dir = tmp("capsule");
+    build_module(&dir, [1.5, 1.5, 0.0]);
+    let folder = dir.join("mod");
+    let game = dir.join("game");
+    std::fs::create_dir_all(game.join("modules")).unwrap();
+    let capsule = game.join("modules").join("demomod.mod");
+    let st = areakit()
+        .arg("pack")
+        .arg(&folder)
+        .arg("-o")
+        .arg(&capsule)
+        .status()
+        .unwrap();
+    assert!(st.success());
+
+    // check: the module's own findings are those of the folder.
+    let module_codes = |v: &Json| {
+        let mut c: Vec<String> = codes_of(v)
+            .into_iter()
+            .filter(|c| c.starts_with("object-") || c.starts_with("module-"))
+            .collect();
+        c.sort();
+        c
+    };
+    let (_, from_folder) = check_json(&folder);
+    let out = areakit()
+        .args(["check", "--json", "--module", "demomod", "--game"])
+        .arg(&game)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let from_game: Json = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(!module_codes(&from_folder).is_empty());
+    assert_eq!(module_codes(&from_game), module_codes(&from_folder));
+
+    // render: the capsule's objects are drawn.
+    let svg = dir.join("capsule.svg");
+    let st = areakit()
+        .arg("render")
+        .arg(&capsule)
+        .arg("-o")
+        .arg(&svg)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.contains("cage_in_the_way"), "the cage is drawn");
+
+    // path: around the cage, as through the folder.
+    let length = |input: &Path| {
+        let out = areakit()
+            .arg("path")
+            .arg(input)
+            .args(["--from", "1.5,1.5", "--to", "18.5,16.5", "--json"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: Json = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["found"], true, "{v}");
+        v["length"].as_f64().unwrap()
+    };
+    let through_folder = length(&folder.join("demo.lyt"));
+    let through_capsule = length(&capsule.join("demo.lyt"));
+    assert!((through_folder - through_capsule).abs() < 1e-4);
+    assert!(through_capsule > 22.73, "the path goes around the cage");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -198,8 +198,7 @@ pub struct InfoArgs {
 /// `areakit check`.
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
-    /// Files and folders to check.
-    #[arg(required = true)]
+    /// Files and folders to check (none with `--game DIR --module NAME`: that module, assembled).
     pub paths: Vec<PathBuf>,
     /// Print one JSON object `{"files_checked": N, "findings": [...]}`.
     #[arg(long)]

@@ -89,10 +89,10 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<u8, Error> {
         Command::Rebuild(a) => run_rebuild(a, out),
         Command::Query(a) => run_query(a, out),
         Command::Transform(a) => run_transform(a, out),
-        Command::Render(a) => run_render(a, out),
-        Command::Check(a) => run_check(a, out),
+        Command::Render(a) => run_render(a, &sources, out),
+        Command::Check(a) => run_check(a, &sources, out),
         Command::Convert(a) => run_convert(a, out),
-        Command::Path(a) => run_path(a, out),
+        Command::Path(a) => run_path(a, &sources, out),
         Command::Pth(c) => run_pth(c, out),
         Command::Export(a) => run_export(a, out),
         Command::Import(a) => run_import(a, out),
@@ -209,7 +209,21 @@ fn run_convert(a: ConvertArgs, out: &mut Output) -> Result<u8, Error> {
     Ok(0)
 }
 
-fn run_check(a: CheckArgs, out: &mut Output) -> Result<u8, Error> {
+fn run_check(a: CheckArgs, sources: &Sources, out: &mut Output) -> Result<u8, Error> {
+    if a.paths.is_empty() {
+        let Some((res, area)) = areakit::modules::named_input(None, sources)? else {
+            return Err(Error::usage(
+                "check needs PATH... (or --game DIR --module NAME: that module)",
+            ));
+        };
+        let report = areakit::modules::check(&*res, area.as_deref())?;
+        if a.json {
+            print_json(out, &report.to_json())?;
+        } else {
+            out.line(report.to_text().trim_end())?;
+        }
+        return Ok(u8::from(report.has_errors()));
+    }
     let bar = progress_bar("checking");
     let tick = |done: usize, total: usize| {
         if let Some(b) = &bar {
@@ -410,7 +424,7 @@ fn run_transform(a: TransformArgs, out: &mut Output) -> Result<u8, Error> {
     Ok(0)
 }
 
-fn run_render(a: RenderArgs, out: &mut Output) -> Result<u8, Error> {
+fn run_render(a: RenderArgs, sources: &Sources, out: &mut Output) -> Result<u8, Error> {
     fsio::refuse_overwrite(&a.input, &a.output, false)?;
     let mut overlays = areakit::ops::Overlays {
         objects: a.objects.clone(),
@@ -418,7 +432,17 @@ fn run_render(a: RenderArgs, out: &mut Output) -> Result<u8, Error> {
         ..Default::default()
     };
     overlays.paths = parse_paths(&a.path)?;
-    let notes = areakit::ops::render_file_with(&a.input, &a.output, a.findings, a.size, &overlays)?;
+    let notes = match areakit::modules::named_input(Some(&a.input), sources)? {
+        Some((res, area)) => areakit::modules::render(
+            &*res,
+            area.as_deref(),
+            &a.output,
+            a.findings,
+            a.size,
+            &overlays,
+        )?,
+        None => areakit::ops::render_file_with(&a.input, &a.output, a.findings, a.size, &overlays)?,
+    };
     for n in notes {
         eprintln!("areakit render: {n}");
     }
@@ -426,7 +450,7 @@ fn run_render(a: RenderArgs, out: &mut Output) -> Result<u8, Error> {
     Ok(0)
 }
 
-fn run_path(a: PathArgs, out: &mut Output) -> Result<u8, Error> {
+fn run_path(a: PathArgs, sources: &Sources, out: &mut Output) -> Result<u8, Error> {
     use areakit::navigation::PathMode;
     let mode = match a.mode {
         PathModeArg::Optimal => PathMode::Optimal,
@@ -454,7 +478,10 @@ fn run_path(a: PathArgs, out: &mut Output) -> Result<u8, Error> {
         Some(f) => navigate::parse_pairs(f)?,
         None => Vec::new(),
     };
-    let mut ctx = navigate::PathContext::open(&req)?;
+    let mut ctx = match areakit::modules::named_input(Some(&a.input), sources)? {
+        Some((res, area)) => areakit::modules::path_context(&*res, area.as_deref(), &req)?,
+        None => navigate::PathContext::open(&req)?,
+    };
     if let Some((s, g)) = single {
         let r = ctx.find(s, g);
         if a.json {
