@@ -23,5 +23,6 @@ pub mod info;
 pub mod navigate;
 pub mod ops;
 pub mod render;
+pub mod view;
 
 pub use error::Error;

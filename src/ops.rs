@@ -141,15 +141,103 @@ pub struct Overlays {
     pub radius: f32,
 }
 
-/// [`render_file`] with overlays. Returns a message for each path that was not found (the
-/// picture is written without it).
-pub fn render_file_with(
-    input: &Path,
-    output: &Path,
-    with_findings: bool,
-    size: u32,
-    overlays: &Overlays,
-) -> Result<Vec<String>, Error> {
+/// What a map shows of an input: its rooms (name and walkmesh), the names of every room of
+/// the layout (transition targets), the findings of `check` with the index of their room, and
+/// a title. Shared by `render` and `view`.
+#[derive(Debug, Clone, Default)]
+pub struct MapInput {
+    /// Rooms with a walkmesh: name (areas) and walkmesh in area space.
+    pub rooms: Vec<(Option<String>, Bwm)>,
+    /// Every room of the layout in LYT order (a transition is an index into it).
+    pub room_names: Vec<String>,
+    /// Findings of `check` and the index in `rooms` of the room each is about.
+    pub findings: Vec<(usize, Finding)>,
+    /// The input's file (or folder) name.
+    pub title: String,
+    /// Whether the input is an NWN2 TRX/TRN (faces coloured by island, not material).
+    pub trx: bool,
+}
+
+/// Loads what a map of `input` (a BWM, an area, or an NWN2 terrain) shows, with the findings
+/// of `check` when `with_findings`.
+pub fn load_map(input: &Path, with_findings: bool) -> Result<MapInput, Error> {
+    let mut map = MapInput {
+        title: input
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| input.display().to_string()),
+        ..MapInput::default()
+    };
+    if is_area(input) {
+        let area = open_area(input)?;
+        map.title = format!("{} (area {})", map.title, area.resref);
+        map.room_names = area.rooms.iter().map(|r| r.name.clone()).collect();
+        map.rooms = area
+            .rooms
+            .iter()
+            .filter_map(|r| r.wok.clone().map(|w| (Some(r.name.clone()), w)))
+            .collect();
+        if with_findings {
+            let names: Vec<&str> = map
+                .rooms
+                .iter()
+                .map(|r| r.0.as_deref().unwrap_or_default())
+                .collect();
+            for f in crate::area::check(&area) {
+                let room = f
+                    .place
+                    .room
+                    .as_deref()
+                    .and_then(|n| names.iter().position(|m| m.eq_ignore_ascii_case(n)));
+                map.findings.push((room.unwrap_or(0), f));
+            }
+            for (i, (_, w)) in map.rooms.iter().enumerate() {
+                map.findings
+                    .extend(walkmesh::check_bwm(w).into_iter().map(|f| (i, f)));
+            }
+        }
+    } else {
+        let data = fsio::read(input)?;
+        let (mesh, findings): (Bwm, Vec<Finding>) = if data.starts_with(b"NWN2") {
+            let t = areakit_formats::trx::read(&data).map_err(|e| Error::invalid(input, e))?;
+            let w = t.walkmesh().ok_or_else(|| {
+                Error::usage(format!("{}: no ASWM walkmesh packet", input.display()))
+            })?;
+            let f = if with_findings {
+                areakit_formats::trx::validate(&t)
+            } else {
+                Vec::new()
+            };
+            map.trx = true;
+            (trx_picture_mesh(w), f)
+        } else {
+            let m = bwm::read(&data).map_err(|e| Error::invalid(input, e))?;
+            let f = if with_findings {
+                walkmesh::check_bwm(&m)
+            } else {
+                Vec::new()
+            };
+            (m, f)
+        };
+        map.findings = findings.into_iter().map(|f| (0, f)).collect();
+        map.rooms = vec![(None, mesh)];
+    }
+    Ok(map)
+}
+
+/// The overlays of a map, ready to draw.
+#[derive(Debug, Clone, Default)]
+pub struct DrawnOverlays {
+    /// Placed objects' footprints.
+    pub objects: Vec<render::MapObject>,
+    /// Found paths (area space).
+    pub paths: Vec<Vec<[f32; 3]>>,
+    /// A message for each path that was not found.
+    pub notes: Vec<String>,
+}
+
+/// Placed objects and found paths of `overlays` over `input`.
+pub fn load_overlays(input: &Path, overlays: &Overlays) -> Result<DrawnOverlays, Error> {
     let mut notes = Vec::new();
     let mut drawn_objects = Vec::new();
     let mut drawn_paths = Vec::new();
@@ -185,6 +273,27 @@ pub fn render_file_with(
             }
         }
     }
+    Ok(DrawnOverlays {
+        objects: drawn_objects,
+        paths: drawn_paths,
+        notes,
+    })
+}
+
+/// [`render_file`] with overlays. Returns a message for each path that was not found (the
+/// picture is written without it).
+pub fn render_file_with(
+    input: &Path,
+    output: &Path,
+    with_findings: bool,
+    size: u32,
+    overlays: &Overlays,
+) -> Result<Vec<String>, Error> {
+    let DrawnOverlays {
+        objects,
+        paths,
+        notes,
+    } = load_overlays(input, overlays)?;
     if !(16..=MAX_PICTURE_SIZE).contains(&size) {
         return Err(Error::usage(format!(
             "--size {size}: expected 16 to {MAX_PICTURE_SIZE} pixels"
@@ -204,64 +313,17 @@ pub fn render_file_with(
             )));
         }
     };
-    let mut opts = RenderOptions {
+    let input_map = load_map(input, with_findings)?;
+    let opts = RenderOptions {
         size,
-        objects: drawn_objects,
-        paths: drawn_paths,
-        ..RenderOptions::default()
+        objects,
+        paths,
+        findings: input_map.findings,
+        title: Some(input_map.title),
+        room_names: input_map.room_names,
     };
-    let rooms: Vec<(Option<String>, Bwm)>;
-    if is_area(input) {
-        let area = open_area(input)?;
-        rooms = area
-            .rooms
-            .iter()
-            .filter_map(|r| r.wok.clone().map(|w| (Some(r.name.clone()), w)))
-            .collect();
-        if with_findings {
-            let names: Vec<&str> = rooms
-                .iter()
-                .map(|r| r.0.as_deref().unwrap_or_default())
-                .collect();
-            for f in crate::area::check(&area) {
-                let room = f
-                    .place
-                    .room
-                    .as_deref()
-                    .and_then(|n| names.iter().position(|m| m.eq_ignore_ascii_case(n)));
-                opts.findings.push((room.unwrap_or(0), f));
-            }
-            for (i, (_, w)) in rooms.iter().enumerate() {
-                opts.findings
-                    .extend(walkmesh::check_bwm(w).into_iter().map(|f| (i, f)));
-            }
-        }
-    } else {
-        let data = fsio::read(input)?;
-        let (mesh, findings): (Bwm, Vec<Finding>) = if data.starts_with(b"NWN2") {
-            let t = areakit_formats::trx::read(&data).map_err(|e| Error::invalid(input, e))?;
-            let w = t.walkmesh().ok_or_else(|| {
-                Error::usage(format!("{}: no ASWM walkmesh packet", input.display()))
-            })?;
-            let f = if with_findings {
-                areakit_formats::trx::validate(&t)
-            } else {
-                Vec::new()
-            };
-            (trx_picture_mesh(w), f)
-        } else {
-            let m = bwm::read(&data).map_err(|e| Error::invalid(input, e))?;
-            let f = if with_findings {
-                walkmesh::check_bwm(&m)
-            } else {
-                Vec::new()
-            };
-            (m, f)
-        };
-        opts.findings = findings.into_iter().map(|f| (0, f)).collect();
-        rooms = vec![(None, mesh)];
-    }
-    let map: Vec<MapRoom<'_>> = rooms
+    let map: Vec<MapRoom<'_>> = input_map
+        .rooms
         .iter()
         .map(|(name, bwm)| MapRoom {
             name: name.as_deref(),

@@ -9,7 +9,7 @@ use areakit::{Error, fsio, info, navigate};
 
 use args::{
     BakeArgs, CheckArgs, Cli, Command, ConvertArgs, DemoArgs, InfoArgs, PathArgs, PathModeArg,
-    PthCommand, QueryArgs, RebuildArgs, RenderArgs, TransformArgs,
+    PthCommand, QueryArgs, RebuildArgs, RenderArgs, TransformArgs, ViewArgs,
 };
 
 /// Buffered standard output that treats a closed pipe as success.
@@ -61,6 +61,7 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<u8, Error> {
         Command::Query(a) => run_query(a, out),
         Command::Transform(a) => run_transform(a, out),
         Command::Render(a) => run_render(a, out),
+        Command::View(a) => run_view(a, out),
         Command::Check(a) => run_check(a, out),
         Command::Convert(a) => run_convert(a, out),
         Command::Path(a) => run_path(a, out),
@@ -324,14 +325,18 @@ fn run_transform(a: TransformArgs, out: &mut Output) -> Result<u8, Error> {
     Ok(0)
 }
 
-fn run_render(a: RenderArgs, out: &mut Output) -> Result<u8, Error> {
-    fsio::refuse_overwrite(&a.input, &a.output, false)?;
+/// The overlays of `render` and `view`: `--objects`, `--radius` and each `--path X,Y:X,Y`.
+fn overlays(
+    objects: &Option<std::path::PathBuf>,
+    radius: f32,
+    paths: &[String],
+) -> Result<areakit::ops::Overlays, Error> {
     let mut overlays = areakit::ops::Overlays {
-        objects: a.objects.clone(),
-        radius: a.radius,
+        objects: objects.clone(),
+        radius,
         ..Default::default()
     };
-    for p in &a.path {
+    for p in paths {
         let (s, g) = p
             .split_once(':')
             .ok_or_else(|| Error::usage(format!("--path {p}: expected X,Y:X,Y")))?;
@@ -340,11 +345,48 @@ fn run_render(a: RenderArgs, out: &mut Output) -> Result<u8, Error> {
         };
         overlays.paths.push((pt(s)?, pt(g)?));
     }
+    Ok(overlays)
+}
+
+fn run_render(a: RenderArgs, out: &mut Output) -> Result<u8, Error> {
+    fsio::refuse_overwrite(&a.input, &a.output, false)?;
+    let overlays = overlays(&a.objects, a.radius, &a.path)?;
     let notes = areakit::ops::render_file_with(&a.input, &a.output, a.findings, a.size, &overlays)?;
     for n in notes {
         eprintln!("areakit render: {n}");
     }
     out.line(&format!("{} -> {}", a.input.display(), a.output.display()))?;
+    Ok(0)
+}
+
+fn run_view(a: ViewArgs, out: &mut Output) -> Result<u8, Error> {
+    let ext_ok = a
+        .output
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm"));
+    if !ext_ok {
+        return Err(Error::usage(format!(
+            "{}: the page must end in .html",
+            a.output.display()
+        )));
+    }
+    let overlays = overlays(&a.objects, a.radius, &a.path)?;
+    let (summary, notes) = areakit::view::view_file(&a.input, &a.output, &overlays)?;
+    for n in notes {
+        eprintln!("areakit view: {n}");
+    }
+    out.line(&format!(
+        "{} -> {} ({} faces, {} rooms, {} findings, {} bytes)",
+        a.input.display(),
+        a.output.display(),
+        summary.faces,
+        summary.rooms,
+        summary.findings,
+        summary.bytes
+    ))?;
+    if a.open {
+        areakit::view::open_in_browser(&a.output)?;
+    }
     Ok(0)
 }
 
