@@ -45,6 +45,20 @@ fn b64_i32(v: impl IntoIterator<Item = i32>) -> String {
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
+fn b64_u16(v: impl IntoIterator<Item = u16>) -> String {
+    let bytes: Vec<u8> = v.into_iter().flat_map(u16::to_le_bytes).collect();
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+fn b64_i16(v: impl IntoIterator<Item = i16>) -> String {
+    let bytes: Vec<u8> = v.into_iter().flat_map(i16::to_le_bytes).collect();
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+/// The deepest AABB level the page carries (at most 2^13 - 1 boxes per room): deeper boxes
+/// are smaller than a face or two and would make big pages much bigger.
+pub const MAX_AABB_DEPTH: u32 = 12;
+
 fn hex(c: [u8; 3]) -> String {
     format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2])
 }
@@ -59,15 +73,16 @@ fn fin(x: f32) -> f32 {
 pub fn view_data(map: &MapInput, objects: &[MapObject], paths: &[Vec<[f32; 3]>]) -> Value {
     let mut vertices: Vec<f32> = Vec::new();
     let mut faces: Vec<i32> = Vec::new();
-    let mut face_material: Vec<i32> = Vec::new();
+    let mut face_material: Vec<u16> = Vec::new();
     let mut normals: Vec<f32> = Vec::new();
     let mut neighbours: Vec<i32> = Vec::new();
-    let mut edge_kind: Vec<i32> = Vec::new();
+    let mut edge_kind: Vec<i16> = Vec::new();
     let mut rooms = Vec::new();
     let mut materials: Vec<Material> = Vec::new();
     let mut labels = Vec::new();
     let mut aabb: Vec<f32> = Vec::new();
-    for (ri, (name, b)) in map.rooms.iter().enumerate() {
+    let mut aabb_depth: Vec<u16> = Vec::new();
+    for (name, b) in &map.rooms {
         let v0 = vertices.len() / 3;
         let f0 = face_material.len();
         for p in &b.vertices {
@@ -90,7 +105,7 @@ pub fn view_data(map: &MapInput, objects: &[MapObject], paths: &[Vec<[f32; 3]>])
                     materials.len() - 1
                 }
             };
-            face_material.push(mi as i32);
+            face_material.push(u16::try_from(mi).unwrap_or(u16::MAX));
             let n = if ok {
                 let [a, c, d] = f.vertices.map(|v| b.vertices[v as usize]);
                 let u = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
@@ -121,14 +136,15 @@ pub fn view_data(map: &MapInput, objects: &[MapObject], paths: &[Vec<[f32; 3]>])
             neighbours.extend(adj.map(|a| if a < 0 { -1 } else { a / 3 }));
             edge_kind.extend([-2, -2, -2]);
         }
-        // Edge kinds: -2 inner (or unknown), -1 boundary, >= 0 a transition.
+        // Edge kinds: -2 inner (or unknown), -1 boundary, >= 0 a transition (i16: a larger
+        // room index shows as 32767).
         let mut listed = std::collections::HashSet::new();
         for e in &b.edges {
             listed.insert(e.edge);
             if let Some(slot) = edge_kind.get_mut(f0 * 3 + e.edge as usize)
                 && (e.face() as usize) < b.faces.len()
             {
-                *slot = e.transition.max(-1);
+                *slot = i16::try_from(e.transition.max(-1)).unwrap_or(i16::MAX);
             }
         }
         for (fi, adj) in b.adjacency.iter().enumerate() {
@@ -157,19 +173,13 @@ pub fn view_data(map: &MapInput, objects: &[MapObject], paths: &[Vec<[f32; 3]>])
             vec![(0usize, 0u32)]
         };
         while let Some((i, d)) = stack.pop() {
-            if depth[i] != u32::MAX || d > 64 {
+            if depth[i] != u32::MAX || d > MAX_AABB_DEPTH {
                 continue;
             }
             depth[i] = d;
             let n = &b.aabb_nodes[i];
-            aabb.extend([
-                fin(n.min[0]),
-                fin(n.min[1]),
-                fin(n.max[0]),
-                fin(n.max[1]),
-                d as f32,
-                ri as f32,
-            ]);
+            aabb.extend([fin(n.min[0]), fin(n.min[1]), fin(n.max[0]), fin(n.max[1])]);
+            aabb_depth.push(d as u16);
             for c in [n.left, n.right] {
                 if (c as usize) < b.aabb_nodes.len() {
                     stack.push((c as usize, d + 1));
@@ -230,11 +240,12 @@ pub fn view_data(map: &MapInput, objects: &[MapObject], paths: &[Vec<[f32; 3]>])
         "face_count": face_material.len(),
         "vertices": b64_f32(vertices),
         "faces": b64_i32(faces),
-        "face_material": b64_i32(face_material),
+        "face_material": b64_u16(face_material),
         "normals": b64_f32(normals),
         "neighbours": b64_i32(neighbours),
-        "edge_kind": b64_i32(edge_kind),
+        "edge_kind": b64_i16(edge_kind),
         "aabb": b64_f32(aabb),
+        "aabb_depth": b64_u16(aabb_depth),
         "transition_labels": labels,
         "findings": findings,
         "objects": objects,

@@ -3,6 +3,7 @@
 // picks and shows. No network access: everything is inline.
 "use strict";
 (function () {
+  const T0 = performance.now();
   const D = JSON.parse(document.getElementById("areakit-data").textContent);
   const b64 = (s, T) => {
     const bin = atob(s);
@@ -12,11 +13,12 @@
   };
   const V = b64(D.vertices, Float32Array);
   const F = b64(D.faces, Int32Array);
-  const FM = b64(D.face_material, Int32Array);
+  const FM = b64(D.face_material, Uint16Array);
   const N = b64(D.normals, Float32Array);
   const NB = b64(D.neighbours, Int32Array);
-  const EK = b64(D.edge_kind, Int32Array);
+  const EK = b64(D.edge_kind, Int16Array);
   const AB = b64(D.aabb, Float32Array);
+  const AD = b64(D.aabb_depth, Uint16Array);
   const nf = D.face_count;
   const mats = D.materials;
 
@@ -166,35 +168,44 @@
       ctx.fillStyle = colour; ctx.fill();
       if (!colour.startsWith("rgba")) { ctx.strokeStyle = colour; ctx.lineWidth = 0.5; ctx.stroke(); }
     };
+    // Paths are flushed every CHUNK triangles: Chrome's canvas fills and strokes one path's
+    // subpaths in more than linear time, so one path of 50 000 triangles takes seconds.
+    const CHUNK = 256;
+    let inPath = 0;
     ctx.beginPath();
     for (const f of order) {
       if (!visible(f) || !inView(f)) continue;
       const s = faceStyle(f);
-      if (s !== style) { flush(); ctx.beginPath(); style = s; }
-      triPath(f); drawn++;
+      if (s !== style || inPath >= CHUNK) { flush(); ctx.beginPath(); style = s; inPath = 0; }
+      triPath(f); drawn++; inPath++;
     }
     flush();
     // Edges: boundary and transitions of visible faces.
     if (layers.edges || layers.transitions) {
-      const bnd = new Path2D(), tr = new Path2D();
-      for (const f of order) {
-        if (!visible(f) || !inView(f)) continue;
-        for (let k = 0; k < 3; k++) {
-          const e = EK[3 * f + k];
-          if (e === -2) continue;
-          const [x0, y0, x1, y1] = edgeXY(f, k);
-          const p = e >= 0 ? tr : bnd;
-          p.moveTo(sx(x0), sy(y0)); p.lineTo(sx(x1), sy(y1));
-        }
-      }
+      // Boundary edges then transitions, each in chunks (see CHUNK above).
       ctx.lineCap = "round";
-      if (layers.edges) { ctx.strokeStyle = "#202020"; ctx.lineWidth = 1.2; ctx.stroke(bnd); }
-      if (layers.transitions) { ctx.strokeStyle = "#ff7f00"; ctx.lineWidth = 3; ctx.stroke(tr); }
+      for (const [on, transition, colour, width] of [[layers.edges, false, "#202020", 1.2], [layers.transitions, true, "#ff7f00", 3]]) {
+        if (!on) continue;
+        ctx.strokeStyle = colour; ctx.lineWidth = width;
+        let n = 0;
+        ctx.beginPath();
+        for (const f of order) {
+          if (!visible(f) || !inView(f)) continue;
+          for (let k = 0; k < 3; k++) {
+            const e = EK[3 * f + k];
+            if (e === -2 || (e >= 0) !== transition) continue;
+            const [x0, y0, x1, y1] = edgeXY(f, k);
+            ctx.moveTo(sx(x0), sy(y0)); ctx.lineTo(sx(x1), sy(y1));
+            if (++n % CHUNK === 0) { ctx.stroke(); ctx.beginPath(); }
+          }
+        }
+        ctx.stroke();
+      }
     }
     if (layers.aabb) {
       ctx.lineWidth = 1;
-      for (let i = 0; i < AB.length; i += 6) {
-        if (AB[i + 4] !== aabbDepth) continue;
+      for (let n = 0, i = 0; n < AD.length; n++, i += 4) {
+        if (AD[n] !== aabbDepth) continue;
         ctx.strokeStyle = "hsl(" + ((aabbDepth * 47) % 360) + ",80%,40%)";
         ctx.strokeRect(sx(AB[i]), sy(AB[i + 3]), (AB[i + 2] - AB[i]) * view.scale, (AB[i + 3] - AB[i + 1]) * view.scale);
       }
@@ -421,7 +432,7 @@
   zv.textContent = hi[2].toFixed(2);
   zs.addEventListener("input", () => { zmax = zs.value >= 1000 ? hi[2] : zFromSlider(); zv.textContent = zmax.toFixed(2); redraw(); });
   let maxDepth = 0;
-  for (let i = 4; i < AB.length; i += 6) maxDepth = Math.max(maxDepth, AB[i]);
+  for (let n = 0; n < AD.length; n++) maxDepth = Math.max(maxDepth, AD[n]);
   const ds = document.getElementById("aabb-depth");
   ds.max = String(maxDepth);
   ds.addEventListener("input", () => { aabbDepth = +ds.value; document.getElementById("aabb-depth-value").textContent = ds.value; if (!layers.aabb) { layers.aabb = true; document.getElementById("layer-aabb").checked = true; } redraw(); });
@@ -469,5 +480,9 @@
   window.addEventListener("resize", () => { resize(); redraw(); });
   resize();
   fit();
-  requestAnimationFrame(() => requestAnimationFrame(() => { document.body.dataset.ready = "true"; }));
+  stats.setupMs = performance.now() - T0;
+  requestAnimationFrame(() => requestAnimationFrame(() => {
+    stats.readyMs = performance.now() - T0;
+    document.body.dataset.ready = "true";
+  }));
 })();
