@@ -292,6 +292,16 @@ fn exercise(b: &mut Browser, page: &Path, expect: &Expect, shot: &Path) -> (f64,
     b.frames();
     let after = b.eval("areakitView.view.scale").as_f64().unwrap();
     assert!(after > before * 1.2, "zoom {before} -> {after}");
+    let quick = b.eval("[areakitView.stats.quickFrames || 0, areakitView.stats.quickMs || 0]");
+    eprintln!(
+        "  wheel zoom: {} moved-picture frame(s), last {:.1} ms",
+        quick[0],
+        quick[1].as_f64().unwrap_or(0.0)
+    );
+    // The full redraw follows when the motion stops.
+    b.wait_for("areakitView.stats.draws > 0", 10);
+    std::thread::sleep(Duration::from_millis(300));
+    b.frames();
     // Back to the whole map: full redraws, timed in the page.
     b.eval("areakitView.fit(); true");
     b.frames();

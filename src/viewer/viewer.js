@@ -262,6 +262,7 @@
       ctx.beginPath(); triPath(sel); ctx.strokeStyle = "#00b0ff"; ctx.lineWidth = 2.5; ctx.stroke();
     }
     drawScaleBar();
+    keepBase();
     const ms = performance.now() - t0;
     stats.draws++; stats.lastMs = ms; stats.totalMs += ms; stats.maxMs = Math.max(stats.maxMs, ms); stats.drawnFaces = drawn;
   }
@@ -278,8 +279,36 @@
     ctx.fillText(+len.toPrecision(3) + " m", x + px + 6, y);
   }
 
+  // While panning or zooming a map whose full redraw is slow, frames move the last full
+  // picture (one image draw) and the full redraw follows when the motion stops.
+  const base = document.createElement("canvas");
+  let baseView = null, settle = 0, pendingQuick = false;
+  function keepBase() {
+    base.width = canvas.width; base.height = canvas.height;
+    base.getContext("2d").drawImage(canvas, 0, 0);
+    baseView = { cx: view.cx, cy: view.cy, scale: view.scale };
+  }
+  function quick() {
+    const t0 = performance.now();
+    const k = view.scale / baseView.scale;
+    const tx = W / 2 + (baseView.cx - view.cx) * view.scale - k * W / 2;
+    const ty = H / 2 - (baseView.cy - view.cy) * view.scale - k * H / 2;
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.fillStyle = "#ffffff"; ctx.fillRect(0, 0, W, H);
+    ctx.setTransform(dpr * k, 0, 0, dpr * k, dpr * tx, dpr * ty);
+    ctx.drawImage(base, 0, 0, W, H);
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    stats.quickFrames = (stats.quickFrames || 0) + 1;
+    stats.quickMs = performance.now() - t0;
+  }
   let pending = false;
-  function redraw() {
+  function redraw(moving) {
+    if (moving === true && baseView && stats.lastMs > 30) {
+      if (!pendingQuick) { pendingQuick = true; requestAnimationFrame(() => { pendingQuick = false; if (!pending) quick(); }); }
+      clearTimeout(settle);
+      settle = setTimeout(() => redraw(false), 150);
+      return;
+    }
     if (pending) return;
     pending = true;
     requestAnimationFrame(() => { pending = false; draw(); });
@@ -368,7 +397,7 @@
       if (Math.abs(dx) + Math.abs(dy) > 0) {
         if (Math.abs(dx) + Math.abs(dy) > 2) dragged = true;
         view.cx -= dx / view.scale; view.cy += dy / view.scale;
-        redraw();
+        redraw(true);
         return;
       }
     }
@@ -396,7 +425,7 @@
     view.scale = Math.min(1e5, Math.max(1e-4, view.scale * k));
     view.cx = x - (px - W / 2) / view.scale;
     view.cy = y + (py - H / 2) / view.scale;
-    redraw();
+    redraw(true);
   }
   canvas.addEventListener("wheel", (e) => {
     e.preventDefault();
@@ -411,9 +440,9 @@
       "-": () => zoomAt(W / 2, H / 2, 0.8), f: fit, F: fit, 0: fit,
       Escape: () => { pinned = -1; },
     };
-    if (keys[e.key]) { e.preventDefault(); keys[e.key](); redraw(); }
+    if (keys[e.key]) { e.preventDefault(); keys[e.key](); redraw(e.key.startsWith("Arrow") || e.key === "+" || e.key === "=" || e.key === "-"); }
   });
-  document.getElementById("fit").addEventListener("click", fit);
+  document.getElementById("fit").addEventListener("click", () => fit());
 
   // Side panel: title, layers, legend, findings.
   document.getElementById("title").textContent = D.title;
