@@ -27,5 +27,6 @@ pub mod navigate;
 pub mod ops;
 pub mod render;
 pub mod resolve;
+pub mod view;
 
 pub use error::Error;

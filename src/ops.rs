@@ -147,26 +147,63 @@ pub struct Overlays {
     pub radius: f32,
 }
 
-/// [`render_file`] with overlays. An area (a LYT or a folder) is drawn with the placed
-/// objects of its module when the folder holds one ([`crate::modules::detect`]). Returns a
-/// message for each path that was not found (the picture is written without it).
-pub fn render_file_with(
+/// What a map shows of an input: its rooms (name and walkmesh), the names of every room of
+/// the layout (transition targets), the findings of `check` with the index of their room, and
+/// a title. Shared by `render` and `view`.
+#[derive(Debug, Clone, Default)]
+pub struct MapInput {
+    /// Rooms with a walkmesh: name (areas) and walkmesh in area space.
+    pub rooms: Vec<(Option<String>, Bwm)>,
+    /// Every room of the layout in LYT order (a transition is an index into it).
+    pub room_names: Vec<String>,
+    /// Findings of `check` and the index in `rooms` of the room each is about.
+    pub findings: Vec<(usize, Finding)>,
+    /// The input's file (or folder) name.
+    pub title: String,
+    /// Whether the input is an NWN2 TRX/TRN (faces coloured by island, not material).
+    pub trx: bool,
+}
+
+/// The overlays of a map, ready to draw.
+#[derive(Debug, Clone, Default)]
+pub struct DrawnOverlays {
+    /// Placed objects' footprints.
+    pub objects: Vec<render::MapObject>,
+    /// Found paths (area space).
+    pub paths: Vec<Vec<[f32; 3]>>,
+    /// A message for each path that was not found.
+    pub notes: Vec<String>,
+}
+
+fn title_of(input: &Path) -> String {
+    input
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| input.display().to_string())
+}
+
+/// Loads what a map of `input` shows (a BWM, an NWN2 terrain, or an area — with the placed
+/// objects of its module when its folder holds one, [`crate::modules::detect`]), with the
+/// findings of `check` when `with_findings`, and the overlays (objects, paths) drawn over it.
+/// The input is read once.
+pub fn load_picture(
     input: &Path,
-    output: &Path,
     with_findings: bool,
-    size: u32,
     overlays: &Overlays,
-) -> Result<Vec<String>, Error> {
+) -> Result<(MapInput, DrawnOverlays), Error> {
     if is_area(input) {
         let module = crate::modules::folder_or_area(input)?;
-        return render_module(&module, output, with_findings, size, overlays);
+        return module_picture(&module, &title_of(input), with_findings, overlays);
     }
+    let mut map = MapInput {
+        title: title_of(input),
+        ..MapInput::default()
+    };
     let mut ctx = None;
     if overlays.objects.is_some() || !overlays.paths.is_empty() {
         let req = overlay_request(input, overlays);
         ctx = Some(crate::navigate::PathContext::open(&req)?);
     }
-    let png = picture_kind(output, size)?;
     let data = fsio::read(input)?;
     let (mesh, findings): (Bwm, Vec<Finding>) = if data.starts_with(b"NWN2") {
         let t = areakit_formats::trx::read(&data).map_err(|e| Error::invalid(input, e))?;
@@ -178,6 +215,7 @@ pub fn render_file_with(
         } else {
             Vec::new()
         };
+        map.trx = true;
         (trx_picture_mesh(w), f)
     } else {
         let m = bwm::read(&data).map_err(|e| Error::invalid(input, e))?;
@@ -188,25 +226,80 @@ pub fn render_file_with(
         };
         (m, f)
     };
-    let mut opts = RenderOptions {
-        size,
-        findings: findings.into_iter().map(|f| (0, f)).collect(),
-        ..RenderOptions::default()
-    };
-    let notes = draw_overlays(ctx.as_mut(), overlays, &mut opts);
-    let map = [MapRoom {
-        name: None,
-        offset: [0.0; 3],
-        bwm: &mesh,
-    }];
-    write_picture(&map, &opts, output, png)?;
-    Ok(notes)
+    map.findings = findings.into_iter().map(|f| (0, f)).collect();
+    map.rooms = vec![(None, mesh)];
+    let drawn = draw_overlays(ctx.as_mut(), overlays, Vec::new());
+    Ok((map, drawn))
 }
 
-/// Draws a module's area (or a plain area, as a module without objects): its rooms, its
-/// placed objects and those of `overlays.objects`, the paths of `overlays` around them, and
-/// with `with_findings` the area's, the navigation's, the module's and each room walkmesh's
-/// findings.
+/// What a map of a module's area shows: its rooms, its placed objects and those of
+/// `overlays.objects`, the paths of `overlays` around them, and with `with_findings` the
+/// area's, the navigation's, the module's and each room walkmesh's findings.
+pub fn module_picture(
+    module: &crate::module::Module,
+    title: &str,
+    with_findings: bool,
+    overlays: &Overlays,
+) -> Result<(MapInput, DrawnOverlays), Error> {
+    let (source, objects) = crate::modules::ground(module);
+    // With paths or more objects, the path context places and draws every object.
+    let drawn = if overlays.objects.is_some() || !overlays.paths.is_empty() {
+        let req = overlay_request(&module.area.lyt_path, overlays);
+        let mut c = crate::navigate::PathContext::from_parts(source, objects, &req)?;
+        draw_overlays(Some(&mut c), overlays, Vec::new())
+    } else {
+        let objects = objects.iter().map(|(o, w)| map_object(o, w)).collect();
+        draw_overlays(None, overlays, objects)
+    };
+    let area = &module.area;
+    let mut map = MapInput {
+        title: format!("{title} (area {})", area.resref),
+        room_names: area.rooms.iter().map(|r| r.name.clone()).collect(),
+        rooms: area
+            .rooms
+            .iter()
+            .filter_map(|r| r.wok.clone().map(|w| (Some(r.name.clone()), w)))
+            .collect(),
+        ..MapInput::default()
+    };
+    if with_findings {
+        let names: Vec<&str> = map
+            .rooms
+            .iter()
+            .map(|r| r.0.as_deref().unwrap_or_default())
+            .collect();
+        for f in crate::modules::findings(module) {
+            let room = f
+                .place
+                .room
+                .as_deref()
+                .and_then(|n| names.iter().position(|m| m.eq_ignore_ascii_case(n)));
+            map.findings.push((room.unwrap_or(0), f));
+        }
+        for (i, (_, w)) in map.rooms.iter().enumerate() {
+            map.findings
+                .extend(walkmesh::check_bwm(w).into_iter().map(|f| (i, f)));
+        }
+    }
+    Ok((map, drawn))
+}
+
+/// [`render_file`] with overlays. An area (a LYT or a folder) is drawn with the placed
+/// objects of its module when the folder holds one ([`crate::modules::detect`]). Returns a
+/// message for each path that was not found (the picture is written without it).
+pub fn render_file_with(
+    input: &Path,
+    output: &Path,
+    with_findings: bool,
+    size: u32,
+    overlays: &Overlays,
+) -> Result<Vec<String>, Error> {
+    let png = picture_kind(output, size)?;
+    let (map, drawn) = load_picture(input, with_findings, overlays)?;
+    write_picture(map, drawn, output, size, png)
+}
+
+/// Draws a module's area ([`module_picture`]) to `output` (`.svg` or `.png`).
 pub fn render_module(
     module: &crate::module::Module,
     output: &Path,
@@ -214,54 +307,10 @@ pub fn render_module(
     size: u32,
     overlays: &Overlays,
 ) -> Result<Vec<String>, Error> {
-    let (source, objects) = crate::modules::ground(module);
-    // With paths or more objects, the path context places and draws every object.
-    let (mut ctx, drawn) = if overlays.objects.is_some() || !overlays.paths.is_empty() {
-        let req = overlay_request(&module.area.lyt_path, overlays);
-        let c = crate::navigate::PathContext::from_parts(source, objects, &req)?;
-        (Some(c), Vec::new())
-    } else {
-        let drawn: Vec<render::MapObject> = objects.iter().map(|(o, w)| map_object(o, w)).collect();
-        (None, drawn)
-    };
     let png = picture_kind(output, size)?;
-    let mut opts = RenderOptions {
-        size,
-        objects: drawn,
-        ..RenderOptions::default()
-    };
-    let notes = draw_overlays(ctx.as_mut(), overlays, &mut opts);
-    let area = &module.area;
-    let rooms: Vec<(String, &Bwm)> = area
-        .rooms
-        .iter()
-        .filter_map(|r| r.wok.as_ref().map(|w| (r.name.clone(), w)))
-        .collect();
-    if with_findings {
-        let names: Vec<&str> = rooms.iter().map(|r| r.0.as_str()).collect();
-        for f in crate::modules::findings(module) {
-            let room = f
-                .place
-                .room
-                .as_deref()
-                .and_then(|n| names.iter().position(|m| m.eq_ignore_ascii_case(n)));
-            opts.findings.push((room.unwrap_or(0), f));
-        }
-        for (i, (_, w)) in rooms.iter().enumerate() {
-            opts.findings
-                .extend(walkmesh::check_bwm(w).into_iter().map(|f| (i, f)));
-        }
-    }
-    let map: Vec<MapRoom<'_>> = rooms
-        .iter()
-        .map(|(name, bwm)| MapRoom {
-            name: Some(name.as_str()),
-            offset: [0.0; 3],
-            bwm,
-        })
-        .collect();
-    write_picture(&map, &opts, output, png)?;
-    Ok(notes)
+    let title = title_of(&module.area.lyt_path);
+    let (map, drawn) = module_picture(module, &title, with_findings, overlays)?;
+    write_picture(map, drawn, output, size, png)
 }
 
 fn overlay_request<'a>(
@@ -287,28 +336,30 @@ fn map_object(
     }
 }
 
-/// The objects of a path context and the paths of `overlays` found in it, added to `opts`;
-/// a message for each path not found.
+/// `objects`, the objects of a path context and the paths of `overlays` found in it; a message
+/// for each path not found.
 fn draw_overlays(
     ctx: Option<&mut crate::navigate::PathContext>,
     overlays: &Overlays,
-    opts: &mut RenderOptions,
-) -> Vec<String> {
-    let mut notes = Vec::new();
-    let Some(ctx) = ctx else { return notes };
-    for (o, w) in &ctx.objects {
-        opts.objects.push(map_object(o, w));
-    }
-    for &(a, b) in &overlays.paths {
-        let r = ctx.find(a, b);
-        match &r.path {
-            Some(p) => opts
-                .paths
-                .push(p.surface_points().iter().map(|v| v.to_array()).collect()),
-            None => notes.push(crate::navigate::path_note(a, b, &r)),
+    mut objects: Vec<render::MapObject>,
+) -> DrawnOverlays {
+    let mut drawn = DrawnOverlays::default();
+    if let Some(ctx) = ctx {
+        for (o, w) in &ctx.objects {
+            objects.push(map_object(o, w));
+        }
+        for &(a, b) in &overlays.paths {
+            let r = ctx.find(a, b);
+            match &r.path {
+                Some(p) => drawn
+                    .paths
+                    .push(p.surface_points().iter().map(|v| v.to_array()).collect()),
+                None => drawn.notes.push(crate::navigate::path_note(a, b, &r)),
+            }
         }
     }
-    notes
+    drawn.objects = objects;
+    drawn
 }
 
 /// Whether the picture is a PNG (else SVG), after checking its size and name.
@@ -332,19 +383,39 @@ fn picture_kind(output: &Path, size: u32) -> Result<bool, Error> {
     }
 }
 
+/// Writes the map with its overlays; returns the overlays' notes.
 fn write_picture(
-    map: &[MapRoom<'_>],
-    opts: &RenderOptions,
+    map: MapInput,
+    drawn: DrawnOverlays,
     output: &Path,
+    size: u32,
     png: bool,
-) -> Result<(), Error> {
+) -> Result<Vec<String>, Error> {
+    let opts = RenderOptions {
+        size,
+        objects: drawn.objects,
+        paths: drawn.paths,
+        findings: map.findings,
+        title: Some(map.title),
+        room_names: map.room_names,
+    };
+    let rooms: Vec<MapRoom<'_>> = map
+        .rooms
+        .iter()
+        .map(|(name, bwm)| MapRoom {
+            name: name.as_deref(),
+            offset: [0.0; 3],
+            bwm,
+        })
+        .collect();
     let bytes = if png {
-        render::render_png(map, opts)
+        render::render_png(&rooms, &opts)
             .map_err(|e| Error::usage(format!("{}: {e}", output.display())))?
     } else {
-        render::render_svg(map, opts).into_bytes()
+        render::render_svg(&rooms, &opts).into_bytes()
     };
-    fsio::write_atomic(output, &bytes)
+    fsio::write_atomic(output, &bytes)?;
+    Ok(drawn.notes)
 }
 
 /// An NWN2 walkmesh as a picture-only BWM: walkable triangles coloured by island (cycling

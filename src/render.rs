@@ -1,11 +1,12 @@
-//! Top-down maps of walkmeshes: SVG (hand-written) and PNG (tiny-skia).
+//! Top-down maps of walkmeshes: SVG (hand-written), and PNG (that SVG drawn by resvg with the
+//! embedded DejaVu Sans subset, so the PNG shows what the SVG shows, words included).
 //!
 //! Faces are filled by material (walkable faces in colour, higher faces drawn over lower
 //! ones; non-walkable faces in translucent grey), boundary edges of the walkable surface are
 //! dark lines, transition edges thick orange lines labelled with the target room, room names
-//! label areas, and findings with a position are red rings. Placed objects are dark red
-//! footprints and paths blue lines from a green start to a red end. The PNG has no font:
-//! transition labels are drawn with a built-in digit font and room names are left out.
+//! label areas, and findings with a position are numbered red rings listed beside the map.
+//! Placed objects are dark red footprints and paths blue lines from a green start to a red
+//! end. A title runs above the map; a legend of the materials and a scale bar stand beside it.
 
 use std::fmt::Write as _;
 
@@ -43,6 +44,11 @@ pub struct RenderOptions {
     pub objects: Vec<MapObject>,
     /// Paths (area space), drawn as blue lines from a green start to a red end.
     pub paths: Vec<Vec<[f32; 3]>>,
+    /// The title above the map (default: none).
+    pub title: Option<String>,
+    /// The names of an area's rooms in layout order: a transition's value is an index into
+    /// it, and its label shows the name.
+    pub room_names: Vec<String>,
 }
 
 impl Default for RenderOptions {
@@ -52,6 +58,8 @@ impl Default for RenderOptions {
             findings: Vec::new(),
             objects: Vec::new(),
             paths: Vec::new(),
+            title: None,
+            room_names: Vec::new(),
         }
     }
 }
@@ -96,18 +104,21 @@ pub fn material_colour(m: Material) -> [u8; 3] {
     }
 }
 
-/// A filled face: corners xy, colour, walkable, mean z.
-type Tri = ([[f32; 2]; 3], [u8; 3], bool, f32);
+/// A filled face: corners xy, material, mean z.
+type Tri = ([[f32; 2]; 3], Material, f32);
 
 /// Primitives in world space.
 struct Scene {
     tris: Vec<Tri>,
-    /// (a, b, transition)
-    edges: Vec<([f32; 2], [f32; 2], i32)>,
+    /// Boundary edges (a, b).
+    edges: Vec<([f32; 2], [f32; 2])>,
+    /// Transition edges (a, b), and one label per room and transition: (position, text).
+    transitions: Vec<([f32; 2], [f32; 2])>,
+    transition_labels: Vec<TransitionLabel>,
     /// (position, text)
     names: Vec<([f32; 2], String)>,
-    /// (position, error?, code)
-    marks: Vec<([f32; 2], bool, &'static str)>,
+    /// (position, error?, number in the findings list)
+    marks: Vec<([f32; 2], bool, usize)>,
     /// Object footprints (triangles in plan) and their labels.
     objects: Vec<(Vec<[[f32; 2]; 3]>, String)>,
     /// Path polylines in plan.
@@ -116,10 +127,82 @@ struct Scene {
     max: [f32; 2],
 }
 
+/// The text of a transition's label: the target room's name when known.
+fn transition_label(t: i32, room_names: &[String]) -> String {
+    match usize::try_from(t).ok().and_then(|i| room_names.get(i)) {
+        Some(name) => format!("\u{2192} {name}"),
+        None => format!("\u{2192} {t}"),
+    }
+}
+
+/// A transition's label: where it stands (plan), which way the room lies from there (a unit
+/// vector in plan, so the label can stand inside its own room), and its text.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TransitionLabel {
+    /// The midpoint of the labelled edge.
+    pub at: [f32; 2],
+    /// Unit vector from the edge towards its face's centroid.
+    pub inward: [f32; 2],
+    /// `→ room` (or `→ N` when the room is not known).
+    pub text: String,
+}
+
+/// One label per transition value of a room's edge table, at the edge midpoint nearest the
+/// mean of that transition's edge midpoints (plan coordinates plus `offset`).
+pub fn transition_labels(b: &Bwm, offset: [f32; 3], room_names: &[String]) -> Vec<TransitionLabel> {
+    // Per transition: each edge's midpoint and inward direction.
+    type Mids = Vec<([f32; 2], [f32; 2])>;
+    let mut by_transition: std::collections::BTreeMap<i32, Mids> =
+        std::collections::BTreeMap::new();
+    for e in &b.edges {
+        if e.transition < 0 {
+            continue;
+        }
+        let Some(f) = b.faces.get(e.face() as usize) else {
+            continue;
+        };
+        let corner = |k: usize| b.vertices.get(f.vertices[k % 3] as usize);
+        let k = e.side() as usize;
+        if let (Some(a), Some(c), Some(d)) = (corner(k), corner(k + 1), corner(k + 2)) {
+            let mid = [(a[0] + c[0]) / 2.0, (a[1] + c[1]) / 2.0];
+            let centroid = [(a[0] + c[0] + d[0]) / 3.0, (a[1] + c[1] + d[1]) / 3.0];
+            let v = [centroid[0] - mid[0], centroid[1] - mid[1]];
+            let l = (v[0] * v[0] + v[1] * v[1]).sqrt();
+            let inward = if l > 0.0 && l.is_finite() {
+                [v[0] / l, v[1] / l]
+            } else {
+                [0.0, 1.0]
+            };
+            by_transition
+                .entry(e.transition)
+                .or_default()
+                .push(([mid[0] + offset[0], mid[1] + offset[1]], inward));
+        }
+    }
+    let mut out = Vec::new();
+    for (t, mids) in by_transition {
+        let n = mids.len() as f32;
+        let mean = mids
+            .iter()
+            .fold([0.0f32; 2], |m, q| [m[0] + q.0[0] / n, m[1] + q.0[1] / n]);
+        let d2 = |q: &[f32; 2]| (q[0] - mean[0]).powi(2) + (q[1] - mean[1]).powi(2);
+        if let Some((at, inward)) = mids.iter().min_by(|x, y| d2(&x.0).total_cmp(&d2(&y.0))) {
+            out.push(TransitionLabel {
+                at: *at,
+                inward: *inward,
+                text: transition_label(t, room_names),
+            });
+        }
+    }
+    out
+}
+
 fn scene(rooms: &[MapRoom<'_>], opts: &RenderOptions) -> Scene {
     let mut s = Scene {
         tris: Vec::new(),
         edges: Vec::new(),
+        transitions: Vec::new(),
+        transition_labels: Vec::new(),
         names: Vec::new(),
         marks: Vec::new(),
         objects: Vec::new(),
@@ -152,8 +235,7 @@ fn scene(rooms: &[MapRoom<'_>], opts: &RenderOptions) -> Scene {
             }
             s.tris.push((
                 [[a[0], a[1]], [c[0], c[1]], [d[0], d[1]]],
-                material_colour(f.material),
-                f.material.is_walkable(),
+                f.material,
                 (a[2] + c[2] + d[2]) / 3.0,
             ));
         }
@@ -164,10 +246,17 @@ fn scene(rooms: &[MapRoom<'_>], opts: &RenderOptions) -> Scene {
             if let Some(f) = b.faces.get(e.face() as usize) {
                 let k = e.side() as usize;
                 if let (Some(a), Some(c)) = (p(f.vertices[k]), p(f.vertices[(k + 1) % 3])) {
-                    s.edges.push(([a[0], a[1]], [c[0], c[1]], e.transition));
+                    let (a, c) = ([a[0], a[1]], [c[0], c[1]]);
+                    if e.transition >= 0 {
+                        s.transitions.push((a, c));
+                    } else {
+                        s.edges.push((a, c));
+                    }
                 }
             }
         }
+        s.transition_labels
+            .extend(transition_labels(b, o, &opts.room_names));
         for (fi, adj) in b.adjacency.iter().enumerate() {
             for (k, &a) in adj.iter().enumerate() {
                 let code = (fi * 3 + k) as u32;
@@ -176,7 +265,7 @@ fn scene(rooms: &[MapRoom<'_>], opts: &RenderOptions) -> Scene {
                     && let Some(f) = b.faces.get(fi)
                     && let (Some(x), Some(y)) = (p(f.vertices[k]), p(f.vertices[(k + 1) % 3]))
                 {
-                    s.edges.push(([x[0], x[1]], [y[0], y[1]], -1));
+                    s.edges.push(([x[0], x[1]], [y[0], y[1]]));
                 }
             }
         }
@@ -193,12 +282,12 @@ fn scene(rooms: &[MapRoom<'_>], opts: &RenderOptions) -> Scene {
             s.max[k] = s.max[k].max(rmax[k]);
         }
     }
-    for (ri, f) in &opts.findings {
+    for (n, (ri, f)) in opts.findings.iter().enumerate() {
         if let (Some(p), Some(room)) = (f.place.position, rooms.get(*ri)) {
             s.marks.push((
                 [p[0] + room.offset[0], p[1] + room.offset[1]],
                 f.severity == areakit_formats::Severity::Error,
-                f.code,
+                n + 1,
             ));
         }
     }
@@ -224,9 +313,14 @@ fn scene(rooms: &[MapRoom<'_>], opts: &RenderOptions) -> Scene {
         }
         s.paths.push(pts);
     }
-    // Non-walkable first, then walkable from low to high.
-    s.tris
-        .sort_by(|a, b| a.2.cmp(&b.2).then(a.3.total_cmp(&b.3)));
+    // Non-walkable first, then walkable from low to high in half-metre bands; within a band
+    // by material, so that runs of one colour become one SVG path.
+    let band = |z: f32| (z * 2.0).floor() as i64;
+    s.tris.sort_by(|a, b| {
+        (a.1.is_walkable(), band(a.2), a.1.id())
+            .cmp(&(b.1.is_walkable(), band(b.2), b.1.id()))
+            .then(a.2.total_cmp(&b.2))
+    });
     if !s.min[0].is_finite() {
         s.min = [0.0; 2];
         s.max = [1.0; 2];
@@ -234,16 +328,25 @@ fn scene(rooms: &[MapRoom<'_>], opts: &RenderOptions) -> Scene {
     s
 }
 
-/// World to pixel mapping.
-struct View {
+/// Height of the title band above the map, in pixels.
+const TITLE_HEIGHT: f32 = 30.0;
+/// Width of the legend panel beside the map, in pixels.
+pub const PANEL_WIDTH: f32 = 250.0;
+/// The font family the SVG names (the PNG's embedded font).
+const FONT: &str = "DejaVu Sans, sans-serif";
+
+/// Where the map's world coordinates land in the picture's pixels.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MapTransform {
     scale: f32,
     min: [f32; 2],
+    /// Map area size in pixels (margins included).
+    width: f32,
     height: f32,
     margin: f32,
-    width: f32,
 }
 
-impl View {
+impl MapTransform {
     fn new(s: &Scene, size: u32) -> Self {
         let margin = 16.0;
         let ext = [
@@ -252,7 +355,7 @@ impl View {
         ];
         let inner = (size.max(64) as f32) - 2.0 * margin;
         let scale = inner / ext[0].max(ext[1]);
-        View {
+        MapTransform {
             scale,
             min: s.min,
             width: ext[0] * scale + 2.0 * margin,
@@ -261,12 +364,28 @@ impl View {
         }
     }
 
-    fn px(&self, p: [f32; 2]) -> (f32, f32) {
+    /// The pixel (x right, y down) of the world point (x, y) in the written picture.
+    pub fn px(&self, p: [f32; 2]) -> (f32, f32) {
         (
             self.margin + (p[0] - self.min[0]) * self.scale,
-            self.height - self.margin - (p[1] - self.min[1]) * self.scale,
+            TITLE_HEIGHT + self.height - self.margin - (p[1] - self.min[1]) * self.scale,
         )
     }
+
+    /// Pixels per metre.
+    pub fn scale(&self) -> f32 {
+        self.scale
+    }
+
+    /// The left edge of the legend panel, in pixels.
+    pub fn panel_x(&self) -> f32 {
+        self.width
+    }
+}
+
+/// How [`render_svg`] maps world points to pixels for these rooms and options.
+pub fn map_transform(rooms: &[MapRoom<'_>], opts: &RenderOptions) -> MapTransform {
+    MapTransform::new(&scene(rooms, opts), opts.size)
 }
 
 fn escape(s: &str) -> String {
@@ -276,105 +395,318 @@ fn escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// An SVG map of one or more rooms.
+/// A "nice" scale bar length (1, 2 or 5 times a power of ten) of at most `max` metres.
+pub fn nice_length(max: f32) -> f32 {
+    if !(max.is_finite() && max > 0.0) {
+        return 1.0;
+    }
+    let p = 10f32.powf(max.log10().floor());
+    [5.0, 2.0, 1.0]
+        .into_iter()
+        .map(|k| k * p)
+        .find(|&l| l <= max)
+        .unwrap_or(p)
+}
+
+/// Shortens `s` to `n` characters (an ellipsis marks the cut).
+fn clip(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        let mut out: String = s.chars().take(n.saturating_sub(1)).collect();
+        out.push('\u{2026}');
+        out
+    }
+}
+
+/// At most this many findings are listed beside the map (all are numbered on it).
+const LISTED_FINDINGS: usize = 60;
+
+/// An SVG map of one or more rooms: a title above, the map, and beside it a legend of the
+/// materials and marks, a scale bar and the numbered findings.
 pub fn render_svg(rooms: &[MapRoom<'_>], opts: &RenderOptions) -> String {
     let s = scene(rooms, opts);
-    let v = View::new(&s, opts.size);
+    let v = MapTransform::new(&s, opts.size);
+    // The legend panel: one row per material and mark shown.
+    let mut materials: Vec<Material> = s.tris.iter().map(|t| t.1).collect();
+    materials.sort_by_key(|m| (!m.is_walkable(), m.id()));
+    materials.dedup();
+    let listed = opts.findings.len().min(LISTED_FINDINGS);
+    let rows =
+        materials.len() + 2 + usize::from(!s.objects.is_empty()) + usize::from(!s.paths.is_empty());
+    let panel_height = 40.0
+        + rows as f32 * 18.0
+        + 70.0
+        + if opts.findings.is_empty() {
+            0.0
+        } else {
+            30.0 + (listed + 1) as f32 * 15.0
+        };
+    let width = v.width + PANEL_WIDTH;
+    let height = (v.height + TITLE_HEIGHT).max(panel_height + TITLE_HEIGHT);
     let mut out = String::new();
     let _ = writeln!(
         out,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{:.0}" height="{:.0}" viewBox="0 0 {:.1} {:.1}">"#,
-        v.width, v.height, v.width, v.height
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.1} {height:.1}" font-family="{FONT}">"#,
     );
     let _ = writeln!(
         out,
         r##"<rect width="100%" height="100%" fill="#ffffff"/>"##
     );
+    svg_faces(&mut out, &s, &v);
+    svg_edges(&mut out, &s, &v);
+    let _ = writeln!(out, r#"<g font-size="11" text-anchor="middle">"#);
+    for l in &s.transition_labels {
+        // Inside the label's own room: beside the edge, on the room's side.
+        let (x, y) = v.px(l.at);
+        let anchor = if l.inward[0] < -0.5 {
+            "end"
+        } else if l.inward[0] > 0.5 {
+            "start"
+        } else {
+            "middle"
+        };
+        let _ = writeln!(
+            out,
+            r##"<text class="transition" x="{:.1}" y="{:.1}" text-anchor="{anchor}" fill="#a04000" stroke="#ffffff" stroke-width="2.5" paint-order="stroke">{}</text>"##,
+            x + l.inward[0] * 6.0,
+            y - l.inward[1] * 12.0 + 4.0,
+            escape(&l.text)
+        );
+    }
+    for (p, name) in &s.names {
+        let (x, y) = v.px(*p);
+        let _ = writeln!(
+            out,
+            r##"<text class="room" x="{x:.1}" y="{:.1}" font-size="14" font-weight="bold" fill="#000000" stroke="#ffffff" stroke-width="3" paint-order="stroke">{}</text>"##,
+            y + 5.0,
+            escape(name)
+        );
+    }
+    let _ = writeln!(out, "</g>");
+    svg_overlays(&mut out, &s, &v);
+    for (p, err, n) in &s.marks {
+        let (x, y) = v.px(*p);
+        let colour = if *err { "#e00000" } else { "#c000c0" };
+        let _ = writeln!(
+            out,
+            r##"<g class="finding"><circle cx="{x:.1}" cy="{y:.1}" r="6" fill="none" stroke="{colour}" stroke-width="2"/><text x="{:.1}" y="{:.1}" font-size="10" font-weight="bold" fill="{colour}" stroke="#ffffff" stroke-width="2" paint-order="stroke">{n}</text></g>"##,
+            x + 7.0,
+            y - 5.0
+        );
+    }
+    // Title band.
+    let title = opts.title.clone().unwrap_or_else(|| "walkmesh".to_string());
+    let faces = s.tris.len();
+    let walkable = s.tris.iter().filter(|t| t.1.is_walkable()).count();
+    let _ = writeln!(
+        out,
+        r##"<text class="title" x="12" y="21" font-size="16" font-weight="bold" fill="#000000">{} <tspan font-size="12" font-weight="normal" fill="#444444">{faces} faces ({walkable} walkable){}</tspan></text>"##,
+        escape(&clip(&title, 60)),
+        if s.names.is_empty() {
+            String::new()
+        } else {
+            format!(", {} rooms", s.names.len())
+        }
+    );
+    svg_panel(&mut out, &s, &v, opts, &materials, listed);
+    let _ = writeln!(out, "</svg>");
+    out
+}
+
+/// Faces: one path per run of one fill in drawing order (adjacent triangles of one path show
+/// no seams, and the file stays small).
+fn svg_faces(out: &mut String, s: &Scene, v: &MapTransform) {
     let _ = writeln!(out, r#"<g stroke-linejoin="round">"#);
-    for (t, c, walk, _) in &s.tris {
-        let pts: Vec<String> = t
-            .iter()
-            .map(|p| {
+    let mut i = 0;
+    while i < s.tris.len() {
+        let m = s.tris[i].1;
+        let mut d = String::new();
+        while i < s.tris.len() && s.tris[i].1 == m {
+            let t = &s.tris[i].0;
+            for (k, p) in t.iter().enumerate() {
                 let (x, y) = v.px(*p);
-                format!("{x:.2},{y:.2}")
-            })
-            .collect();
-        let (fill, op) = if *walk {
+                let _ = write!(d, "{}{x:.1} {y:.1}", if k == 0 { "M" } else { "L" });
+            }
+            d.push('Z');
+            i += 1;
+        }
+        let c = material_colour(m);
+        let (fill, op) = if m.is_walkable() {
             (format!("rgb({},{},{})", c[0], c[1], c[2]), 1.0)
         } else {
             ("rgb(120,120,120)".to_string(), 0.45)
         };
         let _ = writeln!(
             out,
-            r#"<polygon points="{}" fill="{fill}" fill-opacity="{op}" stroke="{fill}" stroke-width="0.3"/>"#,
-            pts.join(" ")
+            r#"<path class="faces" data-material="{}" d="{d}" fill="{fill}" fill-opacity="{op}" stroke="{fill}" stroke-opacity="{op}" stroke-width="0.3"/>"#,
+            m.name()
         );
     }
     let _ = writeln!(out, "</g>");
-    let _ = writeln!(out, r#"<g stroke-linecap="round">"#);
-    for (a, b, t) in &s.edges {
+}
+
+fn segments(v: &MapTransform, segs: &[([f32; 2], [f32; 2])]) -> String {
+    let mut d = String::new();
+    for (a, b) in segs {
         let (x1, y1) = v.px(*a);
         let (x2, y2) = v.px(*b);
-        if *t >= 0 {
-            let _ = writeln!(
-                out,
-                r##"<line x1="{x1:.2}" y1="{y1:.2}" x2="{x2:.2}" y2="{y2:.2}" stroke="#ff7f00" stroke-width="3"/>"##
-            );
-        } else {
-            let _ = writeln!(
-                out,
-                r##"<line x1="{x1:.2}" y1="{y1:.2}" x2="{x2:.2}" y2="{y2:.2}" stroke="#202020" stroke-width="1.2"/>"##
-            );
-        }
+        let _ = write!(d, "M{x1:.1} {y1:.1}L{x2:.1} {y2:.1}");
     }
-    let _ = writeln!(out, "</g>");
+    d
+}
+
+fn svg_edges(out: &mut String, s: &Scene, v: &MapTransform) {
+    if !s.edges.is_empty() {
+        let _ = writeln!(
+            out,
+            r##"<path class="edges" d="{}" fill="none" stroke="#202020" stroke-width="1.2" stroke-linecap="round"/>"##,
+            segments(v, &s.edges)
+        );
+    }
+    if !s.transitions.is_empty() {
+        let _ = writeln!(
+            out,
+            r##"<path class="transitions" d="{}" fill="none" stroke="#ff7f00" stroke-width="3" stroke-linecap="round"/>"##,
+            segments(v, &s.transitions)
+        );
+    }
+}
+
+/// The legend, the scale bar and the findings list, right of the map.
+fn svg_panel(
+    out: &mut String,
+    s: &Scene,
+    v: &MapTransform,
+    opts: &RenderOptions,
+    materials: &[Material],
+    listed: usize,
+) {
+    let x0 = v.panel_x() + 8.0;
+    let mut y = TITLE_HEIGHT + 20.0;
+    let _ = writeln!(out, r##"<g class="legend" font-size="12" fill="#000000">"##);
     let _ = writeln!(
         out,
-        r#"<g font-family="sans-serif" font-size="11" text-anchor="middle">"#
+        r#"<text x="{x0:.1}" y="{y:.1}" font-weight="bold">Legend</text>"#
     );
-    for (a, b, t) in &s.edges {
-        if *t >= 0 {
-            let (x1, y1) = v.px(*a);
-            let (x2, y2) = v.px(*b);
+    y += 8.0;
+    let row = |out: &mut String, y: f32, swatch: String, label: &str| {
+        let _ = writeln!(
+            out,
+            r#"{swatch}<text x="{:.1}" y="{:.1}">{}</text>"#,
+            x0 + 26.0,
+            y + 11.0,
+            escape(label)
+        );
+    };
+    for m in materials {
+        let c = material_colour(*m);
+        let (fill, op) = if m.is_walkable() {
+            (format!("rgb({},{},{})", c[0], c[1], c[2]), 1.0)
+        } else {
+            ("rgb(120,120,120)".to_string(), 0.45)
+        };
+        let swatch = format!(
+            r##"<rect x="{x0:.1}" y="{y:.1}" width="18" height="13" fill="{fill}" fill-opacity="{op}" stroke="#606060" stroke-width="0.5"/>"##
+        );
+        let label = format!(
+            "{} ({})",
+            m.name(),
+            if m.is_walkable() {
+                "walkable"
+            } else {
+                "not walkable"
+            }
+        );
+        row(out, y, swatch, &label);
+        y += 18.0;
+    }
+    let line = |y: f32, colour: &str, w: f32| {
+        format!(
+            r#"<line x1="{x0:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{colour}" stroke-width="{w}"/>"#,
+            y + 7.0,
+            x0 + 18.0,
+            y + 7.0
+        )
+    };
+    row(out, y, line(y, "#202020", 1.2), "boundary edge");
+    y += 18.0;
+    row(
+        out,
+        y,
+        line(y, "#ff7f00", 3.0),
+        "transition \u{2192} target room",
+    );
+    y += 18.0;
+    if !s.objects.is_empty() {
+        let sw = format!(
+            r##"<rect x="{x0:.1}" y="{y:.1}" width="18" height="13" fill="#8b1a1a" fill-opacity="0.55" stroke="#5a0000" stroke-width="0.8"/>"##
+        );
+        row(out, y, sw, "placed object");
+        y += 18.0;
+    }
+    if !s.paths.is_empty() {
+        row(
+            out,
+            y,
+            line(y, "#1060e0", 3.0),
+            "path (green start, red end)",
+        );
+        y += 18.0;
+    }
+    // Scale bar: a nice length of at most the panel's width.
+    y += 16.0;
+    let metres = nice_length((PANEL_WIDTH - 40.0) / v.scale.max(1e-6));
+    let len = metres * v.scale;
+    let _ = writeln!(
+        out,
+        r##"<g class="scale"><text x="{x0:.1}" y="{y:.1}" font-weight="bold">Scale</text><path d="M{x0:.1} {:.1}v6h{len:.1}v-6" fill="none" stroke="#000000" stroke-width="1.5"/><text x="{:.1}" y="{:.1}">{} m</text></g>"##,
+        y + 10.0,
+        x0 + len + 6.0,
+        y + 18.0,
+        metres
+    );
+    y += 44.0;
+    if !opts.findings.is_empty() {
+        let _ = writeln!(
+            out,
+            r#"<text x="{x0:.1}" y="{y:.1}" font-weight="bold">Findings ({})</text>"#,
+            opts.findings.len()
+        );
+        y += 16.0;
+        for (n, (_, f)) in opts.findings.iter().enumerate().take(listed) {
+            let colour = if f.severity == areakit_formats::Severity::Error {
+                "#c00000"
+            } else {
+                "#800080"
+            };
             let _ = writeln!(
                 out,
-                r##"<text x="{:.2}" y="{:.2}" fill="#a04000" stroke="#ffffff" stroke-width="2.5" paint-order="stroke">{t}</text>"##,
-                (x1 + x2) / 2.0,
-                (y1 + y2) / 2.0 - 3.0
+                r#"<text class="finding-item" x="{x0:.1}" y="{y:.1}" font-size="10" fill="{colour}">{}. {}</text>"#,
+                n + 1,
+                escape(&clip(&format!("{}: {}", f.code, f.message), 38))
+            );
+            y += 15.0;
+        }
+        if opts.findings.len() > listed {
+            let _ = writeln!(
+                out,
+                r#"<text x="{x0:.1}" y="{y:.1}" font-size="10">… and {} more</text>"#,
+                opts.findings.len() - listed
             );
         }
     }
-    for (p, name) in &s.names {
-        let (x, y) = v.px(*p);
-        let _ = writeln!(
-            out,
-            r##"<text x="{x:.2}" y="{y:.2}" font-size="14" font-weight="bold" fill="#000000" stroke="#ffffff" stroke-width="3" paint-order="stroke">{}</text>"##,
-            escape(name)
-        );
-    }
     let _ = writeln!(out, "</g>");
-    svg_overlays(&mut out, &s, &v);
-    for (p, err, code) in &s.marks {
-        let (x, y) = v.px(*p);
-        let colour = if *err { "#e00000" } else { "#e000e0" };
-        let _ = writeln!(
-            out,
-            r#"<circle cx="{x:.2}" cy="{y:.2}" r="6" fill="none" stroke="{colour}" stroke-width="2"><title>{}</title></circle>"#,
-            escape(code)
-        );
-    }
-    let _ = writeln!(out, "</svg>");
-    out
 }
 
 /// Placed objects (dark red footprints with their labels) and paths (blue lines from a green
 /// start to a red end).
-fn svg_overlays(out: &mut String, s: &Scene, v: &View) {
+fn svg_overlays(out: &mut String, s: &Scene, v: &MapTransform) {
     let pts = |ps: &[[f32; 2]]| -> String {
         ps.iter()
             .map(|p| {
                 let (x, y) = v.px(*p);
-                format!("{x:.2},{y:.2}")
+                format!("{x:.1},{y:.1}")
             })
             .collect::<Vec<_>>()
             .join(" ")
@@ -403,214 +735,72 @@ fn svg_overlays(out: &mut String, s: &Scene, v: &View) {
             let (x, y) = v.px(*p);
             let _ = writeln!(
                 out,
-                r##"<circle cx="{x:.2}" cy="{y:.2}" r="5" fill="{colour}" stroke="#ffffff" stroke-width="1.5"/>"##
+                r##"<circle cx="{x:.1}" cy="{y:.1}" r="5" fill="{colour}" stroke="#ffffff" stroke-width="1.5"/>"##
             );
         }
     }
 }
 
-/// 3x5 digit glyphs (rows top to bottom, 3 bits each), plus '-'.
-const DIGITS: [[u8; 5]; 11] = [
-    [7, 5, 5, 5, 7],
-    [2, 6, 2, 2, 7],
-    [7, 1, 7, 4, 7],
-    [7, 1, 7, 1, 7],
-    [5, 5, 7, 1, 1],
-    [7, 4, 7, 1, 7],
-    [7, 4, 7, 5, 7],
-    [7, 1, 1, 1, 1],
-    [7, 5, 7, 5, 7],
-    [7, 5, 7, 1, 7],
-    [0, 0, 7, 0, 0],
-];
+/// The fonts the PNG draws text with: the embedded DejaVu Sans subset (no system fonts, so a
+/// picture looks the same on every machine).
+fn font_database() -> std::sync::Arc<resvg::usvg::fontdb::Database> {
+    static DB: std::sync::OnceLock<std::sync::Arc<resvg::usvg::fontdb::Database>> =
+        std::sync::OnceLock::new();
+    DB.get_or_init(|| {
+        let mut db = resvg::usvg::fontdb::Database::new();
+        db.load_font_data(include_bytes!("../assets/fonts/DejaVuSans-subset.ttf").to_vec());
+        db.load_font_data(include_bytes!("../assets/fonts/DejaVuSans-Bold-subset.ttf").to_vec());
+        db.set_sans_serif_family("DejaVu Sans");
+        std::sync::Arc::new(db)
+    })
+    .clone()
+}
 
-/// A PNG map of one or more rooms.
-pub fn render_png(rooms: &[MapRoom<'_>], opts: &RenderOptions) -> Result<Vec<u8>, RenderError> {
-    use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Rect, Stroke, Transform as Tf};
-    let s = scene(rooms, opts);
-    let v = View::new(&s, opts.size);
-    let (w, h) = (v.width.ceil() as u32, v.height.ceil() as u32);
-    let mut pm = Pixmap::new(w.max(1), h.max(1))
-        .ok_or_else(|| RenderError(format!("cannot make a {w}x{h} image")))?;
-    pm.fill(Color::WHITE);
-    let mut paint = Paint {
-        anti_alias: true,
-        ..Paint::default()
+/// Draws an SVG (as [`render_svg`] writes them) to a PNG with the embedded font.
+pub fn svg_to_png(svg: &str) -> Result<Vec<u8>, RenderError> {
+    use resvg::{tiny_skia, usvg};
+    let opts = usvg::Options {
+        font_family: "DejaVu Sans".to_string(),
+        fontdb: font_database(),
+        ..usvg::Options::default()
     };
-    for (t, c, walk, _) in &s.tris {
-        let mut pb = PathBuilder::new();
-        let (x, y) = v.px(t[0]);
-        pb.move_to(x, y);
-        for p in &t[1..] {
-            let (x, y) = v.px(*p);
-            pb.line_to(x, y);
-        }
-        pb.close();
-        if let Some(path) = pb.finish() {
-            let alpha = if *walk { 255 } else { 115 };
-            paint.set_color_rgba8(c[0], c[1], c[2], alpha);
-            pm.fill_path(&path, &paint, FillRule::Winding, Tf::identity(), None);
-            if *walk {
-                let stroke = Stroke {
-                    width: 0.4,
-                    ..Stroke::default()
-                };
-                pm.stroke_path(&path, &paint, &stroke, Tf::identity(), None);
-            }
-        }
-    }
-    for (a, b, t) in &s.edges {
-        let mut pb = PathBuilder::new();
-        let (x1, y1) = v.px(*a);
-        let (x2, y2) = v.px(*b);
-        pb.move_to(x1, y1);
-        pb.line_to(x2, y2);
-        if let Some(path) = pb.finish() {
-            let stroke = Stroke {
-                width: if *t >= 0 { 3.0 } else { 1.2 },
-                ..Stroke::default()
-            };
-            if *t >= 0 {
-                paint.set_color_rgba8(255, 127, 0, 255);
-            } else {
-                paint.set_color_rgba8(32, 32, 32, 255);
-            }
-            pm.stroke_path(&path, &paint, &stroke, Tf::identity(), None);
-        }
-    }
-    // Transition labels with the digit font (2 px per glyph cell).
-    paint.anti_alias = false;
-    for (a, b, t) in &s.edges {
-        if *t < 0 {
-            continue;
-        }
-        let (x1, y1) = v.px(*a);
-        let (x2, y2) = v.px(*b);
-        let text = t.to_string();
-        let cell = 2.0;
-        let tw = text.len() as f32 * 4.0 * cell;
-        let (mut x, y) = ((x1 + x2) / 2.0 - tw / 2.0, (y1 + y2) / 2.0 - 7.0 * cell);
-        if let Some(r) = Rect::from_xywh(x - 1.0, y - 1.0, tw + 2.0, 5.0 * cell + 2.0) {
-            paint.set_color_rgba8(255, 255, 255, 220);
-            pm.fill_rect(r, &paint, Tf::identity(), None);
-        }
-        paint.set_color_rgba8(160, 64, 0, 255);
-        for ch in text.chars() {
-            let g = match ch {
-                '0'..='9' => DIGITS[(ch as u8 - b'0') as usize],
-                _ => DIGITS[10],
-            };
-            for (row, bits) in g.iter().enumerate() {
-                for col in 0..3 {
-                    if bits & (4 >> col) != 0
-                        && let Some(r) = Rect::from_xywh(
-                            x + col as f32 * cell,
-                            y + row as f32 * cell,
-                            cell,
-                            cell,
-                        )
-                    {
-                        pm.fill_rect(r, &paint, Tf::identity(), None);
-                    }
-                }
-            }
-            x += 4.0 * cell;
-        }
-    }
-    paint.anti_alias = true;
-    for (tris, _) in &s.objects {
-        for t in tris {
-            let mut pb = PathBuilder::new();
-            let (x, y) = v.px(t[0]);
-            pb.move_to(x, y);
-            for p in &t[1..] {
-                let (x, y) = v.px(*p);
-                pb.line_to(x, y);
-            }
-            pb.close();
-            if let Some(path) = pb.finish() {
-                paint.set_color_rgba8(139, 26, 26, 140);
-                pm.fill_path(&path, &paint, FillRule::Winding, Tf::identity(), None);
-            }
-        }
-    }
-    for path in &s.paths {
-        let mut pb = PathBuilder::new();
-        for (i, p) in path.iter().enumerate() {
-            let (x, y) = v.px(*p);
-            if i == 0 {
-                pb.move_to(x, y);
-            } else {
-                pb.line_to(x, y);
-            }
-        }
-        if let Some(line) = pb.finish() {
-            paint.set_color_rgba8(16, 96, 224, 255);
-            let stroke = Stroke {
-                width: 3.0,
-                line_join: tiny_skia::LineJoin::Round,
-                line_cap: tiny_skia::LineCap::Round,
-                ..Stroke::default()
-            };
-            pm.stroke_path(&line, &paint, &stroke, Tf::identity(), None);
-        }
-        for (p, rgb) in [(path.first(), [16, 160, 16]), (path.last(), [224, 16, 16])] {
-            if let Some(p) = p {
-                let (x, y) = v.px(*p);
-                if let Some(dot) = PathBuilder::from_circle(x, y, 5.0) {
-                    paint.set_color_rgba8(rgb[0], rgb[1], rgb[2], 255);
-                    pm.fill_path(&dot, &paint, FillRule::Winding, Tf::identity(), None);
-                }
-            }
-        }
-    }
-    for (p, err, _) in &s.marks {
-        let (x, y) = v.px(*p);
-        if let Some(path) = PathBuilder::from_circle(x, y, 6.0) {
-            if *err {
-                paint.set_color_rgba8(224, 0, 0, 255);
-            } else {
-                paint.set_color_rgba8(224, 0, 224, 255);
-            }
-            let stroke = Stroke {
-                width: 2.0,
-                ..Stroke::default()
-            };
-            pm.stroke_path(&path, &paint, &stroke, Tf::identity(), None);
-        }
-    }
+    let tree = usvg::Tree::from_str(svg, &opts)
+        .map_err(|e| RenderError(format!("cannot read the drawn SVG: {e}")))?;
+    let size = tree.size().to_int_size();
+    let (w, h) = (size.width(), size.height());
+    let mut pm = tiny_skia::Pixmap::new(w, h)
+        .ok_or_else(|| RenderError(format!("cannot make a {w}x{h} image")))?;
+    resvg::render(&tree, tiny_skia::Transform::identity(), &mut pm.as_mut());
     pm.encode_png()
         .map_err(|e| RenderError(format!("PNG encoding failed: {e}")))
 }
 
+/// A PNG map of one or more rooms: [`render_svg`]'s picture, drawn.
+pub fn render_png(rooms: &[MapRoom<'_>], opts: &RenderOptions) -> Result<Vec<u8>, RenderError> {
+    svg_to_png(&render_svg(rooms, opts))
+}
+
 /// `areakit render FILE -o OUT.svg [--findings]` for one walkmesh.
 pub fn render_bwm_svg(bwm: &Bwm, findings: &[Finding]) -> String {
-    let opts = RenderOptions {
-        findings: findings.iter().cloned().map(|f| (0, f)).collect(),
-        ..RenderOptions::default()
-    };
-    render_svg(
-        &[MapRoom {
-            name: None,
-            offset: [0.0; 3],
-            bwm,
-        }],
-        &opts,
-    )
+    render_svg(&single(bwm), &single_opts(findings))
 }
 
 /// `areakit render FILE -o OUT.png [--findings]` for one walkmesh.
 pub fn render_bwm_png(bwm: &Bwm, findings: &[Finding]) -> Result<Vec<u8>, RenderError> {
-    let opts = RenderOptions {
+    render_png(&single(bwm), &single_opts(findings))
+}
+
+fn single(bwm: &Bwm) -> [MapRoom<'_>; 1] {
+    [MapRoom {
+        name: None,
+        offset: [0.0; 3],
+        bwm,
+    }]
+}
+
+fn single_opts(findings: &[Finding]) -> RenderOptions {
+    RenderOptions {
         findings: findings.iter().cloned().map(|f| (0, f)).collect(),
         ..RenderOptions::default()
-    };
-    render_png(
-        &[MapRoom {
-            name: None,
-            offset: [0.0; 3],
-            bwm,
-        }],
-        &opts,
-    )
+    }
 }

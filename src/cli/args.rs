@@ -57,6 +57,11 @@ pub enum Command {
         after_help = "Example:\n  areakit render areakit-demo/demo.lyt -o demo.png --findings"
     )]
     Render(RenderArgs),
+    /// Write an interactive HTML viewer of a walkmesh, an area (LYT or folder) or an NWN2 TRX: one self-contained page.
+    #[command(
+        after_help = "The page holds its data and script inline (no network; opens from file://): pan and zoom, layers, legend, scale bar, a face inspector and the findings of check (docs/viewer.md).\n\nExamples:\n  areakit view areakit-demo/demo.lyt -o demo.html --open\n  areakit view m13aa_01a.wok -o room.html --path 10,2:14,9"
+    )]
+    View(ViewArgs),
     /// Generate a sample KotOR-style area (LYT, VIS, room WOKs, a map), write it, read it back, check and query it.
     #[command(
         after_help = "Example:\n  areakit demo --out /tmp/areakit-demo && areakit check /tmp/areakit-demo"
@@ -324,6 +329,28 @@ pub struct RenderArgs {
     #[arg(long, value_name = "FILE")]
     pub objects: Option<PathBuf>,
     /// The agent radius the drawn paths keep from walls and objects.
+    #[arg(long, value_name = "R", default_value_t = 0.0)]
+    pub radius: f32,
+}
+
+/// `areakit view`.
+#[derive(Debug, clap::Args)]
+pub struct ViewArgs {
+    /// A BWM walkmesh, an area (LYT file or folder), or an NWN2 TRX/TRN.
+    pub input: PathBuf,
+    /// The HTML page to write.
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Open the page in the system's browser once written.
+    #[arg(long)]
+    pub open: bool,
+    /// Show the shortest path between two points, X,Y:X,Y (or X,Y,Z:X,Y,Z); repeatable.
+    #[arg(long, value_name = "X,Y:X,Y", allow_hyphen_values = true)]
+    pub path: Vec<String>,
+    /// Show placed objects (placeables and doors) from a JSON file; paths go around them.
+    #[arg(long, value_name = "FILE")]
+    pub objects: Option<PathBuf>,
+    /// The agent radius the shown paths keep from walls and objects.
     #[arg(long, value_name = "R", default_value_t = 0.0)]
     pub radius: f32,
 }

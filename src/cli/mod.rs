@@ -11,7 +11,7 @@ use areakit::resolve::Sources;
 use args::{
     BakeArgs, CheckArgs, Cli, Command, ConvertArgs, DemoArgs, ExportArgs, ExtractArgs, ImportArgs,
     InfoArgs, LsArgs, PackArgs, PathArgs, PathModeArg, PthCommand, QueryArgs, RebuildArgs,
-    RenderArgs, TransformArgs,
+    RenderArgs, TransformArgs, ViewArgs,
 };
 
 /// Buffered standard output that treats a closed pipe as success.
@@ -90,6 +90,7 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<u8, Error> {
         Command::Query(a) => run_query(a, out),
         Command::Transform(a) => run_transform(a, out),
         Command::Render(a) => run_render(a, &sources, out),
+        Command::View(a) => run_view(a, out),
         Command::Check(a) => run_check(a, &sources, out),
         Command::Convert(a) => run_convert(a, out),
         Command::Path(a) => run_path(a, &sources, out),
@@ -424,14 +425,24 @@ fn run_transform(a: TransformArgs, out: &mut Output) -> Result<u8, Error> {
     Ok(0)
 }
 
-fn run_render(a: RenderArgs, sources: &Sources, out: &mut Output) -> Result<u8, Error> {
-    fsio::refuse_overwrite(&a.input, &a.output, false)?;
+/// The overlays of `render` and `view`: `--objects`, `--radius` and each `--path X,Y:X,Y`.
+fn overlays(
+    objects: &Option<std::path::PathBuf>,
+    radius: f32,
+    paths: &[String],
+) -> Result<areakit::ops::Overlays, Error> {
     let mut overlays = areakit::ops::Overlays {
-        objects: a.objects.clone(),
-        radius: a.radius,
+        objects: objects.clone(),
+        radius,
         ..Default::default()
     };
-    overlays.paths = parse_paths(&a.path)?;
+    overlays.paths = parse_paths(paths)?;
+    Ok(overlays)
+}
+
+fn run_render(a: RenderArgs, sources: &Sources, out: &mut Output) -> Result<u8, Error> {
+    fsio::refuse_overwrite(&a.input, &a.output, false)?;
+    let overlays = overlays(&a.objects, a.radius, &a.path)?;
     let notes = match areakit::modules::named_input(Some(&a.input), sources)? {
         Some((res, area)) => areakit::modules::render(
             &*res,
@@ -447,6 +458,37 @@ fn run_render(a: RenderArgs, sources: &Sources, out: &mut Output) -> Result<u8, 
         eprintln!("areakit render: {n}");
     }
     out.line(&format!("{} -> {}", a.input.display(), a.output.display()))?;
+    Ok(0)
+}
+
+fn run_view(a: ViewArgs, out: &mut Output) -> Result<u8, Error> {
+    let ext_ok = a
+        .output
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm"));
+    if !ext_ok {
+        return Err(Error::usage(format!(
+            "{}: the page must end in .html",
+            a.output.display()
+        )));
+    }
+    let overlays = overlays(&a.objects, a.radius, &a.path)?;
+    let (summary, notes) = areakit::view::view_file(&a.input, &a.output, &overlays)?;
+    for n in notes {
+        eprintln!("areakit view: {n}");
+    }
+    out.line(&format!(
+        "{} -> {} ({} faces, {} rooms, {} findings, {} bytes)",
+        a.input.display(),
+        a.output.display(),
+        summary.faces,
+        summary.rooms,
+        summary.findings,
+        summary.bytes
+    ))?;
+    if a.open {
+        areakit::view::open_in_browser(&a.output)?;
+    }
     Ok(0)
 }
 
