@@ -81,6 +81,10 @@ pub fn open_capsule_or_key(path: &Path) -> Result<Box<dyn Resources>, Error> {
 /// RIM) or a KEY.
 pub fn is_capsule_file(path: &Path) -> bool {
     use std::io::Read;
+    // Only a regular file is opened: opening a FIFO would wait for a writer.
+    if !path.is_file() {
+        return false;
+    }
     let Ok(f) = std::fs::File::open(path) else {
         return false;
     };
@@ -88,20 +92,22 @@ pub fn is_capsule_file(path: &Path) -> bool {
     if f.take(8).read_to_end(&mut head).is_err() {
         return false;
     }
-    path.is_file()
-        && matches!(
-            crate::document::Format::from_magic(&head),
-            Some(
-                crate::document::Format::Erf
-                    | crate::document::Format::Rim
-                    | crate::document::Format::Key
-            )
+    matches!(
+        crate::document::Format::from_magic(&head),
+        Some(
+            crate::document::Format::Erf
+                | crate::document::Format::Rim
+                | crate::document::Format::Key
         )
+    )
 }
 
 /// Whether the regular file at `path` starts with `magic` (false when it cannot be read).
 pub fn file_starts_with(path: &Path, magic: &[u8]) -> bool {
     use std::io::Read;
+    if !path.is_file() {
+        return false;
+    }
     let Ok(f) = std::fs::File::open(path) else {
         return false;
     };

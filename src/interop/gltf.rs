@@ -275,45 +275,23 @@ pub fn write(scene: &Scene, binary: bool) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
-const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+/// Standard base64, padding optional when decoding (the `base64` crate, as `view` uses it).
+const BASE64: base64::engine::GeneralPurpose = base64::engine::GeneralPurpose::new(
+    &base64::alphabet::STANDARD,
+    base64::engine::GeneralPurposeConfig::new()
+        .with_decode_padding_mode(base64::engine::DecodePaddingMode::Indifferent),
+);
 
 /// Standard base64 with padding.
 pub fn base64_encode(data: &[u8]) -> String {
-    let mut s = String::with_capacity(data.len().div_ceil(3) * 4);
-    for c in data.chunks(3) {
-        let n = (u32::from(c[0]) << 16)
-            | (u32::from(*c.get(1).unwrap_or(&0)) << 8)
-            | u32::from(*c.get(2).unwrap_or(&0));
-        for k in 0..4 {
-            if k <= c.len() {
-                s.push(B64[((n >> (18 - 6 * k)) & 63) as usize] as char);
-            } else {
-                s.push('=');
-            }
-        }
-    }
-    s
+    use base64::Engine as _;
+    BASE64.encode(data)
 }
 
 /// Decodes standard base64 (padding optional); `None` on a character outside the alphabet.
 pub fn base64_decode(s: &str) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(s.len() / 4 * 3);
-    let mut acc = 0u32;
-    let mut bits = 0;
-    for b in s.bytes() {
-        if b == b'=' {
-            break;
-        }
-        let v = B64.iter().position(|&c| c == b)? as u32;
-        acc = (acc << 6) | v;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-            acc &= (1 << bits) - 1;
-        }
-    }
-    Some(out)
+    use base64::Engine as _;
+    BASE64.decode(s).ok()
 }
 
 // -------------------------------------------------------------------------------------------
