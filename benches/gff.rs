@@ -1,7 +1,6 @@
-//! GFF decode and encode throughput over the 35 loose corpus GFFs, against copying the same
-//! bytes (`to_vec`) in the same run. With `AREAKIT_GFF_MEMBERS` naming a folder of GFFs
-//! extracted from capsules, the `members_*` benchmarks run over those too (else they measure
-//! nothing). Run: `cargo bench --bench gff`.
+//! GFF decode and encode throughput over the 35 loose corpus GFFs and over the GFF members of
+//! the corpus capsules (about 6 000), against copying the same bytes (`to_vec`) in the same
+//! run. Run: `cargo bench --bench gff`.
 
 use std::path::Path;
 
@@ -30,19 +29,38 @@ fn loose() -> Vec<Vec<u8>> {
     files
 }
 
-/// Every GFF under `$AREAKIT_GFF_MEMBERS` (empty when unset).
+/// Every GFF member of the corpus capsules (ERF/MOD and RIM files that read; PyKotor's
+/// deliberately corrupted ones do not).
 fn members() -> Vec<Vec<u8>> {
-    let Some(dir) = std::env::var_os("AREAKIT_GFF_MEMBERS") else {
-        return Vec::new();
-    };
-    walkdir::WalkDir::new(dir)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file())
-        .map(|e| std::fs::read(e.path()).expect("member file"))
-        .filter(|d| d.get(4..8) == Some(b"V3.2"))
-        .collect()
+    use areakit_formats::{erf, rim};
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let sources =
+        std::fs::read_to_string(dir.join("SOURCES.tsv")).expect("../shared/corpus/SOURCES.tsv");
+    let mut out = Vec::new();
+    for l in sources.lines().skip(1) {
+        let cols: Vec<&str> = l.split('\t').collect();
+        let format = cols.get(6).copied().unwrap_or_default();
+        if format != "erf" && format != "rim" {
+            continue;
+        }
+        let data = std::fs::read(dir.join(cols[0])).expect("corpus file");
+        let members: Vec<Vec<u8>> = if format == "erf" {
+            erf::read(&data)
+                .map(|e| e.resources.into_iter().map(|r| r.data).collect())
+                .unwrap_or_default()
+        } else {
+            rim::read(&data)
+                .map(|r| r.resources.into_iter().map(|r| r.data).collect())
+                .unwrap_or_default()
+        };
+        out.extend(members.into_iter().filter(|d| d.get(4..8) == Some(b"V3.2")));
+    }
+    assert!(
+        out.len() >= 5_000,
+        "only {} GFF members in the corpus capsules",
+        out.len()
+    );
+    out
 }
 
 fn total(files: &[Vec<u8>]) -> usize {
