@@ -21,15 +21,11 @@ use std::sync::OnceLock;
 
 #[path = "nav_support/shared.rs"]
 mod shared;
-use shared::{largest_corpus_surface, maze, random_pairs};
+use shared::{PAIRS, PAIRS_1M, PAIRS_120K, largest_corpus_surface, maze, random_pairs};
 
 fn main() {
     divan::main();
 }
-
-const PAIRS: usize = 10_000;
-const PAIRS_120K: usize = 2_000;
-const PAIRS_1M: usize = 100;
 
 struct Case {
     name: String,

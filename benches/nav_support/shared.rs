@@ -7,6 +7,12 @@
 use areakit_geometry::Vec3;
 use areakit_geometry::nav::{NavMesh, Surface};
 
+/// Random reachable pairs per mesh: the largest corpus walkmesh, the ~120 k and the ~1 M
+/// triangle mazes (far pairs on the mazes expand many nodes, hence fewer).
+pub const PAIRS: usize = 10_000;
+pub const PAIRS_120K: usize = 2_000;
+pub const PAIRS_1M: usize = 100;
+
 pub struct Rng(pub u64);
 
 impl Rng {

@@ -27,16 +27,12 @@ use std::sync::OnceLock;
 
 #[path = "../../nav_support/shared.rs"]
 mod shared;
-use shared::{largest_corpus_surface, maze, random_pairs};
+use shared::{PAIRS, PAIRS_1M, PAIRS_120K, largest_corpus_surface, maze, random_pairs};
 
 fn main() {
     divan::main();
 }
 
-/// As `benches/nav.rs`.
-const PAIRS: usize = 10_000;
-const PAIRS_120K: usize = 2_000;
-const PAIRS_1M: usize = 100;
 /// Tile size of the mazes (cells are 1 m; 64 m tiles hold at most 65² vertices).
 const MAZE_TILE: f32 = 64.0;
 
