@@ -250,30 +250,7 @@ fn walkable_only_leaves_out_the_rest_and_imports_back() {
 
 /// A 2 m box (a crate's walkmesh), every face non-walkable.
 fn crate_pwk() -> Bwm {
-    let mut m = Bwm {
-        walkmesh_type: bwm::WalkmeshType::PlaceableOrDoor,
-        ..Bwm::default()
-    };
-    for z in [0.0, 1.0] {
-        for (x, y) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
-            m.vertices.push([x, y, z]);
-        }
-    }
-    for [a, b, c, d] in [
-        [4, 5, 6, 7],
-        [0, 1, 5, 4],
-        [1, 2, 6, 5],
-        [2, 3, 7, 6],
-        [3, 0, 4, 7],
-    ] {
-        for v in [[a, b, c], [a, c, d]] {
-            m.faces.push(bwm::Face {
-                vertices: v,
-                material: bwm::Material::NonWalk,
-            });
-        }
-    }
-    areakit::walkmesh::rebuild(&m).unwrap()
+    common::box_walkmesh(1.0, 1.0, 1.0)
 }
 
 /// Each room of an exported area imports back (`--room-index`) to its own WOK exactly: the

@@ -60,33 +60,8 @@ fn instance(id: u32, template: &str, p: [f32; 3], bearing: f32, tag: &str) -> St
         .with(label("Bearing"), Value::Float(bearing))
 }
 
-/// A door leaf: a 2 m wide, 0.2 m thick, 2.5 m high box along local x, no use hooks.
 fn door_dwk() -> Vec<u8> {
-    let mut m = bwm::Bwm {
-        walkmesh_type: bwm::WalkmeshType::PlaceableOrDoor,
-        ..bwm::Bwm::default()
-    };
-    for z in [0.0, 2.5] {
-        for (x, y) in [(-1.0, -0.1), (1.0, -0.1), (1.0, 0.1), (-1.0, 0.1)] {
-            m.vertices.push([x, y, z]);
-        }
-    }
-    for [a, b, c, d] in [
-        [4, 5, 6, 7],
-        [0, 1, 5, 4],
-        [1, 2, 6, 5],
-        [2, 3, 7, 6],
-        [3, 0, 4, 7],
-    ] {
-        for v in [[a, b, c], [a, c, d]] {
-            m.faces.push(bwm::Face {
-                vertices: v,
-                material: bwm::Material::NonWalk,
-            });
-        }
-    }
-    let m = areakit::walkmesh::rebuild(&m).unwrap();
-    bwm::write(&m).unwrap()
+    bwm::write(&common::box_walkmesh(1.0, 0.1, 2.5)).unwrap()
 }
 
 fn table(rows: usize, set_rows: &[(usize, &str)]) -> Vec<u8> {
