@@ -9,8 +9,9 @@
 //! - a face contains `(x, y)` when the point lies in its box and on the inner side of (or on)
 //!   all three edges seen from above; vertical faces contain no point;
 //! - [`Locator::face_at`]: walkable faces win over non-walkable ones; then, with a height hint
-//!   `z`, the face whose height at the point is nearest to `z`, without a hint the highest;
-//!   remaining ties go to the lowest face index;
+//!   `z`, the face whose height at the point is nearest to `z` (a NaN hint is no nearer to one
+//!   face than another), without a hint the highest; remaining ties go to the lowest face
+//!   index;
 //! - [`Locator::height_at`]: the same over walkable faces only;
 //! - rays hit both sides of a face; the nearest hit wins, ties to the lowest face index.
 
@@ -18,6 +19,7 @@ use crate::aabb;
 use crate::mesh::{AabbNode, Mesh};
 
 mod flat;
+mod grid;
 
 /// A face found at a point.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -122,6 +124,8 @@ fn point_key(walkable: bool, z: f32, hint: Option<f32>, face: u32) -> (u8, f32, 
         Some(h) => (z - h).abs(),
         None => -z,
     };
+    // A NaN hint scores every face alike: the lowest index wins, whatever the visit order.
+    let score = if score.is_nan() { f32::INFINITY } else { score };
     (u8::from(!walkable), score, face)
 }
 
@@ -425,6 +429,8 @@ pub struct Locator<'a> {
     flat: flat::Flat,
     /// Whether the stored tree was used.
     stored: bool,
+    /// The grid for point queries, made at the first one (`None` inside: the tree answers).
+    grid: std::sync::OnceLock<Option<grid::PointGrid>>,
 }
 
 impl<'a> Locator<'a> {
@@ -454,6 +460,7 @@ impl<'a> Locator<'a> {
             nodes,
             flat: flat::Flat::new(mesh, src),
             stored: use_stored,
+            grid: std::sync::OnceLock::new(),
         }
     }
 
@@ -472,12 +479,29 @@ impl<'a> Locator<'a> {
         self.mesh
     }
 
-    /// Calls `visit(face)` for every leaf whose box contains `(x, y)` seen from above (and
-    /// all of whose ancestors' boxes do), in pre-order.
+    /// Calls `visit(face)` for faces that may contain `(x, y)` seen from above: those listed
+    /// in the point grid's cell (see `grid`), or without a grid every leaf whose box contains
+    /// the point (and all of whose ancestors' boxes do), in pre-order. Either way every face
+    /// whose own box contains the point is visited; callers test that box first
+    /// ([`flat::face_height`]), so both give the same answers.
     #[inline(always)]
     fn for_each_at(&self, x: f32, y: f32, mut visit: impl FnMut(u32)) {
         let fl = &self.flat;
-        if !fl.some || !flat::in_box(&fl.root_point, x, y) {
+        if !fl.some {
+            return;
+        }
+        let grid = self.grid.get_or_init(|| {
+            let boxes: Vec<[f32; 4]> = fl.pface.iter().map(|p| p.bb).collect();
+            grid::PointGrid::new(&boxes)
+        });
+        if let Some(g) = grid {
+            // Only faces whose box may hold the point; the caller's face test checks the box.
+            for &f in g.candidates(x, y) {
+                visit(f);
+            }
+            return;
+        }
+        if !flat::in_box(&fl.root_point, x, y) {
             return;
         }
         let mut cur = fl.root;
