@@ -496,8 +496,17 @@ impl<'a> Locator<'a> {
         });
         if let Some(g) = grid {
             // Only faces whose box may hold the point; the caller's face test checks the box.
-            for &f in g.candidates(x, y) {
-                visit(f);
+            // The box tests first, into a mask (no branch per entry: which boxes hold a
+            // random point is unpredictable), then the faces they pass.
+            for chunk in g.candidates(x, y).chunks(64) {
+                let mut mask = 0u64;
+                for (i, e) in chunk.iter().enumerate() {
+                    mask |= u64::from(e.holds(x, y)) << i;
+                }
+                while mask != 0 {
+                    visit(chunk[mask.trailing_zeros() as usize].face);
+                    mask &= mask - 1;
+                }
             }
             return;
         }

@@ -9,12 +9,15 @@
 //! the face was listed in (the cell of a coordinate, `floor((c - origin) * scale)`, only grows
 //! with `c`: each `f32` step rounds monotonically).
 //!
-//! The resolution aims at about one cell per face. A grid is not made when the faces are so
+//! The resolution aims at about two cells per face. A grid is not made when the faces are so
 //! large or so many overlap that the lists would exceed [`MAX_ENTRIES_PER_FACE`] entries per
 //! face (hostile or degenerate meshes): the tree answers then.
 
 /// The most list entries per face a grid may hold (it is not made otherwise).
 pub(super) const MAX_ENTRIES_PER_FACE: u64 = 16;
+
+/// Cells per face the resolution aims at.
+const CELLS_PER_FACE: f64 = 2.0;
 
 /// The most cells along one side.
 const MAX_SIDE: u32 = 4096;
@@ -28,9 +31,28 @@ pub(super) struct PointGrid {
     scale: [f32; 2],
     nx: u32,
     ny: u32,
-    /// Per cell (row-major, `y * nx + x`), where its faces start in `faces`; one more at the end.
+    /// Per cell (row-major, `y * nx + x`), where its entries start in `entries`; one more at
+    /// the end.
     start: Vec<u32>,
-    faces: Vec<u32>,
+    entries: Vec<Entry>,
+}
+
+/// A face listed in a cell, with its box (so that the box test reads the cell's list only).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Entry {
+    /// `[min x, max x, min y, max y]`.
+    pub(super) bb: [f32; 4],
+    pub(super) face: u32,
+}
+
+impl Entry {
+    /// Whether the face's box contains `(x, y)`: the first test of
+    /// [`super::flat::face_height`], without branches (for a NaN coordinate, which the grid
+    /// never looks up, it would differ).
+    #[inline(always)]
+    pub(super) fn holds(&self, x: f32, y: f32) -> bool {
+        (x >= self.bb[0]) & (x <= self.bb[1]) & (y >= self.bb[2]) & (y <= self.bb[3])
+    }
 }
 
 impl PointGrid {
@@ -60,9 +82,9 @@ impl PointGrid {
             f64::from(b[1]) - f64::from(b[0]),
             f64::from(b[3]) - f64::from(b[2]),
         );
-        // About one cell per face, square cells; a flat extent gets one cell across.
+        // About CELLS_PER_FACE cells per face, square cells; a flat extent gets one cell across.
         let (nx, ny) = if w > 0.0 && h > 0.0 {
-            let side = (w * h / n as f64).sqrt();
+            let side = (w * h / (n as f64 * CELLS_PER_FACE)).sqrt();
             (cells_along(w / side), cells_along(h / side))
         } else {
             let c = cells_along(n as f64);
@@ -85,7 +107,7 @@ impl PointGrid {
             nx,
             ny,
             start: Vec::new(),
-            faces: Vec::new(),
+            entries: Vec::new(),
         };
         if !g.scale.iter().all(|s| s.is_finite()) {
             return None;
@@ -112,18 +134,21 @@ impl PointGrid {
             count[i + 1] += count[i];
         }
         let mut next = count.clone();
-        let mut faces = vec![0u32; entries as usize];
-        for (f, r) in ranges.iter().enumerate() {
+        let mut list = vec![Entry::default(); entries as usize];
+        for (f, (r, bb)) in ranges.iter().zip(boxes).enumerate() {
             for cy in r[2]..=r[3] {
                 for cx in r[0]..=r[1] {
                     let c = (cy * nx + cx) as usize;
-                    faces[next[c] as usize] = f as u32;
+                    list[next[c] as usize] = Entry {
+                        bb: *bb,
+                        face: f as u32,
+                    };
                     next[c] += 1;
                 }
             }
         }
         g.start = count;
-        g.faces = faces;
+        g.entries = list;
         Some(g)
     }
 
@@ -150,22 +175,22 @@ impl PointGrid {
         i.min(side - 1)
     }
 
-    /// The faces listed in the cell of `(x, y)`: every face whose box contains the point is
-    /// among them. Empty outside the bounds (and for NaN).
+    /// The entries of the cell of `(x, y)`: every face whose box contains the point is among
+    /// them. Empty outside the bounds (and for NaN).
     #[inline(always)]
-    pub(super) fn candidates(&self, x: f32, y: f32) -> &[u32] {
+    pub(super) fn candidates(&self, x: f32, y: f32) -> &[Entry] {
         let b = &self.bounds;
         if !(x >= b[0] && x <= b[1] && y >= b[2] && y <= b[3]) {
             return &[];
         }
         let c = (self.cell(y, 1) * self.nx + self.cell(x, 0)) as usize;
-        &self.faces[self.start[c] as usize..self.start[c + 1] as usize]
+        &self.entries[self.start[c] as usize..self.start[c + 1] as usize]
     }
 
     /// Heap bytes held.
     #[cfg(test)]
     pub(super) fn heap_bytes(&self) -> usize {
-        (self.start.len() + self.faces.len()) * 4
+        self.start.len() * 4 + self.entries.len() * std::mem::size_of::<Entry>()
     }
 }
 
@@ -201,7 +226,9 @@ mod tests {
                     let x = bb[0] + (bb[1] - bb[0]) * u as f32 / 8.0;
                     let y = bb[2] + (bb[3] - bb[2]) * v as f32 / 8.0;
                     assert!(
-                        g.candidates(x, y).contains(&(f as u32)),
+                        g.candidates(x, y)
+                            .iter()
+                            .any(|e| e.face == f as u32 && e.holds(x, y)),
                         "face {f} at {x},{y}"
                     );
                     checked += 1;
@@ -214,6 +241,10 @@ mod tests {
         assert!(g.heap_bytes() > 0);
     }
 
+    fn faces(e: &[Entry]) -> Vec<u32> {
+        e.iter().map(|e| e.face).collect()
+    }
+
     #[test]
     fn a_line_of_faces_and_a_point_extent_get_grids() {
         let line: Vec<[f32; 4]> = (0..50)
@@ -222,10 +253,10 @@ mod tests {
         let g = PointGrid::new(&line).expect("a grid along x");
         assert_eq!(g.ny, 1);
         // Boxes are closed: face 9 ends on the cell's left side.
-        assert_eq!(g.candidates(10.5, 2.0), &[9, 10]);
+        assert_eq!(faces(g.candidates(10.5, 2.0)), [9, 10]);
         let point = [[1.0f32, 1.0, 1.0, 1.0]; 3];
         let g = PointGrid::new(&point).expect("a one-cell grid");
-        assert_eq!(g.candidates(1.0, 1.0), &[0, 1, 2]);
+        assert_eq!(faces(g.candidates(1.0, 1.0)), [0, 1, 2]);
         assert!(g.candidates(1.0, 1.5).is_empty());
     }
 
