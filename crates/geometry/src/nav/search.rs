@@ -273,12 +273,10 @@ pub struct Searcher {
     /// Per vertex: best `g` of a root, valid where `vstamp == stamp`.
     vbest: Vec<f64>,
     vstamp: Vec<u32>,
-    /// Per triangle (fast mode): `g`, parent, entry point, state.
-    tg: Vec<f64>,
-    tparent: Vec<u32>,
-    tpos: Vec<[f64; 2]>,
-    tstamp: Vec<u32>,
-    tclosed: Vec<u32>,
+    /// Per triangle (fast mode): its search state, valid where `stamp` is the query's.
+    tstate: Vec<TriState>,
+    /// The fast mode's queue: `f` (as `f32` bits) above, the triangle below.
+    tqueue: BinaryHeap<Reverse<u64>>,
     cstamp: Vec<u32>,
     stamp: u32,
     chain: Vec<u32>,
@@ -288,6 +286,26 @@ pub struct Searcher {
     turns: Vec<(u32, Vec3, usize)>,
     portals: Vec<([f64; 2], u32, [f64; 2], u32)>,
 }
+
+/// A triangle's state in a fast-mode search: everything one expansion reads or writes about
+/// a triangle, in one place.
+#[derive(Debug, Clone, Copy, Default)]
+struct TriState {
+    /// Length from the start to the entry point.
+    g: f64,
+    /// The triangle it was entered from ([`NO_TRIANGLE`] for the start's).
+    parent: u32,
+    /// The query that last reached it ([`Searcher::stamp`]).
+    stamp: u32,
+    /// The edge it was entered by (its midpoint is the entry point); [`FROM_START`] for the
+    /// start's triangle (entered at the start).
+    entry: u8,
+    /// Taken from the queue.
+    closed: bool,
+}
+
+/// [`TriState::entry`] of the start's triangle.
+const FROM_START: u8 = 3;
 
 impl std::fmt::Debug for Node {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -307,6 +325,13 @@ fn dist(a: [f64; 2], b: [f64; 2]) -> f64 {
 #[inline]
 fn lerp(a: [f64; 2], b: [f64; 2], u: f64) -> [f64; 2] {
     [a[0] + (b[0] - a[0]) * u, a[1] + (b[1] - a[1]) * u]
+}
+
+/// A fast-mode queue entry: `f` rounded to `f32` above (non-negative floats order as their
+/// bits), the triangle below; smaller `f` first, then the lower triangle.
+#[inline]
+fn queue_key(f: f64, t: u32) -> u64 {
+    (u64::from((f as f32).max(0.0).to_bits()) << 32) | u64::from(t)
 }
 
 #[inline]
@@ -523,23 +548,19 @@ impl Searcher {
         if self.cstamp.len() < mesh.comp_parent.len() {
             self.cstamp.resize(mesh.comp_parent.len(), 0);
         }
-        if self.tstamp.len() < nt {
-            self.tstamp.resize(nt, 0);
-            self.tclosed.resize(nt, 0);
-            self.tg.resize(nt, 0.0);
-            self.tparent.resize(nt, 0);
-            self.tpos.resize(nt, [0.0; 2]);
+        if self.tstate.len() < nt {
+            self.tstate.resize(nt, TriState::default());
         }
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.vstamp.iter_mut().for_each(|s| *s = 0);
-            self.tstamp.iter_mut().for_each(|s| *s = 0);
-            self.tclosed.iter_mut().for_each(|s| *s = 0);
+            self.tstate.iter_mut().for_each(|s| s.stamp = 0);
             self.cstamp.iter_mut().for_each(|s| *s = 0);
             self.stamp = 1;
         }
         self.nodes.clear();
         self.heap.clear();
+        self.tqueue.clear();
     }
 
     // -----------------------------------------------------------------------------------------
@@ -1150,48 +1171,67 @@ impl Searcher {
     ) -> Result<(), PathError> {
         let stamp = self.stamp;
         let t0 = start.triangle;
-        self.tstamp[t0 as usize] = stamp;
-        self.tg[t0 as usize] = 0.0;
-        self.tparent[t0 as usize] = NO_TRIANGLE;
-        self.tpos[t0 as usize] = q.s;
-        self.heap.push(Reverse((key(dist(q.s, q.t)), t0)));
+        self.tstate[t0 as usize] = TriState {
+            g: 0.0,
+            parent: NO_TRIANGLE,
+            stamp,
+            entry: FROM_START,
+            closed: false,
+        };
+        self.tqueue.push(Reverse(queue_key(dist(q.s, q.t), t0)));
         let mut expanded = 0usize;
         let mut found = false;
-        while let Some(Reverse((_, t))) = self.heap.pop() {
+        while let Some(Reverse(k)) = self.tqueue.pop() {
+            let t = k as u32;
             let tu = t as usize;
-            if self.tclosed[tu] == stamp {
+            let st = &mut self.tstate[tu];
+            if st.closed {
                 continue;
             }
-            self.tclosed[tu] = stamp;
+            st.closed = true;
+            let (g, entry) = (st.g, st.entry);
             expanded += 1;
             if t == q.goal {
                 found = true;
                 break;
             }
-            let g = self.tg[tu];
-            let pos = self.tpos[tu];
+            // The corners, and the edge midpoints (edge k from corner k to k + 1).
             let tri = mesh.tris[tu];
+            let c = tri.map(|v| Self::vpos(mesh, v));
+            let mid = [0, 1, 2].map(|k| {
+                let (a, b) = (c[k], c[(k + 1) % 3]);
+                [(a[0] + b[0]) * 0.5, (a[1] + b[1]) * 0.5]
+            });
+            let pos = if entry == FROM_START {
+                q.s
+            } else {
+                mid[entry as usize]
+            };
             for k in 0..3 {
                 let link = mesh.links[tu][k];
                 if link == NO_TRIANGLE {
                     continue;
                 }
                 let nb = (link >> 2) as usize;
-                if self.tclosed[nb] == stamp || q.allowed[mesh.comp[nb] as usize] != stamp {
+                let ns = self.tstate[nb];
+                let seen = ns.stamp == stamp;
+                if seen && ns.closed || q.allowed[mesh.comp[nb] as usize] != stamp {
                     continue;
                 }
-                let pa = Self::vpos(mesh, tri[k]);
-                let pb = Self::vpos(mesh, tri[(k + 1) % 3]);
-                let m = [(pa[0] + pb[0]) * 0.5, (pa[1] + pb[1]) * 0.5];
+                let m = mid[k];
                 let g2 = g + dist(pos, m);
-                if self.tstamp[nb] == stamp && self.tg[nb] <= g2 {
+                if seen && ns.g <= g2 {
                     continue;
                 }
-                self.tstamp[nb] = stamp;
-                self.tg[nb] = g2;
-                self.tparent[nb] = t;
-                self.tpos[nb] = m;
-                self.heap.push(Reverse((key(g2 + dist(m, q.t)), nb as u32)));
+                self.tstate[nb] = TriState {
+                    g: g2,
+                    parent: t,
+                    stamp,
+                    entry: (link & 3) as u8,
+                    closed: false,
+                };
+                self.tqueue
+                    .push(Reverse(queue_key(g2 + dist(m, q.t), nb as u32)));
             }
         }
         out.expanded = expanded;
@@ -1202,7 +1242,7 @@ impl Searcher {
         let mut t = q.goal;
         while t != NO_TRIANGLE {
             self.corridor.push(t);
-            t = self.tparent[t as usize];
+            t = self.tstate[t as usize].parent;
         }
         self.corridor.reverse();
         self.funnel(mesh, start, goal, q);
