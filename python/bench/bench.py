@@ -179,12 +179,13 @@ def worker_pykotor(job):
 # ---------------------------------------------------------------------------------------
 
 
-def run_side(python, side, job_path):
+def run_side(python, side, job_path, env=None):
     out = subprocess.run(
         [python, __file__, "--side", side, "--job", job_path],
         check=True,
         capture_output=True,
         text=True,
+        env={**os.environ, **(env or {})},
     )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -245,6 +246,8 @@ def main():
         job_path = os.path.join(tmp, "job.json")
         Path(job_path).write_text(json.dumps(job))
         ours = run_side(a.areakit_python, "areakit", job_path)
+        # Batched queries run on rayon's threads (one per core); the same on one thread.
+        one_thread = run_side(a.areakit_python, "areakit", job_path, {"RAYON_NUM_THREADS": "1"})
         theirs = run_side(a.pykotor_python, "pykotor", job_path)
 
     mb = ours["bytes"] / 1e6
@@ -263,11 +266,14 @@ def main():
         "face_at_us": {
             "areakit_single": ours["face_at_single_s"] * 1e6,
             "areakit_batch": ours["face_at_batch_s"] * 1e6,
+            "areakit_batch_one_thread": one_thread["face_at_batch_s"] * 1e6,
             "pykotor_faceAt": theirs["face_at_single_s"] * 1e6,
             "pykotor_find_face_at": theirs["find_face_at_single_s"] * 1e6,
         },
         "face_at_single_ratio": pk_face / ours["face_at_single_s"],
         "face_at_batch_ratio": pk_face / ours["face_at_batch_s"],
+        "face_at_batch_one_thread_ratio": pk_face / one_thread["face_at_batch_s"],
+        "threads": os.cpu_count(),
         "face_at_agreement": f"{agree}/{job['compare']}",
         "areakit": ours,
         "pykotor": theirs,
@@ -286,6 +292,8 @@ def main():
     f = summary["face_at_us"]
     print(f"{'face_at one at a time (µs/query)':34}{f['areakit_single']:>14.3f}{pk_face * 1e6:>16.1f}{summary['face_at_single_ratio']:>9.0f}x")
     print(f"{'face_at batched (µs/query)':34}{f['areakit_batch']:>14.4f}{pk_face * 1e6:>16.1f}{summary['face_at_batch_ratio']:>9.0f}x")
+    print(f"{'  the same on one thread':34}{f['areakit_batch_one_thread']:>14.4f}{pk_face * 1e6:>16.1f}{summary['face_at_batch_one_thread_ratio']:>9.0f}x")
+    print(f"  (batched calls run on rayon's threads: {summary['threads']} here; one thread: RAYON_NUM_THREADS=1)")
     print(f"  PyKotor: faceAt {f['pykotor_faceAt']:.1f} µs, find_face_at {f['pykotor_find_face_at']:.1f} µs per query (the faster is the baseline);")
     print(f"  same face answered for {summary['face_at_agreement']} points (PyKotor's faceAt takes the first face containing the point,")
     print("  areakit the walkable one, else the highest: they differ only where faces overlap in plan)")

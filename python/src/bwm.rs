@@ -612,8 +612,8 @@ impl PyBwm {
         match &args.shape {
             None => Ok(one(0).into_pyobject(py)?.into_any()),
             Some(shape) => {
-                let out: Vec<i64> = py
-                    .allow_threads(|| (0..args.n).map(|i| one(i).map_or(-1, i64::from)).collect());
+                let out: Vec<i64> =
+                    py.allow_threads(|| batch(args.n, |i| one(i).map_or(-1, i64::from)));
                 input::to_array(py, out, shape)
             }
         }
