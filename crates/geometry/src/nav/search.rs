@@ -291,12 +291,13 @@ pub struct Searcher {
 /// a triangle, in one place.
 #[derive(Debug, Clone, Copy, Default)]
 struct TriState {
-    /// Length from the start to the entry point.
-    g: f64,
-    /// The triangle it was entered from ([`NO_TRIANGLE`] for the start's).
-    parent: u32,
     /// The query that last reached it ([`Searcher::stamp`]).
     stamp: u32,
+    /// Length from the start to the entry point (single precision keeps the record at 16
+    /// bytes; it only steers the search, the path's length is measured afterwards).
+    g: f32,
+    /// The triangle it was entered from ([`NO_TRIANGLE`] for the start's).
+    parent: u32,
     /// The edge it was entered by (its midpoint is the entry point); [`FROM_START`] for the
     /// start's triangle (entered at the start).
     entry: u8,
@@ -1172,9 +1173,9 @@ impl Searcher {
         let stamp = self.stamp;
         let t0 = start.triangle;
         self.tstate[t0 as usize] = TriState {
+            stamp,
             g: 0.0,
             parent: NO_TRIANGLE,
-            stamp,
             entry: FROM_START,
             closed: false,
         };
@@ -1189,7 +1190,7 @@ impl Searcher {
                 continue;
             }
             st.closed = true;
-            let (g, entry) = (st.g, st.entry);
+            let (g, entry) = (f64::from(st.g), st.entry);
             expanded += 1;
             if t == q.goal {
                 found = true;
@@ -1197,11 +1198,13 @@ impl Searcher {
             }
             // The corners, and the edge midpoints (edge k from corner k to k + 1).
             let tri = mesh.tris[tu];
-            let c = tri.map(|v| Self::vpos(mesh, v));
-            let mid = [0, 1, 2].map(|k| {
-                let (a, b) = (c[k], c[(k + 1) % 3]);
-                [(a[0] + b[0]) * 0.5, (a[1] + b[1]) * 0.5]
-            });
+            let c = [
+                Self::vpos(mesh, tri[0]),
+                Self::vpos(mesh, tri[1]),
+                Self::vpos(mesh, tri[2]),
+            ];
+            let half = |a: [f64; 2], b: [f64; 2]| [(a[0] + b[0]) * 0.5, (a[1] + b[1]) * 0.5];
+            let mid = [half(c[0], c[1]), half(c[1], c[2]), half(c[2], c[0])];
             let pos = if entry == FROM_START {
                 q.s
             } else {
@@ -1220,13 +1223,13 @@ impl Searcher {
                 }
                 let m = mid[k];
                 let g2 = g + dist(pos, m);
-                if seen && ns.g <= g2 {
+                if seen && f64::from(ns.g) <= g2 {
                     continue;
                 }
                 self.tstate[nb] = TriState {
-                    g: g2,
-                    parent: t,
                     stamp,
+                    g: g2 as f32,
+                    parent: t,
                     entry: (link & 3) as u8,
                     closed: false,
                 };
