@@ -21,7 +21,7 @@ use std::sync::OnceLock;
 
 #[path = "nav_support/shared.rs"]
 mod shared;
-use shared::{PAIRS, PAIRS_1M, PAIRS_120K, largest_corpus_surface, maze, random_pairs};
+use shared::{PAIRS, PAIRS_1M, PAIRS_120K, largest_corpus_surface, maze, maze_pairs, random_pairs};
 
 fn main() {
     divan::main();
@@ -68,11 +68,11 @@ fn cases() -> &'static [Case] {
             corpus.mesh.triangle_count(),
             corpus.mesh.islands().len()
         );
-        let m120 = case("maze_120k", maze(74, 74, 3, 2), 2, PAIRS_120K);
+        let m120 = case("maze_120k", maze(74, 74, 3, 2), 2, maze_pairs(PAIRS_120K));
         // Random pairs on the mazes are far apart (a query on the million-triangle maze costs
         // ~55 ms here and over a second with the polyanya crate): 2 000 and 100 pairs keep
         // the run within minutes on two cores.
-        let m1m = case("maze_1m", maze(213, 213, 3, 3), 3, PAIRS_1M);
+        let m1m = case("maze_1m", maze(213, 213, 3, 3), 3, maze_pairs(PAIRS_1M));
         vec![corpus, m120, m1m]
     })
 }

@@ -13,6 +13,16 @@ pub const PAIRS: usize = 10_000;
 pub const PAIRS_120K: usize = 2_000;
 pub const PAIRS_1M: usize = 100;
 
+/// The pairs to draw on a maze: `default`, or `NAV_BENCH_MAZE_PAIRS` when set (the issue's
+/// 10 000 on every mesh: a run of an hour or more on two cores, the polyanya crate alone ~35 min
+/// on the million-triangle maze).
+pub fn maze_pairs(default: usize) -> usize {
+    std::env::var("NAV_BENCH_MAZE_PAIRS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 pub struct Rng(pub u64);
 
 impl Rng {

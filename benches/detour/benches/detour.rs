@@ -27,7 +27,7 @@ use std::sync::OnceLock;
 
 #[path = "../../nav_support/shared.rs"]
 mod shared;
-use shared::{PAIRS, PAIRS_1M, PAIRS_120K, largest_corpus_surface, maze, random_pairs};
+use shared::{PAIRS, PAIRS_1M, PAIRS_120K, largest_corpus_surface, maze, maze_pairs, random_pairs};
 
 fn main() {
     divan::main();
@@ -123,8 +123,22 @@ fn cases() -> &'static [Case] {
         // Maze vertices sit within 0.2 of whole coordinates: the cut lines (half-way) stay 0.3
         // away from them, so the cut makes no slivers.
         let o = [-0.5, -0.5];
-        let m120 = case("maze_120k", maze(74, 74, 3, 2), o, MAZE_TILE, 2, PAIRS_120K);
-        let m1m = case("maze_1m", maze(213, 213, 3, 3), o, MAZE_TILE, 3, PAIRS_1M);
+        let m120 = case(
+            "maze_120k",
+            maze(74, 74, 3, 2),
+            o,
+            MAZE_TILE,
+            2,
+            maze_pairs(PAIRS_120K),
+        );
+        let m1m = case(
+            "maze_1m",
+            maze(213, 213, 3, 3),
+            o,
+            MAZE_TILE,
+            3,
+            maze_pairs(PAIRS_1M),
+        );
         let mut all = vec![corpus, m120, m1m];
         for c in &mut all {
             c.complete = report(c);

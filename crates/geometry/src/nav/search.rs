@@ -1210,7 +1210,7 @@ impl Searcher {
             } else {
                 mid[entry as usize]
             };
-            for k in 0..3 {
+            for (k, &m) in mid.iter().enumerate() {
                 let link = mesh.links[tu][k];
                 if link == NO_TRIANGLE {
                     continue;
@@ -1221,7 +1221,6 @@ impl Searcher {
                 if seen && ns.closed || q.allowed[mesh.comp[nb] as usize] != stamp {
                     continue;
                 }
-                let m = mid[k];
                 let g2 = g + dist(pos, m);
                 if seen && f64::from(ns.g) <= g2 {
                     continue;
