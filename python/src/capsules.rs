@@ -20,6 +20,7 @@ fn member_name(resref: &ResRef, restype: ResType) -> String {
 ///
 /// >>> g = areakit.Gff.read("m13aa.git")
 /// >>> g.file_type, g.summary()["structs"]
+/// >>> g.to_dict()["Door List"][0]["Tag"]
 #[pyclass(module = "areakit", name = "Gff")]
 pub struct PyGff {
     pub inner: gff::Gff,
@@ -58,6 +59,39 @@ impl PyGff {
         Ok(d)
     }
 
+    /// The root struct as Python values: ``{label: value}`` in field order (a label repeated
+    /// in a damaged file: the first). Integers (BYTE to INT64, and STRREF) are ``int``, FLOAT and
+    /// DOUBLE ``float``, CExoString and ResRef ``str`` (bytes that are not UTF-8 read as
+    /// Windows-1252), VOID ``bytes``, a CExoLocString ``{"strref": int or None, "strings":
+    /// {id: str}}`` (``id = language * 2 + gender``), a vector or orientation a tuple of floats,
+    /// a struct a dict, a list a list of dicts, a field of a type id this library does not know
+    /// ``{"type_id": int, "data": int}`` (its data word as stored). With ``struct_ids=True`` each struct dict also
+    /// holds its type id under ``"__struct_id__"``. A snapshot: changing it does not change
+    /// the file.
+    ///
+    /// >>> git = areakit.Gff.read("m13aa.git")
+    /// >>> [p["TemplateResRef"] for p in git.to_dict()["Placeable List"]]
+    #[pyo3(signature = (struct_ids = false))]
+    fn to_dict<'py>(&self, py: Python<'py>, struct_ids: bool) -> PyResult<Bound<'py, PyDict>> {
+        gff_struct(py, &self.inner.root, struct_ids)
+    }
+
+    /// The value of root field ``label`` as :meth:`to_dict` gives it; ``KeyError`` when the
+    /// root has no such field.
+    ///
+    /// >>> areakit.Gff.read("m13aa.are")["Tag"]
+    fn __getitem__<'py>(&self, py: Python<'py>, label: &str) -> PyResult<Bound<'py, PyAny>> {
+        match self.inner.root.get(label) {
+            Some(v) => gff_value(py, v, false),
+            None => Err(pyo3::exceptions::PyKeyError::new_err(label.to_string())),
+        }
+    }
+
+    /// Whether the root has a field ``label``.
+    fn __contains__(&self, label: &str) -> bool {
+        self.inner.root.contains(label)
+    }
+
     fn __repr__(&self) -> String {
         let s = self.inner.summary();
         format!(
@@ -65,6 +99,75 @@ impl PyGff {
             s.file_type, s.version, s.structs, s.fields
         )
     }
+}
+
+/// A GFF struct as a dict (see `Gff.to_dict`). The reader bounds the nesting depth
+/// (`gff::raw::MAX_DEPTH`), so the recursion is bounded too.
+fn gff_struct<'py>(
+    py: Python<'py>,
+    s: &gff::Struct,
+    struct_ids: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    if struct_ids {
+        d.set_item("__struct_id__", s.id)?;
+    }
+    for f in &s.fields {
+        let label = String::from_utf8_lossy(f.label.as_bytes()).into_owned();
+        if !d.contains(&label)? {
+            d.set_item(label, gff_value(py, &f.value, struct_ids)?)?;
+        }
+    }
+    Ok(d)
+}
+
+/// A GFF value as a Python value (see `Gff.to_dict`).
+fn gff_value<'py>(
+    py: Python<'py>,
+    v: &gff::Value,
+    struct_ids: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    use gff::Value as V;
+    Ok(match v {
+        V::Byte(x) => x.into_pyobject(py)?.into_any(),
+        V::Char(x) => x.into_pyobject(py)?.into_any(),
+        V::Word(x) => x.into_pyobject(py)?.into_any(),
+        V::Short(x) => x.into_pyobject(py)?.into_any(),
+        V::Dword(x) | V::StrRef(x) => x.into_pyobject(py)?.into_any(),
+        V::Int(x) => x.into_pyobject(py)?.into_any(),
+        V::Dword64(x) => x.into_pyobject(py)?.into_any(),
+        V::Int64(x) => x.into_pyobject(py)?.into_any(),
+        V::Float(x) => x.into_pyobject(py)?.into_any(),
+        V::Double(x) => x.into_pyobject(py)?.into_any(),
+        V::String(t) | V::ResRef(t) => t.to_str().into_pyobject(py)?.into_any(),
+        V::LocString(l) => {
+            let d = PyDict::new(py);
+            d.set_item("strref", l.strref())?;
+            let strings = PyDict::new(py);
+            for sub in &l.strings {
+                strings.set_item(sub.id, sub.text.to_str())?;
+            }
+            d.set_item("strings", strings)?;
+            d.into_any()
+        }
+        V::Void(b) => PyBytes::new(py, b).into_any(),
+        V::Struct(s) => gff_struct(py, s, struct_ids)?.into_any(),
+        V::List(items) => {
+            let l = pyo3::types::PyList::empty(py);
+            for s in items {
+                l.append(gff_struct(py, s, struct_ids)?)?;
+            }
+            l.into_any()
+        }
+        V::Orientation(q) => pyo3::types::PyTuple::new(py, q)?.into_any(),
+        V::Vector(p) => pyo3::types::PyTuple::new(py, p)?.into_any(),
+        V::Unknown { type_id, data } => {
+            let d = PyDict::new(py);
+            d.set_item("type_id", type_id)?;
+            d.set_item("data", data)?;
+            d.into_any()
+        }
+    })
 }
 
 /// A 2DA table, binary (``V2.b``) or text (``V2.0``). Unmodified, it writes back byte for

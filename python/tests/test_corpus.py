@@ -92,3 +92,34 @@ def test_trx_bake_and_walkmesh():
     assert areakit.Trx.read(baked.to_bytes()) == baked
     assert t.vertices.shape[1] == 3 and t.triangles.shape[1] == 3
     assert t.triangles.max() < len(t.vertices)
+
+
+def test_gff_fields_as_python_values():
+    """Every corpus GFF as Python values: root fields by label, nested lists of dicts, typed."""
+    files = corpus_files("gff")
+    assert len(files) == 35
+    utps = gits = placed = 0
+    for path in files:
+        g = areakit.Gff.read(path)
+        d = g.to_dict()
+        assert isinstance(d, dict) and d, path
+        for label, value in d.items():
+            assert label in g and g[label] == value
+        assert "no such field" not in g
+        with pytest.raises(KeyError):
+            g["no such field"]
+        with_ids = g.to_dict(struct_ids=True)
+        assert with_ids["__struct_id__"] == 0xFFFFFFFF
+        assert {k: v for k, v in with_ids.items() if k != "__struct_id__"}.keys() == d.keys()
+        kind = g.file_type.strip()
+        if kind == "UTP":
+            utps += 1
+            assert isinstance(d["Appearance"], int) and isinstance(d["TemplateResRef"], str)
+            assert set(d["LocName"]) == {"strref", "strings"}
+        if kind == "GIT":
+            gits += 1
+            for p in d.get("Placeable List", []) + d.get("Door List", []):
+                assert all(isinstance(p[c], float) for c in ("X", "Y", "Z")), path
+                assert isinstance(p["TemplateResRef"], str)
+                placed += 1
+    assert utps > 0 and gits > 0 and placed > 0
