@@ -12,6 +12,9 @@
 //!
 //! With `NAV_BENCH_REPORT` set, setup prints the agreement of the lengths (ours against
 //! polyanya's), the fast/optimal ratios, the mean search effort and the bytes per triangle.
+//! With `NAV_BENCH_INTERLEAVED` set, setup also times our optimal search and the polyanya
+//! crate query by query in turn on every pair (see [`interleaved`]): the steadier ratio on a
+//! shared machine, with the lengths compared on every pair.
 
 use areakit_geometry::Vec3;
 use areakit_geometry::nav::{Location, Mode, NavMesh, Path, Searcher, Surface};
@@ -21,7 +24,9 @@ use std::sync::OnceLock;
 
 #[path = "nav_support/shared.rs"]
 mod shared;
-use shared::{PAIRS, PAIRS_1M, PAIRS_120K, largest_corpus_surface, maze, maze_pairs, random_pairs};
+use shared::{
+    PAIRS, PAIRS_1M, PAIRS_120K, interleave, largest_corpus_surface, maze, maze_pairs, random_pairs,
+};
 
 fn main() {
     divan::main();
@@ -80,9 +85,12 @@ fn cases() -> &'static [Case] {
 fn find(name: &str) -> &'static Case {
     static REPORTED: OnceLock<()> = OnceLock::new();
     REPORTED.get_or_init(|| {
-        if std::env::var_os("NAV_BENCH_REPORT").is_some() {
-            for c in cases() {
+        for c in cases() {
+            if std::env::var_os("NAV_BENCH_REPORT").is_some() {
                 report(c);
+            }
+            if std::env::var_os("NAV_BENCH_INTERLEAVED").is_some() {
+                interleaved(c);
             }
         }
     });
@@ -221,6 +229,54 @@ fn report(c: &Case) {
         ratios[ratios.len() / 2],
         ratios[ratios.len() - 1],
         expanded as f64 / ratios.len().max(1) as f64,
+    );
+}
+
+/// Our optimal search and the polyanya crate, query by query in turn on every pair (both from
+/// plan points, location included); prints both rates, their ratio and how the lengths agree.
+fn interleaved(c: &Case) {
+    let poly = polyanya_of(c);
+    let mut searcher = Searcher::new();
+    let mut path = Path::default();
+    let opts = areakit_geometry::nav::SearchOptions::default();
+    let mut lengths = vec![[f32::NAN; 2]; c.pairs.len()];
+    let t = interleave(c.pairs.len(), |side, i| {
+        let (a, b) = c.pairs[i];
+        lengths[i][side] = if side == 0 {
+            searcher
+                .find_path_into(&c.mesh, a, b, &opts, &mut path)
+                .expect("path");
+            path.length_plan
+        } else {
+            poly.path(
+                glam_polyanya::Vec2::new(a.x, a.y),
+                glam_polyanya::Vec2::new(b.x, b.y),
+            )
+            .map_or(f32::NAN, |p| p.length)
+        };
+    });
+    let (mut worst, mut differ, mut none) = (0.0f64, 0usize, 0usize);
+    for [ours, theirs] in &lengths {
+        if theirs.is_nan() {
+            none += 1;
+            continue;
+        }
+        let rel = f64::from((theirs - ours).abs()) / f64::from(ours.max(1e-6));
+        if rel > 1e-4 {
+            differ += 1;
+        } else {
+            worst = worst.max(rel);
+        }
+    }
+    let n = c.pairs.len();
+    let qps = |d: std::time::Duration| n as f64 / d.as_secs_f64();
+    eprintln!(
+        "{} interleaved: {n} pairs, optimal (ours) {:.2}/s, polyanya crate {:.2}/s, ratio {:.2}; lengths agree within {worst:.2e} on {} (differ on {differ}, polyanya finds none on {none})",
+        c.name,
+        qps(t[0]),
+        qps(t[1]),
+        t[1].as_secs_f64() / t[0].as_secs_f64(),
+        n - differ - none,
     );
 }
 

@@ -229,3 +229,19 @@ pub fn random_pairs(mesh: &NavMesh, s: &Surface, seed: u64, count: usize) -> Vec
     }
     out
 }
+
+/// Times two sides query by query in turn over `n` queries (which side goes first alternates),
+/// so that a machine's changing load weighs on both alike; returns each side's summed time.
+/// `side(which, i)` runs query `i` on side `which` (0 or 1).
+pub fn interleave(n: usize, mut side: impl FnMut(usize, usize)) -> [std::time::Duration; 2] {
+    let mut t = [std::time::Duration::ZERO; 2];
+    for i in 0..n {
+        for turn in 0..2 {
+            let which = (i + turn) % 2;
+            let start = std::time::Instant::now();
+            side(which, i);
+            t[which] += start.elapsed();
+        }
+    }
+    t
+}

@@ -27,7 +27,9 @@ use std::sync::OnceLock;
 
 #[path = "../../nav_support/shared.rs"]
 mod shared;
-use shared::{PAIRS, PAIRS_1M, PAIRS_120K, largest_corpus_surface, maze, maze_pairs, random_pairs};
+use shared::{
+    PAIRS, PAIRS_1M, PAIRS_120K, interleave, largest_corpus_surface, maze, maze_pairs, random_pairs,
+};
 
 fn main() {
     divan::main();
@@ -217,7 +219,7 @@ fn report(c: &Case) -> Vec<usize> {
 /// summed times as queries/s and their ratio, from points on all pairs and from located
 /// points on the pairs Detour completes.
 fn interleaved(c: &Case) {
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
     let mut q = Query::new(&c.detour);
     let mut searcher = Searcher::new();
     let mut path = Path::default();
@@ -225,41 +227,31 @@ fn interleaved(c: &Case) {
         mode: Mode::Fast,
         ..Default::default()
     };
-    let mut t = [Duration::ZERO; 4];
     let mut sink = 0.0f32;
-    for (i, (a, b)) in c.pairs.iter().enumerate() {
-        for turn in 0..2 {
-            let start = Instant::now();
-            if (i + turn) % 2 == 0 {
-                searcher
-                    .find_path_into(&c.mesh, *a, *b, &opts, &mut path)
-                    .expect("path");
-                sink += path.length_plan;
-                t[0] += start.elapsed();
-            } else {
-                if let (Some(la), Some(lb)) = (q.locate(*a), q.locate(*b)) {
-                    sink += q.path(&la, &lb).length_plan;
-                }
-                t[1] += start.elapsed();
-            }
+    let from_points = interleave(c.pairs.len(), |side, i| {
+        let (a, b) = c.pairs[i];
+        if side == 0 {
+            searcher
+                .find_path_into(&c.mesh, a, b, &opts, &mut path)
+                .expect("path");
+            sink += path.length_plan;
+        } else if let (Some(la), Some(lb)) = (q.locate(a), q.locate(b)) {
+            sink += q.path(&la, &lb).length_plan;
         }
-    }
-    for (k, &i) in c.complete.iter().enumerate() {
+    });
+    let located = interleave(c.complete.len(), |side, k| {
+        let i = c.complete[k];
         let ((la, lb), (da, db)) = (c.located[i], c.detour_located[i]);
-        for turn in 0..2 {
-            let start = Instant::now();
-            if (k + turn) % 2 == 0 {
-                searcher
-                    .path_between(&c.mesh, la, lb, Mode::Fast, &mut path)
-                    .expect("path");
-                sink += path.length_plan;
-                t[2] += start.elapsed();
-            } else {
-                sink += q.path(&da, &db).length_plan;
-                t[3] += start.elapsed();
-            }
+        if side == 0 {
+            searcher
+                .path_between(&c.mesh, la, lb, Mode::Fast, &mut path)
+                .expect("path");
+            sink += path.length_plan;
+        } else {
+            sink += q.path(&da, &db).length_plan;
         }
-    }
+    });
+    let t = [from_points[0], from_points[1], located[0], located[1]];
     std::hint::black_box(sink);
     let qps = |n: usize, d: Duration| n as f64 / d.as_secs_f64();
     let (n, m) = (c.pairs.len(), c.complete.len());
