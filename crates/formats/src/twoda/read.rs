@@ -243,7 +243,7 @@ pub fn read_binary(data: &[u8]) -> Result<TwoDa, DecodeError> {
         let o = usize::from(o);
         ends.get(o).map_or(0, |&e| e as usize - o)
     };
-    let total: u64 = offsets.iter().map(|&o| cell_len(o) as u64).sum();
+    let total = cell_text_total(&offsets, &ends);
     let limit = max_cell_text(data.len());
     if total > limit {
         return Err(DecodeError::limit_at(
@@ -342,9 +342,21 @@ pub(crate) fn max_cell_text(input_len: usize) -> u64 {
     16 * input_len as u64 + (1 << 20)
 }
 
+/// The total decoded cell text (bytes) of a binary layout, given its [`string_ends`]: each
+/// offset's string, `""` past the data; what [`read_binary`] checks against [`max_cell_text`].
+pub(crate) fn cell_text_total(offsets: &[u16], ends: &[u32]) -> u64 {
+    offsets
+        .iter()
+        .map(|&o| {
+            let o = usize::from(o);
+            ends.get(o).map_or(0, |&e| (e as usize - o) as u64)
+        })
+        .sum()
+}
+
 /// For each offset a cell can name (`0..=u16::MAX` within the data), the index of the NUL that
 /// ends its string, or the data length when none does.
-fn string_ends(strings: &[u8]) -> Vec<u32> {
+pub(crate) fn string_ends(strings: &[u8]) -> Vec<u32> {
     let n = strings.len().min(usize::from(u16::MAX) + 1);
     let mut ends = vec![0u32; n];
     // The first NUL at or after position n (or the end), found once.

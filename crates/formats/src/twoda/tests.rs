@@ -297,6 +297,31 @@ fn binary_writer_rejects_what_the_layout_cannot_hold() {
 }
 
 #[test]
+fn binary_writer_never_writes_what_the_reader_refuses() {
+    // Found by the `twoda` fuzzer: a binary table that read (within 16 x its size + 1 MiB of
+    // cell text) was laid out canonically, each distinct string once, into a smaller file whose
+    // cells then decoded to more than the reader accepts from that size. The writer refuses it.
+    let long = "a".repeat(60_000);
+    let mut t = TwoDa::new(["a"]);
+    for i in 0..100 {
+        t.add_row(i.to_string(), [long.as_str()]);
+    }
+    let e = write_binary(&t).unwrap_err();
+    assert!(e.0.contains("may decode to"), "{e}");
+    // Ten such rows stay within the bound: written, and read back equal.
+    t.rows.truncate(10);
+    let back = read(&write_binary(&t).unwrap()).unwrap();
+    assert_eq!(back.rows.len(), 10);
+    assert_eq!(back.rows[9].cells[0], long);
+    // Text holds every copy in full, so the same hundred rows write and read as text.
+    for i in 10..100 {
+        t.add_row(i.to_string(), [long.as_str()]);
+    }
+    let text = write_text(&t).unwrap();
+    assert_eq!(read(&text).unwrap().rows.len(), 100);
+}
+
+#[test]
 fn binary_offsets_must_fit_u16() {
     // 8000 distinct 9-byte strings need 72 000 bytes of string data.
     let mut t = TwoDa::new(["v"]);

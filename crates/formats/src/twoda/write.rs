@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use super::cp1252;
 use super::model::{Layout, RowSource, TwoDa, Variant};
 use super::raw::{BINARY_HEADER_END, LABEL_END, MAGIC, MAX_DATA_SIZE, NUL, VERSION_BINARY};
-use super::read::{BinaryLayout, cell_bytes};
+use super::read::{BinaryLayout, cell_bytes, cell_text_total, max_cell_text, string_ends};
 use crate::error::EncodeError;
 
 /// Encodes a table in the layout it was read from (binary for a table built in code).
@@ -31,7 +31,10 @@ pub fn write(t: &TwoDa) -> Result<Vec<u8>, EncodeError> {
 ///
 /// Errors: a `DEFAULT:` value (the binary layout has none), a row with more cells than there
 /// are columns, a tab or NUL in a column label or row label, a NUL in a cell, a character
-/// Windows-1252 lacks, or string data over 65 535 bytes (offsets and the data size are `u16`).
+/// Windows-1252 lacks, or string data over 65 535 bytes (offsets and the data size are `u16`),
+/// and cells whose text adds up to more than the reader accepts from a file of the written
+/// size (16 times its size plus 1 MiB: many cells sharing long strings), so that every file
+/// written reads back.
 pub fn write_binary(t: &TwoDa) -> Result<Vec<u8>, EncodeError> {
     if let Some(d) = &t.default {
         return Err(EncodeError(format!(
@@ -96,6 +99,14 @@ pub fn write_binary(t: &TwoDa) -> Result<Vec<u8>, EncodeError> {
     }
     out.extend_from_slice(&data_size.to_le_bytes());
     out.extend_from_slice(data);
+    let total = cell_text_total(offsets, &string_ends(data));
+    let limit = max_cell_text(out.len());
+    if total > limit {
+        return Err(EncodeError(format!(
+            "the cells hold {total} bytes of text, more than a binary 2DA of {} bytes may decode to ({limit}: 16 x its size + 1 MiB, the reader's bound on cells sharing long strings)",
+            out.len()
+        )));
+    }
     Ok(out)
 }
 
