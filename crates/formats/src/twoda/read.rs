@@ -239,10 +239,6 @@ pub fn read_binary(data: &[u8]) -> Result<TwoDa, DecodeError> {
     // cell is found in constant time; and the decoded size checked before any cell is built:
     // many cells sharing one long string would otherwise multiply the input.
     let ends = string_ends(strings);
-    let cell_len = |o: u16| {
-        let o = usize::from(o);
-        ends.get(o).map_or(0, |&e| e as usize - o)
-    };
     let total = cell_text_total(&offsets, &ends);
     let limit = max_cell_text(data.len());
     if total > limit {
@@ -266,7 +262,7 @@ pub fn read_binary(data: &[u8]) -> Result<TwoDa, DecodeError> {
         let mut values = Vec::with_capacity(ncol);
         for (j, &o) in row_offsets.iter().enumerate() {
             let start = usize::from(o);
-            let bytes = strings.get(start..start + cell_len(o)).unwrap_or(&[]);
+            let bytes = strings.get(start..start + cell_len(&ends, o)).unwrap_or(&[]);
             if start >= strings.len() {
                 out_of_range.push((i, j, o));
             } else if usize::from(o) + bytes.len() == strings.len() {
@@ -345,13 +341,13 @@ pub(crate) fn max_cell_text(input_len: usize) -> u64 {
 /// The total decoded cell text (bytes) of a binary layout, given its [`string_ends`]: each
 /// offset's string, `""` past the data; what [`read_binary`] checks against [`max_cell_text`].
 pub(crate) fn cell_text_total(offsets: &[u16], ends: &[u32]) -> u64 {
-    offsets
-        .iter()
-        .map(|&o| {
-            let o = usize::from(o);
-            ends.get(o).map_or(0, |&e| (e as usize - o) as u64)
-        })
-        .sum()
+    offsets.iter().map(|&o| cell_len(ends, o) as u64).sum()
+}
+
+/// The length of the string at offset `o`, given [`string_ends`] (0 past the data).
+fn cell_len(ends: &[u32], o: u16) -> usize {
+    let o = usize::from(o);
+    ends.get(o).map_or(0, |&e| e as usize - o)
 }
 
 /// For each offset a cell can name (`0..=u16::MAX` within the data), the index of the NUL that

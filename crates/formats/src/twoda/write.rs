@@ -99,8 +99,14 @@ pub fn write_binary(t: &TwoDa) -> Result<Vec<u8>, EncodeError> {
     }
     out.extend_from_slice(&data_size.to_le_bytes());
     out.extend_from_slice(data);
-    let total = cell_text_total(offsets, &string_ends(data));
+    // Every cell is at most the whole string data long: most tables need no closer look.
     let limit = max_cell_text(out.len());
+    let bound = offsets.len() as u64 * data.len() as u64;
+    let total = if bound > limit {
+        cell_text_total(offsets, &string_ends(data))
+    } else {
+        bound
+    };
     if total > limit {
         return Err(EncodeError(format!(
             "the cells hold {total} bytes of text, more than a binary 2DA of {} bytes may decode to ({limit}: 16 x its size + 1 MiB, the reader's bound on cells sharing long strings)",
