@@ -262,7 +262,9 @@ pub fn read_binary(data: &[u8]) -> Result<TwoDa, DecodeError> {
         let mut values = Vec::with_capacity(ncol);
         for (j, &o) in row_offsets.iter().enumerate() {
             let start = usize::from(o);
-            let bytes = strings.get(start..start + cell_len(&ends, o)).unwrap_or(&[]);
+            let bytes = strings
+                .get(start..start + cell_len(&ends, o))
+                .unwrap_or(&[]);
             if start >= strings.len() {
                 out_of_range.push((i, j, o));
             } else if usize::from(o) + bytes.len() == strings.len() {
