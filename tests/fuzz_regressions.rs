@@ -1,6 +1,8 @@
 //! One test per input the fuzzers found (fuzz/README.md, "Known findings"): each once broke a
 //! round-trip property.
 
+use areakit::walkmesh::{self, AabbStyle};
+use areakit_formats::bwm::{self, Bwm, Face, Material, WalkmeshType};
 use areakit_formats::{lyt, mdl_ascii, vis};
 
 /// LYT: a Latin-1 no-break space (0xA0) or NEL (0x85) inside a room name is part of the token
@@ -59,4 +61,46 @@ fn mdl_long_non_utf8_list_key_survives_canonical_text() {
     let canon = mdl_ascii::write_canonical_bytes(&m);
     let back = mdl_ascii::read(&canon).unwrap();
     assert!(back == m, "{canon:?}");
+}
+
+/// walkmesh: a vertex that no face names, above every face. The rebuilt PyKotor-style tree
+/// encloses the faces, so its root is below that vertex; the style guess compared the root
+/// with the bounds of all vertices, read the rebuilt tree as a compiler tree, and a second
+/// rebuild padded it: `rebuild` was not idempotent. The guess now uses the faces' vertices.
+#[test]
+fn walkmesh_rebuild_is_idempotent_with_an_unused_vertex() {
+    let mut m = Bwm {
+        walkmesh_type: WalkmeshType::Area,
+        vertices: vec![
+            [0.0, 0.0, 0.0],
+            [2.0, 0.0, 0.0],
+            [2.0, 2.0, 0.5],
+            [0.0, 2.0, 0.0],
+            [1.0, 1.0, 9.0], // named by no face
+        ],
+        faces: vec![
+            Face {
+                vertices: [0, 1, 2],
+                material: Material::Stone,
+            },
+            Face {
+                vertices: [0, 2, 3],
+                material: Material::Stone,
+            },
+        ],
+        ..Bwm::default()
+    };
+    m = walkmesh::rebuild_styled(&m, &[], AabbStyle::PyKotor).unwrap();
+    assert_eq!(
+        m.aabb_nodes[0].max[2], 0.5,
+        "the tree encloses the faces only"
+    );
+    assert_eq!(walkmesh::aabb_style_of(&m), AabbStyle::PyKotor);
+    let once = walkmesh::rebuild(&m).unwrap();
+    let twice = walkmesh::rebuild(&once).unwrap();
+    assert_eq!(
+        once.aabb_nodes, m.aabb_nodes,
+        "rebuild keeps the PyKotor tree"
+    );
+    assert_eq!(bwm::write(&twice).unwrap(), bwm::write(&once).unwrap());
 }

@@ -77,13 +77,37 @@ pub fn rebuild_styled(
 pub use areakit_geometry::aabb::Style as AabbStyle;
 
 /// The writer style of the stored AABB tree: [`AabbStyle::PyKotor`] when the root box is
-/// exactly the vertex bounds (PyKotor does not pad), else [`AabbStyle::Compiler`] (also for
-/// walkmeshes without a tree). Rebuilding keeps the style of the input.
+/// exactly the bounds of the faces' vertices (PyKotor does not pad), else
+/// [`AabbStyle::Compiler`] (also for walkmeshes without a tree). Rebuilding keeps the style
+/// of the input.
+///
+/// The bounds are those of the vertices the faces use, the ones a tree encloses: a vertex no
+/// face names (a leftover of an editor) lies outside every box, so comparing with the bounds of
+/// all vertices would read a rebuilt PyKotor tree as a compiler one, and a second rebuild
+/// would pad it (found by the `walkmesh` fuzz target).
 pub fn aabb_style_of(bwm: &Bwm) -> AabbStyle {
-    match (bwm.aabb_nodes.first(), bwm.bounds()) {
+    match (bwm.aabb_nodes.first(), face_bounds(bwm)) {
         (Some(root), Some((lo, hi))) if root.min == lo && root.max == hi => AabbStyle::PyKotor,
         _ => AabbStyle::Compiler,
     }
+}
+
+/// The bounds of the vertices the faces name (indices past the vertex table are skipped);
+/// `None` without faces.
+fn face_bounds(bwm: &Bwm) -> Option<([f32; 3], [f32; 3])> {
+    let mut used = bwm
+        .faces
+        .iter()
+        .flat_map(|f| f.vertices)
+        .filter_map(|i| bwm.vertices.get(i as usize));
+    let first = *used.next()?;
+    Some(used.fold((first, first), |(mut lo, mut hi), v| {
+        for k in 0..3 {
+            lo[k] = lo[k].min(v[k]);
+            hi[k] = hi[k].max(v[k]);
+        }
+        (lo, hi)
+    }))
 }
 
 /// A walkmesh from a rebuilt mesh: header fields and vertices from `template`, faces in the
