@@ -14,7 +14,10 @@ fuzz_target!(|data: &[u8]| {
         let view = view.expect("view parses when read does");
         for (i, f) in model.faces.iter().enumerate() {
             assert_eq!(view.face(i), *f);
-            assert_eq!(view.normal(i).map(f32::to_bits), model.normals[i].map(f32::to_bits));
+            assert_eq!(
+                view.normal(i).map(f32::to_bits),
+                model.normals[i].map(f32::to_bits)
+            );
         }
         for (i, v) in model.vertices.iter().enumerate() {
             assert_eq!(view.vertex(i).map(f32::to_bits), v.map(f32::to_bits));

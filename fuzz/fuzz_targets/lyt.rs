@@ -12,4 +12,3 @@ fuzz_target!(|data: &[u8]| {
         assert!(bytes == data, "unmodified LYT round trip changed the bytes");
     }
 });
-

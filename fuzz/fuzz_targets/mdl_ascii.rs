@@ -41,7 +41,11 @@ fn first_difference(a: &[Stmt], b: &[Stmt], path: &str) -> String {
             (Stmt::Animation(n), Stmt::Animation(m)) if n.name == m.name => {
                 first_difference(&n.body, &m.body, &format!("{path}/anim {}", n.name))
             }
-            _ => format!("{path}[{i}]\n  read:      {}\n  canonical: {}", brief(x), brief(y)),
+            _ => format!(
+                "{path}[{i}]\n  read:      {}\n  canonical: {}",
+                brief(x),
+                brief(y)
+            ),
         };
     }
     format!("{path}: {} vs {} statements", a.len(), b.len())

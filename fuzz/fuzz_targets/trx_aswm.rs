@@ -11,7 +11,10 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     if let Ok(walkmesh) = trx::decode_walkmesh(data) {
         let bytes = trx::encode_walkmesh(&walkmesh).expect("a decoded walkmesh encodes");
-        assert!(bytes == data, "decoded walkmesh re-encodes to different bytes");
+        assert!(
+            bytes == data,
+            "decoded walkmesh re-encodes to different bytes"
+        );
         let mut findings = Vec::new();
         trx::validate_walkmesh(&walkmesh, "aswm", &mut findings);
     }

@@ -27,19 +27,31 @@ struct Input {
 }
 
 fuzz_target!(|input: Input| {
-    if input.vertices.is_empty() || input.faces.is_empty() || input.vertices.len() > 256 || input.faces.len() > 512 {
+    if input.vertices.is_empty()
+        || input.faces.is_empty()
+        || input.vertices.len() > 256
+        || input.faces.len() > 512
+    {
         return;
     }
     let scale = f32::powi(2.0, i32::from(input.scale_exp % 12) - 2);
     let q = |c: i8| f32::from(c) * 0.25 * scale;
     let n = input.vertices.len();
     let mesh = bwm::Bwm {
-        vertices: input.vertices.iter().map(|&(x, y, z)| [q(x), q(y), q(z)]).collect(),
+        vertices: input
+            .vertices
+            .iter()
+            .map(|&(x, y, z)| [q(x), q(y), q(z)])
+            .collect(),
         faces: input
             .faces
             .iter()
             .map(|&(a, b, c, m, _)| Face {
-                vertices: [a as u32 % n as u32, b as u32 % n as u32, c as u32 % n as u32],
+                vertices: [
+                    a as u32 % n as u32,
+                    b as u32 % n as u32,
+                    c as u32 % n as u32,
+                ],
                 material: Material::from_id(u32::from(m % 24)),
             })
             .collect(),
@@ -48,9 +60,17 @@ fuzz_target!(|input: Input| {
     let transitions: Vec<[i32; 3]> = input
         .faces
         .iter()
-        .map(|&(.., t)| if t >= 0 && t % 4 == 0 { [i32::from(t) / 4, -1, -1] } else { [-1; 3] })
+        .map(|&(.., t)| {
+            if t >= 0 && t % 4 == 0 {
+                [i32::from(t) / 4, -1, -1]
+            } else {
+                [-1; 3]
+            }
+        })
         .collect();
-    let Ok(rebuilt) = walkmesh::rebuild_with_transitions(&mesh, &transitions) else { return };
+    let Ok(rebuilt) = walkmesh::rebuild_with_transitions(&mesh, &transitions) else {
+        return;
+    };
     props::walkmesh_properties(&rebuilt);
     if let Ok(qm) = walkmesh::QueryMesh::new(&rebuilt) {
         let loc = qm.locator();

@@ -19,7 +19,10 @@ pub fn rays_agree(q: &walkmesh::QueryMesh) {
         ([0.0, 0.0, 0.0], [1.0, 0.5, -0.25]),
     ];
     for w in v.windows(2).take(8) {
-        rays.push((w[0], [w[1][0] - w[0][0], w[1][1] - w[0][1], w[1][2] - w[0][2]]));
+        rays.push((
+            w[0],
+            [w[1][0] - w[0][0], w[1][1] - w[0][1], w[1][2] - w[0][2]],
+        ));
     }
     for (o, d) in rays {
         for filter in [FaceFilter::All, FaceFilter::Walkable] {
@@ -45,7 +48,9 @@ pub fn walkmesh_properties(mesh: &bwm::Bwm) {
         }
         rays_agree(&q);
     }
-    let Ok(rebuilt) = walkmesh::rebuild(mesh) else { return };
+    let Ok(rebuilt) = walkmesh::rebuild(mesh) else {
+        return;
+    };
     if let Ok(q) = walkmesh::QueryMesh::new(&rebuilt) {
         rays_agree(&q);
     }
@@ -58,10 +63,27 @@ pub fn walkmesh_properties(mesh: &bwm::Bwm) {
     // (`aabb_style_of`) cannot tell the two tree styles apart. Real areas stay below 1e4.
     let sane = back.vertices.iter().flatten().all(|c| c.abs() < 1.0e6);
     if sane {
-        assert_eq!(bwm::write(&again).expect("encodes"), bytes, "rebuild is idempotent");
+        assert_eq!(
+            bwm::write(&again).expect("encodes"),
+            bytes,
+            "rebuild is idempotent"
+        );
     }
-    let _ = walkmesh::transform(mesh, &[Transform::RotateZ(90.0), Transform::Translate([1.0, 2.0, 3.0])], &[(0, None)]);
-    let errors: Vec<_> = walkmesh::check_bwm(&rebuilt).into_iter().filter(|f| f.severity == Severity::Error).collect();
+    let _ = walkmesh::transform(
+        mesh,
+        &[
+            Transform::RotateZ(90.0),
+            Transform::Translate([1.0, 2.0, 3.0]),
+        ],
+        &[(0, None)],
+    );
+    let errors: Vec<_> = walkmesh::check_bwm(&rebuilt)
+        .into_iter()
+        .filter(|f| f.severity == Severity::Error)
+        .collect();
     // Non-manifold input can leave boundary loops open; anything else must be clean.
-    assert!(errors.iter().all(|f| f.code == "bwm-perimeter"), "{errors:?}");
+    assert!(
+        errors.iter().all(|f| f.code == "bwm-perimeter"),
+        "{errors:?}"
+    );
 }
