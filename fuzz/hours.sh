@@ -7,7 +7,7 @@
 # Usage: ./hours.sh SECONDS LOG TARGET...
 #   ./hours.sh 1800 /tmp/fuzz-hours.tsv erf rim key      # three targets, 30 minutes each
 #   nice -n 19 ./hours.sh ...                            # beside other work: takes idle CPU only
-# Build first (`cargo +nightly fuzz build`) so that the budget is spent fuzzing.
+# Each target is built before its timed run (a no-op when it is up to date).
 set -uo pipefail
 cd "$(dirname "$0")"
 [ $# -ge 3 ] || { sed -n '2,10p' "$0" >&2; exit 2; }
@@ -16,6 +16,11 @@ shift 2
 [ -s "$log" ] || printf 'date\ttarget\twall_s\tcpu_s\texecutions\tresult\n' > "$log"
 for t in "$@"; do
   out="/tmp/fuzz-hours-$t-$(date +%s).log"
+  # Build outside the timed run, so that the CPU seconds are the fuzzer's alone.
+  if ! cargo +nightly fuzz build "$t" > "$out" 2>&1; then
+    printf '%s\t%s\t0\t0\t0\t%s\n' "$(date -Is)" "$t" "build failed: see $out" >> "$log"
+    continue
+  fi
   times=$(mktemp)
   start=$(date +%s)
   /usr/bin/time -f '%U %S' -o "$times" \
