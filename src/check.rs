@@ -2,7 +2,10 @@
 //! validators, and collect the findings.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
+use areakit_area::install::Capsule;
+use areakit_area::resources::Resources;
 use areakit_formats::{DecodeError, Finding, Location, Place, Severity};
 use serde_json::{Map, Value, json};
 
@@ -243,6 +246,8 @@ pub fn check_paths_with(paths: &[PathBuf], run: &CheckRun<'_>) -> Result<Report,
             .collect()
     });
     let mut tasks: Vec<Task> = plain.into_iter().map(|p| Task::File(p.clone())).collect();
+    let mut members: Vec<(Arc<Capsule>, usize, PathBuf)> = Vec::new();
+    let mut capsule_areas: Vec<(Arc<Capsule>, Option<String>)> = Vec::new();
     for unit in opened {
         match unit.result {
             Ok((findings, capsule)) => {
@@ -254,11 +259,13 @@ pub fn check_paths_with(paths: &[PathBuf], run: &CheckRun<'_>) -> Result<Report,
                         finding,
                     }));
                 if let Some(c) = capsule {
-                    let c = std::sync::Arc::new(c);
+                    let c = Arc::new(c);
+                    capsule_areas
+                        .extend(capsule_area_names(&c).into_iter().map(|a| (c.clone(), a)));
                     for (i, m) in c.members().iter().enumerate() {
                         let member = unit.path.join(m.file_name());
                         if member_checkable(&member, c.data(i)) {
-                            tasks.push(Task::Member(c.clone(), i, member));
+                            members.push((c.clone(), i, member));
                         }
                     }
                 }
@@ -267,6 +274,34 @@ pub fn check_paths_with(paths: &[PathBuf], run: &CheckRun<'_>) -> Result<Report,
             Err(e) => return Err(e),
         }
     }
+    // The areas inside capsules, each checked as a module (as a LYT in a folder is); their
+    // LYT, VIS and PTH members are part of that check.
+    let game = crate::resolve::game();
+    let capsule_units: Vec<Result<Option<AreaUnit>, Error>> = pool.install(|| {
+        capsule_areas
+            .par_iter()
+            .map(|(c, area)| check_capsule_area(c, game.as_ref(), area.as_deref()))
+            .collect()
+    });
+    let mut covered_members: std::collections::HashSet<PathBuf> = Default::default();
+    for unit in capsule_units {
+        match unit {
+            Ok(Some(unit)) => {
+                report.files_checked += unit.files_checked;
+                covered_members.extend(unit.covered);
+                report.findings.extend(unit.findings);
+            }
+            Ok(None) => {}
+            Err(Error::Io { path, source }) => report.io_errors.push((path, source.to_string())),
+            Err(e) => return Err(e),
+        }
+    }
+    tasks.extend(
+        members
+            .into_iter()
+            .filter(|(_, _, path)| !covered_members.contains(path))
+            .map(|(c, i, path)| Task::Member(c, i, path)),
+    );
     let total = total
         + tasks
             .iter()
@@ -322,11 +357,7 @@ pub fn check_paths_with(paths: &[PathBuf], run: &CheckRun<'_>) -> Result<Report,
 /// opened capsule.
 enum Task {
     File(PathBuf),
-    Member(
-        std::sync::Arc<areakit_area::install::Capsule>,
-        usize,
-        PathBuf,
-    ),
+    Member(Arc<Capsule>, usize, PathBuf),
 }
 
 /// A capsule opened for checking: its own findings, and the capsule when its tables decode.
@@ -363,6 +394,88 @@ fn member_checkable(path: &Path, data: &[u8]) -> bool {
                 | Format::Rim
         )
     )
+}
+
+/// The areas of a capsule that `check` assembles as modules: each LYT among its members
+/// (`Some(resref)`), and with a game set (`--game`), the entry area of its `module.ifo`
+/// (`None`), whose layout the game may hold (a KotOR `NAME.rim` keeps its LYT in
+/// `layouts.bif`).
+fn capsule_area_names(c: &Capsule) -> Vec<Option<String>> {
+    let mut out: Vec<Option<String>> = c
+        .members()
+        .iter()
+        .filter(|m| m.file_name().to_ascii_lowercase().ends_with(".lyt"))
+        .map(|m| Some(m.resref.name()))
+        .collect();
+    if crate::resolve::game().is_some() && c.find(areakit_area::module::MODULE_IFO, "ifo").is_some()
+    {
+        out.push(None);
+    }
+    out
+}
+
+/// Checks one area of a capsule as a module, its resources found in the capsule first, then in
+/// the game (when set): the findings of [`crate::modules::findings`] and of its path graph.
+/// `area` `None` is the entry area of the capsule's `module.ifo`, skipped when it is one of the
+/// capsule's own LYTs (checked under its name) or when its layout is found nowhere. `Ok(None)`
+/// when the layout does not decode (the member's own check reports it).
+fn check_capsule_area(
+    c: &Arc<Capsule>,
+    game: Option<&Arc<dyn Resources>>,
+    area: Option<&str>,
+) -> Result<Option<AreaUnit>, Error> {
+    use areakit_area::area::AreaError;
+    use areakit_area::module::{Module, ModuleError};
+    let mut search = areakit_area::install::SearchPath::new();
+    search.push(c.path().display().to_string(), Box::new(c.clone()));
+    if let Some(g) = game {
+        search.push("game", Box::new(g.clone()));
+    }
+    let module = match Module::assemble(&search, area) {
+        Ok(m) => m,
+        Err(ModuleError::Area(AreaError::Io { path, source })) => {
+            return Err(Error::io(&path, source));
+        }
+        // A layout that does not decode (reported by the member's check), an entry area whose
+        // layout is found nowhere, an IFO naming no area: nothing to assemble.
+        Err(_) => return Ok(None),
+    };
+    if area.is_none() && c.find(&module.area.resref, "lyt").is_some() {
+        return Ok(None);
+    }
+    let mut unit = AreaUnit {
+        files_checked: 1,
+        covered: vec![module.area.lyt_path.clone()],
+        findings: Vec::new(),
+    };
+    if let Some(v) = &module.area.vis_path {
+        unit.covered.push(v.clone());
+        unit.files_checked += 1;
+    }
+    let mut findings = crate::modules::findings(&module);
+    let resref = module.area.resref.clone();
+    match search.get(&resref, "pth") {
+        Ok(None) => {}
+        Ok(Some(pth)) => {
+            unit.covered.push(PathBuf::from(&pth.origin));
+            unit.files_checked += 1;
+            findings.extend(crate::navigate::pth_findings(
+                &module.nav_source(),
+                &pth.data,
+                &pth.origin,
+            ));
+        }
+        Err(e) => return Err(Error::io(&module.area.lyt_path, e)),
+    }
+    for mut f in findings {
+        let path = f
+            .place
+            .file
+            .take()
+            .map_or_else(|| module.area.lyt_path.clone(), PathBuf::from);
+        unit.findings.push(FileFinding { path, finding: f });
+    }
+    Ok(Some(unit))
 }
 
 /// What checking one area gave.

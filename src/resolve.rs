@@ -126,7 +126,8 @@ pub fn set_game(resources: Option<Arc<dyn Resources>>) {
     }
 }
 
-fn game() -> Option<Arc<dyn Resources>> {
+/// The game resources set by [`set_game`], if any.
+pub(crate) fn game() -> Option<Arc<dyn Resources>> {
     GAME.read().ok().and_then(|g| g.clone())
 }
 

@@ -418,7 +418,7 @@ fn module_from_a_capsule_and_through_the_game() {
         c.sort();
         c
     };
-    let (_, from_folder) = check_json(&folder);
+    let (folder_code, from_folder) = check_json(&folder);
     let out = areakit()
         .args(["check", "--json", "--module", "demomod", "--game"])
         .arg(&game)
@@ -433,6 +433,72 @@ fn module_from_a_capsule_and_through_the_game() {
     let from_game: Json = serde_json::from_slice(&out.stdout).unwrap();
     assert!(!module_codes(&from_folder).is_empty());
     assert_eq!(module_codes(&from_game), module_codes(&from_folder));
+
+    // check of the capsule file: its members one by one, and its area as a module, as for the
+    // folder it was packed from (the same findings; the LYT's own are not reported twice).
+    let (code, from_capsule) = check_json(&capsule);
+    let sorted = |v: &Json| {
+        let mut c = codes_of(v);
+        c.sort();
+        c
+    };
+    assert_eq!(code, folder_code, "{from_capsule}");
+    assert_eq!(module_codes(&from_capsule), module_codes(&from_folder));
+    assert_eq!(sorted(&from_capsule), sorted(&from_folder));
+    let lyt_member = capsule.join("demo.lyt").display().to_string();
+    assert!(
+        from_capsule["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["path"] == lyt_member.as_str()),
+        "area findings are named by the capsule member: {from_capsule}"
+    );
+    assert_eq!(
+        from_capsule["files_checked"].as_u64().unwrap(),
+        from_folder["files_checked"].as_u64().unwrap() + 1,
+        "the members and the capsule itself"
+    );
+
+    // A capsule holding only the module's IFO and GIT, its layout and rooms in the game's
+    // override (as a KotOR NAME.rim keeps them in layouts.bif): assembled through --game.
+    let parts = dir.join("parts");
+    let game2 = dir.join("game2");
+    std::fs::create_dir_all(&parts).unwrap();
+    std::fs::create_dir_all(game2.join("override")).unwrap();
+    for e in std::fs::read_dir(&folder).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_str().unwrap().to_string();
+        let to = if name == "module.ifo" || name == "demo.git" {
+            parts.join(&name)
+        } else {
+            game2.join("override").join(&name)
+        };
+        std::fs::copy(&p, to).unwrap();
+    }
+    let small = dir.join("small.mod");
+    let st = areakit()
+        .arg("pack")
+        .arg(&parts)
+        .arg("-o")
+        .arg(&small)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let (_, alone) = check_json(&small);
+    assert!(
+        module_codes(&alone).is_empty(),
+        "no layout without the game: {alone}"
+    );
+    let out = areakit()
+        .args(["check", "--json", "--game"])
+        .arg(&game2)
+        .arg(&small)
+        .output()
+        .unwrap();
+    let with_game: Json = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(module_codes(&with_game), module_codes(&from_folder));
 
     // render: the capsule's objects are drawn.
     let svg = dir.join("capsule.svg");

@@ -34,6 +34,17 @@ pub trait Resources: Send + Sync {
     }
 }
 
+/// A shared place answers as the place itself (a capsule held by several readers, the game).
+impl<T: Resources + ?Sized> Resources for std::sync::Arc<T> {
+    fn get(&self, resref: &str, ext: &str) -> io::Result<Option<Resource>> {
+        (**self).get(resref, ext)
+    }
+
+    fn list(&self) -> io::Result<Vec<Listing>> {
+        (**self).list()
+    }
+}
+
 /// One resource of a listing ([`Resources::list`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Listing {
