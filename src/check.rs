@@ -443,46 +443,59 @@ fn check_capsule_area(
     if area.is_none() && c.find(&module.area.resref, "lyt").is_some() {
         return Ok(None);
     }
+    let pth = search
+        .get(&module.area.resref, "pth")
+        .map_err(|e| Error::io(&module.area.lyt_path, e))?
+        .map(|r| (PathBuf::from(r.origin), r.data));
+    Ok(Some(module_unit(&module, pth)))
+}
+
+/// The check of an assembled module: the findings of [`crate::modules::findings`] and of its
+/// path graph `pth` (where it was found, its bytes), each under the file it is about (the LYT
+/// when it names none). The LYT, VIS and PTH are covered: not checked again as files.
+pub(crate) fn module_unit(
+    module: &areakit_area::module::Module,
+    pth: Option<(PathBuf, Vec<u8>)>,
+) -> AreaUnit {
+    let area = &module.area;
     let mut unit = AreaUnit {
         files_checked: 1,
-        covered: vec![module.area.lyt_path.clone()],
+        covered: vec![area.lyt_path.clone()],
         findings: Vec::new(),
     };
-    if let Some(v) = &module.area.vis_path {
+    if let Some(v) = &area.vis_path {
         unit.covered.push(v.clone());
         unit.files_checked += 1;
     }
-    let mut findings = crate::modules::findings(&module);
-    let resref = module.area.resref.clone();
-    match search.get(&resref, "pth") {
-        Ok(None) => {}
-        Ok(Some(pth)) => {
-            unit.covered.push(PathBuf::from(&pth.origin));
-            unit.files_checked += 1;
-            findings.extend(crate::navigate::pth_findings(
-                &module.nav_source(),
-                &pth.data,
-                &pth.origin,
-            ));
-        }
-        Err(e) => return Err(Error::io(&module.area.lyt_path, e)),
+    let mut findings = crate::modules::findings(module);
+    if let Some((pth_path, data)) = pth {
+        findings.extend(crate::navigate::pth_findings(
+            &module.nav_source(),
+            &data,
+            &pth_path.display().to_string(),
+        ));
+        unit.covered.push(pth_path);
+        unit.files_checked += 1;
     }
     for mut f in findings {
         let path = f
             .place
             .file
             .take()
-            .map_or_else(|| module.area.lyt_path.clone(), PathBuf::from);
+            .map_or_else(|| area.lyt_path.clone(), PathBuf::from);
         unit.findings.push(FileFinding { path, finding: f });
     }
-    Ok(Some(unit))
+    unit
 }
 
 /// What checking one area gave.
-struct AreaUnit {
-    files_checked: usize,
-    covered: Vec<PathBuf>,
-    findings: Vec<FileFinding>,
+pub(crate) struct AreaUnit {
+    /// The area's files read (LYT, VIS, PTH).
+    pub files_checked: usize,
+    /// The files that check covers (not checked again on their own).
+    pub covered: Vec<PathBuf>,
+    /// The findings, each under its file.
+    pub findings: Vec<FileFinding>,
 }
 
 /// Opens and checks the area of one LYT; `None` when the LYT does not decode (the file check
@@ -493,37 +506,18 @@ fn check_area(lyt_path: &Path) -> Result<Option<AreaUnit>, Error> {
             // The module around the area (its IFO, ARE, GIT and placed objects, its
             // surfacemat.2da), when the folder holds them.
             let module = crate::modules::around_folder(area)?;
-            let area = &module.area;
-            let mut unit = AreaUnit {
-                files_checked: 1,
-                covered: vec![area.lyt_path.clone()],
-                findings: Vec::new(),
-            };
-            if let Some(v) = &area.vis_path {
-                unit.covered.push(v.clone());
-                unit.files_checked += 1;
-            }
-            let mut findings = crate::modules::findings(&module);
             // The area's path graph (`<resref>.pth` beside the LYT), against its ground.
-            if let Some(pth_path) = beside(&area.lyt_path, &format!("{}.pth", area.resref)) {
-                unit.covered.push(pth_path.clone());
-                unit.files_checked += 1;
-                let data = fsio::read(&pth_path)?;
-                findings.extend(crate::navigate::pth_findings(
-                    &module.nav_source(),
-                    &data,
-                    &pth_path.display().to_string(),
-                ));
-            }
-            for mut f in findings {
-                let path = f
-                    .place
-                    .file
-                    .take()
-                    .map_or_else(|| area.lyt_path.clone(), PathBuf::from);
-                unit.findings.push(FileFinding { path, finding: f });
-            }
-            Ok(Some(unit))
+            let pth = match beside(
+                &module.area.lyt_path,
+                &format!("{}.pth", module.area.resref),
+            ) {
+                Some(p) => {
+                    let data = fsio::read(&p)?;
+                    Some((p, data))
+                }
+                None => None,
+            };
+            Ok(Some(module_unit(&module, pth)))
         }
         Err(crate::area::AreaError::Lyt { .. }) => Ok(None),
         Err(crate::area::AreaError::Io { path, source }) => Err(Error::io(&path, source)),

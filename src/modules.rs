@@ -26,7 +26,7 @@ use areakit_area::resources::{FolderResources, Resources};
 use areakit_formats::Finding;
 
 use crate::Error;
-use crate::check::{FileFinding, Report};
+use crate::check::Report;
 use crate::navigate::{PathContext, PathRequest};
 use crate::ops::{self, Overlays};
 use crate::resolve::{self, Sources};
@@ -147,37 +147,21 @@ pub fn findings(module: &Module) -> Vec<Finding> {
 /// IFO, ARE, GIT, PTH).
 pub fn check(res: &dyn Resources, area: Option<&str>) -> Result<Report, Error> {
     let module = open(res, area)?;
+    // The area's path graph, against its ground.
+    let resref = &module.area.resref;
+    let pth = res
+        .get(resref, "pth")
+        .map_err(|e| Error::io(Path::new(&format!("{resref}.pth")), e))?
+        .map(|r| (PathBuf::from(r.origin), r.data));
+    let unit = crate::check::module_unit(&module, pth);
     let mut report = Report {
-        files_checked: 1
-            + usize::from(module.area.vis_path.is_some())
+        files_checked: unit.files_checked
             + usize::from(module.ifo.is_some())
             + usize::from(module.are.is_some())
             + usize::from(module.git.is_some()),
+        findings: unit.findings,
         ..Report::default()
     };
-    let mut all = findings(&module);
-    // The area's path graph, against its ground.
-    let resref = module.area.resref.clone();
-    match res.get(&resref, "pth") {
-        Ok(None) => {}
-        Ok(Some(pth)) => {
-            report.files_checked += 1;
-            all.extend(crate::navigate::pth_findings(
-                &module.nav_source(),
-                &pth.data,
-                &pth.origin,
-            ));
-        }
-        Err(e) => return Err(Error::io(Path::new(&format!("{resref}.pth")), e)),
-    }
-    for mut f in all {
-        let path = f
-            .place
-            .file
-            .take()
-            .map_or_else(|| module.area.lyt_path.clone(), PathBuf::from);
-        report.findings.push(FileFinding { path, finding: f });
-    }
     report.findings.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(report)
 }

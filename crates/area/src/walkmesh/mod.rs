@@ -86,28 +86,10 @@ pub use areakit_geometry::aabb::Style as AabbStyle;
 /// all vertices would read a rebuilt PyKotor tree as a compiler one, and a second rebuild
 /// would pad it (found by the `walkmesh` fuzz target).
 pub fn aabb_style_of(bwm: &Bwm) -> AabbStyle {
-    match (bwm.aabb_nodes.first(), face_bounds(bwm)) {
+    match (bwm.aabb_nodes.first(), bwm.face_bounds()) {
         (Some(root), Some((lo, hi))) if root.min == lo && root.max == hi => AabbStyle::PyKotor,
         _ => AabbStyle::Compiler,
     }
-}
-
-/// The bounds of the vertices the faces name (indices past the vertex table are skipped);
-/// `None` without faces.
-fn face_bounds(bwm: &Bwm) -> Option<([f32; 3], [f32; 3])> {
-    let mut used = bwm
-        .faces
-        .iter()
-        .flat_map(|f| f.vertices)
-        .filter_map(|i| bwm.vertices.get(i as usize));
-    let first = *used.next()?;
-    Some(used.fold((first, first), |(mut lo, mut hi), v| {
-        for k in 0..3 {
-            lo[k] = lo[k].min(v[k]);
-            hi[k] = hi[k].max(v[k]);
-        }
-        (lo, hi)
-    }))
 }
 
 /// A walkmesh from a rebuilt mesh: header fields and vertices from `template`, faces in the

@@ -194,6 +194,18 @@ pub struct Bwm {
     pub source_layout: Option<SourceLayout>,
 }
 
+/// The axis-aligned bounds of `points`, or `None` when there are none.
+fn bounds_of<'a>(mut points: impl Iterator<Item = &'a [f32; 3]>) -> Option<([f32; 3], [f32; 3])> {
+    let first = *points.next()?;
+    Some(points.fold((first, first), |(mut lo, mut hi), v| {
+        for k in 0..3 {
+            lo[k] = lo[k].min(v[k]);
+            hi[k] = hi[k].max(v[k]);
+        }
+        (lo, hi)
+    }))
+}
+
 impl Bwm {
     /// The resource kind, using a file extension (if known) to tell PWK from DWK.
     pub fn kind(&self, extension: Option<&str>) -> BwmKind {
@@ -218,15 +230,18 @@ impl Bwm {
 
     /// The axis-aligned bounds of all vertices, or `None` without vertices.
     pub fn bounds(&self) -> Option<([f32; 3], [f32; 3])> {
-        let mut it = self.vertices.iter();
-        let first = *it.next()?;
-        Some(it.fold((first, first), |(mut lo, mut hi), v| {
-            for k in 0..3 {
-                lo[k] = lo[k].min(v[k]);
-                hi[k] = hi[k].max(v[k]);
-            }
-            (lo, hi)
-        }))
+        bounds_of(self.vertices.iter())
+    }
+
+    /// The axis-aligned bounds of the vertices the faces name (what an AABB tree encloses;
+    /// indices past the vertex table are skipped), or `None` without faces.
+    pub fn face_bounds(&self) -> Option<([f32; 3], [f32; 3])> {
+        bounds_of(
+            self.faces
+                .iter()
+                .flat_map(|f| f.vertices)
+                .filter_map(|i| self.vertices.get(i as usize)),
+        )
     }
 
     /// The vertex positions of face `i`.
