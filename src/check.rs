@@ -248,6 +248,7 @@ pub fn check_paths_with(paths: &[PathBuf], run: &CheckRun<'_>) -> Result<Report,
     let mut tasks: Vec<Task> = plain.into_iter().map(|p| Task::File(p.clone())).collect();
     let mut members: Vec<(Arc<Capsule>, usize, PathBuf)> = Vec::new();
     let mut capsule_areas: Vec<(Arc<Capsule>, Option<String>)> = Vec::new();
+    let game = crate::resolve::game();
     for unit in opened {
         match unit.result {
             Ok((findings, capsule)) => {
@@ -260,8 +261,11 @@ pub fn check_paths_with(paths: &[PathBuf], run: &CheckRun<'_>) -> Result<Report,
                     }));
                 if let Some(c) = capsule {
                     let c = Arc::new(c);
-                    capsule_areas
-                        .extend(capsule_area_names(&c).into_iter().map(|a| (c.clone(), a)));
+                    capsule_areas.extend(
+                        capsule_area_names(&c, game.is_some())
+                            .into_iter()
+                            .map(|a| (c.clone(), a)),
+                    );
                     for (i, m) in c.members().iter().enumerate() {
                         let member = unit.path.join(m.file_name());
                         if member_checkable(&member, c.data(i)) {
@@ -276,7 +280,6 @@ pub fn check_paths_with(paths: &[PathBuf], run: &CheckRun<'_>) -> Result<Report,
     }
     // The areas inside capsules, each checked as a module (as a LYT in a folder is); their
     // LYT, VIS and PTH members are part of that check.
-    let game = crate::resolve::game();
     let capsule_units: Vec<Result<Option<AreaUnit>, Error>> = pool.install(|| {
         capsule_areas
             .par_iter()
@@ -397,28 +400,27 @@ fn member_checkable(path: &Path, data: &[u8]) -> bool {
 }
 
 /// The areas of a capsule that `check` assembles as modules: each LYT among its members
-/// (`Some(resref)`), and with a game set (`--game`), the entry area of its `module.ifo`
-/// (`None`), whose layout the game may hold (a KotOR `NAME.rim` keeps its LYT in
-/// `layouts.bif`).
-fn capsule_area_names(c: &Capsule) -> Vec<Option<String>> {
-    let mut out: Vec<Option<String>> = c
+/// (`Some(resref)`); in a capsule without one, and with a game set (`--game`), the entry area
+/// of its `module.ifo` (`None`), whose layout the game may hold (a KotOR `NAME.rim` keeps its
+/// LYT in `layouts.bif`).
+fn capsule_area_names(c: &Capsule, with_game: bool) -> Vec<Option<String>> {
+    let lyts: Vec<Option<String>> = c
         .members()
         .iter()
-        .filter(|m| m.file_name().to_ascii_lowercase().ends_with(".lyt"))
+        .filter(|m| m.restype.extension() == Some("lyt"))
         .map(|m| Some(m.resref.name()))
         .collect();
-    if crate::resolve::game().is_some() && c.find(areakit_area::module::MODULE_IFO, "ifo").is_some()
-    {
-        out.push(None);
+    if lyts.is_empty() && with_game && c.find(areakit_area::module::MODULE_IFO, "ifo").is_some() {
+        return vec![None];
     }
-    out
+    lyts
 }
 
 /// Checks one area of a capsule as a module, its resources found in the capsule first, then in
 /// the game (when set): the findings of [`crate::modules::findings`] and of its path graph.
-/// `area` `None` is the entry area of the capsule's `module.ifo`, skipped when it is one of the
-/// capsule's own LYTs (checked under its name) or when its layout is found nowhere. `Ok(None)`
-/// when the layout does not decode (the member's own check reports it).
+/// `area` `None` is the entry area of the capsule's `module.ifo`, skipped when its layout is
+/// found nowhere. `Ok(None)` when the layout does not decode (the member's own check reports
+/// it).
 fn check_capsule_area(
     c: &Arc<Capsule>,
     game: Option<&Arc<dyn Resources>>,
@@ -440,9 +442,6 @@ fn check_capsule_area(
         // layout is found nowhere, an IFO naming no area: nothing to assemble.
         Err(_) => return Ok(None),
     };
-    if area.is_none() && c.find(&module.area.resref, "lyt").is_some() {
-        return Ok(None);
-    }
     let pth = search
         .get(&module.area.resref, "pth")
         .map_err(|e| Error::io(&module.area.lyt_path, e))?

@@ -33,7 +33,7 @@ pub enum Command {
     Info(InfoArgs),
     /// Check files and folders (recursively) for everything wrong with them.
     #[command(
-        after_help = "Prints one line per finding (path:location: severity[code]: message) and a summary; codes are documented in docs/checks.md.\nA capsule is checked member by member, and each area in it as a module (with --game, also the entry area of its module.ifo).\nExit 0 when there is no error finding, 1 when there is, 2 for usage or I/O errors.\n\nExamples:\n  areakit check ../modules/m13aa --json\n  areakit --game ~/kotor check ~/kotor/modules/danm13.rim"
+        after_help = "Prints one line per finding (path:location: severity[code]: message) and a summary; codes are documented in docs/checks.md.\nA capsule is checked member by member, and each area in it as a module (with --game, a capsule without a LYT: the entry area of its module.ifo).\nExit 0 when there is no error finding, 1 when there is, 2 for usage or I/O errors.\n\nExamples:\n  areakit check ../modules/m13aa --json\n  areakit --game ~/kotor check ~/kotor/modules/danm13.rim"
     )]
     Check(CheckArgs),
     /// Re-bake an NWN2 TRN/TRX walkmesh: tile ownership, path tables, islands, island paths.
