@@ -541,6 +541,45 @@ fn shared_field_data_is_bounded() {
 }
 
 #[test]
+fn a_value_over_the_files_own_tables_relays_out() {
+    // Found by the `gff` fuzz target (stop 22) on a mutated corpus file whose tables overlap.
+    // Here by hand: the header points the field indices into the characters of a string, so
+    // the string's bytes are also the root's field index run. Editing the string in place
+    // would rewrite that run (here: swap the root's two fields), so the edit must re-lay out.
+    let mut g = Gff::new(*b"TST ");
+    g.root.push(
+        l("s"),
+        Value::String(Text::from_bytes(vec![0, 0, 0, 0, 1, 0, 0, 0])),
+    );
+    g.root.push(l("b"), Value::Byte(9));
+    let mut b = write(&g).unwrap();
+    let h = header(&b);
+    assert_eq!(h.field_indices_size, 8);
+    // Field data: the string's length word, then its 8 characters: the run [0, 1].
+    set_word(&mut b, 40, h.field_data_offset + 4);
+    let back = read(&b).unwrap();
+    assert_eq!(back, g);
+    assert_eq!(
+        write(&back).unwrap(),
+        b,
+        "the unmodified tree stays in place"
+    );
+
+    let mut edited = back.clone();
+    edited.root.set(
+        l("s"),
+        Value::String(Text::from_bytes(vec![1, 0, 0, 0, 0, 0, 0, 0])),
+    );
+    assert!(!fits_original_layout(&edited));
+    assert_eq!(read(&write(&edited).unwrap()).unwrap(), edited);
+    // An edit of the other field stays in place: it touches no table.
+    let mut other = back.clone();
+    other.root.set(l("b"), Value::Byte(10));
+    assert!(fits_original_layout(&other));
+    assert_eq!(read(&write(&other).unwrap()).unwrap(), other);
+}
+
+#[test]
 fn field_data_overruns_are_located() {
     let mut g = Gff::new(*b"TST ");
     g.root.push(l("s"), Value::String("abc".into()));

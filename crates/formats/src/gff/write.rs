@@ -10,8 +10,11 @@
 //! the file: the same number of fields in every struct, the same types, the same list lengths,
 //! and variable-size values (strings, resrefs, loc strings, VOID) of the same encoded length;
 //! and when no two values that share bytes in the file (a label used by several fields, field
-//! data named twice) now disagree. An unmodified tree always fits and gives back the input byte
-//! for byte. Otherwise the whole file is laid out canonically.
+//! data named twice) now disagree, and no value would change a byte the reader navigates by (the
+//! header's table words, struct and field records' type, label, offset and count words, field
+//! index runs, list lengths and indices: a damaged or hand-packed file can overlap its tables,
+//! and a value written over them would change the file's shape). An unmodified tree always fits
+//! and gives back the input byte for byte. Otherwise the whole file is laid out canonically.
 //!
 //! **Canonical layout** (the order of the game's own writer, which all 35 loose corpus GFFs
 //! and 5,290 of the 5,980 GFF members of the corpus capsules follow exactly): structs numbered
@@ -95,13 +98,24 @@ impl InPlace<'_> {
         Some(())
     }
 
+    /// Claims `len` bytes the reader navigates by, with their original values: a value written
+    /// there before or after is a conflict (it would change the file's shape).
+    fn keep(&mut self, at: usize, len: usize) -> Option<()> {
+        let orig = self.t.data;
+        self.put(at, orig.get(at..at.checked_add(len)?)?)
+    }
+
     fn put_struct(&mut self, s: u32, st: &Struct) -> Option<()> {
         let rec = self.t.struct_record(s)?;
         if rec.count as usize != st.fields.len() {
             return None;
         }
         self.put(rec.at, &st.id.to_le_bytes())?;
+        self.keep(rec.at + 4, 8)?;
         for (k, field) in st.fields.iter().enumerate() {
+            if rec.count > 1 {
+                self.keep(self.t.field_index_at(&rec, k as u32)?, 4)?;
+            }
             let f = self.t.field_of(&rec, k as u32)?;
             self.put_field(f, field)?;
         }
@@ -122,8 +136,13 @@ impl InPlace<'_> {
         if fr.type_id != field.value.type_id() {
             return None;
         }
+        self.keep(fr.at, 8)?;
         self.put_label(fr.label, &field.label)?;
         let inline = fr.at + 8;
+        if inline_word(&field.value).is_none() {
+            // An offset (field data, struct index or list indices) the reader follows.
+            self.keep(inline, 4)?;
+        }
         let d = fr.data;
         match &field.value {
             Value::Byte(v) => self.put(inline, &[*v]),
@@ -167,6 +186,7 @@ impl InPlace<'_> {
                 if self.t.word(at)? as usize != l.len() {
                     return None;
                 }
+                self.keep(at, 4 + 4 * l.len())?;
                 for (i, c) in l.iter().enumerate() {
                     let s = self.t.word(at + 4 + 4 * i)?;
                     self.put_struct(s, c)?;
@@ -191,6 +211,7 @@ fn write_in_place(gff: &Gff, orig: &[u8]) -> Option<Vec<u8>> {
     };
     w.put(0, &gff.file_type)?;
     w.put(4, &gff.version)?;
+    w.keep(8, raw::HEADER_SIZE - 8)?;
     w.put_struct(0, &gff.root)?;
     Some(w.out)
 }
