@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Seeds the fuzz corpora from ../shared/corpus (copies stay in fuzz/corpus, which git ignores).
+# Seeds the fuzz corpora from ../shared/corpus (copies stay in fuzz/corpus, which git ignores),
+# and from seeds/<target>/ where the repository keeps a target's own minimised corpus (inputs
+# libFuzzer generated from nothing, no third-party bytes: today only walkmesh_struct).
 # Usage: ./seed.sh            # every target
 #        ./seed.sh trx lyt    # only these targets
 set -euo pipefail
@@ -21,17 +23,19 @@ declare -A formats=(
   [key]="erf"
   [bif]="erf"
   [twoda]="2da"
+  [walkmesh_struct]=""   # seeds/walkmesh_struct only: its inputs are not files
 )
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(bwm trx trx_aswm mdl_ascii lyt vis walkmesh gff erf rim key bif twoda)
+[ ${#targets[@]} -gt 0 ] || targets=(bwm trx trx_aswm mdl_ascii lyt vis walkmesh walkmesh_struct gff erf rim key bif twoda)
 
 for t in "${targets[@]}"; do
-  [ -n "${formats[$t]:-}" ] || { echo "unknown target: $t" >&2; exit 1; }
+  [ -v "formats[$t]" ] || { echo "unknown target: $t" >&2; exit 1; }
   mkdir -p "corpus/$t"
-  awk -F'\t' -v want="${formats[$t]}" '
+  if [ -d "seeds/$t" ]; then cp seeds/"$t"/* "corpus/$t/"; fi
+  { [ -z "${formats[$t]}" ] || awk -F'\t' -v want="${formats[$t]}" '
     BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) ok[w[i]] = 1 }
-    NR > 1 && ($7 in ok) { print $1 }' "$src/SOURCES.tsv" |
+    NR > 1 && ($7 in ok) { print $1 }' "$src/SOURCES.tsv"; } |
     while IFS= read -r f; do
       if [ "$t" = trx_aswm ]; then
         # the decompressed walkmesh of each ASWM packet (what trx::decode_walkmesh takes)
