@@ -8,8 +8,8 @@ use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use areakit::install::{Capsule, KeyResources};
-use areakit::resources::Resources;
+use areakit_app::install::{Capsule, KeyResources};
+use areakit_app::resources::Resources;
 use areakit_formats::erf::{self, Erf, ErfKind};
 use areakit_formats::key::{self, BifEntry, Key, KeyEntry, ResId};
 use areakit_formats::restype::{ResRef, ResType};

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use areakit::formats::trx;
+use areakit_app::formats::trx;
 
 fn corpus_trx() -> Vec<Vec<u8>> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
@@ -75,7 +75,7 @@ fn bake_largest(b: divan::Bencher) {
         .map(|d| trx::read(d).unwrap())
         .max_by_key(|t| t.walkmesh().unwrap().triangles.len())
         .unwrap();
-    b.bench(|| divan::black_box(areakit::bake::bake(divan::black_box(&largest)).unwrap()));
+    b.bench(|| divan::black_box(areakit_app::bake::bake(divan::black_box(&largest)).unwrap()));
 }
 
 #[divan::bench(sample_count = 10)]

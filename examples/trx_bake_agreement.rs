@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use areakit::bake::{BakeAgreement, agreement, bake};
-use areakit::formats::trx;
+use areakit_app::bake::{BakeAgreement, agreement, bake};
+use areakit_app::formats::trx;
 
 fn pct(a: u64, b: u64) -> f64 {
     if b == 0 {

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use areakit::area::{self, Area, AreaError};
+use areakit_app::area::{self, Area, AreaError};
 use areakit_formats::bwm::{Bwm, Edge, Face, Material};
 use areakit_formats::{Finding, Severity};
 
@@ -185,7 +185,11 @@ fn wok_of_another_lyt_in_the_folder_is_not_flagged() {
     let area = Area::open(&fx.path("test.lyt")).unwrap();
     assert!(area.unlisted_woks.is_empty(), "{:?}", area.unlisted_woks);
     assert!(area::check(&area).is_empty());
-    let report = areakit::check::check_paths(std::slice::from_ref(&fx.dir)).unwrap();
+    let report = areakit_app::check::check_paths(
+        &areakit_app::Session::files_only(),
+        std::slice::from_ref(&fx.dir),
+    )
+    .unwrap();
     assert!(
         !report
             .findings
@@ -470,7 +474,7 @@ fn strip(n: usize, y0: f32, north: bool, to: i32, skip: usize) -> Bwm {
         transitions.push(if north { [-1; 3] } else { [t, -1, -1] });
         transitions.push(if north { [-1, t, -1] } else { [-1; 3] });
     }
-    areakit::walkmesh::rebuild_with_transitions(&m, &transitions).unwrap()
+    areakit_app::walkmesh::rebuild_with_transitions(&m, &transitions).unwrap()
 }
 
 /// Two long rooms sharing a boundary of 300 linked edges each way, one missing on one side:

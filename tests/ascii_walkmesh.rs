@@ -6,7 +6,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use areakit::ascii_walkmesh::{self, Dialect, ToBwmOptions};
+use areakit_app::ascii_walkmesh::{self, Dialect, ToBwmOptions};
 use areakit_formats::bwm::{self, WalkmeshType};
 use areakit_formats::mdl_ascii;
 
@@ -169,7 +169,7 @@ fn vertex_colour_room_links() {
 /// stable (same bytes).
 #[test]
 fn corpus_ascii_walkmeshes_compile_clean_and_stable() {
-    use areakit::formats::{Severity, bwm, mdl_ascii};
+    use areakit_app::formats::{Severity, bwm, mdl_ascii};
     let mut files = common::corpus_files(&["wok-ascii", "pwk-ascii"]);
     files.extend(
         common::corpus_files(&["mdl-ascii"])
@@ -181,9 +181,9 @@ fn corpus_ascii_walkmeshes_compile_clean_and_stable() {
         let model = mdl_ascii::read(&std::fs::read(f).unwrap()).unwrap();
         let pwk = f.to_string_lossy().to_ascii_lowercase().contains(".pwk");
         let out = std::path::PathBuf::from(if pwk { "x.pwk" } else { "x.wok" });
-        let compiled = areakit::ops::compile_walkmesh(&model, &out)
+        let compiled = areakit_app::ascii_walkmesh::compile_walkmesh(&model, &out)
             .unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-        let errors: Vec<_> = areakit::walkmesh::check_bwm(&compiled)
+        let errors: Vec<_> = areakit_app::walkmesh::check_bwm(&compiled)
             .into_iter()
             .filter(|x| x.severity == Severity::Error)
             .collect();
@@ -192,7 +192,7 @@ fn corpus_ascii_walkmeshes_compile_clean_and_stable() {
         // Decompile, compile again: the same walkmesh, byte for byte.
         let text = ascii_walkmesh::bwm_to_ascii(&compiled, "x", "NULL");
         let again_model = mdl_ascii::read(text.as_bytes()).unwrap();
-        let again = areakit::ops::compile_walkmesh(&again_model, &out).unwrap();
+        let again = areakit_app::ascii_walkmesh::compile_walkmesh(&again_model, &out).unwrap();
         assert!(
             bwm::write(&again).unwrap() == bytes,
             "{}: compile -> decompile -> compile changed the bytes",
@@ -206,14 +206,17 @@ fn corpus_ascii_walkmeshes_compile_clean_and_stable() {
 /// planar distances and the AABB tree differ (see docs/formats/wok-ascii.md).
 #[test]
 fn compiling_m13aa_04a_reproduces_the_shipped_tables() {
-    use areakit::formats::{bwm, mdl_ascii};
+    use areakit_app::formats::{bwm, mdl_ascii};
     let dir = common::corpus_dir()
         .join("kotor/KOTORCommunityPatches_K1_Community_Patch/-=WORKING=-/Models");
     let model =
         mdl_ascii::read(&std::fs::read(dir.join("ASCII/m13aa_04a-kotormax.mdl.ascii")).unwrap())
             .unwrap();
-    let ours =
-        areakit::ops::compile_walkmesh(&model, std::path::Path::new("m13aa_04a.wok")).unwrap();
+    let ours = areakit_app::ascii_walkmesh::compile_walkmesh(
+        &model,
+        std::path::Path::new("m13aa_04a.wok"),
+    )
+    .unwrap();
     let shipped = bwm::read(&std::fs::read(dir.join("m13aa_04a.wok")).unwrap()).unwrap();
     assert_eq!(ours.walkmesh_type, shipped.walkmesh_type);
     assert_eq!(ours.position, shipped.position);

@@ -11,7 +11,7 @@ fn areakit() -> Command {
 fn view_writes_a_self_contained_page() {
     let d = std::env::temp_dir().join(format!("areakit-cli-view-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
-    assert!(areakit::demo::run(&d).unwrap().ok());
+    assert!(areakit_app::demo::run(&d).unwrap().ok());
     let page = d.join("demo.html");
     let out = areakit()
         .arg("view")

@@ -10,7 +10,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use areakit::document::Document;
+use areakit_app::document::Document;
 use areakit_formats::bwm::{self, Bwm};
 use serde_json::Value;
 
@@ -141,7 +141,10 @@ fn validate(files: &[PathBuf]) -> Option<Vec<Value>> {
 }
 
 fn info(path: &Path) -> Value {
-    areakit::info::info_json(path, &Document::open(path).unwrap())
+    areakit_app::info::info_json(
+        path,
+        &Document::open(&areakit_app::Session::files_only(), path).unwrap(),
+    )
 }
 
 /// Transitions as (face, side, room).
@@ -289,14 +292,14 @@ fn assert_rooms_come_back(area_dir: &Path, exported: &Path, rooms: &[(&str, usiz
 fn demo_area_exports_rooms_objects_and_path() {
     let dir = tmp("demo");
     let area = dir.join("area");
-    areakit::demo::run(&area).unwrap();
+    areakit_app::demo::run(&area).unwrap();
     std::fs::write(area.join("crate.pwk"), bwm::write(&crate_pwk()).unwrap()).unwrap();
     std::fs::write(
         area.join("objects.json"),
         r#"{"objects": [{"kind": "placeable", "model": "crate", "position": [12, 9.5, 0], "yaw": 30, "tag": "crate_1"}]}"#,
     )
     .unwrap();
-    let [[x0, y0], [x1, y1]] = areakit::demo::PATH_ENDS;
+    let [[x0, y0], [x1, y1]] = areakit_app::demo::PATH_ENDS;
     let path = format!("{x0},{y0}:{x1},{y1}");
     let lyt = area.join("demo.lyt");
     let rooms: usize = ["demo_a", "demo_b", "demo_c"]
@@ -599,7 +602,7 @@ fn hand_made_obj_imports_without_errors() {
         "y up turned to z up"
     );
     assert_eq!(
-        areakit::walkmesh::check_bwm(&b)
+        areakit_app::walkmesh::check_bwm(&b)
             .iter()
             .filter(|f| f.severity == areakit_formats::Severity::Error)
             .count(),
@@ -758,7 +761,7 @@ fn foreign_gltf_is_welded_and_unknown_materials_name_the_primitive() {
 #[test]
 fn export_refuses_other_extensions_and_its_input() {
     let dir = tmp("usage");
-    areakit::demo::run(&dir.join("a")).unwrap();
+    areakit_app::demo::run(&dir.join("a")).unwrap();
     let wok = dir.join("a/demo_a.wok");
     let (code, _, err) = areakit(&["export", s(&wok), "-o", s(&dir.join("x.fbx"))]);
     assert_eq!(code, 2, "{err}");
@@ -783,16 +786,33 @@ fn export_refuses_other_extensions_and_its_input() {
 #[test]
 fn damaged_files_are_errors_not_panics() {
     let dir = tmp("hostile");
-    areakit::demo::run(&dir.join("a")).unwrap();
+    areakit_app::demo::run(&dir.join("a")).unwrap();
     let glb = dir.join("a.glb");
     let obj = dir.join("a.obj");
-    let opts = areakit::interop::ExportOptions::default();
-    areakit::interop::export_file(&dir.join("a/demo_b.wok"), &glb, &opts).unwrap();
-    areakit::interop::export_file(&dir.join("a/demo_b.wok"), &obj, &opts).unwrap();
+    let opts = areakit_app::interop::ExportOptions::default();
+    areakit_app::interop::export_file(
+        &areakit_app::Session::files_only(),
+        &dir.join("a/demo_b.wok"),
+        &glb,
+        &opts,
+    )
+    .unwrap();
+    areakit_app::interop::export_file(
+        &areakit_app::Session::files_only(),
+        &dir.join("a/demo_b.wok"),
+        &obj,
+        &opts,
+    )
+    .unwrap();
     let import = |bytes: &[u8], ext: &str| {
         let f = dir.join(format!("h.{ext}"));
         std::fs::write(&f, bytes).unwrap();
-        areakit::interop::import_file(&f, &dir.join("h.wok"), &Default::default())
+        areakit_app::interop::import_file(
+            &areakit_app::Session::files_only(),
+            &f,
+            &dir.join("h.wok"),
+            &Default::default(),
+        )
     };
     let mut errors = 0;
     for (file, ext) in [(&glb, "glb"), (&obj, "obj")] {

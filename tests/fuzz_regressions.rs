@@ -1,7 +1,7 @@
 //! One test per input the fuzzers found (fuzz/README.md, "Known findings"): each once broke a
 //! round-trip property.
 
-use areakit::walkmesh::{self, AabbStyle};
+use areakit_app::walkmesh::{self, AabbStyle};
 use areakit_formats::bwm::{self, Bwm, Face, Material, WalkmeshType};
 use areakit_formats::{lyt, mdl_ascii, vis};
 

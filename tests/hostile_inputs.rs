@@ -1,7 +1,7 @@
 //! Small hostile files must not make areakit use memory or time out of proportion to their
 //! size (review findings).
 
-use areakit::formats::{bwm, trx};
+use areakit_app::formats::{bwm, trx};
 
 /// 4000 copies of one walkable triangle: every pair overlaps. The findings stay bounded.
 #[test]
@@ -20,7 +20,7 @@ fn stacked_faces_give_a_bounded_number_of_findings() {
     ];
     m.normals = vec![[0.0, 0.0, 1.0]; n];
     m.distances = vec![0.0; n];
-    let findings = areakit::walkmesh::check_bwm(&m);
+    let findings = areakit_app::walkmesh::check_bwm(&m);
     let mut per_code = std::collections::HashMap::new();
     for f in &findings {
         *per_code.entry(f.code).or_insert(0usize) += 1;
@@ -28,7 +28,7 @@ fn stacked_faces_give_a_bounded_number_of_findings() {
     assert!(
         per_code
             .values()
-            .all(|&c| c <= areakit::walkmesh::check::MAX_PER_CODE + 1),
+            .all(|&c| c <= areakit_app::walkmesh::check::MAX_PER_CODE + 1),
         "{per_code:?}"
     );
     assert!(per_code.contains_key("bwm-duplicate-face"), "{per_code:?}");

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use areakit::document::Document;
+use areakit_app::document::Document;
 
 // ---------------------------------------------------------------------------------------------
 // Damage
@@ -209,20 +209,20 @@ fn says_where(message: &str) -> bool {
 fn in_process(name: &str, d: &Damaged) {
     let path = Path::new(name);
     let result = std::panic::catch_unwind(|| {
-        let _ = areakit::check::check_data(path, &d.bytes);
+        let _ = areakit_app::check::check_data(path, &d.bytes);
         match Document::decode(path, &d.bytes) {
             Ok(doc) => {
-                let _ = areakit::info::info_json(path, &doc);
+                let _ = areakit_app::info::info_json(path, &doc);
                 let _ = doc.encode(doc.format(), path);
                 if let Document::Bwm(m) = &doc {
-                    if let Ok(q) = areakit::walkmesh::QueryMesh::new(m) {
+                    if let Ok(q) = areakit_app::walkmesh::QueryMesh::new(m) {
                         let _ = q.at(0.5, 0.5, None);
                         let _ = q.ray([0.0, 0.0, 100.0], [0.1, 0.2, -1.0]);
                     }
                     // Rebuilding a large damaged mesh in a debug build costs seconds: the
                     // fuzzers cover rebuild on every input; here, small meshes.
                     if m.faces.len() <= 2000 {
-                        let _ = areakit::walkmesh::rebuild(m);
+                        let _ = areakit_app::walkmesh::rebuild(m);
                     }
                 }
                 None
@@ -422,8 +422,8 @@ corpus_matrix!(ascii_walkmesh_matrix, ["wok-ascii", "pwk-ascii"], text: true, sa
 /// A door walkmesh: no real DWK is public, so one areakit writes.
 #[test]
 fn dwk_matrix() {
-    let mut m = areakit::formats::bwm::Bwm {
-        walkmesh_type: areakit::formats::bwm::WalkmeshType::PlaceableOrDoor,
+    let mut m = areakit_app::formats::bwm::Bwm {
+        walkmesh_type: areakit_app::formats::bwm::WalkmeshType::PlaceableOrDoor,
         vertices: vec![
             [-1.0, -0.1, 0.0],
             [1.0, -0.1, 0.0],
@@ -433,13 +433,13 @@ fn dwk_matrix() {
         ..Default::default()
     };
     for v in [[0, 1, 2], [0, 2, 3]] {
-        m.faces.push(areakit::formats::bwm::Face {
+        m.faces.push(areakit_app::formats::bwm::Face {
             vertices: v,
-            material: areakit::formats::bwm::Material::NonWalk,
+            material: areakit_app::formats::bwm::Material::NonWalk,
         });
     }
-    let m = areakit::walkmesh::rebuild(&m).unwrap();
-    let bytes = areakit::formats::bwm::write(&m).unwrap();
+    let m = areakit_app::walkmesh::rebuild(&m).unwrap();
+    let bytes = areakit_app::formats::bwm::write(&m).unwrap();
     let (inside, outside) = matrix("dwk", &[("door0.dwk".into(), bytes)], false);
     assert!(inside > 1000 && outside > 20, "{inside} {outside}");
 }
@@ -448,7 +448,7 @@ fn dwk_matrix() {
 #[test]
 fn demo_wok_matrix() {
     let dir = scratch("demo");
-    let report = areakit::demo::run(&dir).unwrap();
+    let report = areakit_app::demo::run(&dir).unwrap();
     assert!(report.ok());
     let mut sources = Vec::new();
     for e in std::fs::read_dir(&dir).unwrap() {
@@ -480,9 +480,9 @@ fn demo_wok_matrix() {
 // ---------------------------------------------------------------------------------------------
 
 /// The first demo room with every derived table built (a tree, adjacency, transitions).
-fn demo_wok() -> areakit::formats::bwm::Bwm {
-    let room = areakit::demo::rooms().remove(0);
-    areakit::walkmesh::rebuild_with_transitions(&room.mesh, &room.transitions).unwrap()
+fn demo_wok() -> areakit_app::formats::bwm::Bwm {
+    let room = areakit_app::demo::rooms().remove(0);
+    areakit_app::walkmesh::rebuild_with_transitions(&room.mesh, &room.transitions).unwrap()
 }
 
 /// AABB children that point back up the tree: queries and checks must not loop.
@@ -512,7 +512,7 @@ fn aabb_cycles_end() {
     cases.push(("every child is the root".into(), m));
     assert_eq!(cases.len(), 4);
     for (what, m) in &cases {
-        let bytes = areakit::formats::bwm::write(m).unwrap();
+        let bytes = areakit_app::formats::bwm::write(m).unwrap();
         in_process(
             "cycle.wok",
             &Damaged {
@@ -628,7 +628,7 @@ fn aswm_zip_bombs_are_refused() {
             bytes,
         };
         in_process("bomb.trx", &d);
-        let e = areakit::formats::trx::read(&d.bytes).expect_err(what);
+        let e = areakit_app::formats::trx::read(&d.bytes).expect_err(what);
         assert!(e.to_string().contains("offset 0x"), "{e}");
         let file = dir.join("bomb.trx");
         std::fs::write(&file, &d.bytes).unwrap();
@@ -704,7 +704,7 @@ fn non_utf8_paths_work() {
     let dir = scratch("non-utf8");
     let name = std::ffi::OsStr::from_bytes(b"r\xFFoom.wok");
     let good = dir.join(name);
-    let wok = areakit::formats::bwm::write(&demo_wok()).unwrap();
+    let wok = areakit_app::formats::bwm::write(&demo_wok()).unwrap();
     std::fs::write(&good, &wok).unwrap();
     let r = run(&["info".as_ref(), good.as_os_str()], &dir);
     assert_eq!(r.code, Some(0), "{}", r.stderr);
@@ -728,7 +728,7 @@ fn non_utf8_paths_work() {
 fn write_faults_leave_nothing_behind() {
     let dir = scratch("write-faults");
     let input = dir.join("room.wok");
-    let wok = areakit::formats::bwm::write(&demo_wok()).unwrap();
+    let wok = areakit_app::formats::bwm::write(&demo_wok()).unwrap();
     std::fs::write(&input, &wok).unwrap();
     let trx_src = samples(&["trx"])[0].clone();
     let trx = dir.join("area.trx");
@@ -832,7 +832,7 @@ fn check_goes_on_past_an_unreadable_file() {
     }
     use std::os::unix::fs::PermissionsExt;
     let dir = scratch("unreadable-in-folder");
-    let wok = areakit::formats::bwm::write(&demo_wok()).unwrap();
+    let wok = areakit_app::formats::bwm::write(&demo_wok()).unwrap();
     std::fs::write(dir.join("a.wok"), &wok).unwrap();
     std::fs::write(dir.join("b.wok"), &wok).unwrap();
     std::fs::set_permissions(dir.join("a.wok"), std::fs::Permissions::from_mode(0o000)).unwrap();
@@ -888,7 +888,7 @@ fn reader_matrix(
 }
 
 fn gff_decode(b: &[u8]) -> Result<(), String> {
-    use areakit::formats::gff;
+    use areakit_app::formats::gff;
     let g = gff::read(b).map_err(|e| e.to_string())?;
     let _ = gff::validate(&g);
     let _ = g.summary();
@@ -898,7 +898,7 @@ fn gff_decode(b: &[u8]) -> Result<(), String> {
 }
 
 fn erf_decode(b: &[u8]) -> Result<(), String> {
-    use areakit::formats::erf;
+    use areakit_app::formats::erf;
     let e = erf::read(b).map_err(|e| e.to_string())?;
     let _ = erf::validate(&e);
     let _ = erf::write(&e);
@@ -907,7 +907,7 @@ fn erf_decode(b: &[u8]) -> Result<(), String> {
 }
 
 fn rim_decode(b: &[u8]) -> Result<(), String> {
-    use areakit::formats::rim;
+    use areakit_app::formats::rim;
     let r = rim::read(b).map_err(|e| e.to_string())?;
     let _ = rim::validate(&r);
     let _ = rim::write(&r);
@@ -916,7 +916,7 @@ fn rim_decode(b: &[u8]) -> Result<(), String> {
 }
 
 fn key_decode(b: &[u8]) -> Result<(), String> {
-    use areakit::formats::key;
+    use areakit_app::formats::key;
     let k = key::read(b).map_err(|e| e.to_string())?;
     let _ = key::validate(&k);
     let _ = key::write(&k);
@@ -924,7 +924,7 @@ fn key_decode(b: &[u8]) -> Result<(), String> {
 }
 
 fn bif_decode(b: &[u8]) -> Result<(), String> {
-    use areakit::formats::bif;
+    use areakit_app::formats::bif;
     let x = bif::read(b).map_err(|e| e.to_string())?;
     let _ = bif::validate(&x);
     let _ = bif::write(&x);
@@ -933,7 +933,7 @@ fn bif_decode(b: &[u8]) -> Result<(), String> {
 }
 
 fn twoda_decode(b: &[u8]) -> Result<(), String> {
-    use areakit::formats::twoda;
+    use areakit_app::formats::twoda;
     let t = twoda::read(b).map_err(|e| e.to_string())?;
     let _ = twoda::validate(&t);
     let _ = twoda::write(&t);
@@ -946,7 +946,7 @@ fn twoda_decode(b: &[u8]) -> Result<(), String> {
 /// smallest and largest members of the corpus capsules of that kind (so every binary variant is
 /// damaged).
 fn capsule_member_samples(ext: &str) -> Vec<(String, Vec<u8>)> {
-    use areakit::formats::erf;
+    use areakit_app::formats::erf;
     let mut members: Vec<(String, Vec<u8>)> = Vec::new();
     for f in common::corpus_files(&["erf"]) {
         let Ok(e) = erf::read(&std::fs::read(&f).unwrap()) else {
@@ -992,7 +992,7 @@ fn capsule_matrix() {
     let n = reader_matrix("erf", &erf, erf_decode, false)
         + reader_matrix("rim", &rim, rim_decode, false);
     // No public KEY/BIF: build one from capsule members with areakit's own writer.
-    use areakit::formats::{bif, erf as erf_fmt, key};
+    use areakit_app::formats::{bif, erf as erf_fmt, key};
     let e = erf_fmt::read(&erf[0].1).unwrap();
     let members = e
         .resources
@@ -1035,8 +1035,11 @@ fn twoda_matrix() {
     let text: Vec<(String, Vec<u8>)> = binary
         .iter()
         .filter_map(|(name, b)| {
-            let t = areakit::formats::twoda::read(b).ok()?;
-            Some((name.clone(), areakit::formats::twoda::write_text(&t).ok()?))
+            let t = areakit_app::formats::twoda::read(b).ok()?;
+            Some((
+                name.clone(),
+                areakit_app::formats::twoda::write_text(&t).ok()?,
+            ))
         })
         .collect();
     assert_eq!(text.len(), 2);
@@ -1095,7 +1098,8 @@ fn gff_cycles_and_deep_nesting_end() {
     }
     // Root (struct 0) with one List field whose list holds struct 0 again.
     let cyclic = gff(&[[u32::MAX, 0, 1]], &[[15, 0, 0]], &[1, 0]);
-    let r = std::panic::catch_unwind(|| areakit::formats::gff::read(&cyclic).map(|g| g.summary()));
+    let r =
+        std::panic::catch_unwind(|| areakit_app::formats::gff::read(&cyclic).map(|g| g.summary()));
     assert!(r.is_ok(), "a cyclic GFF panicked");
     if let Ok(Err(e)) = r {
         assert!(says_where(&e.to_string()), "{e}");
@@ -1117,9 +1121,9 @@ fn gff_cycles_and_deep_nesting_end() {
     let r = std::thread::Builder::new()
         .stack_size(1024 * 1024)
         .spawn(move || {
-            areakit::formats::gff::read(&deep).map(|g| {
-                let _ = areakit::formats::gff::validate(&g);
-                let _ = areakit::formats::gff::write(&g);
+            areakit_app::formats::gff::read(&deep).map(|g| {
+                let _ = areakit_app::formats::gff::validate(&g);
+                let _ = areakit_app::formats::gff::write(&g);
                 g.summary()
             })
         })

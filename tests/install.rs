@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use areakit::install::Install;
-use areakit::resources::Resources;
+use areakit_app::install::Install;
+use areakit_app::resources::Resources;
 use areakit_formats::erf::{self, Erf, ErfKind};
 use areakit_formats::restype::{ResRef, ResType};
 use areakit_formats::rim::{self, Rim};

@@ -149,8 +149,8 @@ fn corpus_m10aa_room_links_match_both_ways() {
     for w in &woks {
         std::fs::copy(w, dir.join(w.file_name().unwrap())).unwrap();
     }
-    let area = areakit::area::Area::open(&dir).unwrap();
-    let findings = areakit::area::check(&area);
+    let area = areakit_app::area::Area::open(&dir).unwrap();
+    let findings = areakit_app::area::check(&area);
     let _ = std::fs::remove_dir_all(&dir);
 
     assert_eq!(area.rooms.iter().filter(|r| r.wok.is_some()).count(), 5);

@@ -8,13 +8,13 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use areakit::geometry::Vec3;
-use areakit::geometry::nav::clearance::{Blocker, Clearance, ClearanceOptions};
-use areakit::geometry::nav::{Endpoint, NavMesh, Searcher, Surface, stitch};
-use areakit::navigation::{
+use areakit_app::geometry::Vec3;
+use areakit_app::geometry::nav::clearance::{Blocker, Clearance, ClearanceOptions};
+use areakit_app::geometry::nav::{Endpoint, NavMesh, Searcher, Surface, stitch};
+use areakit_app::navigation::{
     AreaNav, DEFAULT_STITCH_TOLERANCE, NavOptions, NavSource, PathMode, PathOutcome, SourceKind,
 };
-use areakit::objects::PlacedWalkmesh;
+use areakit_app::objects::PlacedWalkmesh;
 use areakit_formats::{bwm, trx};
 use proptest::prelude::*;
 use serde_json::Value;
@@ -181,9 +181,9 @@ fn kit_chain(kit_json: &Path, out: &Path) -> usize {
     let mut place = |c: &Value, shift: [f64; 3]| {
         let id = c["id"].as_str().unwrap();
         let m = bwm::read(&std::fs::read(dir.join(format!("{id}.wok"))).unwrap()).unwrap();
-        let moved = areakit::walkmesh::transform(
+        let moved = areakit_app::walkmesh::transform(
             &m,
-            &[areakit::geometry::transform::Transform::Translate([
+            &[areakit_app::geometry::transform::Transform::Translate([
                 shift[0] as f32,
                 shift[1] as f32,
                 shift[2] as f32,
@@ -266,7 +266,7 @@ fn kit_area_path_crosses_every_room() {
     let dir = tmp("kit");
     let n = kit_chain(kit, &dir);
     assert_eq!(n, 3, "three kit rooms chained");
-    let area = areakit::area::Area::open(&dir).unwrap();
+    let area = areakit_app::area::Area::open(&dir).unwrap();
     let source = NavSource::from_area(&area);
     let nav = nav_of(&source, &[], 0.0);
     // The two farthest-apart walkable points of the first and the last room.
@@ -307,7 +307,7 @@ fn kit_area_path_crosses_every_room() {
 #[test]
 fn demo_area_path_through_three_rooms_and_around_objects() {
     let dir = tmp("demo");
-    let report = areakit::demo::run(&dir).unwrap();
+    let report = areakit_app::demo::run(&dir).unwrap();
     assert!(report.path_through_all_rooms(), "{}", report.to_text());
     let svg = std::fs::read_to_string(dir.join("demo.svg")).unwrap();
     assert_eq!(
@@ -315,7 +315,7 @@ fn demo_area_path_through_three_rooms_and_around_objects() {
         1,
         "the demo map draws its path"
     );
-    let [[x0, y0], [x1, y1]] = areakit::demo::PATH_ENDS;
+    let [[x0, y0], [x1, y1]] = areakit_app::demo::PATH_ENDS;
     let (from, to) = (format!("{x0},{y0}"), format!("{x1},{y1}"));
     let lyt = dir.join("demo.lyt");
     let plain = path_json(&[lyt.to_str().unwrap(), "--from", &from, "--to", &to]);
@@ -327,7 +327,7 @@ fn demo_area_path_through_three_rooms_and_around_objects() {
 
     // A crate in the way: a 2 m box walkmesh (hand-made) placed on the straight line.
     let crate_pwk = box_walkmesh(1.0);
-    let crate_pwk = areakit::walkmesh::rebuild(&crate_pwk).unwrap();
+    let crate_pwk = areakit_app::walkmesh::rebuild(&crate_pwk).unwrap();
     std::fs::write(dir.join("crate.pwk"), bwm::write(&crate_pwk).unwrap()).unwrap();
     std::fs::write(
         dir.join("objects.json"),
@@ -353,9 +353,10 @@ fn demo_area_path_through_three_rooms_and_around_objects() {
     );
 
     // Library: no sample of the path lies inside the crate; with a radius, every sample keeps it.
-    let area = areakit::area::Area::open(&lyt).unwrap();
+    let area = areakit_app::area::Area::open(&lyt).unwrap();
     let source = NavSource::from_area(&area);
-    let placed = areakit::navigate::load_objects(&objects).unwrap();
+    let placed =
+        areakit_app::navigate::load_objects(&areakit_app::Session::files_only(), &objects).unwrap();
     let walls: Vec<PlacedWalkmesh> = placed.iter().map(|(_, w)| w.clone()).collect();
     let (ground, ground_mesh) = ground_of(&source);
     let blockers: Vec<Blocker> = walls
@@ -592,8 +593,8 @@ fn demo_source() -> &'static NavSource {
     static SOURCE: std::sync::OnceLock<NavSource> = std::sync::OnceLock::new();
     SOURCE.get_or_init(|| {
         let dir = tmp("demo-prop");
-        areakit::demo::run(&dir).unwrap();
-        let area = areakit::area::Area::open(&dir.join("demo.lyt")).unwrap();
+        areakit_app::demo::run(&dir).unwrap();
+        let area = areakit_app::area::Area::open(&dir.join("demo.lyt")).unwrap();
         NavSource::from_area(&area)
     })
 }
@@ -616,16 +617,16 @@ proptest! {
         prop_assert!((back.length() - o.length()).abs() <= 1e-4 * o.length().max(1.0));
         let same = free.find(&mut s, a, a, PathMode::Optimal, 1.0);
         prop_assert_eq!(same.length(), 0.0);
-        let obj = areakit::objects::PlacedObject {
-            kind: areakit::objects::ObjectKind::Placeable,
+        let obj = areakit_app::objects::PlacedObject {
+            kind: areakit_app::objects::ObjectKind::Placeable,
             model: "box".into(),
             position: [cx, cy, 0.0],
-            orientation: areakit::objects::Orientation::Yaw(yaw.to_radians()),
-            door_state: areakit::objects::DoorState::Closed,
+            orientation: areakit_app::objects::Orientation::Yaw(yaw.to_radians()),
+            door_state: areakit_app::objects::DoorState::Closed,
             tag: None,
             source: "test".into(),
         };
-        let placed = areakit::objects::place(&obj, &box_walkmesh(h));
+        let placed = areakit_app::objects::place(&obj, &box_walkmesh(h));
         let blocked = nav_of(source, &[placed], 0.0);
         let ob = blocked.find(&mut s, a, b, PathMode::Optimal, 1.0);
         if ob.found() && ob.notes.is_empty() {
@@ -639,7 +640,7 @@ proptest! {
 fn pth_generate_then_check_and_hand_made_findings() {
     use areakit_formats::gff::views::{PathPoint, Pth};
     let dir = tmp("pth");
-    areakit::demo::run(&dir).unwrap();
+    areakit_app::demo::run(&dir).unwrap();
     let lyt = dir.join("demo.lyt");
     let bin = env!("CARGO_BIN_EXE_areakit");
     let pth_file = dir.join("gen.pth");
@@ -651,7 +652,8 @@ fn pth_generate_then_check_and_hand_made_findings() {
         .status()
         .unwrap();
     assert_eq!(st.code(), Some(0));
-    let pth = areakit::navigate::read_pth(&pth_file).unwrap();
+    let pth =
+        areakit_app::navigate::read_pth(&areakit_app::Session::files_only(), &pth_file).unwrap();
     assert!(pth.points.len() >= 8, "{} points", pth.points.len());
     // One island: the graph is connected.
     let mut seen = vec![false; pth.points.len()];
@@ -666,18 +668,18 @@ fn pth_generate_then_check_and_hand_made_findings() {
     }
     assert!(seen.iter().all(|&s| s), "the generated graph is connected");
     let nav = nav_of(
-        &NavSource::from_area(&areakit::area::Area::open(&lyt).unwrap()),
+        &NavSource::from_area(&areakit_app::area::Area::open(&lyt).unwrap()),
         &[],
         0.0,
     );
-    assert!(areakit::pth::check_pth(&pth, &nav, "gen.pth").is_empty());
+    assert!(areakit_app::pth::check_pth(&pth, &nav, "gen.pth").is_empty());
 
     // Hand-made: a point off the ground, a connection through the pillar of room a.
     let bad = Pth::from_adjacency(
         &[[1.5, 1.5], [50.0, 50.0], [18.5, 16.5], [1.5, 8.5]],
         &[vec![2, 3], vec![], vec![0], vec![0]],
     );
-    let f = areakit::pth::check_pth(&bad, &nav, "bad.pth");
+    let f = areakit_app::pth::check_pth(&bad, &nav, "bad.pth");
     let codes: Vec<&str> = f.iter().map(|f| f.code).collect();
     assert_eq!(
         codes,
@@ -709,7 +711,11 @@ fn pth_generate_then_check_and_hand_made_findings() {
     assert_eq!(v["findings"][0]["code"], "pth-connection-index");
     // `check` on the folder picks up `demo.pth` beside `demo.lyt`.
     std::fs::copy(&broken_file, dir.join("demo.pth")).unwrap();
-    let report = areakit::check::check_paths(std::slice::from_ref(&dir)).unwrap();
+    let report = areakit_app::check::check_paths(
+        &areakit_app::Session::files_only(),
+        std::slice::from_ref(&dir),
+    )
+    .unwrap();
     assert!(
         report
             .findings

@@ -10,7 +10,7 @@ use areakit_geometry::nav::{Mode, NavMesh, Path, SearchOptions, Searcher, Surfac
 
 /// The walkable faces of a walkmesh as a surface (one region).
 fn surface_of(b: &areakit_formats::bwm::Bwm) -> Surface {
-    let m = areakit::walkmesh::to_mesh(b);
+    let m = areakit_app::walkmesh::to_mesh(b);
     let triangles: Vec<[u32; 3]> = m
         .faces
         .iter()
@@ -202,7 +202,7 @@ fn optimal_equals_the_oracle_and_polyanya_on_corpus_rooms() {
         let Ok(b) = areakit_formats::bwm::read(&std::fs::read(f).unwrap()) else {
             continue;
         };
-        let planar = !areakit::walkmesh::check_bwm(&b).iter().any(|x| {
+        let planar = !areakit_app::walkmesh::check_bwm(&b).iter().any(|x| {
             matches!(
                 x.code,
                 "bwm-overlap" | "bwm-non-manifold-edge" | "bwm-duplicate-face"

@@ -3,10 +3,10 @@
 
 mod common;
 
-use areakit::render::{
+use areakit_app::render::{
     MapRoom, RenderOptions, render_bwm_png, render_bwm_svg, render_png, render_svg,
 };
-use areakit::walkmesh::check_bwm;
+use areakit_app::walkmesh::check_bwm;
 use areakit_formats::bwm;
 
 /// Faces drawn in an SVG: one `Z` per triangle in the `faces` paths.
@@ -71,13 +71,13 @@ fn area_map_names_rooms() {
 /// Objects and paths are drawn over the ground, in the SVG and the PNG alike.
 #[test]
 fn objects_and_paths_are_drawn() {
-    let room = areakit::demo::rooms().remove(0);
-    let m = areakit::walkmesh::rebuild_with_transitions(&room.mesh, &room.transitions).unwrap();
+    let room = areakit_app::demo::rooms().remove(0);
+    let m = areakit_app::walkmesh::rebuild_with_transitions(&room.mesh, &room.transitions).unwrap();
     let (lo, hi) = m.bounds().unwrap();
     let mid = [(lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0, 0.0];
     let opts = RenderOptions {
         size: 400,
-        objects: vec![areakit::render::MapObject {
+        objects: vec![areakit_app::render::MapObject {
             label: "crate & box".into(),
             triangles: vec![[
                 [mid[0] - 1.0, mid[1] - 1.0, 0.0],
@@ -117,7 +117,7 @@ fn objects_and_paths_are_drawn() {
     );
     assert!(!svg_without.contains("polyline"));
     // Pixel coordinates as the renderer maps them.
-    let t = areakit::render::map_transform(&rooms, &opts);
+    let t = areakit_app::render::map_transform(&rooms, &opts);
     let px = |x: f32, y: f32| {
         let (u, v) = t.px([x, y]);
         let p = pm.pixel(u as u32, v as u32).unwrap();
@@ -136,12 +136,13 @@ fn objects_and_paths_are_drawn() {
 fn demo_png_shows_room_names_and_legend() {
     let d = std::env::temp_dir().join(format!("areakit-render-words-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
-    areakit::demo::run(&d).unwrap();
+    areakit_app::demo::run(&d).unwrap();
     let svg = std::fs::read_to_string(d.join("demo.svg")).unwrap();
     let png =
         resvg::tiny_skia::Pixmap::decode_png(&std::fs::read(d.join("demo.png")).unwrap()).unwrap();
     let drawn =
-        resvg::tiny_skia::Pixmap::decode_png(&areakit::render::svg_to_png(&svg).unwrap()).unwrap();
+        resvg::tiny_skia::Pixmap::decode_png(&areakit_app::render::svg_to_png(&svg).unwrap())
+            .unwrap();
     // The SVG without any text element.
     let mut bare = String::new();
     let mut rest = svg.as_str();
@@ -153,7 +154,8 @@ fn demo_png_shows_room_names_and_legend() {
     bare.push_str(rest);
     assert!(!bare.contains("<text") && bare.len() < svg.len());
     let bare =
-        resvg::tiny_skia::Pixmap::decode_png(&areakit::render::svg_to_png(&bare).unwrap()).unwrap();
+        resvg::tiny_skia::Pixmap::decode_png(&areakit_app::render::svg_to_png(&bare).unwrap())
+            .unwrap();
     assert_eq!((png.width(), png.height()), (bare.width(), bare.height()));
     let dark = |pm: &resvg::tiny_skia::Pixmap, x0: f32, y0: f32, x1: f32, y1: f32| {
         let mut n = 0;
@@ -200,7 +202,7 @@ fn demo_png_shows_room_names_and_legend() {
         same(x0, y0, x1, y1);
     }
     // The legend: its material names beside the map.
-    let x0 = png.width() as f32 - areakit::render::PANEL_WIDTH;
+    let x0 = png.width() as f32 - areakit_app::render::PANEL_WIDTH;
     let (y0, y1) = (30.0, 230.0);
     let with = dark(&png, x0, y0, png.width() as f32, y1);
     let without = dark(&bare, x0, y0, png.width() as f32, y1);

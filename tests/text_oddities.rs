@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use areakit::ascii_walkmesh::{self, AsciiWalkmesh, Dialect};
+use areakit_app::ascii_walkmesh::{self, AsciiWalkmesh, Dialect};
 use areakit_formats::mdl_ascii;
 
 /// A quad of two faces in each ASCII walkmesh dialect: `(dialect, text)` with LF line ends.
@@ -93,7 +93,7 @@ fn ascii_walkmesh_dialects_read_every_variant() {
             assert!(same_geometry(&w, &base), "{dialect:?} {what}: {w:#?}");
             assert_eq!(w.name, "wm");
             let out = PathBuf::from("x.wok");
-            let compiled = areakit::ops::compile_walkmesh(&model, &out).unwrap();
+            let compiled = areakit_app::ascii_walkmesh::compile_walkmesh(&model, &out).unwrap();
             assert_eq!(compiled.faces.len(), 2, "{dialect:?} {what}");
             covered += 1;
         }

@@ -2,7 +2,7 @@
 
 mod common;
 
-use areakit::bake::{BakeAgreement, agreement, bake};
+use areakit_app::bake::{BakeAgreement, agreement, bake};
 use areakit_formats::trx;
 
 #[test]
@@ -21,7 +21,7 @@ fn bake_reproduces_the_corpus() {
         assert_eq!(bake(&baked).unwrap(), baked, "{}", path.display());
         total += agreement(t.walkmesh().unwrap(), baked.walkmesh().unwrap());
         assert!(
-            areakit::bake::check_bake(&t).is_empty(),
+            areakit_app::bake::check_bake(&t).is_empty(),
             "{}: stale bake reported",
             path.display()
         );
@@ -82,9 +82,9 @@ fn stale_bake_is_reported() {
     // Make a walkable triangle unwalkable: its island and paths are now stale.
     let i = w.triangles.iter().position(|t| t.is_walkable()).unwrap();
     w.triangles[i].flags &= !1;
-    let f = areakit::bake::check_bake(&t);
+    let f = areakit_app::bake::check_bake(&t);
     assert_eq!(f.len(), 1);
     assert_eq!(f[0].code, "trx-stale-bake");
     let rebaked = bake(&t).unwrap();
-    assert!(areakit::bake::check_bake(&rebaked).is_empty());
+    assert!(areakit_app::bake::check_bake(&rebaked).is_empty());
 }

@@ -343,7 +343,13 @@ fn exercise(b: &mut Browser, page: &Path, expect: &Expect, shot: &Path) -> (f64,
 /// The page, written by the library (`areakit view` is the same call; `tests/cli_view.rs`
 /// runs the binary).
 fn write_page(input: &Path, page: &Path) {
-    areakit::view::view_file(input, page, &areakit::ops::Overlays::default()).unwrap();
+    areakit_app::view::view_file(
+        &areakit_app::Session::files_only(),
+        input,
+        page,
+        &areakit_app::picture::Overlays::default(),
+    )
+    .unwrap();
 }
 
 /// A walkable face whose centroid lies in no other face, the largest such (plan area).
@@ -399,16 +405,23 @@ fn viewer_pages_in_headless_chromium() {
 
     // 1. The demo area: the click's answer comes from `query` (the library's own lookup).
     let demo = dir.join("demo");
-    assert!(areakit::demo::run(&demo).unwrap().ok());
+    assert!(areakit_app::demo::run(&demo).unwrap().ok());
     let lyt = demo.join("demo.lyt");
-    let rooms = areakit::demo::rooms();
+    let rooms = areakit_app::demo::rooms();
     let first = &rooms[0];
     let (mut cx, mut cy) = (0.0, 0.0);
     for v in &first.mesh.vertices {
         cx += v[0] / first.mesh.vertices.len() as f32;
         cy += v[1] / first.mesh.vertices.len() as f32;
     }
-    let q = areakit::ops::query_at(&lyt, cx + 0.13, cy + 0.07, None).unwrap();
+    let q = areakit_app::ops::query_at(
+        &areakit_app::Session::files_only(),
+        &lyt,
+        cx + 0.13,
+        cy + 0.07,
+        None,
+    )
+    .unwrap();
     let expect = Expect {
         x: cx + 0.13,
         y: cy + 0.07,
@@ -482,7 +495,7 @@ fn viewer_pages_in_headless_chromium() {
         faces,
         ..Default::default()
     };
-    let big = areakit::walkmesh::rebuild(&big).unwrap();
+    let big = areakit_app::walkmesh::rebuild(&big).unwrap();
     let big_path = dir.join("grid100k.wok");
     std::fs::write(&big_path, areakit_formats::bwm::write(&big).unwrap()).unwrap();
     let (face, c) = {

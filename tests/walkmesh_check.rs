@@ -5,7 +5,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use areakit::walkmesh::{self, check_bwm};
+use areakit_app::walkmesh::{self, check_bwm};
 use areakit_formats::Severity;
 use areakit_formats::bwm;
 

@@ -3,7 +3,7 @@
 
 mod common;
 
-use areakit::walkmesh::QueryMesh;
+use areakit_app::walkmesh::QueryMesh;
 use areakit_formats::bwm;
 use areakit_geometry::query::{FaceFilter, brute};
 

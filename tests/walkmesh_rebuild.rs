@@ -6,7 +6,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use areakit::walkmesh::{self, AabbStyle};
+use areakit_app::walkmesh::{self, AabbStyle};
 use areakit_formats::bwm::{self, Bwm};
 use areakit_geometry::{aabb, derive::face_plane};
 

@@ -3,7 +3,7 @@
 
 mod common;
 
-use areakit::walkmesh::{self, QueryMesh, check_bwm, transform};
+use areakit_app::walkmesh::{self, QueryMesh, check_bwm, transform};
 use areakit_formats::Severity;
 use areakit_formats::bwm::{self, Bwm, Face, Material};
 use areakit_geometry::query::{FaceFilter, brute};

@@ -6,7 +6,7 @@
 #[path = "shared/walkmesh_props.rs"]
 mod props;
 
-use areakit::formats::bwm;
+use areakit_app::formats::bwm;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -8,9 +8,9 @@
 #[path = "shared/walkmesh_props.rs"]
 mod props;
 
-use areakit::formats::bwm::{self, Face, Material};
-use areakit::geometry::query::{FaceFilter, brute};
-use areakit::walkmesh;
+use areakit_app::formats::bwm::{self, Face, Material};
+use areakit_app::geometry::query::{FaceFilter, brute};
+use areakit_app::walkmesh;
 use libfuzzer_sys::arbitrary::{self, Arbitrary};
 use libfuzzer_sys::fuzz_target;
 

@@ -4,10 +4,11 @@
 use std::path::PathBuf;
 use std::sync::Mutex;
 
-use areakit::area::Area;
-use areakit::geometry::nav::{Endpoint, Searcher};
-use areakit::navigate::{PathContext, PathRequest};
-use areakit::navigation::{AreaNav, NavOptions, NavSource, PathMode, PathOutcome};
+use areakit_app::geometry::nav::Endpoint;
+use areakit_app::module::Module;
+use areakit_app::navigate::{PathContext, PathRequest};
+use areakit_app::navigation::{PathMode, PathOutcome};
+use areakit_app::{Session, Sources};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -145,73 +146,127 @@ impl PyPathResult {
     }
 }
 
-/// The navigation data of an area, built for one radius and kept for the next query.
+/// The path context of an area (its ground, its module's placed objects as blockers), built
+/// for one radius and kept for the next query.
 struct NavCache {
     radius: f32,
-    nav: AreaNav,
-    searcher: Searcher,
+    ctx: PathContext,
 }
 
-/// A KotOR area: a layout (LYT), its visibility (VIS) and one walkmesh per room, found
-/// beside the LYT (file names case-insensitive), as ``areakit check``/``path`` open it.
+/// A KotOR area: a layout (LYT), its visibility (VIS) and one walkmesh per room, with its
+/// module (the IFO, ARE and GIT placeables and doors) where the input holds one, opened as
+/// ``areakit check``/``path``/``render`` open it.
 ///
 /// >>> area = areakit.Area.open("modules/m13aa")      # a folder or a .lyt file
+/// >>> area = areakit.Area.open("m13aa.mod")          # a capsule, or "x.mod/m13aa.lyt"
+/// >>> area = areakit.Area.open(None, game="~/kotor", module="danm13")
 /// >>> [r["name"] for r in area.rooms]
 /// >>> area.path((1.5, 1.5), (18.5, 16.5)).length
 #[pyclass(module = "areakit", name = "Area")]
 pub struct PyArea {
-    inner: Area,
+    module: Module,
+    session: Session,
+    source: PathBuf,
     nav: Mutex<Option<NavCache>>,
 }
 
 #[pymethods]
 impl PyArea {
-    /// Opens an area from a ``.lyt`` file or a folder holding one. A LYT that does not
+    /// Opens an area: a ``.lyt`` file or a folder holding one (with the module resources
+    /// beside it), a capsule (``.mod``, ``.rim``, ``.erf``) or a LYT inside one
+    /// (``"x.mod/m13aa.lyt"``); with ``game`` (a game folder) and ``module``, a LYT resource
+    /// of the game or, with ``path`` None, the module's entry area. A LYT that does not
     /// decode raises ``FormatError``; missing or invalid room walkmeshes are reported by
     /// ``check()`` (and in ``rooms``), not raised.
     #[staticmethod]
-    fn open(py: Python<'_>, path: PathBuf) -> PyResult<Self> {
-        let inner = py
-            .allow_threads(|| areakit::ops::open_area(&path))
+    #[pyo3(signature = (path, game = None, module = None))]
+    fn open(
+        py: Python<'_>,
+        path: Option<PathBuf>,
+        game: Option<PathBuf>,
+        module: Option<String>,
+    ) -> PyResult<Self> {
+        let (session, module) = py
+            .allow_threads(|| {
+                let session = Session::open(Sources {
+                    game,
+                    module,
+                    capsules: Vec::new(),
+                })?;
+                let module = areakit_app::input::open_module(&session, path.as_deref())?
+                    .ok_or_else(|| {
+                        areakit_app::Error::usage(format!(
+                            "{}: not an area (expected a LYT, a folder, a capsule or a LYT inside one)",
+                            path.as_deref().unwrap_or(std::path::Path::new("")).display()
+                        ))
+                    })?;
+                Ok::<_, areakit_app::Error>((session, module))
+            })
             .map_err(errors::lib_error)?;
+        let source = path.unwrap_or_else(|| module.area.lyt_path.clone());
         Ok(PyArea {
-            inner,
+            module,
+            session,
+            source,
             nav: Mutex::new(None),
         })
+    }
+
+    /// The placeables and doors of the module's GIT that have a walkmesh (blockers of
+    /// ``path``): ``[{"kind", "model", "tag", "position"}, ...]``.
+    #[getter]
+    fn objects<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, pyo3::types::PyDict>>> {
+        self.module
+            .placed()
+            .into_iter()
+            .map(|(o, _)| {
+                let d = pyo3::types::PyDict::new(py);
+                d.set_item("kind", o.kind.name())?;
+                d.set_item("model", &o.model)?;
+                d.set_item("tag", &o.tag)?;
+                d.set_item("position", (o.position[0], o.position[1], o.position[2]))?;
+                Ok(d)
+            })
+            .collect()
     }
 
     /// The area's resref (the LYT file name without extension).
     #[getter]
     fn resref(&self) -> String {
-        self.inner.resref.clone()
+        self.module.area.resref.clone()
     }
 
     /// The LYT file.
     #[getter]
     fn lyt_path(&self) -> String {
-        self.inner.lyt_path.display().to_string()
+        self.module.area.lyt_path.display().to_string()
     }
 
     /// The layout.
     #[getter]
     fn lyt(&self) -> PyLyt {
-        PyLyt::wrap(self.inner.lyt.clone(), Some(self.inner.lyt_path.clone()))
+        PyLyt::wrap(
+            self.module.area.lyt.clone(),
+            Some(self.module.area.lyt_path.clone()),
+        )
     }
 
     /// The visibility, or None (no VIS file, or one that does not decode).
     #[getter]
     fn vis(&self) -> Option<PyVis> {
-        self.inner
+        self.module
+            .area
             .vis
             .clone()
-            .map(|v| PyVis::wrap(v, self.inner.vis_path.clone()))
+            .map(|v| PyVis::wrap(v, self.module.area.vis_path.clone()))
     }
 
     /// The rooms in LYT order (the index is the transition number): ``[{"name",
     /// "position", "wok_path", "walkmesh" (a Bwm, or None), "error"}, ...]``.
     #[getter]
     fn rooms<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, pyo3::types::PyDict>>> {
-        self.inner
+        self.module
+            .area
             .rooms
             .iter()
             .enumerate()
@@ -219,7 +274,8 @@ impl PyArea {
                 let d = pyo3::types::PyDict::new(py);
                 d.set_item("name", &r.name)?;
                 let pos = self
-                    .inner
+                    .module
+                    .area
                     .lyt
                     .rooms
                     .get(i)
@@ -245,7 +301,8 @@ impl PyArea {
     /// ``segment``: the edge's end points, or None).
     #[getter]
     fn links<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, pyo3::types::PyDict>>> {
-        self.inner
+        self.module
+            .area
             .links()
             .into_iter()
             .map(|l| {
@@ -290,53 +347,62 @@ impl PyArea {
         }
         let radius = distance(radius, "radius")?;
         let snap = distance(snap, "snap")?;
-        let area = &self.inner;
         let cache = &self.nav;
         let outcome = py.allow_threads(|| {
             let mut guard = cache.lock().unwrap_or_else(|e| e.into_inner());
             if guard.as_ref().is_none_or(|c| c.radius != radius) {
-                let source = NavSource::from_area(area);
-                let nav = AreaNav::build(
-                    &source,
-                    &[],
-                    &NavOptions {
-                        radius,
-                        ..NavOptions::default()
-                    },
-                )
-                .map_err(|e| format!("{}: {e}", area.lyt_path.display()))?;
-                *guard = Some(NavCache {
+                // The same context `areakit path` builds for this area: its ground and its
+                // module's placed objects.
+                let req = PathRequest {
+                    input: &self.source,
+                    objects: None,
                     radius,
-                    nav,
-                    searcher: Searcher::new(),
-                });
+                    snap,
+                    mode,
+                };
+                let ctx = PathContext::from_parts(
+                    &self.session,
+                    self.module.nav_source(),
+                    self.module.placed(),
+                    &req,
+                )?;
+                *guard = Some(NavCache { radius, ctx });
             }
-            let c = guard.as_mut().ok_or("no navigation data")?;
-            Ok::<_, String>(c.nav.find(&mut c.searcher, from, to, mode, snap))
+            let Some(c) = guard.as_mut() else {
+                return Err(areakit_app::Error::usage("no navigation data"));
+            };
+            Ok(c.ctx.find_with(from, to, mode, snap))
         });
-        let outcome = outcome.map_err(PyValueError::new_err)?;
+        let outcome = outcome.map_err(errors::lib_error)?;
         Ok(PyPathResult { outcome })
     }
 
     /// Everything ``areakit check`` finds in the area (LYT, VIS, room walkmeshes, links,
     /// navigation): a list of ``Finding``.
     fn check(&self, py: Python<'_>) -> PyResult<Vec<PyFinding>> {
-        let lyt = self.inner.lyt_path.clone();
+        let lyt = self.module.area.lyt_path.clone();
         Ok(crate::check::findings_of(crate::check::run_check(
             py,
+            &self.session,
             &[lyt],
             None,
         )?))
     }
 
     fn __repr__(&self) -> String {
-        let with_wok = self.inner.rooms.iter().filter(|r| r.wok.is_some()).count();
+        let with_wok = self
+            .module
+            .area
+            .rooms
+            .iter()
+            .filter(|r| r.wok.is_some())
+            .count();
         format!(
             "<Area {}: {} rooms ({} with a walkmesh), {}>",
-            self.inner.resref,
-            self.inner.rooms.len(),
+            self.module.area.resref,
+            self.module.area.rooms.len(),
             with_wok,
-            if self.inner.vis.is_some() {
+            if self.module.area.vis.is_some() {
                 "VIS"
             } else {
                 "no VIS"
@@ -377,7 +443,7 @@ fn path(
                 snap,
                 mode,
             };
-            PathContext::open(&req).map(|mut c| c.find(from, to))
+            PathContext::open(&Session::files_only(), &req).map(|mut c| c.find(from, to))
         })
         .map_err(errors::lib_error)?;
     Ok(PyPathResult { outcome })

@@ -3,10 +3,10 @@
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
-use areakit::formats::bwm::{self, Bwm, BwmKind, Face, Material, WalkmeshType};
-use areakit::geometry::query::{FaceFilter, Locator};
-use areakit::geometry::transform::{Axis, Transform};
-use areakit::walkmesh::{self, QueryMesh};
+use areakit_app::formats::bwm::{self, Bwm, BwmKind, Face, Material, WalkmeshType};
+use areakit_app::geometry::query::{FaceFilter, Locator};
+use areakit_app::geometry::transform::{Axis, Transform};
+use areakit_app::walkmesh::{self, QueryMesh};
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -259,9 +259,9 @@ impl PyBwm {
         let name = name.unwrap_or_else(|| {
             self.path
                 .as_deref()
-                .map_or_else(|| "walkmesh".to_string(), areakit::document::resref_of)
+                .map_or_else(|| "walkmesh".to_string(), areakit_app::format::resref_of)
         });
-        areakit::ascii_walkmesh::bwm_to_ascii(&self.inner, &name, "NULL")
+        areakit_app::ascii_walkmesh::bwm_to_ascii(&self.inner, &name, "NULL")
     }
 
     /// ``"wok"``, ``"pwk"`` or ``"dwk"``. The type word tells an area walkmesh from the rest;
@@ -793,7 +793,7 @@ impl PyBwm {
         if self.path.is_none() {
             path.set_extension(self.kind().name());
         }
-        input::json_to_py(py, &areakit::info::bwm_json(&path, &self.inner))
+        input::json_to_py(py, &areakit_app::info::bwm_json(&path, &self.inner))
     }
 
     /// A copy.

@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
-use areakit::formats::restype::{ResRef, ResType};
-use areakit::formats::{bif, erf, gff, key, rim, twoda};
+use areakit_app::formats::restype::{ResRef, ResType};
+use areakit_app::formats::{bif, erf, gff, key, rim, twoda};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 

@@ -2,7 +2,8 @@
 
 use std::path::PathBuf;
 
-use areakit::formats::{Finding, Severity};
+use areakit_app::Session;
+use areakit_app::formats::{Finding, Severity};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -204,25 +205,31 @@ fn check(
     jobs: Option<usize>,
 ) -> PyResult<Vec<PyFinding>> {
     let paths = path_list(paths)?;
-    Ok(findings_of(run_check(py, &paths, jobs)?))
+    Ok(findings_of(run_check(
+        py,
+        &Session::files_only(),
+        &paths,
+        jobs,
+    )?))
 }
 
 /// Runs the CLI's check on `paths` without the GIL.
 pub fn run_check(
     py: Python<'_>,
+    session: &Session,
     paths: &[PathBuf],
     jobs: Option<usize>,
-) -> PyResult<areakit::check::Report> {
-    let run = areakit::check::CheckRun {
+) -> PyResult<areakit_app::report::Report> {
+    let run = areakit_app::check::CheckRun {
         jobs,
         progress: None,
     };
-    py.allow_threads(|| areakit::check::check_paths_with(paths, &run))
+    py.allow_threads(|| areakit_app::check::check_paths_with(session, paths, &run))
         .map_err(errors::lib_error)
 }
 
 /// The findings of a report, each with the path the CLI prints.
-pub fn findings_of(report: areakit::check::Report) -> Vec<PyFinding> {
+pub fn findings_of(report: areakit_app::report::Report) -> Vec<PyFinding> {
     report
         .findings
         .into_iter()
@@ -240,7 +247,7 @@ fn check_report(
     jobs: Option<usize>,
 ) -> PyResult<PyObject> {
     let paths = path_list(paths)?;
-    let report = run_check(py, &paths, jobs)?;
+    let report = run_check(py, &Session::files_only(), &paths, jobs)?;
     crate::input::json_to_py(py, &report.to_json())
 }
 

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use areakit::formats::{DecodeError, ErrorKind, Location};
+use areakit_app::formats::{DecodeError, ErrorKind, Location};
 use pyo3::exceptions::{
     PyFileNotFoundError, PyIsADirectoryError, PyOSError, PyPermissionError, PyValueError,
 };
@@ -92,15 +92,21 @@ pub fn io_error(path: &Path, e: &std::io::Error) -> PyErr {
     }
 }
 
-/// Maps an error of the `areakit` library: invalid input → [`FormatError`], a model that
-/// cannot be written → [`EncodeError`], I/O → `OSError`, a request that makes no sense →
-/// `ValueError`.
-pub fn lib_error(e: areakit::Error) -> PyErr {
+/// Maps an error of the `areakit` library: a file that does not decode → [`FormatError`], a
+/// model that cannot be written → [`EncodeError`], I/O → `OSError`; content the geometry,
+/// navigation or bake layer refuses, a picture that cannot be drawn and a request that makes
+/// no sense → `ValueError` (with the library's message, which names the file).
+pub fn lib_error(e: areakit_app::Error) -> PyErr {
+    use areakit_app::Error;
     match e {
-        areakit::Error::Invalid { path, source } => format_error(Some(&path), &source),
-        areakit::Error::Encode { path, source } => encode_error(Some(&path), &source.0),
-        areakit::Error::Io { path, source } => io_error(&path, &source),
-        areakit::Error::Usage(m) => PyValueError::new_err(m),
+        Error::Invalid { path, source } => format_error(Some(&path), &source),
+        Error::Encode { path, source } => encode_error(Some(&path), &source.0),
+        Error::Io { path, source } => io_error(&path, &source),
+        e @ (Error::Geometry { .. }
+        | Error::Navigation { .. }
+        | Error::Bake { .. }
+        | Error::Render { .. }) => PyValueError::new_err(e.to_string()),
+        Error::Usage(m) => PyValueError::new_err(m),
     }
 }
 

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use areakit::formats::DecodeError;
+use areakit_app::formats::DecodeError;
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -51,12 +51,14 @@ pub fn decode<T>(
 
 /// Reads a whole regular file (a folder, FIFO or device is an `OSError`, never a hang).
 pub fn read_file(path: &Path) -> PyResult<Vec<u8>> {
-    areakit::fsio::read(path).map_err(errors::lib_error)
+    areakit_app::Session::files_only()
+        .read(path)
+        .map_err(errors::lib_error)
 }
 
 /// Writes `bytes` to `path` atomically: a temporary file in the same folder, then a rename.
 pub fn write_file(path: &Path, bytes: &[u8]) -> PyResult<()> {
-    areakit::fsio::write_atomic(path, bytes).map_err(errors::lib_error)
+    areakit_app::session::write_atomic(path, bytes).map_err(errors::lib_error)
 }
 
 /// The lower-case extension of a path.

@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
-use areakit::document::Document;
-use areakit::formats::{lyt, mdl_ascii, vis};
+use areakit_app::document::Document;
+use areakit_app::formats::{lyt, mdl_ascii, vis};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -20,7 +20,8 @@ macro_rules! document_class {
             }
 
             fn encode(&self, path: Option<&std::path::Path>) -> pyo3::PyResult<Vec<u8>> {
-                let write: fn(&$model) -> Result<Vec<u8>, areakit::formats::EncodeError> = $write;
+                let write: fn(&$model) -> Result<Vec<u8>, areakit_app::formats::EncodeError> =
+                    $write;
                 write(&self.inner).map_err(|e| $crate::errors::encode_error(path, &e.0))
             }
         }
@@ -96,13 +97,13 @@ macro_rules! document_checks {
                     .path
                     .clone()
                     .unwrap_or_else(|| std::path::PathBuf::from(concat!("<bytes>.", $ext)));
-                $crate::input::json_to_py(py, &areakit::info::info_json(&path, &doc))
+                $crate::input::json_to_py(py, &areakit_app::info::info_json(&path, &doc))
             }
 
             /// What ``areakit check`` finds in this file on its own: a list of ``Finding``.
             fn check(&self, py: pyo3::Python<'_>) -> Vec<$crate::check::PyFinding> {
                 let doc = $variant(Box::new(self.inner.clone()));
-                let found = py.allow_threads(|| areakit::check::validate(&doc));
+                let found = py.allow_threads(|| areakit_app::check::validate(&doc));
                 let path = self.path.as_ref().map(|p| p.display().to_string());
                 found
                     .into_iter()
@@ -304,7 +305,7 @@ pub struct PyMdlAscii {
     path: Option<PathBuf>,
 }
 
-fn mdl_write(m: &mdl_ascii::Model) -> Result<Vec<u8>, areakit::formats::EncodeError> {
+fn mdl_write(m: &mdl_ascii::Model) -> Result<Vec<u8>, areakit_app::formats::EncodeError> {
     Ok(mdl_ascii::write(m))
 }
 
@@ -343,8 +344,8 @@ impl PyMdlAscii {
             .path
             .clone()
             .unwrap_or_else(|| PathBuf::from("<bytes>.wok"));
-        let m =
-            areakit::ops::compile_walkmesh(&self.inner, &path).map_err(crate::errors::lib_error)?;
+        let m = areakit_app::ascii_walkmesh::compile_walkmesh(&self.inner, &path)
+            .map_err(crate::errors::lib_error)?;
         Ok(crate::bwm::PyBwm::new(m, None, None))
     }
 

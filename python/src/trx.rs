@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
-use areakit::document::Document;
-use areakit::formats::trx;
+use areakit_app::document::Document;
+use areakit_app::formats::trx;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -110,7 +110,7 @@ impl PyTrx {
     fn bake(&self, py: Python<'_>) -> PyResult<Self> {
         let inner = &self.inner;
         let baked = py
-            .allow_threads(|| areakit::bake::bake(inner))
+            .allow_threads(|| areakit_app::bake::bake(inner))
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(PyTrx {
             inner: baked,

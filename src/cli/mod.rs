@@ -4,10 +4,10 @@ pub mod args;
 
 use std::io::{self, Write};
 
-use areakit::document::{Document, Format};
-use areakit::{Error, fsio, info, navigate};
-
-use areakit::resolve::Sources;
+use areakit_app::document::Document;
+use areakit_app::format::Format;
+use areakit_app::session::{Session, Sources, refuse_overwrite, write_atomic};
+use areakit_app::{Error, info, navigate};
 use args::{
     BakeArgs, CheckArgs, Cli, Command, ConvertArgs, DemoArgs, ExportArgs, ExtractArgs, ImportArgs,
     InfoArgs, LsArgs, PackArgs, PathArgs, PathModeArg, PthCommand, QueryArgs, RebuildArgs,
@@ -65,38 +65,26 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<u8, Error> {
         module: cli.module.clone(),
         capsules: Vec::new(),
     };
-    if sources.module.is_some() && sources.game.is_none() {
-        return Err(Error::usage(
-            "--module NAME needs --game DIR (or AREAKIT_GAME)",
-        ));
-    }
-    let lists_resources = matches!(
-        cli.command,
-        Command::Ls(_) | Command::Extract(_) | Command::Pack(_)
-    );
-    if sources.game.is_some() && !lists_resources {
-        // Bare RESREF.EXT inputs resolve through the game from here on.
-        let search = areakit::resolve::open_search_path(&sources)?;
-        areakit::resolve::set_game(Some(std::sync::Arc::new(search)));
-    }
+    // The game named by --game (and --module) is opened once, for the whole run.
+    let session = Session::open(sources)?;
     match cli.command {
-        Command::Ls(a) => run_ls(a, sources, out),
-        Command::Extract(a) => run_extract(a, sources, out),
+        Command::Ls(a) => run_ls(a, &session, out),
+        Command::Extract(a) => run_extract(a, &session, out),
         Command::Pack(a) => run_pack(a, out),
-        Command::Info(a) => run_info(a, out),
-        Command::Bake(a) => run_bake(a, out),
+        Command::Info(a) => run_info(a, &session, out),
+        Command::Bake(a) => run_bake(a, &session, out),
         Command::Demo(a) => run_demo(a, out),
-        Command::Rebuild(a) => run_rebuild(a, out),
-        Command::Query(a) => run_query(a, out),
-        Command::Transform(a) => run_transform(a, out),
-        Command::Render(a) => run_render(a, &sources, out),
-        Command::View(a) => run_view(a, out),
-        Command::Check(a) => run_check(a, &sources, out),
-        Command::Convert(a) => run_convert(a, out),
-        Command::Path(a) => run_path(a, &sources, out),
-        Command::Pth(c) => run_pth(c, out),
-        Command::Export(a) => run_export(a, out),
-        Command::Import(a) => run_import(a, out),
+        Command::Rebuild(a) => run_rebuild(a, &session, out),
+        Command::Query(a) => run_query(a, &session, out),
+        Command::Transform(a) => run_transform(a, &session, out),
+        Command::Render(a) => run_render(a, &session, out),
+        Command::View(a) => run_view(a, &session, out),
+        Command::Check(a) => run_check(a, &session, out),
+        Command::Convert(a) => run_convert(a, &session, out),
+        Command::Path(a) => run_path(a, &session, out),
+        Command::Pth(c) => run_pth(c, &session, out),
+        Command::Export(a) => run_export(a, &session, out),
+        Command::Import(a) => run_import(a, &session, out),
     }
 }
 
@@ -104,38 +92,39 @@ fn print_json(out: &mut Output, v: &serde_json::Value) -> Result<(), Error> {
     out.line(&serde_json::to_string_pretty(v).unwrap_or_default())
 }
 
-fn run_ls(a: LsArgs, mut sources: Sources, out: &mut Output) -> Result<u8, Error> {
-    sources.capsules = a.capsules;
-    let listing = areakit::capsules::list(&sources, a.restype.as_deref())?;
+fn run_ls(a: LsArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
+    let listing = areakit_app::capsules::list(session, &a.capsules, a.restype.as_deref())?;
     if a.json {
-        print_json(out, &areakit::capsules::list_json(&listing))?;
+        print_json(out, &areakit_app::capsules::list_json(&listing))?;
     } else {
-        out.line(areakit::capsules::list_text(&listing).trim_end())?;
+        out.line(areakit_app::capsules::list_text(&listing).trim_end())?;
     }
     Ok(0)
 }
 
-fn run_extract(a: ExtractArgs, mut sources: Sources, out: &mut Output) -> Result<u8, Error> {
+fn run_extract(a: ExtractArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
     // Leading items that are files are capsules; the rest name resources.
+    let mut capsules = Vec::new();
     let mut names = Vec::new();
     for item in a.items {
         let p = std::path::PathBuf::from(&item);
         if names.is_empty()
             && p.is_file()
-            && (areakit::resolve::is_capsule_file(&p) || areakit::install::is_capsule_name(&p))
+            && (areakit_app::session::is_capsule_file(&p)
+                || areakit_app::install::is_capsule_name(&p))
         {
-            sources.capsules.push(p);
+            capsules.push(p);
         } else {
             names.push(item);
         }
     }
-    let done = areakit::capsules::extract(&sources, &names, &a.output)?;
+    let done = areakit_app::capsules::extract(session, &capsules, &names, &a.output)?;
     out.line(&format!(
         "{} files written to {}{}",
         done.files.len(),
         a.output.display(),
         if done.manifest {
-            format!(" (with {})", areakit::capsules::MANIFEST)
+            format!(" (with {})", areakit_app::capsules::MANIFEST)
         } else {
             String::new()
         }
@@ -144,7 +133,7 @@ fn run_extract(a: ExtractArgs, mut sources: Sources, out: &mut Output) -> Result
 }
 
 fn run_pack(a: PackArgs, out: &mut Output) -> Result<u8, Error> {
-    let p = areakit::capsules::pack(&a.dir, &a.output)?;
+    let p = areakit_app::capsules::pack(&a.dir, &a.output)?;
     out.line(&format!(
         "{} -> {}: {} members, {} bytes{}",
         a.dir.display(),
@@ -152,7 +141,7 @@ fn run_pack(a: PackArgs, out: &mut Output) -> Result<u8, Error> {
         p.members,
         p.bytes,
         if p.from_manifest {
-            format!(" (layout of {})", areakit::capsules::MANIFEST)
+            format!(" (layout of {})", areakit_app::capsules::MANIFEST)
         } else {
             String::new()
         }
@@ -160,8 +149,8 @@ fn run_pack(a: PackArgs, out: &mut Output) -> Result<u8, Error> {
     Ok(0)
 }
 
-fn run_info(a: InfoArgs, out: &mut Output) -> Result<u8, Error> {
-    let v = info::info_path(&a.file)?;
+fn run_info(a: InfoArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
+    let v = info::info_path(session, &a.file)?;
     if a.json {
         print_json(out, &v)?;
     } else {
@@ -170,9 +159,9 @@ fn run_info(a: InfoArgs, out: &mut Output) -> Result<u8, Error> {
     Ok(0)
 }
 
-fn run_convert(a: ConvertArgs, out: &mut Output) -> Result<u8, Error> {
-    fsio::refuse_overwrite(&a.input, &a.output, false)?;
-    let doc = Document::open(&a.input)?;
+fn run_convert(a: ConvertArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
+    refuse_overwrite(&a.input, &a.output, false)?;
+    let doc = Document::open(session, &a.input)?;
     let target = match &a.to {
         Some(name) => Format::from_name(name).ok_or_else(|| {
             let names: Vec<_> = Format::ALL.iter().map(|f| f.name()).collect();
@@ -183,7 +172,7 @@ fn run_convert(a: ConvertArgs, out: &mut Output) -> Result<u8, Error> {
         })?,
         None => Format::from_extension(&a.output).unwrap_or(doc.format()),
     };
-    let options = areakit::document::EncodeOptions {
+    let options = areakit_app::document::EncodeOptions {
         canonical: a.canonical,
         name: a.name.clone(),
     };
@@ -191,14 +180,8 @@ fn run_convert(a: ConvertArgs, out: &mut Output) -> Result<u8, Error> {
     // about the input file.
     let bytes = doc
         .encode_with(target, &a.output, &options)
-        .map_err(|e| match e {
-            Error::Invalid { path, source } if path == a.output => Error::Invalid {
-                path: a.input.clone(),
-                source,
-            },
-            e => e,
-        })?;
-    fsio::write_atomic(&a.output, &bytes)?;
+        .map_err(|e| e.about(&a.output, &a.input))?;
+    write_atomic(&a.output, &bytes)?;
     out.line(&format!(
         "{} ({}) -> {} ({}, {} bytes)",
         a.input.display(),
@@ -210,14 +193,14 @@ fn run_convert(a: ConvertArgs, out: &mut Output) -> Result<u8, Error> {
     Ok(0)
 }
 
-fn run_check(a: CheckArgs, sources: &Sources, out: &mut Output) -> Result<u8, Error> {
+fn run_check(a: CheckArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
     if a.paths.is_empty() {
-        let Some((res, area)) = areakit::modules::named_input(None, sources)? else {
+        let Some((res, area)) = areakit_app::input::named_module(session, None)? else {
             return Err(Error::usage(
                 "check needs PATH... (or --game DIR --module NAME: that module)",
             ));
         };
-        let report = areakit::modules::check(&*res, area.as_deref())?;
+        let report = areakit_app::check::check_module(&res, area.as_deref())?;
         if a.json {
             print_json(out, &report.to_json())?;
         } else {
@@ -232,11 +215,11 @@ fn run_check(a: CheckArgs, sources: &Sources, out: &mut Output) -> Result<u8, Er
             b.set_position(done as u64);
         }
     };
-    let run = areakit::check::CheckRun {
+    let run = areakit_app::check::CheckRun {
         jobs: a.jobs.map(usize::from),
         progress: Some(&tick),
     };
-    let report = areakit::check::check_paths_with(&a.paths, &run);
+    let report = areakit_app::check::check_paths_with(session, &a.paths, &run);
     if let Some(b) = bar {
         b.finish_and_clear();
     }
@@ -271,25 +254,8 @@ fn progress_bar(what: &'static str) -> Option<indicatif::ProgressBar> {
     Some(bar)
 }
 
-fn run_bake(a: BakeArgs, out: &mut Output) -> Result<u8, Error> {
-    fsio::refuse_overwrite(&a.input, &a.output, false)?;
-    let data = fsio::read(&a.input)?;
-    let trx = areakit::formats::trx::read(&data).map_err(|e| Error::invalid(&a.input, e))?;
-    let baked = areakit::bake::bake(&trx).map_err(|e| {
-        Error::invalid(
-            &a.input,
-            areakit::formats::DecodeError::new(
-                areakit::formats::ErrorKind::LimitExceeded,
-                areakit::formats::Location::Input,
-                format!("cannot bake: {e}"),
-            ),
-        )
-    })?;
-    let bytes = areakit::formats::trx::write(&baked).map_err(|source| Error::Encode {
-        path: a.output.clone(),
-        source,
-    })?;
-    fsio::write_atomic(&a.output, &bytes)?;
+fn run_bake(a: BakeArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
+    let baked = areakit_app::ops::bake_file(session, &a.input, &a.output)?;
     let v = info::trx_json(&baked);
     if a.json {
         print_json(out, &v)?;
@@ -329,9 +295,8 @@ fn numbers<const N: usize>(flag: &str, s: &str) -> Result<[f32; N], Error> {
     Ok(out)
 }
 
-fn run_rebuild(a: RebuildArgs, out: &mut Output) -> Result<u8, Error> {
-    fsio::refuse_overwrite(&a.input, &a.output, false)?;
-    let m = areakit::ops::rebuild_file(&a.input, &a.output)?;
+fn run_rebuild(a: RebuildArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
+    let m = areakit_app::ops::rebuild_file(session, &a.input, &a.output)?;
     out.line(&format!(
         "{} -> {}: {} faces ({} walkable), {} AABB nodes, {} edges in {} perimeter loops",
         a.input.display(),
@@ -345,14 +310,14 @@ fn run_rebuild(a: RebuildArgs, out: &mut Output) -> Result<u8, Error> {
     Ok(0)
 }
 
-fn run_query(a: QueryArgs, out: &mut Output) -> Result<u8, Error> {
+fn run_query(a: QueryArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
     let v = match (&a.at, &a.ray) {
         (Some(at), _) => {
             let [x, y] = numbers::<2>("at", at)?;
             if a.z.is_some_and(|z| !z.is_finite()) {
                 return Err(Error::usage("--z: expected a finite height"));
             }
-            areakit::ops::query_at(&a.file, x, y, a.z)?
+            areakit_app::ops::query_at(session, &a.file, x, y, a.z)?
         }
         (None, Some(ray)) => {
             let (o, d) = ray
@@ -362,7 +327,7 @@ fn run_query(a: QueryArgs, out: &mut Output) -> Result<u8, Error> {
             if dir == [0.0; 3] {
                 return Err(Error::usage("--ray: the direction must not be zero"));
             }
-            areakit::ops::query_ray(&a.file, numbers::<3>("ray", o)?, dir)?
+            areakit_app::ops::query_ray(session, &a.file, numbers::<3>("ray", o)?, dir)?
         }
         (None, None) => return Err(Error::usage("give --at X,Y or --ray X,Y,Z:DX,DY,DZ")),
     };
@@ -374,48 +339,35 @@ fn run_query(a: QueryArgs, out: &mut Output) -> Result<u8, Error> {
     Ok(0)
 }
 
-fn run_transform(a: TransformArgs, out: &mut Output) -> Result<u8, Error> {
-    use areakit::geometry::transform::{Axis, Transform};
-    fsio::refuse_overwrite(&a.input, &a.output, false)?;
-    let mut steps = Vec::new();
-    if let Some(m) = &a.mirror {
-        steps.push(Transform::Mirror(match m.to_ascii_lowercase().as_str() {
+fn run_transform(a: TransformArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
+    use areakit_app::geometry::transform::Axis;
+    let mirror = match &a.mirror {
+        Some(m) => Some(match m.to_ascii_lowercase().as_str() {
             "x" => Axis::X,
             "y" => Axis::Y,
             _ => return Err(Error::usage(format!("--mirror {m}: expected x or y"))),
-        }));
+        }),
+        None => None,
+    };
+    if a.rotate.is_some_and(|d| !d.is_finite()) {
+        return Err(Error::usage("--rotate: expected a finite angle in degrees"));
     }
-    if let Some(deg) = a.rotate {
-        if !deg.is_finite() {
-            return Err(Error::usage("--rotate: expected a finite angle in degrees"));
-        }
-        steps.push(Transform::RotateZ(deg));
-    }
-    if let Some(t) = &a.translate {
-        steps.push(Transform::Translate(numbers::<3>("translate", t)?));
-    }
+    let translate = match &a.translate {
+        Some(t) => Some(numbers::<3>("translate", t)?),
+        None => None,
+    };
     let remap = match &a.remap {
-        Some(r) => {
-            areakit::walkmesh::parse_remap(r).map_err(|e| Error::usage(format!("--remap: {e}")))?
-        }
+        Some(r) => areakit_app::walkmesh::parse_remap(r)
+            .map_err(|e| Error::usage(format!("--remap: {e}")))?,
         None => Vec::new(),
     };
-    let mesh = areakit::ops::load_bwm(&a.input)?;
-    let result = areakit::walkmesh::transform(&mesh, &steps, &remap).map_err(|e| {
-        Error::invalid(
-            &a.input,
-            areakit::formats::DecodeError::new(
-                areakit::formats::ErrorKind::Malformed,
-                areakit::formats::Location::Input,
-                e.to_string(),
-            ),
-        )
-    })?;
-    let bytes = areakit::formats::bwm::write(&result).map_err(|source| Error::Encode {
-        path: a.output.clone(),
-        source,
-    })?;
-    fsio::write_atomic(&a.output, &bytes)?;
+    let steps = areakit_app::ops::TransformSteps {
+        mirror,
+        rotate: a.rotate,
+        translate,
+        remap,
+    };
+    let result = areakit_app::ops::transform_file(session, &a.input, &a.output, &steps)?;
     out.line(&format!(
         "{} -> {} ({} faces)",
         a.input.display(),
@@ -430,8 +382,8 @@ fn overlays(
     objects: &Option<std::path::PathBuf>,
     radius: f32,
     paths: &[String],
-) -> Result<areakit::ops::Overlays, Error> {
-    let mut overlays = areakit::ops::Overlays {
+) -> Result<areakit_app::picture::Overlays, Error> {
+    let mut overlays = areakit_app::picture::Overlays {
         objects: objects.clone(),
         radius,
         ..Default::default()
@@ -440,20 +392,11 @@ fn overlays(
     Ok(overlays)
 }
 
-fn run_render(a: RenderArgs, sources: &Sources, out: &mut Output) -> Result<u8, Error> {
-    fsio::refuse_overwrite(&a.input, &a.output, false)?;
+fn run_render(a: RenderArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
     let overlays = overlays(&a.objects, a.radius, &a.path)?;
-    let notes = match areakit::modules::named_input(Some(&a.input), sources)? {
-        Some((res, area)) => areakit::modules::render(
-            &*res,
-            area.as_deref(),
-            &a.output,
-            a.findings,
-            a.size,
-            &overlays,
-        )?,
-        None => areakit::ops::render_file_with(&a.input, &a.output, a.findings, a.size, &overlays)?,
-    };
+    let notes = areakit_app::picture::render_file(
+        session, &a.input, &a.output, a.findings, a.size, &overlays,
+    )?;
     for n in notes {
         eprintln!("areakit render: {n}");
     }
@@ -461,19 +404,9 @@ fn run_render(a: RenderArgs, sources: &Sources, out: &mut Output) -> Result<u8, 
     Ok(0)
 }
 
-fn run_view(a: ViewArgs, out: &mut Output) -> Result<u8, Error> {
-    let ext_ok = a
-        .output
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm"));
-    if !ext_ok {
-        return Err(Error::usage(format!(
-            "{}: the page must end in .html",
-            a.output.display()
-        )));
-    }
+fn run_view(a: ViewArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
     let overlays = overlays(&a.objects, a.radius, &a.path)?;
-    let (summary, notes) = areakit::view::view_file(&a.input, &a.output, &overlays)?;
+    let (summary, notes) = areakit_app::view::view_file(session, &a.input, &a.output, &overlays)?;
     for n in notes {
         eprintln!("areakit view: {n}");
     }
@@ -487,13 +420,13 @@ fn run_view(a: ViewArgs, out: &mut Output) -> Result<u8, Error> {
         summary.bytes
     ))?;
     if a.open {
-        areakit::view::open_in_browser(&a.output)?;
+        areakit_app::view::open_in_browser(&a.output)?;
     }
     Ok(0)
 }
 
-fn run_path(a: PathArgs, sources: &Sources, out: &mut Output) -> Result<u8, Error> {
-    use areakit::navigation::PathMode;
+fn run_path(a: PathArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
+    use areakit_app::navigation::PathMode;
     let mode = match a.mode {
         PathModeArg::Optimal => PathMode::Optimal,
         PathModeArg::Fast => PathMode::Fast,
@@ -517,13 +450,10 @@ fn run_path(a: PathArgs, sources: &Sources, out: &mut Output) -> Result<u8, Erro
         _ => None,
     };
     let pairs = match &a.pairs {
-        Some(f) => navigate::parse_pairs(f)?,
+        Some(f) => navigate::parse_pairs(session, f)?,
         None => Vec::new(),
     };
-    let mut ctx = match areakit::modules::named_input(Some(&a.input), sources)? {
-        Some((res, area)) => areakit::modules::path_context(&*res, area.as_deref(), &req)?,
-        None => navigate::PathContext::open(&req)?,
-    };
+    let mut ctx = navigate::PathContext::open(session, &req)?;
     if let Some((s, g)) = single {
         let r = ctx.find(s, g);
         if a.json {
@@ -541,7 +471,7 @@ fn run_path(a: PathArgs, sources: &Sources, out: &mut Output) -> Result<u8, Erro
 }
 
 fn run_demo(a: DemoArgs, out: &mut Output) -> Result<u8, Error> {
-    let report = areakit::demo::run(&a.out)?;
+    let report = areakit_app::demo::run(&a.out)?;
     if a.json {
         print_json(out, &report.to_json())?;
     } else {
@@ -553,10 +483,10 @@ fn run_demo(a: DemoArgs, out: &mut Output) -> Result<u8, Error> {
     Ok(if report.ok() { 0 } else { 1 })
 }
 
-fn run_pth(c: PthCommand, out: &mut Output) -> Result<u8, Error> {
+fn run_pth(c: PthCommand, session: &Session, out: &mut Output) -> Result<u8, Error> {
     match c {
         PthCommand::Generate(a) => {
-            fsio::refuse_overwrite(&a.input, &a.output, false)?;
+            refuse_overwrite(&a.input, &a.output, false)?;
             for (flag, v) in [
                 ("radius", a.radius),
                 ("spacing", a.spacing),
@@ -568,13 +498,14 @@ fn run_pth(c: PthCommand, out: &mut Output) -> Result<u8, Error> {
                     )));
                 }
             }
-            let options = areakit::pth::PthOptions {
+            let options = areakit_app::pth::PthOptions {
                 radius: a.radius,
                 spacing: a.spacing,
                 max_link: a.max_link,
                 ..Default::default()
             };
-            let (points, connections) = navigate::generate_pth_file(&a.input, &a.output, &options)?;
+            let (points, connections) =
+                navigate::generate_pth_file(session, &a.input, &a.output, &options)?;
             out.line(&format!(
                 "{} -> {} ({points} points, {connections} connections)",
                 a.input.display(),
@@ -583,21 +514,7 @@ fn run_pth(c: PthCommand, out: &mut Output) -> Result<u8, Error> {
             Ok(0)
         }
         PthCommand::Check(a) => {
-            let findings = navigate::check_pth_file(&a.input, &a.pth)?;
-            let report = areakit::check::Report {
-                files_checked: 1,
-                findings: findings
-                    .into_iter()
-                    .map(|mut finding| {
-                        finding.place.file = None;
-                        areakit::check::FileFinding {
-                            path: a.pth.clone(),
-                            finding,
-                        }
-                    })
-                    .collect(),
-                io_errors: Vec::new(),
-            };
+            let report = navigate::check_pth_report(session, &a.input, &a.pth)?;
             if a.json {
                 print_json(out, &report.to_json())?;
             } else {
@@ -613,8 +530,8 @@ fn parse_paths(
     values: &[String],
 ) -> Result<
     Vec<(
-        areakit::geometry::nav::Endpoint,
-        areakit::geometry::nav::Endpoint,
+        areakit_app::geometry::nav::Endpoint,
+        areakit_app::geometry::nav::Endpoint,
     )>,
     Error,
 > {
@@ -631,13 +548,13 @@ fn parse_paths(
     Ok(out)
 }
 
-fn run_export(a: ExportArgs, out: &mut Output) -> Result<u8, Error> {
-    let options = areakit::interop::ExportOptions {
+fn run_export(a: ExportArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
+    let options = areakit_app::interop::ExportOptions {
         walkable_only: a.walkable_only,
         paths: parse_paths(&a.path)?,
         objects: a.objects.clone(),
     };
-    let s = areakit::interop::export_file(&a.input, &a.output, &options)?;
+    let s = areakit_app::interop::export_file(session, &a.input, &a.output, &options)?;
     for n in &s.notes {
         eprintln!("areakit export: {n}");
     }
@@ -653,37 +570,19 @@ fn run_export(a: ExportArgs, out: &mut Output) -> Result<u8, Error> {
     Ok(0)
 }
 
-fn run_import(a: ImportArgs, out: &mut Output) -> Result<u8, Error> {
+fn run_import(a: ImportArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
     let materials = match &a.materials {
-        Some(f) => areakit::interop::MaterialMap::read(f)?,
+        Some(f) => areakit_app::interop::MaterialMap::read(session, f)?,
         None => Default::default(),
     };
-    let options = areakit::interop::ImportOptions {
+    let options = areakit_app::interop::ImportOptions {
         materials,
         room_index: a.room_index,
     };
-    let r = areakit::interop::import_file(&a.input, &a.output, &options)?;
-    let report = areakit::check::Report {
-        files_checked: 1,
-        findings: r
-            .findings
-            .iter()
-            .cloned()
-            .map(|finding| areakit::check::FileFinding {
-                path: a.output.clone(),
-                finding,
-            })
-            .collect(),
-        io_errors: Vec::new(),
-    };
+    let r = areakit_app::interop::import_file(session, &a.input, &a.output, &options)?;
+    let report = r.check_report();
     if a.json {
-        let mut v = report.to_json();
-        v["output"] = serde_json::json!(a.output.display().to_string());
-        v["vertices"] = serde_json::json!(r.bwm.vertices.len());
-        v["faces"] = serde_json::json!(r.bwm.faces.len());
-        v["walkable_faces"] = serde_json::json!(r.bwm.walkable_face_count());
-        v["welded"] = serde_json::json!(r.welded);
-        print_json(out, &v)?;
+        print_json(out, &serde_json::to_value(&r).unwrap_or_default())?;
     } else {
         out.line(&format!(
             "{} -> {}: {} vertices ({} welded), {} faces ({} walkable), {} edges in {} perimeter loops",

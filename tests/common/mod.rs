@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod module_fixture;
+
 /// The corpus folder beside the checkout.
 pub fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
@@ -36,8 +38,8 @@ pub fn corpus_files(formats: &[&str]) -> Vec<PathBuf> {
 /// A closed box walkmesh (placeable or door, every face non-walkable): `2 hx` by `2 hy` in
 /// plan about the origin, `h` high, with everything derived rebuilt.
 #[allow(dead_code)]
-pub fn box_walkmesh(hx: f32, hy: f32, h: f32) -> areakit::formats::bwm::Bwm {
-    use areakit::formats::bwm;
+pub fn box_walkmesh(hx: f32, hy: f32, h: f32) -> areakit_app::formats::bwm::Bwm {
+    use areakit_app::formats::bwm;
     let mut m = bwm::Bwm {
         walkmesh_type: bwm::WalkmeshType::PlaceableOrDoor,
         ..bwm::Bwm::default()
@@ -61,5 +63,5 @@ pub fn box_walkmesh(hx: f32, hy: f32, h: f32) -> areakit::formats::bwm::Bwm {
             });
         }
     }
-    areakit::walkmesh::rebuild(&m).unwrap()
+    areakit_app::walkmesh::rebuild(&m).unwrap()
 }

@@ -41,7 +41,7 @@ use areakit_geometry::nav::NavMesh;
 use glam::Vec3;
 
 use crate::area::{Area, AreaError};
-use crate::navigation::{AreaNav, NavOptions, NavSource};
+use crate::navigation::{AreaNav, NavError, NavOptions, NavSource};
 use crate::objects::{self, DoorState, ObjectKind, Orientation, PlacedObject, PlacedWalkmesh};
 use crate::resources::Resources;
 
@@ -286,6 +286,17 @@ impl Module {
             &self.area,
             self.surface_materials.as_ref().map(|m| &m.value),
         )
+    }
+
+    /// The navigation data the module's checks share: its ground ([`Module::nav_source`])
+    /// with every placed object's walkmesh as a blocker, no radius.
+    pub fn nav(&self) -> Result<AreaNav, NavError> {
+        let placed: Vec<PlacedWalkmesh> = self
+            .objects
+            .iter()
+            .filter_map(|o| o.walkmesh.clone())
+            .collect();
+        AreaNav::build(&self.nav_source(), &placed, &NavOptions::default())
     }
 
     /// The placed objects that have a walkmesh, with it: what `path` treats as blockers (the
@@ -586,6 +597,15 @@ fn template_finding<T>(
 /// (see the module docs). The area's own checks ([`crate::area::check`]) and the navigation
 /// checks are not repeated here.
 pub fn check(module: &Module) -> Vec<Finding> {
+    match module.nav() {
+        Ok(nav) => check_on(module, &nav),
+        Err(_) => module.findings.clone(),
+    }
+}
+
+/// [`check`] on the module's navigation data already built ([`Module::nav`]), so that one
+/// build serves the module's, the navigation's and the path graph's checks.
+pub fn check_on(module: &Module, nav: &AreaNav) -> Vec<Finding> {
     let mut out = module.findings.clone();
     let entry = module.ifo.as_ref().and_then(|ifo| {
         let area = text(&ifo.value.entry_area)?;
@@ -596,15 +616,6 @@ pub fn check(module: &Module) -> Vec<Finding> {
     if module.objects.is_empty() && entry.is_none() {
         return out;
     }
-    let source = module.nav_source();
-    let placed: Vec<PlacedWalkmesh> = module
-        .objects
-        .iter()
-        .filter_map(|o| o.walkmesh.clone())
-        .collect();
-    let Ok(nav) = AreaNav::build(&source, &placed, &NavOptions::default()) else {
-        return out;
-    };
     let git_file = module.git.as_ref().map(|g| g.origin.clone());
     for o in &module.objects {
         let mut place = Place::default()
@@ -626,7 +637,7 @@ pub fn check(module: &Module) -> Vec<Finding> {
                 if !w.use_set[k] {
                     continue;
                 }
-                if let Some(why) = use_point_problem(&nav, &module.objects, p) {
+                if let Some(why) = use_point_problem(nav, &module.objects, p) {
                     out.push(Finding::warning(
                         "object-use-point-blocked",
                         place.clone().position(p),
@@ -664,16 +675,55 @@ pub fn check(module: &Module) -> Vec<Finding> {
     if let Some((area, p, origin)) = entry
         && nav.ground_mesh().locate(p[0], p[1], Some(p[2])).is_none()
     {
-        out.push(Finding::error(
-            "module-entry-off-ground",
-            Place::default().file(origin).item("Mod_Entry_X").position(p),
-            format!(
-                "the entry point ({:.2}, {:.2}, {:.2}) of area `{area}` stands on no walkable face: the player starts off the walkmesh",
-                p[0], p[1], p[2]
-            ),
-        ));
+        let place = Place::default()
+            .file(origin)
+            .item("Mod_Entry_X")
+            .position(p);
+        let missing = rooms_without_ground(&module.area, p);
+        if missing.is_empty() {
+            out.push(Finding::error(
+                "module-entry-off-ground",
+                place,
+                format!(
+                    "the entry point ({:.2}, {:.2}, {:.2}) of area `{area}` stands on no walkable face: the player starts off the walkmesh",
+                    p[0], p[1], p[2]
+                ),
+            ));
+        } else {
+            out.push(Finding::warning(
+                "module-entry-ground-missing",
+                place.room(&missing[0]),
+                format!(
+                    "the entry point ({:.2}, {:.2}, {:.2}) of area `{area}` stands on none of the room walkmeshes present; {} room(s) have no walkmesh here ({}; nearest by layout position: `{}`), so the ground under it cannot be checked (a patch capsule whose other rooms the game supplies?)",
+                    p[0],
+                    p[1],
+                    p[2],
+                    missing.len(),
+                    missing.iter().map(|r| format!("`{r}`")).collect::<Vec<_>>().join(", "),
+                    missing[0]
+                ),
+            ));
+        }
     }
     out
+}
+
+/// The rooms of the layout whose walkmesh was not found (placeholders aside), nearest first
+/// by the distance in plan from `p` to the room's layout position: the ground that may lie
+/// under a point no present walkmesh holds.
+pub fn rooms_without_ground(area: &Area, p: [f32; 3]) -> Vec<String> {
+    let mut missing: Vec<(f32, &str)> = area
+        .rooms
+        .iter()
+        .zip(&area.lyt.rooms)
+        .filter(|(r, _)| !r.is_placeholder() && r.wok.is_none())
+        .map(|(r, rec)| {
+            let d = (rec.position[0] - p[0]).hypot(rec.position[1] - p[1]);
+            (d, r.name.as_str())
+        })
+        .collect();
+    missing.sort_by(|a, b| a.0.total_cmp(&b.0));
+    missing.into_iter().map(|(_, n)| n.to_string()).collect()
 }
 
 /// Why a use point is no place to stand: off the ground, or inside a placed object.

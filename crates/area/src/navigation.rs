@@ -721,10 +721,16 @@ pub const MIN_REPORTED_ISLAND: f64 = 0.5;
 ///   [`clearance::HUMAN_RADIUS`]) where eroding the ground by that radius splits an island,
 ///   with its position.
 pub fn nav_findings(source: &NavSource, objects: &[PlacedWalkmesh]) -> Vec<Finding> {
+    match AreaNav::build(source, objects, &NavOptions::default()) {
+        Ok(nav) => nav_findings_of(&nav, source.kind),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// [`nav_findings`] on navigation data already built (with the default options: no radius)
+/// from a source of `kind`, so that one build serves several checks.
+pub fn nav_findings_of(nav: &AreaNav, kind: SourceKind) -> Vec<Finding> {
     let mut out = Vec::new();
-    let Ok(nav) = AreaNav::build(source, objects, &NavOptions::default()) else {
-        return out;
-    };
     let islands = nav.mesh.islands();
     let main = islands
         .iter()
@@ -745,7 +751,7 @@ pub fn nav_findings(source: &NavSource, objects: &[PlacedWalkmesh]) -> Vec<Findi
         let mut place = Place::default()
             .position(centre.to_array())
             .item(format!("island {i}"));
-        if source.kind == SourceKind::Area {
+        if kind == SourceKind::Area {
             place = place.room(room_of(t));
         }
         if let Some(f) = nav.source_face(t) {
@@ -784,7 +790,7 @@ pub fn nav_findings(source: &NavSource, objects: &[PlacedWalkmesh]) -> Vec<Findi
     ) {
         for p in passages {
             let mut place = Place::default().position(p.position.to_array());
-            if source.kind == SourceKind::Area {
+            if kind == SourceKind::Area {
                 place = place.room(
                     nav.regions
                         .get(p.region as usize)

@@ -1,9 +1,9 @@
 //! Properties shared by the walkmesh fuzz targets (included with `#[path]`).
 
-use areakit::formats::{Severity, bwm};
-use areakit::geometry::query::{FaceFilter, brute};
-use areakit::geometry::transform::Transform;
-use areakit::walkmesh;
+use areakit_app::formats::{Severity, bwm};
+use areakit_app::geometry::query::{FaceFilter, brute};
+use areakit_app::geometry::transform::Transform;
+use areakit_app::walkmesh;
 
 /// Rays through the tree (stored when usable, else built) equal brute force: fixed rays, and
 /// rays from each of the first vertices towards the next one (along edges: the hard cases).
@@ -40,7 +40,7 @@ pub fn rays_agree(q: &walkmesh::QueryMesh) {
 /// but open perimeters of non-manifold input.
 pub fn walkmesh_properties(mesh: &bwm::Bwm) {
     let _ = walkmesh::check_bwm(mesh);
-    let _ = areakit::render::render_bwm_svg(mesh, &[]);
+    let _ = areakit_app::render::render_bwm_svg(mesh, &[]);
     if let Ok(q) = walkmesh::QueryMesh::new(mesh) {
         for (x, y) in [(0.0, 0.0), (1.5, -2.25), (100.0, 100.0)] {
             let _ = q.at(x, y, None);

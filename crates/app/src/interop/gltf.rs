@@ -15,7 +15,8 @@ use gltf_json as gj;
 use serde_json::{Value, json};
 
 use super::{Mat4, Scene, Shape, Soup, SoupTriangle, invalid};
-use crate::{Error, fsio};
+use crate::Error;
+use crate::session::Session;
 
 const GLB_MAGIC: u32 = 0x4654_6C67;
 const CHUNK_JSON: u32 = 0x4E4F_534A;
@@ -524,8 +525,8 @@ fn node_matrix(n: &gj::Node) -> Mat4 {
 /// Reads a `.glb` or `.gltf` file to a triangle soup in the game's coordinates (node transforms
 /// applied, y up turned back to z up). `room` picks one room: the node whose `extras.room_index`
 /// is `room` (areakit's area exports), else the `room`-th node with a mesh.
-pub fn read(path: &Path, room: Option<usize>) -> Result<Soup, Error> {
-    let data = fsio::read(path)?;
+pub fn read(session: &Session, path: &Path, room: Option<usize>) -> Result<Soup, Error> {
+    let data = session.read(path)?;
     let (json, bin) = if data.starts_with(b"glTF") {
         split_glb(path, &data)?
     } else {
@@ -561,7 +562,7 @@ pub fn read(path: &Path, room: Option<usize>) -> Result<Soup, Error> {
                     ));
                 }
                 let file = path.parent().unwrap_or(Path::new(".")).join(uri);
-                fsio::read(&file)?
+                session.read(&file)?
             }
         };
         if (bytes.len() as u64) < b.byte_length.0 {

@@ -1,12 +1,9 @@
-//! Format detection and loading a file of any supported format.
+//! Format detection: which of the formats areakit reads a file is, from its magic, its
+//! extension or its first keywords.
 
 use std::path::Path;
 
-use areakit_formats::{
-    DecodeError, ErrorKind, Location, bif, bwm, erf, gff, key, lyt, mdl_ascii, rim, trx, twoda, vis,
-};
-
-use crate::{Error, fsio};
+use areakit_formats::erf;
 
 /// A file format areakit reads and writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -179,15 +176,6 @@ fn resource_format(ext: &str) -> Option<Format> {
     }
 }
 
-/// Options of [`Document::encode_with`].
-#[derive(Debug, Clone, Default)]
-pub struct EncodeOptions {
-    /// Write normalised text instead of preserving the input's lines (MDL ASCII).
-    pub canonical: bool,
-    /// Node name for a walkmesh decompiled to ASCII.
-    pub name: Option<String>,
-}
-
 /// The resource name of a path: the file name up to its first dot (`m13aa_01a.wok.ascii` →
 /// `m13aa_01a`).
 pub fn resref_of(path: &Path) -> String {
@@ -200,140 +188,4 @@ pub fn resref_of(path: &Path) -> String {
 
 fn extension(path: &Path) -> Option<String> {
     Some(path.extension()?.to_str()?.to_ascii_lowercase())
-}
-
-/// A decoded file.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub enum Document {
-    /// A BWM walkmesh.
-    Bwm(Box<bwm::Bwm>),
-    /// A room layout.
-    Lyt(Box<lyt::Lyt>),
-    /// Room visibility.
-    Vis(Box<vis::Vis>),
-    /// An MDL ASCII model or ASCII walkmesh.
-    MdlAscii(Box<mdl_ascii::Model>),
-    /// An NWN2 terrain file.
-    Trx(Box<trx::Trx>),
-    /// A GFF file.
-    Gff(Box<gff::Gff>),
-    /// A 2DA table.
-    TwoDa(Box<twoda::TwoDa>),
-    /// An ERF-family capsule.
-    Erf(Box<erf::Erf>),
-    /// A RIM capsule.
-    Rim(Box<rim::Rim>),
-    /// A KEY index.
-    Key(Box<key::Key>),
-    /// A BIF read whole.
-    Bif(Box<bif::Bif>),
-}
-
-impl Document {
-    /// The document's format.
-    pub fn format(&self) -> Format {
-        match self {
-            Document::Bwm(_) => Format::Bwm,
-            Document::Lyt(_) => Format::Lyt,
-            Document::Vis(_) => Format::Vis,
-            Document::MdlAscii(_) => Format::MdlAscii,
-            Document::Trx(_) => Format::Trx,
-            Document::Gff(_) => Format::Gff,
-            Document::TwoDa(_) => Format::TwoDa,
-            Document::Erf(_) => Format::Erf,
-            Document::Rim(_) => Format::Rim,
-            Document::Key(_) => Format::Key,
-            Document::Bif(_) => Format::Bif,
-        }
-    }
-
-    /// Decodes `data` (read from `path`, used for detection and messages).
-    pub fn decode(path: &Path, data: &[u8]) -> Result<Self, Error> {
-        let invalid = |e| Error::invalid(path, e);
-        Ok(match Format::detect(path, data) {
-            Some(Format::Bwm) => Document::Bwm(Box::new(bwm::read(data).map_err(invalid)?)),
-            Some(Format::Lyt) => Document::Lyt(Box::new(lyt::read(data).map_err(invalid)?)),
-            Some(Format::Vis) => Document::Vis(Box::new(vis::read(data).map_err(invalid)?)),
-            Some(Format::MdlAscii) => {
-                Document::MdlAscii(Box::new(mdl_ascii::read(data).map_err(invalid)?))
-            }
-            Some(Format::Trx) => Document::Trx(Box::new(trx::read(data).map_err(invalid)?)),
-            Some(Format::Gff) => Document::Gff(Box::new(gff::read(data).map_err(invalid)?)),
-            Some(Format::TwoDa) => Document::TwoDa(Box::new(twoda::read(data).map_err(invalid)?)),
-            Some(Format::Erf) => Document::Erf(Box::new(erf::read(data).map_err(invalid)?)),
-            Some(Format::Rim) => Document::Rim(Box::new(rim::read(data).map_err(invalid)?)),
-            Some(Format::Key) => Document::Key(Box::new(key::read(data).map_err(invalid)?)),
-            Some(Format::Bif) => Document::Bif(Box::new(bif::read(data).map_err(invalid)?)),
-            None => {
-                return Err(invalid(DecodeError::new(
-                    ErrorKind::Malformed,
-                    Location::Offset(0),
-                    "unknown format: expected a BWM walkmesh (\"BWM V1.0\"), an NWN2 terrain (\"NWN2\"), \
-                     a LYT, a VIS, an MDL ASCII file, a GFF, a 2DA, a capsule (ERF/MOD/RIM), a KEY or a BIF",
-                )));
-            }
-        })
-    }
-
-    /// Reads and decodes a file.
-    pub fn open(path: &Path) -> Result<Self, Error> {
-        let data = fsio::read(path)?;
-        Self::decode(path, &data)
-    }
-
-    /// Encodes the document in `format` (its own format or a conversion target).
-    pub fn encode(&self, format: Format, path: &Path) -> Result<Vec<u8>, Error> {
-        self.encode_with(format, path, &EncodeOptions::default())
-    }
-
-    /// [`Document::encode`] with options.
-    ///
-    /// Conversions: BWM → MDL ASCII decompiles the walkmesh to an ASCII WOK node (named
-    /// `options.name` or the output's resref); MDL ASCII → BWM compiles an ASCII walkmesh with
-    /// all derived data rebuilt ([`crate::ops::compile_walkmesh`]).
-    pub fn encode_with(
-        &self,
-        format: Format,
-        path: &Path,
-        options: &EncodeOptions,
-    ) -> Result<Vec<u8>, Error> {
-        let enc = |source| Error::Encode {
-            path: path.to_path_buf(),
-            source,
-        };
-        if options.canonical && !matches!(self, Document::MdlAscii(_)) {
-            return Err(Error::usage("--canonical applies to MDL ASCII input only"));
-        }
-        match (self, format) {
-            (Document::Bwm(m), Format::Bwm) => bwm::write(m).map_err(enc),
-            (Document::Lyt(m), Format::Lyt) => lyt::write(m).map_err(enc),
-            (Document::Vis(m), Format::Vis) => vis::write(m).map_err(enc),
-            (Document::MdlAscii(m), Format::MdlAscii) if options.canonical => {
-                Ok(mdl_ascii::write_canonical(m).into_bytes())
-            }
-            (Document::MdlAscii(m), Format::MdlAscii) => Ok(mdl_ascii::write(m)),
-            (Document::Trx(m), Format::Trx) => trx::write(m).map_err(enc),
-            (Document::Gff(m), Format::Gff) => gff::write(m).map_err(enc),
-            (Document::TwoDa(m), Format::TwoDa) => twoda::write(m).map_err(enc),
-            (Document::Erf(m), Format::Erf) => erf::write(m).map_err(enc),
-            (Document::Rim(m), Format::Rim) => rim::write(m).map_err(enc),
-            (Document::Key(m), Format::Key) => key::write(m).map_err(enc),
-            (Document::Bif(m), Format::Bif) => bif::write(m).map_err(enc),
-            (Document::MdlAscii(m), Format::Bwm) => {
-                let compiled = crate::ops::compile_walkmesh(m, path)?;
-                bwm::write(&compiled).map_err(enc)
-            }
-            (Document::Bwm(m), Format::MdlAscii) => {
-                let name = options.name.clone().unwrap_or_else(|| resref_of(path));
-                Ok(crate::ascii_walkmesh::bwm_to_ascii(m, &name, "NULL").into_bytes())
-            }
-            (doc, to) => Err(Error::usage(format!(
-                "{}: cannot convert {} to {}",
-                path.display(),
-                doc.format().name(),
-                to.name()
-            ))),
-        }
-    }
 }

@@ -15,9 +15,10 @@ use serde_json::{Value, json};
 use areakit_formats::Severity;
 use areakit_formats::bwm::Material;
 
-use crate::ops::{MapInput, Overlays};
+use crate::Error;
+use crate::picture::{MapInput, Overlays, load_picture};
 use crate::render::{MapObject, material_colour, transition_labels};
-use crate::{Error, fsio};
+use crate::session::{Session, refuse_overwrite, write_atomic};
 
 const PAGE: &str = include_str!("viewer/page.html");
 const SCRIPT: &str = include_str!("viewer/viewer.js");
@@ -273,15 +274,25 @@ pub fn view_page(data: &Value) -> String {
 /// overlays, and writes the page atomically. Returns the summary and a message for each path
 /// that was not found.
 pub fn view_file(
+    session: &Session,
     input: &Path,
     output: &Path,
     overlays: &Overlays,
 ) -> Result<(ViewSummary, Vec<String>), Error> {
-    fsio::refuse_overwrite(input, output, false)?;
-    let (map, drawn) = crate::ops::load_picture(input, true, overlays)?;
+    let html = output
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm"));
+    if !html {
+        return Err(Error::usage(format!(
+            "{}: the page must end in .html",
+            output.display()
+        )));
+    }
+    refuse_overwrite(input, output, false)?;
+    let (map, drawn) = load_picture(session, input, true, overlays)?;
     let data = view_data(&map, &drawn.objects, &drawn.paths);
     let page = view_page(&data);
-    fsio::write_atomic(output, page.as_bytes())?;
+    write_atomic(output, page.as_bytes())?;
     Ok((
         ViewSummary {
             faces: map.rooms.iter().map(|r| r.1.faces.len()).sum(),

@@ -18,15 +18,20 @@ use areakit_formats::rim::{self, Rim};
 use areakit_formats::{DecodeError, EncodeError};
 use serde_json::{Value, json};
 
-use crate::resolve::{Sources, open_error, open_search_path};
-use crate::{Error, fsio};
+use crate::Error;
+use crate::session::{Session, file_starts_with, open_error, read_file, same_file, write_atomic};
 
 /// The manifest `extract` writes beside a whole capsule's members, and `pack` reads.
 pub const MANIFEST: &str = "areakit-capsule.json";
 
-/// The resources of `sources`, each once (the copy the search finds, with what it shadows),
-/// sorted by name then type; only type `ext` when given.
-pub fn list(sources: &Sources, ext: Option<&str>) -> Result<Vec<Listing>, Error> {
+/// The resources of `capsules` (in the order given) and then the session's game, each once
+/// (the copy the search finds, with what it shadows), sorted by name then type; only type
+/// `ext` when given.
+pub fn list(
+    session: &Session,
+    capsules: &[PathBuf],
+    ext: Option<&str>,
+) -> Result<Vec<Listing>, Error> {
     let restype = match ext {
         Some(e) => Some(
             ResType::from_extension(e)
@@ -34,7 +39,7 @@ pub fn list(sources: &Sources, ext: Option<&str>) -> Result<Vec<Listing>, Error>
         ),
         None => None,
     };
-    let search = open_search_path(sources)?;
+    let search = session.resources(capsules)?;
     let all = search
         .list()
         .map_err(|e| Error::io(Path::new(&search.names().join(", ")), e))?;
@@ -44,24 +49,60 @@ pub fn list(sources: &Sources, ext: Option<&str>) -> Result<Vec<Listing>, Error>
         .collect())
 }
 
-/// The `ls --json` object: `{"resources": [{"name", "resref", "type", "type_id", "size",
-/// "origin", "shadows"}], "count": N}`.
+/// One resource of the `ls` report.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct LsEntry {
+    /// `resref.ext`.
+    pub name: String,
+    /// The resource name.
+    pub resref: String,
+    /// The type's extension (or its id when it has none).
+    #[serde(rename = "type")]
+    pub restype: String,
+    /// The type id.
+    pub type_id: u16,
+    /// Size in bytes.
+    pub size: u64,
+    /// Where the copy the search finds is.
+    pub origin: String,
+    /// Where the copies it hides are, in search order.
+    pub shadows: Vec<String>,
+}
+
+/// The `ls` report: its serialisation is `ls --json`, `{"count": N, "resources": [...]}`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct LsReport {
+    /// How many resources.
+    pub count: usize,
+    /// The resources.
+    pub resources: Vec<LsEntry>,
+}
+
+impl LsReport {
+    /// The report of a listing.
+    pub fn new(listing: &[Listing]) -> LsReport {
+        LsReport {
+            count: listing.len(),
+            resources: listing
+                .iter()
+                .map(|l| LsEntry {
+                    name: l.file_name(),
+                    resref: l.resref.name(),
+                    restype: l.restype.to_string(),
+                    type_id: l.restype.id(),
+                    size: l.size,
+                    origin: l.origin.clone(),
+                    shadows: l.shadows.clone(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The `ls --json` object: `{"count": N, "resources": [{"name", "resref", "type",
+/// "type_id", "size", "origin", "shadows"}]}`.
 pub fn list_json(listing: &[Listing]) -> Value {
-    let resources: Vec<Value> = listing
-        .iter()
-        .map(|l| {
-            json!({
-                "name": l.file_name(),
-                "resref": l.resref.name(),
-                "type": l.restype.to_string(),
-                "type_id": l.restype.id(),
-                "size": l.size,
-                "origin": l.origin,
-                "shadows": l.shadows,
-            })
-        })
-        .collect();
-    json!({"count": listing.len(), "resources": resources})
+    serde_json::to_value(LsReport::new(listing)).unwrap_or_default()
 }
 
 /// `ls` as text: `name.ext  size  origin`, then `  shadows origin` per hidden copy.
@@ -96,19 +137,28 @@ pub struct Extracted {
     pub manifest: bool,
 }
 
-/// Writes resources named `names` (`resref.ext`), found through `sources`, into `out` (made if
-/// needed). With no names and exactly one capsule and no game, the whole capsule is written,
-/// every member in table order, with its [`MANIFEST`]; with no names otherwise, every resource
-/// the search finds. A name found nowhere is an error (nothing is written).
-pub fn extract(sources: &Sources, names: &[String], out: &Path) -> Result<Extracted, Error> {
-    if names.is_empty() && sources.game.is_none() && sources.capsules.len() == 1 {
-        let path = &sources.capsules[0];
-        if !crate::resolve::file_starts_with(path, b"KEY ") {
-            let capsule = Capsule::open(path).map_err(open_error)?;
-            return extract_capsule(&capsule, out);
-        }
+/// Writes resources named `names` (`resref.ext`), found through `capsules` and then the
+/// session's game, into `out` (made if needed). With no names and exactly one capsule and no
+/// game, the whole capsule is written, every member in table order, with its [`MANIFEST`];
+/// with no names otherwise, every resource the search finds. A name found nowhere is an error
+/// (nothing is written).
+pub fn extract(
+    session: &Session,
+    capsules: &[PathBuf],
+    names: &[String],
+    out: &Path,
+) -> Result<Extracted, Error> {
+    if let ([path], true, true, true) = (
+        capsules,
+        names.is_empty(),
+        session.game().is_none(),
+        session.sources().capsules.is_empty(),
+    ) && !file_starts_with(path, b"KEY ")
+    {
+        let capsule = Capsule::open(path).map_err(open_error)?;
+        return extract_capsule(&capsule, out);
     }
-    let search = open_search_path(sources)?;
+    let search = session.resources(capsules)?;
     let mut wanted: Vec<(String, String)> = Vec::new();
     if names.is_empty() {
         let all = search
@@ -145,7 +195,7 @@ pub fn extract(sources: &Sources, names: &[String], out: &Path) -> Result<Extrac
     for (name, data) in found {
         let file = unique_name(&name, &mut used);
         let path = out.join(file);
-        fsio::write_atomic(&path, &data)?;
+        write_atomic(&path, &data)?;
         result.files.push(path);
     }
     Ok(result)
@@ -185,7 +235,7 @@ fn member_file_name(i: usize, resref: &ResRef, restype: ResType) -> String {
 /// Writes every member of a capsule, and its manifest.
 pub fn extract_capsule(capsule: &Capsule, out: &Path) -> Result<Extracted, Error> {
     let path = capsule.path();
-    let data = fsio::read(path)?;
+    let data = read_file(path)?;
     let invalid = |e: DecodeError| Error::invalid(path, e);
     let mut used = HashSet::new();
     used.insert(MANIFEST.to_ascii_lowercase());
@@ -232,11 +282,11 @@ pub fn extract_capsule(capsule: &Capsule, out: &Path) -> Result<Extracted, Error
     };
     for (name, bytes) in members {
         let p = out.join(name);
-        fsio::write_atomic(&p, &bytes)?;
+        write_atomic(&p, &bytes)?;
         result.files.push(p);
     }
     let text = serde_json::to_string_pretty(&manifest).unwrap_or_default();
-    fsio::write_atomic(&out.join(MANIFEST), text.as_bytes())?;
+    write_atomic(&out.join(MANIFEST), text.as_bytes())?;
     Ok(result)
 }
 
@@ -383,7 +433,7 @@ pub fn pack(dir: &Path, out: &Path) -> Result<Packed, Error> {
     for entry in std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))? {
         let entry = entry.map_err(|e| Error::io(dir, e))?;
         let path = entry.path();
-        if !path.is_file() || fsio::same_file(&path, out) {
+        if !path.is_file() || same_file(&path, out) {
             continue;
         }
         let Some(name) = path
@@ -404,7 +454,7 @@ pub fn pack(dir: &Path, out: &Path) -> Result<Packed, Error> {
     files.sort();
     let manifest_path = dir.join(MANIFEST);
     let manifest: Option<Value> = if manifest_path.is_file() {
-        let text = fsio::read(&manifest_path)?;
+        let text = read_file(&manifest_path)?;
         Some(serde_json::from_slice(&text).map_err(|e| {
             Error::invalid(
                 &manifest_path,
@@ -453,7 +503,7 @@ pub fn pack(dir: &Path, out: &Path) -> Result<Packed, Error> {
         (kind, None) => {
             let mut data = Vec::with_capacity(files.len());
             for (name, path) in &files {
-                data.push((name.clone(), fsio::read(path)?));
+                data.push((name.clone(), read_file(path)?));
             }
             let n = data.len();
             let bytes = match kind {
@@ -464,7 +514,7 @@ pub fn pack(dir: &Path, out: &Path) -> Result<Packed, Error> {
             (bytes, n)
         }
     };
-    fsio::write_atomic(out, &bytes)?;
+    write_atomic(out, &bytes)?;
     Ok(Packed {
         members,
         bytes: bytes.len(),

@@ -16,10 +16,13 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::path::Path;
 
 use areakit_formats::bwm::{self, Bwm, Material, WalkmeshType};
 use areakit_formats::mdl_ascii::{self, Model, Node, NodeKind, Rows, Stmt};
 use areakit_formats::{DecodeError, ErrorKind, Location};
+
+use crate::Error;
 
 /// Which tool's layout an ASCII walkmesh follows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -467,5 +470,77 @@ fn num(v: f64) -> String {
         "0.0".to_string()
     } else {
         format!("{v}")
+    }
+}
+
+/// Compiles an ASCII walkmesh (KotOR ASCII WOK, NWN PWK/DWK, or the `aabb` node of an MDL
+/// ASCII model) to a BWM with every derived table rebuilt. `output` decides the type: a
+/// `.pwk`/`.dwk` name gives a placeable/door walkmesh, anything else an area walkmesh.
+pub fn compile_walkmesh(
+    model: &areakit_formats::mdl_ascii::Model,
+    output: &Path,
+) -> Result<Bwm, Error> {
+    let name = output
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let placeable = name.ends_with(".pwk") || name.ends_with(".dwk");
+    let w = walkmesh_from_model(model).map_err(|e| Error::invalid(output, e))?;
+    let opts = ToBwmOptions {
+        walkmesh_type: if placeable {
+            WalkmeshType::PlaceableOrDoor
+        } else {
+            WalkmeshType::Area
+        },
+        ..ToBwmOptions::default()
+    };
+    let geometry = to_bwm(&w, &opts);
+    let mut transitions = vec![[-1i32; 3]; geometry.bwm.faces.len()];
+    for t in &geometry.transitions {
+        if let Some(face) = transitions.get_mut((t.edge / 3) as usize) {
+            face[(t.edge % 3) as usize] = t.room;
+        }
+    }
+    let mut template = geometry.bwm;
+    let n = template.faces.len();
+    template.normals = vec![[0.0; 3]; n];
+    template.distances = vec![0.0; n];
+    let mut compiled = areakit_area::walkmesh::rebuild_with_transitions(&template, &transitions)
+        .map_err(|e| Error::geometry(output, e))?;
+    number_vertices_by_first_use(&mut compiled);
+    Ok(compiled)
+}
+
+/// Renumbers vertices in order of first use by the faces (in their final, walkable-first
+/// order), unused ones last — the numbering of the game compiler's output: the compiled
+/// `m13aa_04a.wok` in the corpus numbers its 265 vertices this way, so compiling its ASCII
+/// source gives the same vertex and face tables.
+pub fn number_vertices_by_first_use(bwm: &mut Bwm) {
+    const UNSET: u32 = u32::MAX;
+    let mut new_index = vec![UNSET; bwm.vertices.len()];
+    let mut order = Vec::with_capacity(bwm.vertices.len());
+    for f in &bwm.faces {
+        for &v in &f.vertices {
+            if let Some(slot) = new_index.get_mut(v as usize) {
+                if *slot == UNSET {
+                    *slot = order.len() as u32;
+                    order.push(v);
+                }
+            }
+        }
+    }
+    for (v, slot) in new_index.iter_mut().enumerate() {
+        if *slot == UNSET {
+            *slot = order.len() as u32;
+            order.push(v as u32);
+        }
+    }
+    bwm.vertices = order.iter().map(|&v| bwm.vertices[v as usize]).collect();
+    for f in &mut bwm.faces {
+        for v in &mut f.vertices {
+            if let Some(&n) = new_index.get(*v as usize) {
+                *v = n;
+            }
+        }
     }
 }

@@ -8,13 +8,14 @@ use areakit_formats::bwm::Bwm;
 use serde_json::{Value, json};
 
 use crate::document::Document;
+use crate::session::Session;
 
 /// The `info` JSON object of a document.
 pub fn info_json(path: &Path, doc: &Document) -> Value {
     let mut v = match doc {
         Document::Bwm(m) => bwm_json(path, m),
-        Document::Lyt(l) => crate::area::lyt_info(l),
-        Document::Vis(l) => crate::area::vis_info(l),
+        Document::Lyt(l) => areakit_area::area::lyt_info(l),
+        Document::Vis(l) => areakit_area::area::vis_info(l),
         Document::MdlAscii(m) => mdl_json(m),
         Document::Trx(t) => trx_json(t),
         Document::Gff(g) => gff_json(g),
@@ -288,11 +289,11 @@ pub fn bif_json(resources: usize, fixed: usize, types: BTreeMap<String, usize>) 
     })
 }
 
-/// The `info` JSON object of the file at `path` (a file, a capsule member path or a resource
-/// through the game set with [`crate::resolve::set_game`]). A BIF on disk is described from its
+/// The `info` JSON object of the file at `path` (a file, a capsule member path or, with a game
+/// in the session, a resource of the game). A BIF on disk is described from its
 /// header and tables alone (a multi-gigabyte BIF is not read whole).
-pub fn info_path(path: &Path) -> Result<Value, crate::Error> {
-    if path.is_file() && crate::resolve::file_starts_with(path, b"BIFFV1  ") {
+pub fn info_path(session: &Session, path: &Path) -> Result<Value, crate::Error> {
+    if path.is_file() && crate::session::file_starts_with(path, b"BIFFV1  ") {
         let mut file = std::fs::File::open(path).map_err(|e| crate::Error::io(path, e))?;
         let index = areakit_formats::bif::BifIndex::read(&mut file).map_err(|e| match e {
             areakit_formats::cursor::StreamError::Io(e) => crate::Error::io(path, e),
@@ -311,6 +312,6 @@ pub fn info_path(path: &Path) -> Result<Value, crate::Error> {
         }
         return Ok(v);
     }
-    let doc = Document::open(path)?;
+    let doc = Document::open(session, path)?;
     Ok(info_json(path, &doc))
 }

@@ -6,10 +6,15 @@ use std::path::{Path, PathBuf};
 
 use areakit_formats::Finding;
 use areakit_formats::bwm::{self, Bwm, Face, Material, WalkmeshType};
+use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use super::{Soup, invalid};
-use crate::{Error, fsio, walkmesh};
+use areakit_area::walkmesh;
+
+use crate::Error;
+use crate::report::{FileFinding, Report};
+use crate::session::{Session, refuse_overwrite, write_atomic};
 
 /// A `--materials` file: names (case-insensitive) to surface materials.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -18,8 +23,8 @@ pub struct MaterialMap(pub HashMap<String, Material>);
 impl MaterialMap {
     /// Reads a mapping file: one JSON object, each key a material name as the 3-D tool spells
     /// it, each value a game material name (`"stone"`) or id (`4`).
-    pub fn read(path: &Path) -> Result<Self, Error> {
-        let bytes = fsio::read(path)?;
+    pub fn read(session: &Session, path: &Path) -> Result<Self, Error> {
+        let bytes = session.read(path)?;
         Self::parse(path, &bytes)
     }
 
@@ -98,8 +103,38 @@ pub struct ImportReport {
     pub output: PathBuf,
 }
 
+impl ImportReport {
+    /// The findings as a check report (`files_checked` 1, each under the output file).
+    pub fn check_report(&self) -> Report {
+        self.findings
+            .iter()
+            .cloned()
+            .map(|finding| FileFinding {
+                path: self.output.clone(),
+                finding,
+            })
+            .collect()
+    }
+}
+
+impl Serialize for ImportReport {
+    /// `import --json`: the keys of the check report of the output (`files_checked`, `errors`,
+    /// `warnings`, `findings`, `io_errors`), then `output`, `vertices`, `faces`,
+    /// `walkable_faces` and `welded`.
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut v = self.check_report().to_json();
+        v["output"] = self.output.display().to_string().into();
+        v["vertices"] = self.bwm.vertices.len().into();
+        v["faces"] = self.bwm.faces.len().into();
+        v["walkable_faces"] = self.bwm.walkable_face_count().into();
+        v["welded"] = self.welded.into();
+        v.serialize(s)
+    }
+}
+
 /// Imports `input` (`.obj`, `.glb`, `.gltf`) and writes `output` (`.wok`, `.pwk`, `.dwk`).
 pub fn import_file(
+    session: &Session,
     input: &Path,
     output: &Path,
     options: &ImportOptions,
@@ -120,10 +155,10 @@ pub fn import_file(
             )));
         }
     };
-    fsio::refuse_overwrite(input, output, false)?;
+    refuse_overwrite(input, output, false)?;
     let soup = match ext(input).as_str() {
-        "obj" => super::obj::read(input, options.room_index)?,
-        "glb" | "gltf" => super::gltf::read(input, options.room_index)?,
+        "obj" => super::obj::read(session, input, options.room_index)?,
+        "glb" | "gltf" => super::gltf::read(session, input, options.room_index)?,
         _ => {
             return Err(Error::usage(format!(
                 "{}: the input must end in .obj, .glb or .gltf",
@@ -133,11 +168,8 @@ pub fn import_file(
     };
     let (bwm, welded) = soup_to_bwm(input, &soup, walkmesh_type, &options.materials)?;
     let findings = walkmesh::check_bwm(&bwm);
-    let bytes = bwm::write(&bwm).map_err(|source| Error::Encode {
-        path: output.to_path_buf(),
-        source,
-    })?;
-    fsio::write_atomic(output, &bytes)?;
+    let bytes = bwm::write(&bwm).map_err(|e| Error::encode(output, e))?;
+    write_atomic(output, &bytes)?;
     Ok(ImportReport {
         bwm,
         welded,
@@ -288,9 +320,9 @@ pub fn soup_to_bwm(
         ..Bwm::default()
     };
     let mut rebuilt = walkmesh::rebuild_with_transitions(&template, &transitions)
-        .map_err(|e| invalid(input, areakit_formats::Location::Input, e.to_string()))?;
+        .map_err(|e| Error::geometry(input, e))?;
     if !soup.areakit {
-        crate::ops::number_vertices_by_first_use(&mut rebuilt);
+        crate::ascii_walkmesh::number_vertices_by_first_use(&mut rebuilt);
         // Vertices no face uses were numbered last: drop them.
         let used = rebuilt
             .faces

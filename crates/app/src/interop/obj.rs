@@ -12,7 +12,8 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::{Mat4, Scene, Shape, Soup, SoupTriangle, invalid};
-use crate::{Error, fsio};
+use crate::Error;
+use crate::session::Session;
 
 /// The first line of areakit's OBJ files (import keeps their vertex table and face order).
 pub const HEADER: &str = "# areakit";
@@ -168,8 +169,8 @@ fn words(line: &str) -> Vec<(usize, &str)> {
 /// Reads an OBJ file (its text) to a soup in the game's coordinates (y up turned back to z
 /// up). Polygons are split into fans. `room` keeps only the faces of the `room`-th object
 /// (`o` line, 0-based).
-pub fn read(path: &Path, room: Option<usize>) -> Result<Soup, Error> {
-    let data = fsio::read(path)?;
+pub fn read(session: &Session, path: &Path, room: Option<usize>) -> Result<Soup, Error> {
+    let data = session.read(path)?;
     let text = std::str::from_utf8(&data).map_err(|e| {
         let before = &data[..e.valid_up_to()];
         let line = before.iter().filter(|&&b| b == b'\n').count() + 1;

@@ -11,7 +11,14 @@ use areakit_formats::bwm::{self, Bwm, Face, Material, WalkmeshType};
 use areakit_formats::{lyt, vis};
 use serde_json::{Value, json};
 
-use crate::{Error, fsio};
+use areakit_area::navigation::PathMode;
+use areakit_area::walkmesh;
+use areakit_geometry::nav::{DEFAULT_SNAP, Endpoint};
+
+use crate::Error;
+use crate::navigate::{PathContext, PathRequest};
+use crate::report::Report;
+use crate::session::{Session, write_atomic};
 
 /// A room of the demo area before its derived data is built.
 #[derive(Debug, Clone)]
@@ -221,11 +228,11 @@ pub struct DemoReport {
     /// Whether the LYT and VIS read back to the same models and the same bytes.
     pub layout_round_trip: bool,
     /// `areakit check` on the folder.
-    pub check: crate::check::Report,
+    pub check: Report,
     /// Area queries asked of the written area: `(x, y, room answered)`.
     pub queries: Vec<(f32, f32, Option<String>)>,
     /// The shortest path from the first room to the last, drawn on the map.
-    pub path: Option<crate::navigation::PathOutcome>,
+    pub path: Option<areakit_area::navigation::PathOutcome>,
 }
 
 /// The demo path's ends: from a corner of the first room to the far corner of the last, so
@@ -406,6 +413,8 @@ pub fn visibility(rooms: &[DemoRoom]) -> vis::Vis {
 /// and PNG), reads every file back and verifies it, runs `check` on the folder and asks the
 /// area a few questions.
 pub fn run(out: &Path) -> Result<DemoReport, Error> {
+    // The demo reads back only the files it wrote.
+    let session = Session::files_only();
     std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
     let rooms = rooms();
     let mut report = DemoReport {
@@ -413,26 +422,18 @@ pub fn run(out: &Path) -> Result<DemoReport, Error> {
         files: Vec::new(),
         rooms: Vec::new(),
         layout_round_trip: true,
-        check: crate::check::Report::default(),
+        check: Report::default(),
         queries: Vec::new(),
         path: None,
     };
     let mut meshes = Vec::new();
     for room in &rooms {
         let path = out.join(format!("{}.wok", room.name));
-        let mesh = crate::walkmesh::rebuild_with_transitions(&room.mesh, &room.transitions)
-            .map_err(|e| {
-                Error::usage(format!(
-                    "{}: the generated room does not rebuild: {e}",
-                    path.display()
-                ))
-            })?;
-        let bytes = bwm::write(&mesh).map_err(|source| Error::Encode {
-            path: path.clone(),
-            source,
-        })?;
-        fsio::write_atomic(&path, &bytes)?;
-        let back_bytes = fsio::read(&path)?;
+        let mesh = walkmesh::rebuild_with_transitions(&room.mesh, &room.transitions)
+            .map_err(|e| Error::geometry(&path, e))?;
+        let bytes = bwm::write(&mesh).map_err(|e| Error::encode(&path, e))?;
+        write_atomic(&path, &bytes)?;
+        let back_bytes = session.read(&path)?;
         let back = bwm::read(&back_bytes).map_err(|e| Error::invalid(&path, e))?;
         let round_trip = back == mesh && bwm::write(&back).ok().as_deref() == Some(&back_bytes[..]);
         report.rooms.push(RoomReport {
@@ -453,18 +454,14 @@ pub fn run(out: &Path) -> Result<DemoReport, Error> {
     let vis_path = out.join(format!("{AREA}.vis"));
     let layout = layout(&rooms);
     let visibility = visibility(&rooms);
-    let lyt_bytes = lyt::write(&layout).map_err(|source| Error::Encode {
-        path: lyt_path.clone(),
-        source,
-    })?;
-    let vis_bytes = vis::write(&visibility).map_err(|source| Error::Encode {
-        path: vis_path.clone(),
-        source,
-    })?;
-    fsio::write_atomic(&lyt_path, &lyt_bytes)?;
-    fsio::write_atomic(&vis_path, &vis_bytes)?;
-    let lyt_back = lyt::read(&fsio::read(&lyt_path)?).map_err(|e| Error::invalid(&lyt_path, e))?;
-    let vis_back = vis::read(&fsio::read(&vis_path)?).map_err(|e| Error::invalid(&vis_path, e))?;
+    let lyt_bytes = lyt::write(&layout).map_err(|e| Error::encode(&lyt_path, e))?;
+    let vis_bytes = vis::write(&visibility).map_err(|e| Error::encode(&vis_path, e))?;
+    write_atomic(&lyt_path, &lyt_bytes)?;
+    write_atomic(&vis_path, &vis_bytes)?;
+    let lyt_back =
+        lyt::read(&session.read(&lyt_path)?).map_err(|e| Error::invalid(&lyt_path, e))?;
+    let vis_back =
+        vis::read(&session.read(&vis_path)?).map_err(|e| Error::invalid(&vis_path, e))?;
     report.layout_round_trip = lyt_back == layout
         && vis_back == visibility
         && lyt::write(&lyt_back).ok() == Some(lyt_bytes)
@@ -473,28 +470,31 @@ pub fn run(out: &Path) -> Result<DemoReport, Error> {
     report.files.push(vis_path);
 
     // The shortest path from the first room to the last.
-    let [a, b] = PATH_ENDS.map(|[x, y]| crate::geometry::nav::Endpoint::plan(x, y));
-    let mut ctx = crate::navigate::PathContext::open(&crate::navigate::PathRequest {
-        input: &lyt_path,
-        objects: None,
-        radius: 0.0,
-        snap: crate::geometry::nav::DEFAULT_SNAP,
-        mode: crate::navigation::PathMode::Optimal,
-    })?;
+    let [a, b] = PATH_ENDS.map(|[x, y]| Endpoint::plan(x, y));
+    let mut ctx = PathContext::open(
+        &session,
+        &PathRequest {
+            input: &lyt_path,
+            objects: None,
+            radius: 0.0,
+            snap: DEFAULT_SNAP,
+            mode: PathMode::Optimal,
+        },
+    )?;
     report.path = Some(ctx.find(a, b));
 
     // The map with the path, then everything `check` says about the folder (the pictures are
     // not checked).
-    let overlays = crate::ops::Overlays {
+    let overlays = crate::picture::Overlays {
         paths: vec![(a, b)],
         ..Default::default()
     };
     for ext in ["svg", "png"] {
         let pic = out.join(format!("{AREA}.{ext}"));
-        crate::ops::render_file_with(&lyt_path, &pic, true, 800, &overlays)?;
+        crate::picture::render_file(&session, &lyt_path, &pic, true, 800, &overlays)?;
         report.files.push(pic);
     }
-    report.check = crate::check::check_paths(&[out.to_path_buf()])?;
+    report.check = crate::check::check_paths(&session, &[out.to_path_buf()])?;
 
     // Ask the area what lies at the centre of each room's floor.
     let area_rooms: Vec<(String, [f32; 3], Bwm)> = rooms
@@ -502,8 +502,7 @@ pub fn run(out: &Path) -> Result<DemoReport, Error> {
         .zip(meshes)
         .map(|(r, m)| (r.name.clone(), [0.0; 3], m))
         .collect();
-    let query = crate::walkmesh::Area::new(&area_rooms)
-        .map_err(|e| Error::usage(format!("{}: {e}", out.display())))?;
+    let query = walkmesh::Area::new(&area_rooms).map_err(|e| Error::geometry(out, e))?;
     for spec in &ROOMS {
         let (x, y) = (spec.origin[0] + 0.5 + 0.25, spec.origin[1] + 0.25);
         let answer = query.at(x, y, None);

@@ -6,136 +6,23 @@ use std::sync::Arc;
 
 use areakit_area::install::Capsule;
 use areakit_area::resources::Resources;
-use areakit_formats::{DecodeError, Finding, Location, Place, Severity};
-use serde_json::{Map, Value, json};
+use areakit_formats::Finding;
 
-use crate::document::{Document, Format};
-use crate::{Error, fsio};
+use areakit_area::module::Module;
+use areakit_area::navigation::{AreaNav, NavOptions};
 
-/// A finding about one file.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FileFinding {
-    /// The file (or area folder) the finding is about.
-    pub path: PathBuf,
-    /// The finding.
-    pub finding: Finding,
-}
-
-/// The result of checking a set of paths.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Report {
-    /// Number of files decoded and checked.
-    pub files_checked: usize,
-    /// Every finding, in path order.
-    pub findings: Vec<FileFinding>,
-    /// Files found inside folders that could not be read, with the reason (the check went on).
-    pub io_errors: Vec<(PathBuf, String)>,
-}
-
-impl Report {
-    /// Number of findings of `severity`.
-    pub fn count(&self, severity: Severity) -> usize {
-        self.findings
-            .iter()
-            .filter(|f| f.finding.severity == severity)
-            .count()
-    }
-
-    /// Whether any finding is an error.
-    pub fn has_errors(&self) -> bool {
-        self.count(Severity::Error) > 0
-    }
-
-    /// The JSON object `{"files_checked": N, "findings": [...]}`. Each finding has `path`,
-    /// `severity`, `code`, `message` and the location keys that apply: `offset`, `line`,
-    /// `column`, `room`, `face`, `edge`, `position`, `item`.
-    pub fn to_json(&self) -> Value {
-        let findings: Vec<Value> = self.findings.iter().map(finding_json).collect();
-        json!({
-            "files_checked": self.files_checked,
-            "errors": self.count(Severity::Error),
-            "warnings": self.count(Severity::Warning),
-            "findings": findings,
-            "io_errors": self.io_errors.iter().map(|(p, e)| json!({"path": p.display().to_string(), "error": e})).collect::<Vec<_>>(),
-        })
-    }
-
-    /// One line per finding (`path:location: severity[code]: message`) and a summary line.
-    pub fn to_text(&self) -> String {
-        let mut s = String::new();
-        for f in &self.findings {
-            let place = f.finding.place.to_string();
-            let sep = if place.is_empty() {
-                String::new()
-            } else {
-                format!(":{place}")
-            };
-            s.push_str(&format!(
-                "{}{sep}: {}[{}]: {}\n",
-                f.path.display(),
-                f.finding.severity,
-                f.finding.code,
-                f.finding.message
-            ));
-        }
-        s.push_str(&format!(
-            "{} files checked: {} errors, {} warnings\n",
-            self.files_checked,
-            self.count(Severity::Error),
-            self.count(Severity::Warning)
-        ));
-        s
-    }
-}
-
-fn finding_json(f: &FileFinding) -> Value {
-    let p = &f.finding.place;
-    let mut m = Map::new();
-    m.insert("path".into(), json!(f.path.display().to_string()));
-    m.insert("severity".into(), json!(f.finding.severity.name()));
-    m.insert("code".into(), json!(f.finding.code));
-    m.insert("message".into(), json!(f.finding.message));
-    let mut opt = |k: &str, v: Option<Value>| {
-        if let Some(v) = v {
-            m.insert(k.into(), v);
-        }
-    };
-    opt("offset", p.offset.map(|o| json!(o)));
-    opt("line", p.line.map(|o| json!(o)));
-    opt("column", p.column.map(|o| json!(o)));
-    opt("room", p.room.as_ref().map(|o| json!(o)));
-    opt("face", p.face.map(|o| json!(o)));
-    opt("edge", p.edge.map(|o| json!(o)));
-    opt("position", p.position.map(|o| json!(o)));
-    opt("item", p.item.as_ref().map(|o| json!(o)));
-    Value::Object(m)
-}
-
-/// The finding for a file that does not decode: `invalid-file` (error), or `unsupported-file`
-/// (warning) for a valid variant areakit does not read.
-pub fn decode_finding(e: &DecodeError) -> Finding {
-    let mut place = match e.location() {
-        Location::Offset(o) => Place::offset(o),
-        Location::LineCol { line, column } => Place::line_col(line, column),
-        _ => Place::default(),
-    };
-    if !e.context().is_empty() {
-        place.item = Some(e.context().join(": "));
-    }
-    if e.kind() == areakit_formats::ErrorKind::Unsupported {
-        // A valid file of a variant areakit does not read (a compiled MDL, another version):
-        // nothing is known to be wrong with it.
-        return Finding::warning("unsupported-file", place, e.message().to_string());
-    }
-    Finding::error("invalid-file", place, e.message().to_string())
-}
+use crate::Error;
+use crate::document::Document;
+use crate::format::Format;
+use crate::report::{FileFinding, Report, decode_finding};
+use crate::session::Session;
 
 /// Whether a path found while walking a folder is one `check` looks at.
 /// BIFs are left out of folder walks (a game's are gigabytes; name one to check it).
 fn known_extension(path: &Path) -> bool {
     (Format::from_extension(path).is_some() && !extension_is(path, "bif"))
         || ["wok", "pwk", "dwk"].iter().any(|e| extension_is(path, e))
-        || crate::document::GFF_EXTENSIONS
+        || crate::format::GFF_EXTENSIONS
             .iter()
             .any(|e| extension_is(path, e))
 }
@@ -152,18 +39,22 @@ pub struct CheckRun<'a> {
 /// Checks every path: files directly, folders recursively (files of known formats only).
 /// A path given that does not exist is an I/O error (exit code 2); a file found inside a folder
 /// that cannot be read is reported in [`Report::io_errors`] and the check goes on.
-pub fn check_paths(paths: &[PathBuf]) -> Result<Report, Error> {
-    check_paths_with(paths, &CheckRun::default())
+pub fn check_paths(session: &Session, paths: &[PathBuf]) -> Result<Report, Error> {
+    check_paths_with(session, paths, &CheckRun::default())
 }
 
 /// [`check_paths`] on `run.jobs` threads, reporting progress. Areas (each LYT with its VIS and
 /// WOKs) are checked first, then every other file; the report is the same whatever the
 /// number of threads: findings in path order, each file's in the order its checks found them.
-pub fn check_paths_with(paths: &[PathBuf], run: &CheckRun<'_>) -> Result<Report, Error> {
+pub fn check_paths_with(
+    session: &Session,
+    paths: &[PathBuf],
+    run: &CheckRun<'_>,
+) -> Result<Report, Error> {
     use rayon::prelude::*;
     let mut files = Vec::new();
     for p in paths {
-        if crate::resolve::is_virtual_input(p) {
+        if session.is_virtual_input(p) {
             // A capsule member path, or a resource of the game (`--game`).
             files.push(p.clone());
             continue;
@@ -206,7 +97,7 @@ pub fn check_paths_with(paths: &[PathBuf], run: &CheckRun<'_>) -> Result<Report,
     let areas: Vec<Result<Option<AreaUnit>, Error>> = pool.install(|| {
         lyts.par_iter()
             .map(|lyt_path| {
-                let r = check_area(lyt_path);
+                let r = check_area(session, lyt_path);
                 tick();
                 r
             })
@@ -239,7 +130,7 @@ pub fn check_paths_with(paths: &[PathBuf], run: &CheckRun<'_>) -> Result<Report,
         capsule_paths
             .par_iter()
             .map(|path| {
-                let unit = open_capsule_unit(path);
+                let unit = open_capsule_unit(session, path);
                 tick();
                 unit
             })
@@ -248,7 +139,7 @@ pub fn check_paths_with(paths: &[PathBuf], run: &CheckRun<'_>) -> Result<Report,
     let mut tasks: Vec<Task> = plain.into_iter().map(|p| Task::File(p.clone())).collect();
     let mut members: Vec<(Arc<Capsule>, usize, PathBuf)> = Vec::new();
     let mut capsule_areas: Vec<(Arc<Capsule>, Option<String>)> = Vec::new();
-    let game = crate::resolve::game();
+    let game = session.game().cloned();
     for unit in opened {
         match unit.result {
             Ok((findings, capsule)) => {
@@ -323,7 +214,7 @@ pub fn check_paths_with(paths: &[PathBuf], run: &CheckRun<'_>) -> Result<Report,
             .par_iter()
             .map(|task| match task {
                 Task::File(path) => {
-                    let r = fsio::read(path).and_then(|data| check_data(path, &data));
+                    let r = session.read(path).and_then(|data| check_data(path, &data));
                     if !extension_is(path, "lyt") {
                         tick();
                     }
@@ -369,8 +260,8 @@ struct CapsuleUnit {
     result: Result<(Vec<Finding>, Option<areakit_area::install::Capsule>), Error>,
 }
 
-fn open_capsule_unit(path: &Path) -> CapsuleUnit {
-    let result = fsio::read(path).and_then(|data| {
+fn open_capsule_unit(session: &Session, path: &Path) -> CapsuleUnit {
+    let result = session.read(path).and_then(|data| {
         let findings = check_data(path, &data)?;
         let capsule = areakit_area::install::Capsule::from_bytes(path, data).ok();
         Ok((findings, capsule))
@@ -417,7 +308,7 @@ fn capsule_area_names(c: &Capsule, with_game: bool) -> Vec<Option<String>> {
 }
 
 /// Checks one area of a capsule as a module, its resources found in the capsule first, then in
-/// the game (when set): the findings of [`crate::modules::findings`] and of its path graph.
+/// the game (when set): the findings of [`module_findings`] and of its path graph.
 /// `area` `None` is the entry area of the capsule's `module.ifo`, skipped when its layout is
 /// found nowhere. `Ok(None)` when the layout does not decode (the member's own check reports
 /// it).
@@ -449,7 +340,7 @@ fn check_capsule_area(
     Ok(Some(module_unit(&module, pth)))
 }
 
-/// The check of an assembled module: the findings of [`crate::modules::findings`] and of its
+/// The check of an assembled module: the findings of [`module_findings`] and of its
 /// path graph `pth` (where it was found, its bytes), each under the file it is about (the LYT
 /// when it names none). The LYT, VIS and PTH are covered: not checked again as files.
 pub(crate) fn module_unit(
@@ -466,13 +357,21 @@ pub(crate) fn module_unit(
         unit.covered.push(v.clone());
         unit.files_checked += 1;
     }
-    let mut findings = crate::modules::findings(module);
+    let (mut findings, nav) = module_findings(module);
     if let Some((pth_path, data)) = pth {
-        findings.extend(crate::navigate::pth_findings(
-            &module.nav_source(),
-            &data,
-            &pth_path.display().to_string(),
-        ));
+        // The path graph is checked on the bare ground: the module's navigation data when it
+        // places no blocking object, else the ground built again without them.
+        let bare = match nav {
+            Some(nav) if !module.objects.iter().any(|o| o.walkmesh.is_some()) => Some(nav),
+            _ => AreaNav::build(&module.nav_source(), &[], &NavOptions::default()).ok(),
+        };
+        if let Some(ground) = bare {
+            findings.extend(crate::navigate::pth_findings(
+                &ground,
+                &data,
+                &pth_path.display().to_string(),
+            ));
+        }
         unit.covered.push(pth_path);
         unit.files_checked += 1;
     }
@@ -499,27 +398,27 @@ pub(crate) struct AreaUnit {
 
 /// Opens and checks the area of one LYT; `None` when the LYT does not decode (the file check
 /// reports it).
-fn check_area(lyt_path: &Path) -> Result<Option<AreaUnit>, Error> {
-    match crate::area::Area::open(lyt_path) {
+fn check_area(session: &Session, lyt_path: &Path) -> Result<Option<AreaUnit>, Error> {
+    match areakit_area::area::Area::open(lyt_path) {
         Ok(area) => {
             // The module around the area (its IFO, ARE, GIT and placed objects, its
             // surfacemat.2da), when the folder holds them.
-            let module = crate::modules::around_folder(area)?;
+            let module = crate::input::around_folder(area)?;
             // The area's path graph (`<resref>.pth` beside the LYT), against its ground.
             let pth = match beside(
                 &module.area.lyt_path,
                 &format!("{}.pth", module.area.resref),
             ) {
                 Some(p) => {
-                    let data = fsio::read(&p)?;
+                    let data = session.read(&p)?;
                     Some((p, data))
                 }
                 None => None,
             };
             Ok(Some(module_unit(&module, pth)))
         }
-        Err(crate::area::AreaError::Lyt { .. }) => Ok(None),
-        Err(crate::area::AreaError::Io { path, source }) => Err(Error::io(&path, source)),
+        Err(areakit_area::area::AreaError::Lyt { .. }) => Ok(None),
+        Err(areakit_area::area::AreaError::Io { path, source }) => Err(Error::io(&path, source)),
         Err(e) => Err(Error::usage(e.to_string())),
     }
 }
@@ -575,7 +474,7 @@ pub fn check_data(path: &Path, data: &[u8]) -> Result<Vec<Finding>, Error> {
 pub fn validate(doc: &Document) -> Vec<Finding> {
     use areakit_formats::{bif, erf, gff, key, lyt, mdl_ascii, rim, trx, twoda, vis};
     match doc {
-        Document::Bwm(m) => crate::walkmesh::check_bwm(m),
+        Document::Bwm(m) => areakit_area::walkmesh::check_bwm(m),
         Document::Lyt(l) => lyt::validate(l),
         Document::Vis(v) => vis::validate(v),
         Document::MdlAscii(m) => mdl_ascii::validate(m),
@@ -594,10 +493,56 @@ pub fn validate(doc: &Document) -> Vec<Finding> {
                     .iter()
                     .any(|x| x.severity == areakit_formats::Severity::Error)
             {
-                let source = crate::navigation::NavSource::from_trx(w, "terrain");
-                f.extend(crate::navigation::nav_findings(&source, &[]));
+                let source = areakit_area::navigation::NavSource::from_trx(w, "terrain");
+                f.extend(areakit_area::navigation::nav_findings(&source, &[]));
             }
             f
         }
     }
+}
+
+/// Everything `check` says about a module's area: the area checks, the navigation checks (the
+/// placed objects as blockers) and the module's own checks ([`areakit_area::module::check`]),
+/// with the navigation data they share, built once (`None` when it cannot be built: then
+/// neither the navigation nor the module's ground checks run).
+pub fn module_findings(module: &Module) -> (Vec<Finding>, Option<AreaNav>) {
+    let mut out = areakit_area::area::check(&module.area);
+    match module.nav() {
+        Ok(nav) => {
+            out.extend(areakit_area::navigation::nav_findings_of(
+                &nav,
+                areakit_area::navigation::SourceKind::Area,
+            ));
+            out.extend(areakit_area::module::check_on(module, &nav));
+            (out, Some(nav))
+        }
+        Err(_) => {
+            out.extend(module.findings.iter().cloned());
+            (out, None)
+        }
+    }
+}
+
+/// `check` of the module that `--game DIR --module NAME` names (or of any resources): the
+/// findings of [`module_findings`] and of its path graph, each under the file (or capsule
+/// member) it is about. `files_checked` counts the module's resources read (LYT, VIS, IFO,
+/// ARE, GIT, PTH).
+pub fn check_module(res: &dyn Resources, area: Option<&str>) -> Result<Report, Error> {
+    let module = crate::input::assemble(res, area)?;
+    let resref = &module.area.resref;
+    let pth = res
+        .get(resref, "pth")
+        .map_err(|e| Error::io(Path::new(&format!("{resref}.pth")), e))?
+        .map(|r| (PathBuf::from(r.origin), r.data));
+    let unit = module_unit(&module, pth);
+    let mut report = Report {
+        files_checked: unit.files_checked
+            + usize::from(module.ifo.is_some())
+            + usize::from(module.are.is_some())
+            + usize::from(module.git.is_some()),
+        findings: unit.findings,
+        ..Report::default()
+    };
+    report.findings.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(report)
 }

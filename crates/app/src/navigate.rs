@@ -8,41 +8,70 @@ use areakit_area::objects::{self, PlacedObject, PlacedWalkmesh};
 use areakit_formats::{DecodeError, ErrorKind, Location, bwm, trx};
 use areakit_geometry::nav::{Endpoint, Searcher};
 
-use crate::{Error, fsio, ops};
+use crate::Error;
+use crate::input::{self, Opened};
+use crate::session::{Session, write_atomic};
 
-/// The navigation inputs of a file: its walkable ground, as the path command reads it.
-pub fn open_source(input: &Path) -> Result<NavSource, Error> {
-    let name = input
+/// A walkable ground and the objects placed on it.
+pub type Ground = (NavSource, Vec<(PlacedObject, PlacedWalkmesh)>);
+
+/// The ground of an opened input: an area's rooms (walkable by its module's
+/// `surfacemat.2da` when it has one) with its placed objects, or a walkmesh or terrain file's
+/// walkable faces.
+pub fn ground_of(opened: &Opened) -> Result<Ground, Error> {
+    match opened {
+        Opened::Area { module, .. } => Ok((module.nav_source(), module.placed())),
+        Opened::File { path, data } => Ok((file_source(path, data)?, Vec::new())),
+    }
+}
+
+/// The walkable ground of one file's bytes: a BWM walkmesh or an NWN2 TRX/TRN.
+pub fn file_source(path: &Path, data: &[u8]) -> Result<NavSource, Error> {
+    let name = path
         .file_stem()
         .and_then(|s| s.to_str())
         .unwrap_or("walkmesh")
         .to_string();
-    if ops::is_area(input) {
-        return Ok(crate::modules::folder_or_area(input)?.nav_source());
-    }
-    let data = fsio::read(input)?;
     if data.starts_with(b"NWN2") {
-        let t = trx::read(&data).map_err(|e| Error::invalid(input, e))?;
-        let w = t
-            .walkmesh()
-            .ok_or_else(|| Error::usage(format!("{}: no ASWM walkmesh packet", input.display())))?;
+        let t = trx::read(data).map_err(|e| Error::invalid(path, e))?;
+        let w = t.walkmesh().ok_or_else(|| no_walkmesh(path))?;
         return Ok(NavSource::from_trx(w, &name));
     }
     if data.starts_with(b"BWM ") {
-        let m = bwm::read(&data).map_err(|e| Error::invalid(input, e))?;
+        let m = bwm::read(data).map_err(|e| Error::invalid(path, e))?;
         return Ok(NavSource::from_bwm(&m, &name));
     }
     Err(Error::usage(format!(
-        "{}: expected a BWM walkmesh (WOK/PWK/DWK), an area (LYT file or folder) or an NWN2 TRX/TRN",
-        input.display()
+        "{}: expected a BWM walkmesh (WOK/PWK/DWK), an area (LYT file, folder, capsule) or an NWN2 TRX/TRN",
+        path.display()
     )))
+}
+
+/// The error for an NWN2 terrain without a walkmesh: it decodes, but holds nothing to walk.
+pub fn no_walkmesh(path: &Path) -> Error {
+    Error::invalid(
+        path,
+        DecodeError::new(
+            ErrorKind::Malformed,
+            Location::Input,
+            "no ASWM walkmesh packet",
+        ),
+    )
+}
+
+/// The walkable ground of any input ([`input::open`]), without its objects.
+pub fn open_source(session: &Session, input: &Path) -> Result<NavSource, Error> {
+    Ok(ground_of(&input::open(session, Some(input))?)?.0)
 }
 
 /// Reads an `--objects` file and places each object's walkmesh (looked up next to the file,
 /// ignoring letter case). A walkmesh that cannot be found or read is an error naming the
 /// object: a blocker silently left out would let paths cross it.
-pub fn load_objects(file: &Path) -> Result<Vec<(PlacedObject, PlacedWalkmesh)>, Error> {
-    let bytes = fsio::read(file)?;
+pub fn load_objects(
+    session: &Session,
+    file: &Path,
+) -> Result<Vec<(PlacedObject, PlacedWalkmesh)>, Error> {
+    let bytes = session.read(file)?;
     let text = std::str::from_utf8(&bytes).map_err(|e| {
         Error::invalid(
             file,
@@ -80,7 +109,7 @@ pub fn load_objects(file: &Path) -> Result<Vec<(PlacedObject, PlacedWalkmesh)>, 
                 dir.display()
             ))
         })?;
-        let data = fsio::read(&path)?;
+        let data = session.read(&path)?;
         let m = bwm::read(&data).map_err(|e| Error::invalid(&path, e))?;
         let placed = objects::place(&o, &m);
         out.push((o, placed));
@@ -111,8 +140,8 @@ pub fn parse_point(s: &str) -> Result<Endpoint, String> {
 
 /// Reads a `--pairs` file: one `X,Y[,Z] X,Y[,Z]` pair per line; blank lines and lines
 /// starting with `#` are skipped. Errors name the line and column.
-pub fn parse_pairs(file: &Path) -> Result<Vec<(Endpoint, Endpoint)>, Error> {
-    let bytes = fsio::read(file)?;
+pub fn parse_pairs(session: &Session, file: &Path) -> Result<Vec<(Endpoint, Endpoint)>, Error> {
+    let bytes = session.read(file)?;
     let text = std::str::from_utf8(&bytes).map_err(|e| {
         Error::invalid(
             file,
@@ -196,29 +225,26 @@ pub struct PathContext {
 }
 
 impl PathContext {
-    /// Opens the ground and the objects and builds the navigation data. An area (a LYT or a
-    /// folder) whose folder holds a module ([`crate::modules::detect`]) brings the placed
-    /// objects of its GIT, as blockers, before those of `req.objects`.
-    pub fn open(req: &PathRequest<'_>) -> Result<PathContext, Error> {
+    /// Opens the ground of `req.input` ([`input::open`]: a walkmesh, a terrain, or an area —
+    /// with the placed objects of its module as blockers, before those of `req.objects`) and
+    /// builds the navigation data.
+    pub fn open(session: &Session, req: &PathRequest<'_>) -> Result<PathContext, Error> {
         req.validate()?;
-        let (source, objects) = if ops::is_area(req.input) {
-            crate::modules::ground(&crate::modules::folder_or_area(req.input)?)
-        } else {
-            (open_source(req.input)?, Vec::new())
-        };
-        PathContext::from_parts(source, objects, req)
+        let (source, objects) = ground_of(&input::open(session, Some(req.input))?)?;
+        PathContext::from_parts(session, source, objects, req)
     }
 
     /// Builds the navigation data of a ground already opened and objects already placed, with
     /// the objects of `req.objects` added (`req.input` names the ground in messages).
     pub fn from_parts(
+        session: &Session,
         source: NavSource,
         mut objects: Vec<(PlacedObject, PlacedWalkmesh)>,
         req: &PathRequest<'_>,
     ) -> Result<PathContext, Error> {
         req.validate()?;
         if let Some(f) = req.objects {
-            objects.extend(load_objects(f)?);
+            objects.extend(load_objects(session, f)?);
         }
         if req.mode == PathMode::Baked {
             if source.baked.is_none() {
@@ -242,7 +268,7 @@ impl PathContext {
                 ..NavOptions::default()
             },
         )
-        .map_err(|e| Error::usage(format!("{}: {e}", req.input.display())))?;
+        .map_err(|e| Error::navigation(req.input, e))?;
         Ok(PathContext {
             nav,
             objects,
@@ -256,6 +282,18 @@ impl PathContext {
     pub fn find(&mut self, from: Endpoint, to: Endpoint) -> PathOutcome {
         self.nav
             .find(&mut self.searcher, from, to, self.mode, self.snap)
+    }
+
+    /// One query in another mode or with another snap distance than the request's (the
+    /// navigation data does not depend on them).
+    pub fn find_with(
+        &mut self,
+        from: Endpoint,
+        to: Endpoint,
+        mode: PathMode,
+        snap: f32,
+    ) -> PathOutcome {
+        self.nav.find(&mut self.searcher, from, to, mode, snap)
     }
 }
 
@@ -272,8 +310,8 @@ pub fn path_note(from: Endpoint, to: Endpoint, outcome: &PathOutcome) -> String 
 }
 
 /// Reads a PTH file (a GFF holding a path graph).
-pub fn read_pth(file: &Path) -> Result<areakit_formats::gff::views::Pth, Error> {
-    let data = fsio::read(file)?;
+pub fn read_pth(session: &Session, file: &Path) -> Result<areakit_formats::gff::views::Pth, Error> {
+    let data = session.read(file)?;
     decode_pth(&data).map_err(|e| Error::invalid(file, e))
 }
 
@@ -284,15 +322,14 @@ pub fn decode_pth(data: &[u8]) -> Result<areakit_formats::gff::views::Pth, Decod
         .map_err(|e| DecodeError::new(ErrorKind::Malformed, Location::Input, e.to_string()))
 }
 
-/// The findings of a path graph's bytes against the ground of `source` (`file` names it):
-/// those of [`areakit_area::pth::check_pth`], or the decoding error as a finding.
-pub fn pth_findings(source: &NavSource, data: &[u8], file: &str) -> Vec<areakit_formats::Finding> {
+/// The findings of a path graph's bytes against `ground` (navigation data built without
+/// radius or objects; `file` names the graph): those of [`areakit_area::pth::check_pth`], or
+/// the decoding error as a finding.
+pub fn pth_findings(ground: &AreaNav, data: &[u8], file: &str) -> Vec<areakit_formats::Finding> {
     match decode_pth(data) {
-        Ok(pth) => AreaNav::build(source, &[], &NavOptions::default())
-            .map(|ground| areakit_area::pth::check_pth(&pth, &ground, file))
-            .unwrap_or_default(),
+        Ok(pth) => areakit_area::pth::check_pth(&pth, ground, file),
         Err(e) => {
-            let mut f = crate::check::decode_finding(&e);
+            let mut f = crate::report::decode_finding(&e);
             f.place.file = Some(file.to_string());
             vec![f]
         }
@@ -301,13 +338,14 @@ pub fn pth_findings(source: &NavSource, data: &[u8], file: &str) -> Vec<areakit_
 
 /// The findings of a PTH against the ground of an area, walkmesh or terrain.
 pub fn check_pth_file(
+    session: &Session,
     input: &Path,
     pth_file: &Path,
 ) -> Result<Vec<areakit_formats::Finding>, Error> {
-    let pth = read_pth(pth_file)?;
-    let source = open_source(input)?;
+    let pth = read_pth(session, pth_file)?;
+    let source = open_source(session, input)?;
     let nav = AreaNav::build(&source, &[], &NavOptions::default())
-        .map_err(|e| Error::usage(format!("{}: {e}", input.display())))?;
+        .map_err(|e| Error::navigation(input, e))?;
     Ok(areakit_area::pth::check_pth(
         &pth,
         &nav,
@@ -315,21 +353,37 @@ pub fn check_pth_file(
     ))
 }
 
+/// `pth check`: [`check_pth_file`] as a report, every finding under the PTH file.
+pub fn check_pth_report(
+    session: &Session,
+    input: &Path,
+    pth_file: &Path,
+) -> Result<crate::report::Report, Error> {
+    Ok(check_pth_file(session, input, pth_file)?
+        .into_iter()
+        .map(|mut finding| {
+            finding.place.file = None;
+            crate::report::FileFinding {
+                path: pth_file.to_path_buf(),
+                finding,
+            }
+        })
+        .collect())
+}
+
 /// Generates a PTH for the ground of `input` and writes it atomically to `output`; returns
 /// the point and connection counts.
 pub fn generate_pth_file(
+    session: &Session,
     input: &Path,
     output: &Path,
     options: &areakit_area::pth::PthOptions,
 ) -> Result<(usize, usize), Error> {
-    let source = open_source(input)?;
+    let source = open_source(session, input)?;
     let pth = areakit_area::pth::generate_pth(&source, options)
-        .map_err(|e| Error::usage(format!("{}: {e}", input.display())))?;
-    let bytes = pth.to_bytes().map_err(|source| Error::Encode {
-        path: output.to_path_buf(),
-        source,
-    })?;
-    fsio::write_atomic(output, &bytes)?;
+        .map_err(|e| Error::navigation(input, e))?;
+    let bytes = pth.to_bytes().map_err(|e| Error::encode(output, e))?;
+    write_atomic(output, &bytes)?;
     Ok((pth.points.len(), pth.connections.len()))
 }
 

@@ -10,10 +10,18 @@ use areakit_formats::{Location, trx};
 use serde_json::{Value, json};
 
 use super::{ExportFormat, Group, Mesh, Node, Scene, Shape, axis_angle_to_quat, invalid, rgba};
+use areakit_area::area::Area;
+use areakit_area::navigation::PathMode;
+use areakit_geometry::nav::{DEFAULT_SNAP, Endpoint};
+
+use crate::Error;
 use crate::document::Document;
-use crate::geometry::nav::Endpoint;
+use crate::input::{self, Opened};
+use crate::navigate::{
+    PathContext, PathRequest, file_source, load_objects, no_walkmesh, path_note,
+};
 use crate::render::material_colour;
-use crate::{Error, fsio, ops};
+use crate::session::{Session, refuse_overwrite, write_atomic};
 
 /// What to export besides the ground.
 #[derive(Debug, Clone, Default)]
@@ -53,9 +61,11 @@ pub const TRX_NON_WALKABLE: (&str, [u8; 3]) = ("non-walkable", [120, 120, 120]);
 /// See [`TRX_WALKABLE`].
 pub const MODEL_MESH: [u8; 3] = [170, 170, 180];
 
-/// Exports `input` (a BWM, an area, an NWN2 TRX/TRN or an MDL ASCII model) to `output`, whose
-/// extension (`.glb`, `.gltf`, `.obj`) picks the format. Writes atomically; never the input.
+/// Exports `input` ([`input::open`]: a BWM, an area with its module's placed objects, an
+/// NWN2 TRX/TRN or an MDL ASCII model) to `output`, whose extension (`.glb`, `.gltf`, `.obj`)
+/// picks the format. Writes atomically; never the input.
 pub fn export_file(
+    session: &Session,
     input: &Path,
     output: &Path,
     options: &ExportOptions,
@@ -66,27 +76,28 @@ pub fn export_file(
             output.display()
         ))
     })?;
-    fsio::refuse_overwrite(input, output, false)?;
-    let mut scene = build_scene(input, options.walkable_only)?;
-    let notes = add_overlays(&mut scene, input, options)?;
+    refuse_overwrite(input, output, false)?;
+    let opened = input::open(session, Some(input))?;
+    let mut scene = scene_of(&opened, input, options.walkable_only)?;
+    let notes = add_overlays(session, &mut scene, &opened, input, options)?;
     let (vertices, faces) = scene.counts();
     let mut written = vec![output.to_path_buf()];
     match format {
         ExportFormat::Glb | ExportFormat::Gltf => {
             let bytes = super::gltf::write(&scene, format == ExportFormat::Glb)
                 .map_err(|m| invalid(input, Location::Input, m))?;
-            fsio::write_atomic(output, &bytes)?;
+            write_atomic(output, &bytes)?;
         }
         ExportFormat::Obj => {
             let mtl = output.with_extension("mtl");
-            fsio::refuse_overwrite(input, &mtl, false)?;
+            refuse_overwrite(input, &mtl, false)?;
             let mtl_name = mtl
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
             let (obj_text, mtl_text) = super::obj::write(&scene, &mtl_name);
-            fsio::write_atomic(&mtl, mtl_text.as_bytes())?;
-            fsio::write_atomic(output, obj_text.as_bytes())?;
+            write_atomic(&mtl, mtl_text.as_bytes())?;
+            write_atomic(output, obj_text.as_bytes())?;
             written.push(mtl);
         }
     }
@@ -99,15 +110,23 @@ pub fn export_file(
     })
 }
 
-/// The scene of a file: an area, a BWM, an NWN2 TRX/TRN or an MDL ASCII model.
-pub fn build_scene(input: &Path, walkable_only: bool) -> Result<Scene, Error> {
+/// The scene of an input ([`input::open`]): an area, a BWM, an NWN2 TRX/TRN or an MDL ASCII
+/// model, without overlays.
+pub fn build_scene(session: &Session, input: &Path, walkable_only: bool) -> Result<Scene, Error> {
+    scene_of(&input::open(session, Some(input))?, input, walkable_only)
+}
+
+/// The scene of an opened input (`input` names it in messages).
+fn scene_of(opened: &Opened, input: &Path, walkable_only: bool) -> Result<Scene, Error> {
     let mut scene = Scene::default();
-    if ops::is_area(input) {
-        let area = ops::open_area(input)?;
-        add_area(&mut scene, &area, walkable_only, input)?;
-        return Ok(scene);
-    }
-    let doc = Document::open(input)?;
+    let (path, data) = match opened {
+        Opened::Area { module, .. } => {
+            add_area(&mut scene, &module.area, walkable_only, input)?;
+            return Ok(scene);
+        }
+        Opened::File { path, data } => (path, data),
+    };
+    let doc = Document::decode(path, data)?;
     let stem = input
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -121,9 +140,7 @@ pub fn build_scene(input: &Path, walkable_only: bool) -> Result<Scene, Error> {
             scene.add(node, None);
         }
         Document::Trx(t) => {
-            let w = t.walkmesh().ok_or_else(|| {
-                Error::usage(format!("{}: no ASWM walkmesh packet", input.display()))
-            })?;
+            let w = t.walkmesh().ok_or_else(|| no_walkmesh(input))?;
             check_finite(input, &w.vertices)?;
             let mut node = Node::new(
                 &stem,
@@ -232,7 +249,7 @@ pub fn walkmesh_mesh(b: &Bwm, walkable_only: bool) -> Option<Mesh> {
 
 fn add_area(
     scene: &mut Scene,
-    area: &crate::area::Area,
+    area: &Area,
     walkable_only: bool,
     input: &Path,
 ) -> Result<(), Error> {
@@ -407,27 +424,39 @@ fn model_mesh(n: &mdl_ascii::Node, walkable_only: bool) -> Option<Mesh> {
     (!groups.is_empty()).then_some(Mesh { positions, groups })
 }
 
-/// Adds placed objects and paths (area space) under a node of their own each.
+/// Adds placed objects (those of the input's module, then those of `options.objects`) and
+/// paths (area space, around the objects) under a node of their own each.
 fn add_overlays(
+    session: &Session,
     scene: &mut Scene,
+    opened: &Opened,
     input: &Path,
     options: &ExportOptions,
 ) -> Result<Vec<String>, Error> {
     let mut notes = Vec::new();
+    let placed = match opened {
+        Opened::Area { module, .. } => module.placed(),
+        Opened::File { .. } => Vec::new(),
+    };
     let (objects, paths) = if options.paths.is_empty() {
-        match &options.objects {
-            Some(f) => (crate::navigate::load_objects(f)?, Vec::new()),
-            None => return Ok(notes),
+        let mut objects = placed;
+        if let Some(f) = &options.objects {
+            objects.extend(load_objects(session, f)?);
         }
+        (objects, Vec::new())
     } else {
-        let req = crate::navigate::PathRequest {
+        let req = PathRequest {
             input,
             objects: options.objects.as_deref(),
             radius: 0.0,
-            snap: crate::geometry::nav::DEFAULT_SNAP,
-            mode: crate::navigation::PathMode::Optimal,
+            snap: DEFAULT_SNAP,
+            mode: PathMode::Optimal,
         };
-        let mut ctx = crate::navigate::PathContext::open(&req)?;
+        let source = match opened {
+            Opened::Area { module, .. } => module.nav_source(),
+            Opened::File { path, data } => file_source(path, data)?,
+        };
+        let mut ctx = PathContext::from_parts(session, source, placed, &req)?;
         let mut paths = Vec::new();
         for &(a, b) in &options.paths {
             let r = ctx.find(a, b);
@@ -442,7 +471,7 @@ fn add_overlays(
                         .map(|v| v.to_array())
                         .collect::<Vec<_>>(),
                 )),
-                None => notes.push(crate::navigate::path_note(a, b, &r)),
+                None => notes.push(path_note(a, b, &r)),
             }
         }
         (std::mem::take(&mut ctx.objects), paths)

@@ -1,0 +1,330 @@
+//! Where an operation reads from and how it writes: the [`Session`].
+//!
+//! A session is the explicit value every operation takes: the game folder and module named on
+//! the command line (`--game DIR`, `--module NAME`), opened once. Through it an input path is
+//! read ([`Session::read`]): a regular file; else a capsule member path
+//! (`m13aa.mod/m13aa_01a.wok`); else, with a game, a bare `resref.ext` found the way the game
+//! finds it. There is no process-wide state: two sessions with different games can run side by
+//! side.
+//!
+//! Writes go through [`write_atomic`] (a temporary file beside the output, renamed over it),
+//! and [`refuse_overwrite`] keeps an operation from writing over its own input.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use areakit_area::install::{self, Capsule, Install, KeyResources, OpenError, SearchPath};
+use areakit_area::resources::Resources;
+
+use crate::Error;
+use crate::format::Format;
+
+/// An [`OpenError`] as an areakit [`Error`]: I/O (exit 2) or invalid input (exit 1).
+pub fn open_error(e: OpenError) -> Error {
+    match e {
+        OpenError::Io { path, source } => Error::Io { path, source },
+        OpenError::Invalid { path, source } => Error::Invalid { path, source },
+    }
+}
+
+/// The places named on the command line: a game folder, a module of it, capsule files.
+#[derive(Debug, Clone, Default)]
+pub struct Sources {
+    /// `--game DIR` (or `AREAKIT_GAME`).
+    pub game: Option<PathBuf>,
+    /// `--module NAME`.
+    pub module: Option<String>,
+    /// Capsules (ERF/MOD/SAV/HAK, RIM) or KEY files, searched in the order given, before the
+    /// game.
+    pub capsules: Vec<PathBuf>,
+}
+
+/// What one run reads from: the [`Sources`] it was given, and the game they name, opened once.
+#[derive(Clone, Default)]
+pub struct Session {
+    sources: Sources,
+    game: Option<Arc<dyn Resources>>,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session")
+            .field("sources", &self.sources)
+            .field("game", &self.game.is_some())
+            .finish()
+    }
+}
+
+impl Session {
+    /// A session that reads files only: no game, no module, no capsules.
+    pub fn files_only() -> Session {
+        Session::default()
+    }
+
+    /// Opens the game `sources` names (its override, the module's capsules, KEY/BIF) once.
+    /// `--module` without `--game` is a usage error. `sources.capsules` are kept for the
+    /// operations on resources ([`Session::resources`]); reading inputs does not search them.
+    pub fn open(sources: Sources) -> Result<Session, Error> {
+        if sources.module.is_some() && sources.game.is_none() {
+            return Err(Error::usage(
+                "--module NAME needs --game DIR (or AREAKIT_GAME)",
+            ));
+        }
+        let game = match &sources.game {
+            Some(dir) => Some(Arc::new(
+                Install::open(dir, sources.module.as_deref()).map_err(open_error)?,
+            ) as Arc<dyn Resources>),
+            None => None,
+        };
+        Ok(Session { sources, game })
+    }
+
+    /// The sources this session was opened with.
+    pub fn sources(&self) -> &Sources {
+        &self.sources
+    }
+
+    /// The game's resources, when a game was named.
+    pub fn game(&self) -> Option<&Arc<dyn Resources>> {
+        self.game.as_ref()
+    }
+
+    /// Whether a module was named (`--module`).
+    pub fn has_module(&self) -> bool {
+        self.sources.module.is_some()
+    }
+
+    /// One search path over `capsules` (in the order given, first wins), then the session's
+    /// own capsules, then the game. Naming nothing at all is a usage error.
+    pub fn resources(&self, capsules: &[PathBuf]) -> Result<SearchPath, Error> {
+        let mut first = Vec::with_capacity(capsules.len());
+        for c in capsules {
+            first.push((c.display().to_string(), open_capsule_or_key(c)?));
+        }
+        self.resources_with(first)
+    }
+
+    /// [`Session::resources`] with the first places already opened (name, place).
+    pub fn resources_with(
+        &self,
+        first: Vec<(String, Box<dyn Resources>)>,
+    ) -> Result<SearchPath, Error> {
+        if self.game.is_none() && first.is_empty() && self.sources.capsules.is_empty() {
+            return Err(Error::usage(
+                "name a capsule (ERF/MOD/RIM/KEY file) or a game folder with --game DIR (or AREAKIT_GAME)",
+            ));
+        }
+        let mut search = SearchPath::new();
+        for (name, place) in first {
+            search.push(name, place);
+        }
+        for c in &self.sources.capsules {
+            search.push(c.display().to_string(), open_capsule_or_key(c)?);
+        }
+        if let (Some(dir), Some(game)) = (&self.sources.game, &self.game) {
+            search.push(dir.display().to_string(), Box::new(game.clone()));
+        }
+        Ok(search)
+    }
+
+    /// Reads an input: a regular file; else a capsule member path (`x.mod/name.ext`); else,
+    /// with a game, a bare `resref.ext` resolved through it. Otherwise the error of reading
+    /// the file (naming the path). A folder, a FIFO or a device is an I/O error, never a hang;
+    /// a capsule that does not decode is invalid input.
+    pub fn read(&self, path: &Path) -> Result<Vec<u8>, Error> {
+        let err = match areakit_area::io::read_regular_file(path) {
+            Ok(data) => return Ok(data),
+            Err(e) => e,
+        };
+        if err.kind() != io::ErrorKind::NotFound && err.kind() != io::ErrorKind::NotADirectory {
+            return Err(Error::io(path, err));
+        }
+        if let Some(r) = install::read_member_path(path).map_err(open_error)? {
+            return Ok(r.data);
+        }
+        if let (true, Some(game)) = (is_bare(path), &self.game) {
+            let name = path.to_string_lossy();
+            if let Some((resref, ext)) = name.rsplit_once('.') {
+                return match game.get(resref, ext) {
+                    Ok(Some(r)) => Ok(r.data),
+                    Ok(None) => Err(Error::io(
+                        path,
+                        io::Error::new(
+                            io::ErrorKind::NotFound,
+                            "no such file, and the game holds no such resource",
+                        ),
+                    )),
+                    Err(e) => Err(Error::io(path, e)),
+                };
+            }
+        }
+        Err(Error::io(path, err))
+    }
+
+    /// Whether `path` names an input [`Session::read`] reads without it being a file: a
+    /// capsule member path, or with a game a bare name.
+    pub fn is_virtual_input(&self, path: &Path) -> bool {
+        if path.exists() {
+            return false;
+        }
+        install::split_member_path(path).is_some() || (is_bare(path) && self.game.is_some())
+    }
+}
+
+/// Reads a regular file on disk (never a member path or a game resource): what an operation
+/// reads that is not an input, such as a capsule manifest. A folder, a FIFO or a device is an
+/// I/O error, never a hang.
+pub fn read_file(path: &Path) -> Result<Vec<u8>, Error> {
+    areakit_area::io::read_regular_file(path).map_err(|e| Error::io(path, e))
+}
+
+/// Whether `path` is a bare name (no folder part).
+pub fn is_bare(path: &Path) -> bool {
+    path.parent().is_none_or(|p| p.as_os_str().is_empty())
+}
+
+/// A capsule file, or a KEY (its BIFs found beside it, relative to its folder).
+pub fn open_capsule_or_key(path: &Path) -> Result<Box<dyn Resources>, Error> {
+    if file_starts_with(path, b"KEY ") {
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        return Ok(Box::new(KeyResources::open(path, dir).map_err(open_error)?));
+    }
+    Ok(Box::new(Capsule::open(path).map_err(open_error)?))
+}
+
+/// The first `n` bytes of the regular file at `path` (fewer when it is shorter); `None` when
+/// it is not a regular file or cannot be read. Only a regular file is opened: opening a FIFO
+/// would wait for a writer.
+fn head(path: &Path, n: u64) -> Option<Vec<u8>> {
+    use std::io::Read;
+    if !path.is_file() {
+        return None;
+    }
+    let f = std::fs::File::open(path).ok()?;
+    let mut head = Vec::with_capacity(n as usize);
+    f.take(n).read_to_end(&mut head).ok()?;
+    Some(head)
+}
+
+/// Whether `path` is a regular file whose first bytes are those of a capsule (ERF family,
+/// RIM) or a KEY.
+pub fn is_capsule_file(path: &Path) -> bool {
+    head(path, 8).is_some_and(|h| {
+        matches!(
+            Format::from_magic(&h),
+            Some(Format::Erf | Format::Rim | Format::Key)
+        )
+    })
+}
+
+/// Whether the regular file at `path` starts with `magic` (false when it cannot be read).
+pub fn file_starts_with(path: &Path, magic: &[u8]) -> bool {
+    head(path, magic.len() as u64).is_some_and(|h| h == magic)
+}
+
+/// Writes `bytes` to `path` atomically: the bytes go to a temporary file in the folder of the
+/// output (of its target, when `path` is a link), which is flushed and then renamed over it.
+/// A failure at any step leaves `path` as it was and removes the temporary file; a write
+/// larger than the process's file size limit (`ulimit -f`) is refused before it starts.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    // A link is followed: the file it names is replaced, and the link stays.
+    let target = match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => {
+            std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+        }
+        _ => path.to_path_buf(),
+    };
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = target
+        .file_name()
+        .ok_or_else(|| Error::usage(format!("{}: not a file path", path.display())))?;
+    // Only a regular file is replaced: renaming over a folder fails, and over a device or a
+    // FIFO would swap the node itself.
+    if let Ok(meta) = std::fs::metadata(&target)
+        && !meta.is_file()
+    {
+        return Err(Error::io(
+            path,
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                if meta.is_dir() {
+                    "a folder, not a file: nothing was written"
+                } else {
+                    "not a regular file (a FIFO, socket or device): nothing was written"
+                },
+            ),
+        ));
+    }
+    if let Some(limit) = file_size_limit()
+        && bytes.len() as u64 > limit
+    {
+        return Err(Error::io(
+            path,
+            io::Error::new(
+                io::ErrorKind::FileTooLarge,
+                format!(
+                    "{} bytes to write, more than the file size limit of {limit} bytes (ulimit -f); nothing was written",
+                    bytes.len()
+                ),
+            ),
+        ));
+    }
+    let tmp = dir.join(format!(
+        ".{}.{}.tmp",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, &target)
+    })();
+    if let Err(e) = result {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(Error::io(path, e));
+    }
+    Ok(())
+}
+
+/// The soft limit on the size of a file this process may write (`RLIMIT_FSIZE`), when there
+/// is one. Writing past it would stop the process with `SIGXFSZ` half-way through a file.
+#[cfg(unix)]
+fn file_size_limit() -> Option<u64> {
+    let (soft, _) = rlimit::Resource::FSIZE.get().ok()?;
+    (soft != rlimit::INFINITY).then_some(soft)
+}
+
+/// No file size limit to check where there are no resource limits.
+#[cfg(not(unix))]
+fn file_size_limit() -> Option<u64> {
+    None
+}
+
+/// Whether two paths name the same file (after resolving links); a path that does not exist yet
+/// is the same as another only if their absolute forms are equal.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => std::path::absolute(a).ok() == std::path::absolute(b).ok(),
+    }
+}
+
+/// Refuses to write `out` when it is the input `input`, unless `allow` is set.
+pub fn refuse_overwrite(input: &Path, out: &Path, allow: bool) -> Result<(), Error> {
+    if !allow && same_file(input, out) {
+        return Err(Error::usage(format!(
+            "{}: refusing to overwrite the input file (write to another path)",
+            out.display()
+        )));
+    }
+    Ok(())
+}
