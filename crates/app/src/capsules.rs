@@ -158,9 +158,33 @@ pub fn extract(
         let capsule = Capsule::open(path).map_err(open_error)?;
         return extract_capsule(&capsule, out);
     }
+    // Capsule member paths (`x.mod/a.wok`) name their capsule themselves.
+    let (members, names): (Vec<&String>, Vec<&String>) = names
+        .iter()
+        .partition(|n| areakit_area::install::split_member_path(Path::new(n)).is_some());
+    let mut found = Vec::with_capacity(members.len() + names.len());
+    for m in members {
+        let path = Path::new(m);
+        let r = areakit_area::install::read_member_path(path)
+            .map_err(open_error)?
+            .ok_or_else(|| {
+                Error::io(
+                    path,
+                    std::io::Error::new(std::io::ErrorKind::NotFound, "no such capsule member"),
+                )
+            })?;
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        found.push((name, r.data));
+    }
+    if !found.is_empty() && names.is_empty() && capsules.is_empty() {
+        return write_extracted(found, out);
+    }
     let search = session.resources(capsules)?;
     let mut wanted: Vec<(String, String)> = Vec::new();
-    if names.is_empty() {
+    if names.is_empty() && found.is_empty() {
         let all = search
             .list()
             .map_err(|e| Error::io(Path::new(&search.names().join(", ")), e))?;
@@ -173,7 +197,6 @@ pub fn extract(
             wanted.push((r.to_string(), e.to_string()));
         }
     }
-    let mut found = Vec::with_capacity(wanted.len());
     for (r, e) in &wanted {
         let res = search
             .get(r, e)
@@ -189,6 +212,11 @@ pub fn extract(
             })?;
         found.push((format!("{r}.{e}"), res.data));
     }
+    write_extracted(found, out)
+}
+
+/// Writes extracted resources (file name, bytes) into `out`, each under a name not used yet.
+fn write_extracted(found: Vec<(String, Vec<u8>)>, out: &Path) -> Result<Extracted, Error> {
     make_dir(out)?;
     let mut result = Extracted::default();
     let mut used = HashSet::new();
@@ -422,6 +450,12 @@ pub fn kind_of_output(out: &Path) -> Result<CapsuleKind, Error> {
 /// the capsule's own bytes back.
 pub fn pack(dir: &Path, out: &Path) -> Result<Packed, Error> {
     let kind = kind_of_output(out)?;
+    if !dir.exists() && areakit_area::install::split_member_path(dir).is_some() {
+        return Err(Error::usage(format!(
+            "{}: a member of a capsule, not a folder: pack takes a folder of resources",
+            dir.display()
+        )));
+    }
     let meta = std::fs::metadata(dir).map_err(|e| Error::io(dir, e))?;
     if !meta.is_dir() {
         return Err(Error::usage(format!(

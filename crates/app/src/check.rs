@@ -111,15 +111,18 @@ pub fn check_paths_with(
         covered.extend(unit.covered);
         report.findings.extend(unit.findings);
     }
+    // Files on disk compare by their canonical paths; capsule members and game resources,
+    // which are no files, by their names.
     let covered: std::collections::HashSet<PathBuf> = covered
-        .iter()
-        .filter_map(|p| std::fs::canonicalize(p).ok())
+        .into_iter()
+        .map(|p| std::fs::canonicalize(&p).unwrap_or(p))
         .collect();
     let rest: Vec<&PathBuf> = files
         .iter()
         .filter(|p| {
             // A LYT that opened as an area is covered; one that did not is checked as a file.
-            std::fs::canonicalize(p).map_or(true, |c| !covered.contains(&c))
+            let key = std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+            !covered.contains(&key)
         })
         .collect();
     // Capsules are opened first (in parallel); their members join the files to check.
@@ -317,23 +320,29 @@ fn check_capsule_area(
     game: Option<&Arc<dyn Resources>>,
     area: Option<&str>,
 ) -> Result<Option<AreaUnit>, Error> {
-    use areakit_area::area::AreaError;
-    use areakit_area::module::{Module, ModuleError};
     let mut search = areakit_area::install::SearchPath::new();
     search.push(c.path().display().to_string(), Box::new(c.clone()));
     if let Some(g) = game {
         search.push("game", Box::new(g.clone()));
     }
-    let module = match Module::assemble(&search, area) {
+    check_assembled(&search, area)
+}
+
+/// Checks the area `area` of `res` (`None`: the entry area of its `module.ifo`) as a module,
+/// with its path graph from `res`. `Ok(None)` when there is nothing to assemble: a layout that
+/// does not decode (reported by the LYT's own check), an entry area whose layout is found
+/// nowhere, an IFO naming no area.
+fn check_assembled(res: &dyn Resources, area: Option<&str>) -> Result<Option<AreaUnit>, Error> {
+    use areakit_area::area::AreaError;
+    use areakit_area::module::ModuleError;
+    let module = match Module::assemble(res, area) {
         Ok(m) => m,
         Err(ModuleError::Area(AreaError::Io { path, source })) => {
             return Err(Error::io(&path, source));
         }
-        // A layout that does not decode (reported by the member's check), an entry area whose
-        // layout is found nowhere, an IFO naming no area: nothing to assemble.
         Err(_) => return Ok(None),
     };
-    let pth = search
+    let pth = res
         .get(&module.area.resref, "pth")
         .map_err(|e| Error::io(&module.area.lyt_path, e))?
         .map(|r| (PathBuf::from(r.origin), r.data));
@@ -399,6 +408,14 @@ pub(crate) struct AreaUnit {
 /// Opens and checks the area of one LYT; `None` when the LYT does not decode (the file check
 /// reports it).
 fn check_area(session: &Session, lyt_path: &Path) -> Result<Option<AreaUnit>, Error> {
+    if !lyt_path.is_file() {
+        // A LYT member of a capsule (`x.mod/a.lyt`) or, with a game, a LYT resource: the
+        // module is assembled from the capsule (then the game) or the game.
+        return match crate::input::named_module(session, Some(lyt_path))? {
+            Some((res, area)) => check_assembled(&res, area.as_deref()),
+            None => Ok(None),
+        };
+    }
     match areakit_area::area::Area::open(lyt_path) {
         Ok(area) => {
             // The module around the area (its IFO, ARE, GIT and placed objects, its

@@ -12,12 +12,30 @@ use areakit_geometry::transform::{Axis, Transform};
 use serde_json::{Value, json};
 
 use crate::Error;
+use crate::format::Format;
 use crate::input::{self, Opened, load_bwm};
 use crate::session::{Session, refuse_overwrite, write_atomic};
 
-/// Decodes a BWM input's bytes.
+/// Decodes a BWM input's bytes; a file of another format areakit knows is refused as a usage
+/// error that says what it is (as [`load_bwm`] does).
 fn decode_bwm(path: &Path, data: &[u8]) -> Result<Bwm, Error> {
-    bwm::read(data).map_err(|e| Error::invalid(path, e))
+    match Format::detect(path, data) {
+        Some(Format::Bwm) | None => bwm::read(data).map_err(|e| Error::invalid(path, e)),
+        Some(other) => Err(not_a(
+            path,
+            other,
+            "a BWM walkmesh (WOK/PWK/DWK) or an area",
+        )),
+    }
+}
+
+/// The refusal of an input of format `found` where a command takes `wanted`.
+fn not_a(path: &Path, found: Format, wanted: &str) -> Error {
+    Error::usage(format!(
+        "{}: a {} file, not {wanted}",
+        path.display(),
+        found.name()
+    ))
 }
 
 /// The rooms of an area that have a walkmesh: `(name, offset, walkmesh)`. Room walkmeshes are
@@ -150,6 +168,10 @@ pub fn transform_file(
 pub fn bake_file(session: &Session, input: &Path, output: &Path) -> Result<Trx, Error> {
     refuse_overwrite(input, output, false)?;
     let data = session.read(input)?;
+    match Format::detect(input, &data) {
+        Some(Format::Trx) | None => {}
+        Some(other) => return Err(not_a(input, other, "an NWN2 terrain (TRN/TRX)")),
+    }
     let trx = trx::read(&data).map_err(|e| Error::invalid(input, e))?;
     let baked = crate::bake::bake(&trx).map_err(|source| Error::Bake {
         path: input.to_path_buf(),

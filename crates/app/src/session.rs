@@ -184,8 +184,15 @@ pub fn is_bare(path: &Path) -> bool {
     path.parent().is_none_or(|p| p.as_os_str().is_empty())
 }
 
-/// A capsule file, or a KEY (its BIFs found beside it, relative to its folder).
+/// A capsule file, or a KEY (its BIFs found beside it, relative to its folder). A capsule
+/// member path (`x.mod/a.wok`) is refused: it names a resource, not a place of resources.
 pub fn open_capsule_or_key(path: &Path) -> Result<Box<dyn Resources>, Error> {
+    if !path.exists() && install::split_member_path(path).is_some() {
+        return Err(Error::usage(format!(
+            "{}: a member of a capsule, not a capsule (name the capsule, or extract the member)",
+            path.display()
+        )));
+    }
     if file_starts_with(path, b"KEY ") {
         let dir = match path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
