@@ -129,7 +129,7 @@ pub fn list_text(listing: &[Listing]) -> String {
 }
 
 /// What `extract` wrote.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct Extracted {
     /// The files written, in order.
     pub files: Vec<PathBuf>,
@@ -412,7 +412,7 @@ fn rim_manifest(r: &Rim, files: &[String]) -> Value {
 }
 
 /// What `pack` built.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize)]
 pub struct Packed {
     /// Members written.
     pub members: usize,

@@ -239,6 +239,13 @@ pub struct DemoReport {
 /// that the walk passes through all three rooms.
 pub const PATH_ENDS: [[f32; 2]; 2] = [[1.5, 1.5], [18.5, 16.5]];
 
+impl serde::Serialize for DemoReport {
+    /// `demo --json`: [`DemoReport::to_json`].
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.to_json().serialize(s)
+    }
+}
+
 /// One room's line in the demo report.
 #[derive(Debug, Clone)]
 pub struct RoomReport {
@@ -312,7 +319,7 @@ impl DemoReport {
         })
     }
 
-    /// The report as text.
+    /// The report as text (rendered by the binary; the library prints nothing).
     pub fn to_text(&self) -> String {
         let mut s = format!(
             "areakit demo: a {}-room area written to {}\n",

@@ -24,7 +24,7 @@ const PAGE: &str = include_str!("viewer/page.html");
 const SCRIPT: &str = include_str!("viewer/viewer.js");
 
 /// What a page was made from (counts for the command's report).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct ViewSummary {
     /// Faces shown.
     pub faces: usize,

@@ -637,7 +637,20 @@ pub fn check_on(module: &Module, nav: &AreaNav) -> Vec<Finding> {
                 if !w.use_set[k] {
                     continue;
                 }
-                if let Some(why) = use_point_problem(nav, &module.objects, p) {
+                if let Some(mut why) = use_point_problem(nav, &module.objects, p) {
+                    if why == OFF_GROUND {
+                        let missing = rooms_without_ground(&module.area, p);
+                        if !missing.is_empty() {
+                            why = format!(
+                                "{OFF_GROUND} present (rooms without a walkmesh here, nearest first: {}; the ground may be theirs)",
+                                missing
+                                    .iter()
+                                    .map(|r| format!("`{r}`"))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            );
+                        }
+                    }
                     out.push(Finding::warning(
                         "object-use-point-blocked",
                         place.clone().position(p),
@@ -726,10 +739,13 @@ pub fn rooms_without_ground(area: &Area, p: [f32; 3]) -> Vec<String> {
     missing.into_iter().map(|(_, n)| n.to_string()).collect()
 }
 
+/// The reason of a use point over no walkable face.
+const OFF_GROUND: &str = "stands on no walkable face";
+
 /// Why a use point is no place to stand: off the ground, or inside a placed object.
 fn use_point_problem(nav: &AreaNav, objects: &[ModuleObject], p: [f32; 3]) -> Option<String> {
     let Some(h) = ground_height(nav.ground_mesh(), p) else {
-        return Some("stands on no walkable face".to_string());
+        return Some(OFF_GROUND.to_string());
     };
     if ground_height(&nav.mesh, [p[0], p[1], h]).is_some() {
         return None;

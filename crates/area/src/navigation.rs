@@ -318,6 +318,13 @@ impl PathOutcome {
     }
 }
 
+impl serde::Serialize for PathOutcome {
+    /// `path --json`: [`PathOutcome::to_json`].
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.to_json().serialize(s)
+    }
+}
+
 /// The navigation data of an area: the mesh searched and what it was made from.
 #[derive(Debug, Clone)]
 pub struct AreaNav {

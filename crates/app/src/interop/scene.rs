@@ -35,7 +35,7 @@ pub struct ExportOptions {
 }
 
 /// What [`export_file`] wrote.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct ExportSummary {
     /// The files written (the OBJ's `.mtl` too).
     pub written: Vec<PathBuf>,

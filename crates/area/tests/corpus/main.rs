@@ -1,0 +1,11 @@
+//! The area crate (walkmeshes, areas, navigation glue) against the real-file corpus and the
+//! fuzzers' findings. One test binary; each module was a test file of its own.
+
+mod fuzz_regressions;
+mod hostile_inputs;
+mod lyt_vis_corpus;
+mod nav_corpus;
+mod walkmesh_check;
+mod walkmesh_query;
+mod walkmesh_rebuild;
+mod walkmesh_transform;

@@ -1,0 +1,27 @@
+//! areakit's integration tests, in one binary (each test binary costs a link on a fresh
+//! machine): the command line run as a user runs it (`CARGO_BIN_EXE_areakit`), and the
+//! application crate's operations called as a library. Each module was a test file of its
+//! own; the corpus tests of the format and area crates live in those crates.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod area_check;
+mod ascii_walkmesh;
+mod cli_bwm;
+mod cli_capsules;
+mod cli_formats;
+mod cli_view;
+mod demo_area;
+mod export_import;
+mod hostile_matrix;
+mod inputs;
+mod install;
+mod module;
+mod nav_area;
+mod render;
+mod severity_review;
+mod text_oddities;
+mod trx_bake;
+mod viewer_browser;
+mod write_faults;
