@@ -1,8 +1,6 @@
 //! BWM decode throughput over every corpus WOK, against copying the same bytes (`to_vec`) in the
 //! same run. Run: `cargo bench --bench bwm`.
 
-use std::path::Path;
-
 use areakit_formats::bwm;
 use divan::{Bencher, black_box, counter::BytesCount};
 
@@ -12,17 +10,9 @@ fn main() {
 
 /// Every `wok` file listed in the corpus SOURCES.tsv.
 fn corpus_woks() -> Vec<Vec<u8>> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    let sources =
-        std::fs::read_to_string(dir.join("SOURCES.tsv")).expect("../shared/corpus/SOURCES.tsv");
-    let files: Vec<Vec<u8>> = sources
-        .lines()
-        .skip(1)
-        .filter_map(|l| {
-            let cols: Vec<&str> = l.split('\t').collect();
-            (cols.get(6) == Some(&"wok"))
-                .then(|| std::fs::read(dir.join(cols[0])).expect("corpus file"))
-        })
+    let files: Vec<Vec<u8>> = areakit_testkit::corpus_files(&["wok"])
+        .iter()
+        .map(|p| std::fs::read(p).expect("corpus file"))
         .collect();
     assert_eq!(files.len(), 108, "expected 108 corpus WOK files");
     files

@@ -2,8 +2,6 @@
 //! the corpus capsules (about 6 000), against copying the same bytes (`to_vec`) in the same
 //! run. Run: `cargo bench --bench gff`.
 
-use std::path::Path;
-
 use areakit_formats::gff;
 use divan::{Bencher, black_box, counter::BytesCount};
 
@@ -13,17 +11,9 @@ fn main() {
 
 /// Every `gff` file listed in the corpus SOURCES.tsv.
 fn loose() -> Vec<Vec<u8>> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    let sources =
-        std::fs::read_to_string(dir.join("SOURCES.tsv")).expect("../shared/corpus/SOURCES.tsv");
-    let files: Vec<Vec<u8>> = sources
-        .lines()
-        .skip(1)
-        .filter_map(|l| {
-            let cols: Vec<&str> = l.split('\t').collect();
-            (cols.get(6) == Some(&"gff"))
-                .then(|| std::fs::read(dir.join(cols[0])).expect("corpus file"))
-        })
+    let files: Vec<Vec<u8>> = areakit_testkit::corpus_files(&["gff"])
+        .iter()
+        .map(|p| std::fs::read(p).expect("corpus file"))
         .collect();
     assert_eq!(files.len(), 35, "expected 35 loose corpus GFF files");
     files
@@ -33,17 +23,13 @@ fn loose() -> Vec<Vec<u8>> {
 /// deliberately corrupted ones do not).
 fn members() -> Vec<Vec<u8>> {
     use areakit_formats::{erf, rim};
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    let sources =
-        std::fs::read_to_string(dir.join("SOURCES.tsv")).expect("../shared/corpus/SOURCES.tsv");
     let mut out = Vec::new();
-    for l in sources.lines().skip(1) {
-        let cols: Vec<&str> = l.split('\t').collect();
-        let format = cols.get(6).copied().unwrap_or_default();
-        if format != "erf" && format != "rim" {
-            continue;
-        }
-        let data = std::fs::read(dir.join(cols[0])).expect("corpus file");
+    for (format, path) in ["erf", "rim"].into_iter().flat_map(|f| {
+        areakit_testkit::corpus_files(&[f])
+            .into_iter()
+            .map(move |p| (f, p))
+    }) {
+        let data = std::fs::read(path).expect("corpus file");
         let members: Vec<Vec<u8>> = if format == "erf" {
             erf::read(&data)
                 .map(|e| e.resources.into_iter().map(|r| r.data).collect())

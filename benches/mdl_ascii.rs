@@ -4,7 +4,6 @@
 //! `cargo bench --bench mdl_ascii` (needs `../shared/corpus`).
 
 use divan::{Bencher, counter::BytesCount};
-use std::path::Path;
 use std::sync::OnceLock;
 
 fn main() {
@@ -14,22 +13,9 @@ fn main() {
 fn corpus() -> &'static Vec<Vec<u8>> {
     static FILES: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
     FILES.get_or_init(|| {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-        let sources = std::fs::read_to_string(dir.join("SOURCES.tsv")).expect("SOURCES.tsv");
-        let mut lines = sources.lines();
-        let header: Vec<&str> = lines.next().expect("header").split('\t').collect();
-        let fi = header
+        areakit_testkit::corpus_files(&["mdl-ascii"])
             .iter()
-            .position(|c| *c == "file")
-            .expect("file column");
-        let fo = header
-            .iter()
-            .position(|c| *c == "format")
-            .expect("format column");
-        lines
-            .map(|l| l.split('\t').collect::<Vec<_>>())
-            .filter(|c| c[fo] == "mdl-ascii")
-            .map(|c| std::fs::read(dir.join(c[fi])).expect("corpus file"))
+            .map(|p| std::fs::read(p).expect("corpus file"))
             .collect()
     })
 }

@@ -1,20 +1,12 @@
 //! TRX reading against raw zlib inflation of the same ASWM packets, and baking.
 //! `cargo bench --bench trx`
 
-use std::path::Path;
-
 use areakit_app::formats::trx;
 
 fn corpus_trx() -> Vec<Vec<u8>> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    let sources = std::fs::read_to_string(dir.join("SOURCES.tsv")).expect("SOURCES.tsv");
-    let files: Vec<Vec<u8>> = sources
-        .lines()
-        .skip(1)
-        .filter_map(|l| {
-            let c: Vec<&str> = l.split('\t').collect();
-            (c.get(6) == Some(&"trx")).then(|| std::fs::read(dir.join(c[0])).expect("file"))
-        })
+    let files: Vec<Vec<u8>> = areakit_testkit::corpus_files(&["trx"])
+        .iter()
+        .map(|p| std::fs::read(p).expect("file"))
         .collect();
     assert_eq!(files.len(), 61);
     files

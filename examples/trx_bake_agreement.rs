@@ -1,8 +1,6 @@
 //! Bakes every corpus TRX from its own geometry and prints how much of the shipped baked
 //! data the bake reproduces: `cargo run --release --example trx_bake_agreement`.
 
-use std::path::Path;
-
 use areakit_app::bake::{BakeAgreement, agreement, bake};
 use areakit_app::formats::trx;
 
@@ -15,28 +13,28 @@ fn pct(a: u64, b: u64) -> f64 {
 }
 
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    let sources = std::fs::read_to_string(dir.join("SOURCES.tsv")).expect("SOURCES.tsv");
+    let dir = areakit_testkit::corpus_dir();
     let mut total = BakeAgreement::default();
     let mut files = 0;
-    for line in sources.lines().skip(1) {
-        let cols: Vec<&str> = line.split('\t').collect();
-        if cols.get(6) != Some(&"trx") {
-            continue;
-        }
-        let data = std::fs::read(dir.join(cols[0])).expect("corpus file");
+    for path in areakit_testkit::corpus_files(&["trx"]) {
+        let name = path
+            .strip_prefix(&dir)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        let data = std::fs::read(&path).expect("corpus file");
         let t = trx::read(&data).expect("reads");
         let baked = match bake(&t) {
             Ok(b) => b,
             Err(e) => {
-                println!("{}: bake failed: {e}", cols[0]);
+                println!("{name}: bake failed: {e}");
                 continue;
             }
         };
         let a = agreement(t.walkmesh().unwrap(), baked.walkmesh().unwrap());
         println!(
             "{:60} next-hop {:8.4}%  bytes {:8.4}%  islands {:8.4}%  island-paths {:8.4}%",
-            cols[0].rsplit('/').next().unwrap_or(cols[0]),
+            name.rsplit('/').next().unwrap_or(&name),
             pct(a.path_next_same, a.path_entries),
             pct(a.path_bytes_same, a.path_entries),
             pct(a.island_same, a.triangles),

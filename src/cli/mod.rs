@@ -1,12 +1,11 @@
 //! The command implementations: argument handling and printing only; the work is in the library.
 
 pub mod args;
+pub mod text;
 
 use std::io::{self, Write};
 
-use areakit_app::document::Document;
-use areakit_app::format::Format;
-use areakit_app::session::{Session, Sources, refuse_overwrite, write_atomic};
+use areakit_app::session::{Session, Sources, refuse_overwrite};
 use areakit_app::{Error, info, navigate};
 use args::{
     BakeArgs, CheckArgs, Cli, Command, ConvertArgs, DemoArgs, ExportArgs, ExtractArgs, ImportArgs,
@@ -65,8 +64,17 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<u8, Error> {
         module: cli.module.clone(),
         capsules: Vec::new(),
     };
-    // The game named by --game (and --module) is opened once, for the whole run.
-    let session = Session::open(sources)?;
+    if sources.module.is_some() && sources.game.is_none() {
+        return Err(Error::usage(
+            "--module NAME needs --game DIR (or AREAKIT_GAME)",
+        ));
+    }
+    // The game named by --game (and --module) is opened once, for the whole run; `pack` and
+    // `demo` read no game resource.
+    let session = match cli.command {
+        Command::Pack(_) | Command::Demo(_) => Session::files_only(),
+        _ => Session::open(sources)?,
+    };
     match cli.command {
         Command::Ls(a) => run_ls(a, &session, out),
         Command::Extract(a) => run_extract(a, &session, out),
@@ -97,7 +105,7 @@ fn run_ls(a: LsArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
     if a.json {
         print_json(out, &areakit_app::capsules::list_json(&listing))?;
     } else {
-        out.line(areakit_app::capsules::list_text(&listing).trim_end())?;
+        out.line(text::ls_text(&listing).trim_end())?;
     }
     Ok(0)
 }
@@ -150,45 +158,29 @@ fn run_pack(a: PackArgs, out: &mut Output) -> Result<u8, Error> {
 }
 
 fn run_info(a: InfoArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
-    let v = info::info_path(session, &a.file)?;
+    let v = serde_json::to_value(info::info_path(session, &a.file)?).unwrap_or_default();
     if a.json {
         print_json(out, &v)?;
     } else {
-        out.line(info::human(&v).trim_end())?;
+        out.line(text::info_text(&v).trim_end())?;
     }
     Ok(0)
 }
 
 fn run_convert(a: ConvertArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
-    refuse_overwrite(&a.input, &a.output, false)?;
-    let doc = Document::open(session, &a.input)?;
-    let target = match &a.to {
-        Some(name) => Format::from_name(name).ok_or_else(|| {
-            let names: Vec<_> = Format::ALL.iter().map(|f| f.name()).collect();
-            Error::usage(format!(
-                "--to {name}: unknown format (known: {})",
-                names.join(", ")
-            ))
-        })?,
-        None => Format::from_extension(&a.output).unwrap_or(doc.format()),
-    };
     let options = areakit_app::document::EncodeOptions {
         canonical: a.canonical,
         name: a.name.clone(),
     };
-    // A conversion that fails on the content (an ASCII walkmesh that does not compile) is
-    // about the input file.
-    let bytes = doc
-        .encode_with(target, &a.output, &options)
-        .map_err(|e| e.about(&a.output, &a.input))?;
-    write_atomic(&a.output, &bytes)?;
+    let r =
+        areakit_app::ops::convert_file(session, &a.input, &a.output, a.to.as_deref(), &options)?;
     out.line(&format!(
         "{} ({}) -> {} ({}, {} bytes)",
         a.input.display(),
-        doc.format().name(),
+        r.from,
         a.output.display(),
-        target.name(),
-        bytes.len()
+        r.to,
+        r.bytes
     ))?;
     Ok(0)
 }
@@ -204,7 +196,7 @@ fn run_check(a: CheckArgs, session: &Session, out: &mut Output) -> Result<u8, Er
         if a.json {
             print_json(out, &report.to_json())?;
         } else {
-            out.line(report.to_text().trim_end())?;
+            out.line(text::check_text(&report).trim_end())?;
         }
         return Ok(u8::from(report.has_errors()));
     }
@@ -227,7 +219,7 @@ fn run_check(a: CheckArgs, session: &Session, out: &mut Output) -> Result<u8, Er
     if a.json {
         print_json(out, &report.to_json())?;
     } else {
-        out.line(report.to_text().trim_end())?;
+        out.line(text::check_text(&report).trim_end())?;
     }
     // Files that could not be read: one stderr line each, and exit 2 at the end.
     for (path, e) in &report.io_errors {
@@ -256,7 +248,7 @@ fn progress_bar(what: &'static str) -> Option<indicatif::ProgressBar> {
 
 fn run_bake(a: BakeArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
     let baked = areakit_app::ops::bake_file(session, &a.input, &a.output)?;
-    let v = info::trx_json(&baked);
+    let v = serde_json::to_value(info::trx_info(&baked)).unwrap_or_default();
     if a.json {
         print_json(out, &v)?;
     } else {
@@ -317,7 +309,7 @@ fn run_query(a: QueryArgs, session: &Session, out: &mut Output) -> Result<u8, Er
             if a.z.is_some_and(|z| !z.is_finite()) {
                 return Err(Error::usage("--z: expected a finite height"));
             }
-            areakit_app::ops::query_at(session, &a.file, x, y, a.z)?
+            serde_json::to_value(areakit_app::ops::query_at(session, &a.file, x, y, a.z)?)
         }
         (None, Some(ray)) => {
             let (o, d) = ray
@@ -327,14 +319,20 @@ fn run_query(a: QueryArgs, session: &Session, out: &mut Output) -> Result<u8, Er
             if dir == [0.0; 3] {
                 return Err(Error::usage("--ray: the direction must not be zero"));
             }
-            areakit_app::ops::query_ray(session, &a.file, numbers::<3>("ray", o)?, dir)?
+            serde_json::to_value(areakit_app::ops::query_ray(
+                session,
+                &a.file,
+                numbers::<3>("ray", o)?,
+                dir,
+            )?)
         }
         (None, None) => return Err(Error::usage("give --at X,Y or --ray X,Y,Z:DX,DY,DZ")),
-    };
+    }
+    .unwrap_or_default();
     if a.json {
         print_json(out, &v)?;
     } else {
-        out.line(info::human(&v).trim_end())?;
+        out.line(text::info_text(&v).trim_end())?;
     }
     Ok(0)
 }
@@ -459,7 +457,7 @@ fn run_path(a: PathArgs, session: &Session, out: &mut Output) -> Result<u8, Erro
         if a.json {
             print_json(out, &r.to_json())?;
         } else {
-            out.line(navigate::path_text(&r).trim_end())?;
+            out.line(text::path_text(&r).trim_end())?;
         }
     } else {
         for (s, g) in pairs {
@@ -475,9 +473,9 @@ fn run_demo(a: DemoArgs, out: &mut Output) -> Result<u8, Error> {
     if a.json {
         print_json(out, &report.to_json())?;
     } else {
-        out.line(report.to_text().trim_end())?;
+        out.line(text::demo_text(&report).trim_end())?;
         if !report.check.findings.is_empty() {
-            out.line(report.check.to_text().trim_end())?;
+            out.line(text::check_text(&report.check).trim_end())?;
         }
     }
     Ok(if report.ok() { 0 } else { 1 })
@@ -518,7 +516,7 @@ fn run_pth(c: PthCommand, session: &Session, out: &mut Output) -> Result<u8, Err
             if a.json {
                 print_json(out, &report.to_json())?;
             } else {
-                out.line(report.to_text().trim_end())?;
+                out.line(text::check_text(&report).trim_end())?;
             }
             Ok(u8::from(report.has_errors()))
         }
@@ -596,7 +594,7 @@ fn run_import(a: ImportArgs, session: &Session, out: &mut Output) -> Result<u8, 
             r.bwm.perimeters.len()
         ))?;
         if !report.findings.is_empty() {
-            out.line(report.to_text().trim_end())?;
+            out.line(text::check_text(&report).trim_end())?;
         }
     }
     Ok(u8::from(report.has_errors()))

@@ -438,12 +438,15 @@ fn findings_display_their_file() {
 fn info_json() {
     let fx = Fixture::new("info");
     let area = Area::open(&fx.dir).unwrap();
+    let lyt = areakit_app::document::Document::Lyt(Box::new(area.lyt.clone()));
+    let vis = areakit_app::document::Document::Vis(Box::new(area.vis.clone().unwrap()));
+    let body = |doc| serde_json::to_value(areakit_app::info::info(&fx.dir, doc).body).unwrap();
     assert_eq!(
-        area::lyt_info(&area.lyt),
+        body(&lyt),
         serde_json::json!({"format": "lyt", "rooms": 3, "tracks": 0, "obstacles": 0, "doorhooks": 0})
     );
     assert_eq!(
-        area::vis_info(area.vis.as_ref().unwrap()),
+        body(&vis),
         serde_json::json!({"format": "vis", "rooms": 3, "links": 4})
     );
 }

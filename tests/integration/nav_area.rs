@@ -308,7 +308,7 @@ fn kit_area_path_crosses_every_room() {
 fn demo_area_path_through_three_rooms_and_around_objects() {
     let dir = tmp("demo");
     let report = areakit_app::demo::run(&dir).unwrap();
-    assert!(report.path_through_all_rooms(), "{}", report.to_text());
+    assert!(report.path_through_all_rooms(), "{:#}", report.to_json());
     let svg = std::fs::read_to_string(dir.join("demo.svg")).unwrap();
     assert_eq!(
         svg.matches("class=\"path\"").count(),
@@ -722,7 +722,7 @@ fn pth_generate_then_check_and_hand_made_findings() {
             .iter()
             .any(|f| f.finding.code == "pth-connection-index"),
         "{}",
-        report.to_text()
+        report.to_json()
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

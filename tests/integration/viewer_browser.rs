@@ -425,9 +425,9 @@ fn viewer_pages_in_headless_chromium() {
     let expect = Expect {
         x: cx + 0.13,
         y: cy + 0.07,
-        face: q["face"].as_u64().unwrap() as usize,
-        material: q["material"].as_str().unwrap().to_string(),
-        room: q["room"].as_str().map(str::to_string),
+        face: q.face.unwrap() as usize,
+        material: q.material.clone().unwrap(),
+        room: q.room.clone().flatten(),
     };
     let page = dir.join("demo.html");
     write_page(&lyt, &page);

@@ -35,7 +35,7 @@ pub fn list(
     let restype = match ext {
         Some(e) => Some(
             ResType::from_extension(e)
-                .ok_or_else(|| Error::usage(format!("--type {e}: unknown resource type")))?,
+                .ok_or_else(|| Error::usage(format!("resource type {e}: unknown")))?,
         ),
         None => None,
     };
@@ -103,29 +103,6 @@ impl LsReport {
 /// "type_id", "size", "origin", "shadows"}]}`.
 pub fn list_json(listing: &[Listing]) -> Value {
     serde_json::to_value(LsReport::new(listing)).unwrap_or_default()
-}
-
-/// `ls` as text: `name.ext  size  origin`, then `  shadows origin` per hidden copy.
-pub fn list_text(listing: &[Listing]) -> String {
-    let width = listing
-        .iter()
-        .map(|l| l.file_name().len())
-        .max()
-        .unwrap_or(0);
-    let mut s = String::new();
-    for l in listing {
-        s.push_str(&format!(
-            "{:<width$}  {:>10}  {}\n",
-            l.file_name(),
-            l.size,
-            l.origin
-        ));
-        for o in &l.shadows {
-            s.push_str(&format!("{:<width$}  {:>10}  shadows {o}\n", "", ""));
-        }
-    }
-    s.push_str(&format!("{} resources\n", listing.len()));
-    s
 }
 
 /// What `extract` wrote.

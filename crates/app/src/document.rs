@@ -120,7 +120,9 @@ impl Document {
             source,
         };
         if options.canonical && !matches!(self, Document::MdlAscii(_)) {
-            return Err(Error::usage("--canonical applies to MDL ASCII input only"));
+            return Err(Error::usage(
+                "canonical output applies to MDL ASCII input only",
+            ));
         }
         match (self, format) {
             (Document::Bwm(m), Format::Bwm) => bwm::write(m).map_err(enc),

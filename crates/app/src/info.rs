@@ -1,224 +1,486 @@
-//! What `areakit info` reports about a file: a JSON object per format and a human rendering.
+//! What `areakit info` reports about a file: a typed report per format ([`InfoReport`]),
+//! whose serialisation is `info --json` (the human text is rendered by the binary).
 
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::path::Path;
 
 use areakit_formats::bwm::Bwm;
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::document::Document;
 use crate::session::Session;
 
-/// The `info` JSON object of a document.
-pub fn info_json(path: &Path, doc: &Document) -> Value {
-    let mut v = match doc {
-        Document::Bwm(m) => bwm_json(path, m),
-        Document::Lyt(l) => areakit_area::area::lyt_info(l),
-        Document::Vis(l) => areakit_area::area::vis_info(l),
-        Document::MdlAscii(m) => mdl_json(m),
-        Document::Trx(t) => trx_json(t),
-        Document::Gff(g) => gff_json(g),
-        Document::TwoDa(t) => twoda_json(t),
-        Document::Erf(e) => erf_json(e),
-        Document::Rim(r) => rim_json(r),
-        Document::Key(k) => key_json(k),
-        Document::Bif(b) => {
-            let mut types: BTreeMap<String, usize> = BTreeMap::new();
-            for r in &b.resources {
-                *types.entry(r.restype.to_string()).or_default() += 1;
-            }
-            bif_json(b.resources.len(), b.fixed.len(), types)
+/// The `info` report of one file: its path, then the fields of its format.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct InfoReport {
+    /// The file as named.
+    pub path: String,
+    /// The format's fields.
+    #[serde(flatten)]
+    pub body: InfoBody,
+}
+
+/// The fields of `info` per format; each starts with `format`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum InfoBody {
+    /// A BWM walkmesh.
+    Bwm(BwmInfo),
+    /// A room layout.
+    Lyt(LytInfo),
+    /// Room visibility.
+    Vis(VisInfo),
+    /// An MDL ASCII model.
+    MdlAscii(MdlInfo),
+    /// An NWN2 terrain.
+    Trx(TrxInfo),
+    /// A GFF.
+    Gff(GffInfo),
+    /// A 2DA table.
+    TwoDa(TwoDaInfo),
+    /// An ERF-family capsule.
+    Erf(ErfInfo),
+    /// A RIM capsule.
+    Rim(RimInfo),
+    /// A KEY index.
+    Key(KeyInfo),
+    /// A BIF.
+    Bif(BifInfo),
+}
+
+/// `info` of a BWM walkmesh.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BwmInfo {
+    /// `"bwm"`.
+    pub format: &'static str,
+    /// `wok`, `pwk` or `dwk`.
+    pub kind: String,
+    /// The raw type word.
+    #[serde(rename = "type")]
+    pub walkmesh_type: u32,
+    /// Vertices.
+    pub vertices: usize,
+    /// Faces.
+    pub faces: usize,
+    /// Walkable faces (the adjacency count).
+    pub walkable_faces: usize,
+    /// Faces whose material is walkable.
+    pub walkable_by_material: usize,
+    /// AABB tree nodes.
+    pub aabb_nodes: usize,
+    /// Perimeter edges.
+    pub edges: usize,
+    /// Perimeter loops.
+    pub perimeters: usize,
+    /// Edges with a transition.
+    pub transitions: usize,
+    /// Material name → face count.
+    pub materials: BTreeMap<String, usize>,
+    /// The vertices' bounds, when there are vertices.
+    pub bounds: Option<Bounds>,
+    /// Header position.
+    pub position: [f32; 3],
+    /// Header use points.
+    pub relative_use: [[f32; 3]; 2],
+    /// Header use points.
+    pub absolute_use: [[f32; 3]; 2],
+}
+
+/// An axis-aligned box.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Bounds {
+    /// Lowest corner.
+    pub min: [f32; 3],
+    /// Highest corner.
+    pub max: [f32; 3],
+}
+
+/// `info` of a room layout.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LytInfo {
+    /// `"lyt"`.
+    pub format: &'static str,
+    /// Rooms.
+    pub rooms: usize,
+    /// Tracks.
+    pub tracks: usize,
+    /// Obstacles.
+    pub obstacles: usize,
+    /// Door hooks.
+    pub doorhooks: usize,
+}
+
+/// `info` of room visibility.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct VisInfo {
+    /// `"vis"`.
+    pub format: &'static str,
+    /// Parent entries.
+    pub rooms: usize,
+    /// Child entries.
+    pub links: usize,
+}
+
+/// `info` of an MDL ASCII model.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MdlInfo {
+    /// `"mdl-ascii"`.
+    pub format: &'static str,
+    /// The model's name.
+    pub name: Option<String>,
+    /// Its supermodel.
+    pub supermodel: Option<String>,
+    /// Its classification.
+    pub classification: Option<String>,
+    /// Nodes in all.
+    pub nodes: usize,
+    /// Node type → count, in the model's order.
+    #[serde(serialize_with = "pairs_as_map")]
+    pub nodes_by_type: Vec<(String, usize)>,
+    /// Animations.
+    pub animations: usize,
+    /// Vertices over the geometry nodes.
+    pub vertices: usize,
+    /// Faces over the geometry nodes.
+    pub faces: usize,
+}
+
+/// A list of pairs as a JSON object, in list order.
+fn pairs_as_map<S: serde::Serializer>(v: &[(String, usize)], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_map(v.iter().map(|(k, n)| (k, n)))
+}
+
+/// `info` of an NWN2 terrain.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TrxInfo {
+    /// `"trx"` when baked, else `"trn"`.
+    pub format: &'static str,
+    /// `major.minor`.
+    pub version: String,
+    /// The packets, in file order.
+    pub packets: Vec<PacketInfo>,
+    /// The walkmesh's counts, with an ASWM packet.
+    #[serde(flatten)]
+    pub walkmesh: Option<TrxWalkmeshInfo>,
+}
+
+/// One packet of a terrain file.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PacketInfo {
+    /// Its tag.
+    pub tag: String,
+    /// Its size in bytes.
+    pub size: u64,
+}
+
+/// The counts of a terrain's ASWM walkmesh.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TrxWalkmeshInfo {
+    /// Vertices.
+    pub vertices: usize,
+    /// Edges.
+    pub edges: usize,
+    /// Triangles.
+    pub triangles: usize,
+    /// Walkable triangles.
+    pub walkable_triangles: usize,
+    /// Path tiles.
+    pub tiles: usize,
+    /// Islands.
+    pub islands: usize,
+}
+
+/// `info` of a GFF.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct GffInfo {
+    /// `"gff"`.
+    pub format: &'static str,
+    /// The four-character file type, trimmed (`"GIT"`).
+    #[serde(rename = "type")]
+    pub file_type: String,
+    /// The version (`"V3.2"`).
+    pub version: String,
+    /// Structs.
+    pub structs: usize,
+    /// Fields.
+    pub fields: usize,
+    /// Lists.
+    pub lists: usize,
+    /// Elements over every list.
+    pub list_elements: usize,
+    /// Distinct labels.
+    pub labels: usize,
+    /// Deepest struct nesting.
+    pub depth: usize,
+}
+
+/// `info` of a 2DA.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TwoDaInfo {
+    /// `"2da"`.
+    pub format: &'static str,
+    /// `binary` or `text`.
+    pub variant: Option<&'static str>,
+    /// Columns.
+    pub columns: usize,
+    /// Rows.
+    pub rows: usize,
+    /// Cells with a value.
+    pub filled_cells: usize,
+}
+
+/// `info` of an ERF-family capsule.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ErfInfo {
+    /// `"erf"`.
+    pub format: &'static str,
+    /// `ERF`, `MOD`, `SAV` or `HAK`.
+    pub kind: String,
+    /// Members.
+    pub resources: usize,
+    /// Extension → member count.
+    pub types: BTreeMap<String, usize>,
+    /// Build year (since 1900).
+    pub build_year: u32,
+    /// Build day.
+    pub build_day: u32,
+    /// The description's string reference.
+    pub description_strref: u32,
+    /// Localized descriptions.
+    pub languages: usize,
+    /// Bytes of member data.
+    pub data_bytes: u64,
+}
+
+/// `info` of a RIM capsule.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RimInfo {
+    /// `"rim"`.
+    pub format: &'static str,
+    /// Members.
+    pub resources: usize,
+    /// Extension → member count.
+    pub types: BTreeMap<String, usize>,
+    /// Bytes of member data.
+    pub data_bytes: u64,
+}
+
+/// `info` of a KEY.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KeyInfo {
+    /// `"key"`.
+    pub format: &'static str,
+    /// Key entries.
+    pub resources: usize,
+    /// The BIFs it indexes.
+    pub bifs: Vec<KeyBifInfo>,
+    /// Extension → entry count.
+    pub types: BTreeMap<String, usize>,
+}
+
+/// One BIF of a KEY.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KeyBifInfo {
+    /// Its path as the KEY names it.
+    pub name: String,
+    /// Its size as the KEY records it.
+    pub size: u32,
+    /// Entries in it.
+    pub resources: usize,
+}
+
+/// `info` of a BIF.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BifInfo {
+    /// `"bif"`.
+    pub format: &'static str,
+    /// Variable resources.
+    pub resources: usize,
+    /// Fixed resources.
+    pub fixed_resources: usize,
+    /// Extension → resource count.
+    pub types: BTreeMap<String, usize>,
+}
+
+/// The `info` report of a decoded document.
+pub fn info(path: &Path, doc: &Document) -> InfoReport {
+    let body = match doc {
+        Document::Bwm(m) => InfoBody::Bwm(bwm_info(path, m)),
+        Document::Lyt(l) => {
+            let s = l.summary();
+            InfoBody::Lyt(LytInfo {
+                format: "lyt",
+                rooms: s.rooms,
+                tracks: s.tracks,
+                obstacles: s.obstacles,
+                doorhooks: s.doorhooks,
+            })
         }
+        Document::Vis(v) => {
+            let s = v.summary();
+            InfoBody::Vis(VisInfo {
+                format: "vis",
+                rooms: s.rooms,
+                links: s.links,
+            })
+        }
+        Document::MdlAscii(m) => {
+            let s = m.summary();
+            InfoBody::MdlAscii(MdlInfo {
+                format: "mdl-ascii",
+                name: s.name,
+                supermodel: s.supermodel,
+                classification: s.classification,
+                nodes: s.node_count,
+                nodes_by_type: s.nodes_by_type,
+                animations: s.animation_count,
+                vertices: s.vertex_count,
+                faces: s.face_count,
+            })
+        }
+        Document::Trx(t) => InfoBody::Trx(trx_info(t)),
+        Document::Gff(g) => {
+            let s = g.summary();
+            InfoBody::Gff(GffInfo {
+                format: "gff",
+                file_type: s.file_type.trim_end().to_string(),
+                version: s.version,
+                structs: s.structs,
+                fields: s.fields,
+                lists: s.lists,
+                list_elements: s.list_elements,
+                labels: s.labels,
+                depth: s.depth,
+            })
+        }
+        Document::TwoDa(t) => {
+            let s = t.summary();
+            InfoBody::TwoDa(TwoDaInfo {
+                format: "2da",
+                variant: s.variant.map(|v| v.name()),
+                columns: s.columns,
+                rows: s.rows,
+                filled_cells: s.filled_cells,
+            })
+        }
+        Document::Erf(e) => InfoBody::Erf(ErfInfo {
+            format: "erf",
+            kind: String::from_utf8_lossy(&e.header.kind.magic())
+                .trim_end()
+                .to_string(),
+            resources: e.resources.len(),
+            types: type_counts(e.resources.iter().map(|r| r.restype)),
+            build_year: e.header.build_year,
+            build_day: e.header.build_day,
+            description_strref: e.header.description_strref,
+            languages: e.strings.len(),
+            data_bytes: e.resources.iter().map(|r| r.data.len() as u64).sum(),
+        }),
+        Document::Rim(r) => InfoBody::Rim(RimInfo {
+            format: "rim",
+            resources: r.resources.len(),
+            types: type_counts(r.resources.iter().map(|m| m.restype)),
+            data_bytes: r.resources.iter().map(|m| m.data.len() as u64).sum(),
+        }),
+        Document::Key(k) => InfoBody::Key(KeyInfo {
+            format: "key",
+            resources: k.keys.len(),
+            bifs: k
+                .bifs
+                .iter()
+                .enumerate()
+                .map(|(i, b)| KeyBifInfo {
+                    name: b.name(),
+                    size: b.file_size,
+                    resources: k.entries_of_bif(i as u32).count(),
+                })
+                .collect(),
+            types: type_counts(k.keys.iter().map(|e| e.restype)),
+        }),
+        Document::Bif(b) => InfoBody::Bif(BifInfo {
+            format: "bif",
+            resources: b.resources.len(),
+            fixed_resources: b.fixed.len(),
+            types: type_counts(b.resources.iter().map(|r| r.restype)),
+        }),
     };
-    if let Value::Object(map) = &mut v {
-        if !map.contains_key("path") {
-            let mut with_path = serde_json::Map::new();
-            with_path.insert("path".into(), json!(path.display().to_string()));
-            with_path.append(map);
-            *map = with_path;
-        }
+    InfoReport {
+        path: path.display().to_string(),
+        body,
     }
-    v
 }
 
-/// The `info` JSON object of an MDL ASCII model: `format` (`"mdl-ascii"`), `name`,
-/// `supermodel`, `classification`, `nodes` (total), `nodes_by_type`, `animations`,
-/// `vertices` and `faces` (totals over geometry nodes).
-pub fn mdl_json(m: &areakit_formats::mdl_ascii::Model) -> Value {
-    let s = m.summary();
-    let by_type: serde_json::Map<String, Value> = s
-        .nodes_by_type
-        .iter()
-        .map(|(k, n)| (k.clone(), json!(n)))
-        .collect();
-    json!({
-        "format": "mdl-ascii",
-        "name": s.name,
-        "supermodel": s.supermodel,
-        "classification": s.classification,
-        "nodes": s.node_count,
-        "nodes_by_type": by_type,
-        "animations": s.animation_count,
-        "vertices": s.vertex_count,
-        "faces": s.face_count,
-    })
+/// The `info --json` object of a document ([`info`] serialised).
+pub fn info_json(path: &Path, doc: &Document) -> Value {
+    serde_json::to_value(info(path, doc)).unwrap_or_default()
 }
 
-/// The `info` JSON object of an NWN2 terrain file: `format` (`"trx"` when baked, else
-/// `"trn"`), `version`, `packets` (`tag` and `size` each) and, with an ASWM packet, `vertices`,
-/// `edges`, `triangles`, `walkable_triangles`, `tiles`, `islands`.
-pub fn trx_json(t: &areakit_formats::trx::Trx) -> Value {
+/// `info` of an NWN2 terrain (also the report of `bake`).
+pub fn trx_info(t: &areakit_formats::trx::Trx) -> TrxInfo {
     let s = areakit_formats::trx::summary(t);
-    let packets: Vec<Value> = s
-        .packets
-        .iter()
-        .map(|p| json!({"tag": p.tag, "size": p.size}))
-        .collect();
-    let mut v = json!({
-        "format": s.format,
-        "version": format!("{}.{}", s.version.0, s.version.1),
-        "packets": packets,
-    });
-    if let (Some(w), Value::Object(map)) = (s.walkmesh, &mut v) {
-        for (k, n) in [
-            ("vertices", w.vertices),
-            ("edges", w.edges),
-            ("triangles", w.triangles),
-            ("walkable_triangles", w.walkable_triangles),
-            ("tiles", w.tiles),
-            ("islands", w.islands),
-        ] {
-            map.insert(k.into(), json!(n));
-        }
+    TrxInfo {
+        format: s.format,
+        version: format!("{}.{}", s.version.0, s.version.1),
+        packets: s
+            .packets
+            .iter()
+            .map(|p| PacketInfo {
+                tag: p.tag.clone(),
+                size: p.size,
+            })
+            .collect(),
+        walkmesh: s.walkmesh.map(|w| TrxWalkmeshInfo {
+            vertices: w.vertices,
+            edges: w.edges,
+            triangles: w.triangles,
+            walkable_triangles: w.walkable_triangles,
+            tiles: w.tiles,
+            islands: w.islands,
+        }),
     }
-    v
 }
 
-/// The `info` JSON object of a BWM walkmesh.
-///
-/// Keys: `format` (`"bwm"`), `kind` (`wok`/`pwk`/`dwk`), `type` (the raw type word), the header
-/// counts `vertices`, `faces`, `walkable_faces` (the adjacency count), `aabb_nodes`, `edges`,
-/// `perimeters` (loops), `materials` (name → face count), `bounds` (`min`/`max`, null without
-/// vertices), and the header vectors `position`, `relative_use`, `absolute_use`.
-pub fn bwm_json(path: &Path, m: &Bwm) -> Value {
+/// `info` of a BWM walkmesh (`path`'s extension tells a PWK from a DWK where the type word
+/// does not).
+pub fn bwm_info(path: &Path, m: &Bwm) -> BwmInfo {
     let ext = path.extension().and_then(|e| e.to_str());
     let mut materials: BTreeMap<String, usize> = BTreeMap::new();
     for f in &m.faces {
         *materials.entry(f.material.name().into_owned()).or_default() += 1;
     }
-    let bounds = m
-        .bounds()
-        .map(|(min, max)| json!({"min": min, "max": max}))
-        .unwrap_or(Value::Null);
-    json!({
-        "path": path.display().to_string(),
-        "format": "bwm",
-        "kind": m.kind(ext).name(),
-        "type": m.walkmesh_type.raw(),
-        "vertices": m.vertices.len(),
-        "faces": m.faces.len(),
-        "walkable_faces": m.walkable_face_count(),
-        "walkable_by_material": m.faces.iter().filter(|f| f.material.is_walkable()).count(),
-        "aabb_nodes": m.aabb_nodes.len(),
-        "edges": m.edges.len(),
-        "perimeters": m.perimeter_loops(),
-        "transitions": m.edges.iter().filter(|e| e.transition >= 0).count(),
-        "materials": materials,
-        "bounds": bounds,
-        "position": m.position,
-        "relative_use": m.relative_use,
-        "absolute_use": m.absolute_use,
-    })
-}
-
-/// A human-readable rendering of an `info` JSON object: one `key: value` line per field, with
-/// nested maps indented.
-pub fn human(v: &Value) -> String {
-    let mut out = String::new();
-    if let Value::Object(map) = v {
-        for (k, val) in map {
-            write_field(&mut out, k, val, 0);
-        }
-    }
-    out
-}
-
-fn write_field(out: &mut String, key: &str, v: &Value, depth: usize) {
-    let pad = "  ".repeat(depth);
-    match v {
-        Value::Object(map) if !map.is_empty() && !is_vector_pair(v) => {
-            let _ = writeln!(out, "{pad}{key}:");
-            for (k, val) in map {
-                write_field(out, k, val, depth + 1);
-            }
-        }
-        Value::Object(map) => {
-            let parts: Vec<String> = map
-                .iter()
-                .map(|(k, x)| format!("{k} {}", compact(x)))
-                .collect();
-            let _ = writeln!(out, "{pad}{key}: {}", parts.join(", "));
-        }
-        Value::Array(items) if items.iter().all(|i| i.is_object()) && !items.is_empty() => {
-            let _ = writeln!(out, "{pad}{key}:");
-            for (i, item) in items.iter().enumerate() {
-                write_field(out, &format!("[{i}]"), item, depth + 1);
-            }
-        }
-        other => {
-            let _ = writeln!(out, "{pad}{key}: {}", compact(other));
-        }
+    BwmInfo {
+        format: "bwm",
+        kind: m.kind(ext).name().to_string(),
+        walkmesh_type: m.walkmesh_type.raw(),
+        vertices: m.vertices.len(),
+        faces: m.faces.len(),
+        walkable_faces: m.walkable_face_count(),
+        walkable_by_material: m.faces.iter().filter(|f| f.material.is_walkable()).count(),
+        aabb_nodes: m.aabb_nodes.len(),
+        edges: m.edges.len(),
+        perimeters: m.perimeter_loops(),
+        transitions: m.edges.iter().filter(|e| e.transition >= 0).count(),
+        materials,
+        bounds: m.bounds().map(|(min, max)| Bounds { min, max }),
+        position: m.position,
+        relative_use: m.relative_use,
+        absolute_use: m.absolute_use,
     }
 }
 
-fn is_vector_pair(v: &Value) -> bool {
-    matches!(v, Value::Object(m) if m.contains_key("min") && m.contains_key("max"))
-}
-
-fn compact(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        Value::Number(n) => n.to_string(),
-        Value::Array(a) => format!("[{}]", a.iter().map(compact).collect::<Vec<_>>().join(", ")),
-        other => other.to_string(),
-    }
-}
-
-/// The `info` JSON object of a GFF: `format` (`"gff"`), `type` (the four-character file type,
-/// trimmed, e.g. `"GIT"`), `version`, `structs`, `fields`, `lists`, `list_elements`, `labels`
-/// (distinct) and `depth` (deepest struct nesting).
-pub fn gff_json(g: &areakit_formats::gff::Gff) -> Value {
-    let s = g.summary();
-    json!({
-        "format": "gff",
-        "type": s.file_type.trim_end(),
-        "version": s.version,
-        "structs": s.structs,
-        "fields": s.fields,
-        "lists": s.lists,
-        "list_elements": s.list_elements,
-        "labels": s.labels,
-        "depth": s.depth,
+/// The `info --json` object of a BWM walkmesh, its path first.
+pub fn bwm_json(path: &Path, m: &Bwm) -> Value {
+    serde_json::to_value(InfoReport {
+        path: path.display().to_string(),
+        body: InfoBody::Bwm(bwm_info(path, m)),
     })
-}
-
-/// The `info` JSON object of a 2DA: `format` (`"2da"`), `variant` (`binary`/`text`),
-/// `columns`, `rows`, `filled_cells`.
-pub fn twoda_json(t: &areakit_formats::twoda::TwoDa) -> Value {
-    let s = t.summary();
-    json!({
-        "format": "2da",
-        "variant": s.variant.map(|v| v.name()),
-        "columns": s.columns,
-        "rows": s.rows,
-        "filled_cells": s.filled_cells,
-    })
+    .unwrap_or_default()
 }
 
 /// Resource counts by type (extension, or the decimal id when unknown).
-fn type_counts<'a>(
-    types: impl Iterator<Item = areakit_formats::restype::ResType> + 'a,
+fn type_counts(
+    types: impl Iterator<Item = areakit_formats::restype::ResType>,
 ) -> BTreeMap<String, usize> {
     let mut out: BTreeMap<String, usize> = BTreeMap::new();
     for t in types {
@@ -227,91 +489,26 @@ fn type_counts<'a>(
     out
 }
 
-/// The `info` JSON object of an ERF-family capsule: `format` (`"erf"`), `kind` (`ERF`, `MOD`,
-/// `SAV`, `HAK`), `resources` (count), `types` (extension → count), `build_year` (since
-/// 1900), `build_day`, `description_strref`, `languages` (localized descriptions), `bytes`.
-pub fn erf_json(e: &areakit_formats::erf::Erf) -> Value {
-    let kind = e.header.kind.magic();
-    json!({
-        "format": "erf",
-        "kind": String::from_utf8_lossy(&kind).trim_end(),
-        "resources": e.resources.len(),
-        "types": type_counts(e.resources.iter().map(|r| r.restype)),
-        "build_year": e.header.build_year,
-        "build_day": e.header.build_day,
-        "description_strref": e.header.description_strref,
-        "languages": e.strings.len(),
-        "data_bytes": e.resources.iter().map(|r| r.data.len() as u64).sum::<u64>(),
-    })
-}
-
-/// The `info` JSON object of a RIM: `format` (`"rim"`), `resources`, `types`, `data_bytes`.
-pub fn rim_json(r: &areakit_formats::rim::Rim) -> Value {
-    json!({
-        "format": "rim",
-        "resources": r.resources.len(),
-        "types": type_counts(r.resources.iter().map(|m| m.restype)),
-        "data_bytes": r.resources.iter().map(|m| m.data.len() as u64).sum::<u64>(),
-    })
-}
-
-/// The `info` JSON object of a KEY: `format` (`"key"`), `resources` (key entries), `bifs`
-/// (each `name`, `size`, `resources`), `types`.
-pub fn key_json(k: &areakit_formats::key::Key) -> Value {
-    let bifs: Vec<Value> = k
-        .bifs
-        .iter()
-        .enumerate()
-        .map(|(i, b)| {
-            json!({
-                "name": b.name(),
-                "size": b.file_size,
-                "resources": k.entries_of_bif(i as u32).count(),
-            })
-        })
-        .collect();
-    json!({
-        "format": "key",
-        "resources": k.keys.len(),
-        "bifs": bifs,
-        "types": type_counts(k.keys.iter().map(|e| e.restype)),
-    })
-}
-
-/// The `info` JSON object of a BIF: `format` (`"bif"`), `resources` (variable resources),
-/// `fixed_resources`, `types`.
-pub fn bif_json(resources: usize, fixed: usize, types: BTreeMap<String, usize>) -> Value {
-    json!({
-        "format": "bif",
-        "resources": resources,
-        "fixed_resources": fixed,
-        "types": types,
-    })
-}
-
-/// The `info` JSON object of the file at `path` (a file, a capsule member path or, with a game
-/// in the session, a resource of the game). A BIF on disk is described from its
-/// header and tables alone (a multi-gigabyte BIF is not read whole).
-pub fn info_path(session: &Session, path: &Path) -> Result<Value, crate::Error> {
+/// The `info` report of the file at `path` (a file, a capsule member path or, with a game in
+/// the session, a resource of the game). A BIF on disk is described from its header and
+/// tables alone (a multi-gigabyte BIF is not read whole).
+pub fn info_path(session: &Session, path: &Path) -> Result<InfoReport, crate::Error> {
     if path.is_file() && crate::session::file_starts_with(path, b"BIFFV1  ") {
         let mut file = std::fs::File::open(path).map_err(|e| crate::Error::io(path, e))?;
         let index = areakit_formats::bif::BifIndex::read(&mut file).map_err(|e| match e {
             areakit_formats::cursor::StreamError::Io(e) => crate::Error::io(path, e),
             areakit_formats::cursor::StreamError::Decode(e) => crate::Error::invalid(path, e),
         })?;
-        let mut v = bif_json(
-            index.resources.len(),
-            index.fixed.len(),
-            type_counts(index.resources.iter().map(|r| r.restype)),
-        );
-        if let Value::Object(map) = &mut v {
-            let mut with_path = serde_json::Map::new();
-            with_path.insert("path".into(), json!(path.display().to_string()));
-            with_path.append(map);
-            *map = with_path;
-        }
-        return Ok(v);
+        return Ok(InfoReport {
+            path: path.display().to_string(),
+            body: InfoBody::Bif(BifInfo {
+                format: "bif",
+                resources: index.resources.len(),
+                fixed_resources: index.fixed.len(),
+                types: type_counts(index.resources.iter().map(|r| r.restype)),
+            }),
+        });
     }
     let doc = Document::open(session, path)?;
-    Ok(info_json(path, &doc))
+    Ok(info(path, &doc))
 }

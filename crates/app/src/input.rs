@@ -60,7 +60,7 @@ pub fn open(session: &Session, input: Option<&Path>) -> Result<Opened, Error> {
     }
     let Some(path) = input else {
         return Err(Error::usage(
-            "name an input (or --game DIR --module NAME: that module)",
+            "name an input (or a game and a module: the module's entry area)",
         ));
     };
     Ok(Opened::File {

@@ -199,13 +199,13 @@ impl PathRequest<'_> {
     fn validate(&self) -> Result<(), Error> {
         if !(self.radius.is_finite() && self.radius >= 0.0) {
             return Err(Error::usage(format!(
-                "--radius {}: expected a distance >= 0",
+                "radius {}: expected a distance >= 0",
                 self.radius
             )));
         }
         if !(self.snap.is_finite() && self.snap >= 0.0) {
             return Err(Error::usage(format!(
-                "--snap {}: expected a distance >= 0",
+                "snap distance {}: expected a distance >= 0",
                 self.snap
             )));
         }
@@ -249,13 +249,13 @@ impl PathContext {
         if req.mode == PathMode::Baked {
             if source.baked.is_none() {
                 return Err(Error::usage(format!(
-                    "{}: --mode baked needs an NWN2 TRX with baked path tables",
+                    "{}: the baked mode needs an NWN2 TRX with baked path tables",
                     req.input.display()
                 )));
             }
             if req.radius > 0.0 || !objects.is_empty() {
                 return Err(Error::usage(
-                    "--mode baked follows the file's path tables, which know no --radius or --objects",
+                    "the baked mode follows the file's path tables, which know no radius or placed objects",
                 ));
             }
         }
@@ -385,39 +385,6 @@ pub fn generate_pth_file(
     let bytes = pth.to_bytes().map_err(|e| Error::encode(output, e))?;
     write_atomic(output, &bytes)?;
     Ok((pth.points.len(), pth.connections.len()))
-}
-
-/// The text report of one path.
-pub fn path_text(o: &PathOutcome) -> String {
-    let mut s = String::new();
-    match &o.path {
-        Some(p) => {
-            s.push_str(&format!(
-                "found: {:.3} m ({:.3} m along the ground), {} point(s), mode {}\n",
-                p.length_plan,
-                p.length_3d,
-                p.points.len(),
-                o.mode.name()
-            ));
-            if !o.rooms.is_empty() {
-                s.push_str(&format!("rooms: {}\n", o.rooms.join(" -> ")));
-            }
-            for q in &p.points {
-                s.push_str(&format!("  {:.3}, {:.3}, {:.3}\n", q.x, q.y, q.z));
-            }
-            s.push_str(&format!("faces visited: {}\n", o.faces_visited));
-        }
-        None => {
-            s.push_str(&format!(
-                "not found: {}\n",
-                o.reason.as_deref().unwrap_or("no path")
-            ));
-        }
-    }
-    for n in &o.notes {
-        s.push_str(&format!("note: {n}\n"));
-    }
-    s
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
-//! The single-input operations behind `rebuild`, `transform`, `query` (walkmeshes and areas)
-//! and `bake` (NWN2 terrains): the input opened ([`crate::input`]), the geometry layer run,
-//! the result written atomically.
+//! The single-input operations behind `rebuild`, `transform`, `query` (walkmeshes and areas),
+//! `convert` (any format) and `bake` (NWN2 terrains): the input opened ([`crate::input`] or
+//! [`crate::document`]), the geometry layer run, the result written atomically.
 
 use std::path::Path;
 
@@ -9,9 +9,9 @@ use areakit_area::walkmesh;
 use areakit_formats::bwm::{self, Bwm, Material};
 use areakit_formats::trx::{self, Trx};
 use areakit_geometry::transform::{Axis, Transform};
-use serde_json::{Value, json};
 
 use crate::Error;
+use crate::document::{Document, EncodeOptions};
 use crate::format::Format;
 use crate::input::{self, Opened, load_bwm};
 use crate::session::{Session, refuse_overwrite, write_atomic};
@@ -47,64 +47,119 @@ pub fn area_rooms(area: &Area) -> Vec<(String, [f32; 3], Bwm)> {
         .collect()
 }
 
-/// A point query: the face under `(x, y)` (nearest `z` where faces overlap), as JSON
-/// `{"face", "z", "material", "walkable"}` plus `"room"` for areas.
+/// The answer of `query --at`: the face under the point (the one nearest `z` where faces
+/// overlap), its height there, material and walkability; for an area, the room (`room` is
+/// absent for a single walkmesh, null off every room).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct PointReport {
+    /// The face, if any.
+    pub face: Option<u32>,
+    /// Its height at the point.
+    pub z: Option<f32>,
+    /// Its material's name.
+    pub material: Option<String>,
+    /// Whether it is walkable (false without a face).
+    pub walkable: bool,
+    /// The room (areas only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub room: Option<Option<String>>,
+}
+
+/// The answer of `query --ray`: the first face hit; for an area, the room first (absent for a
+/// single walkmesh).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct RayReport {
+    /// The room of the face hit (areas only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub room: Option<Option<String>>,
+    /// The face hit, if any.
+    pub face: Option<u32>,
+    /// How far along the ray.
+    pub distance: Option<f32>,
+    /// Where.
+    pub point: Option<[f32; 3]>,
+    /// Its material's name.
+    pub material: Option<String>,
+    /// Whether it is walkable.
+    pub walkable: bool,
+}
+
+/// A point query on a walkmesh or any area input ([`input::open`]).
 pub fn query_at(
     session: &Session,
     path: &Path,
     x: f32,
     y: f32,
     z: Option<f32>,
-) -> Result<Value, Error> {
+) -> Result<PointReport, Error> {
+    let report = |a: &walkmesh::PointAnswer, room: Option<Option<String>>| PointReport {
+        face: a.face,
+        z: a.z,
+        material: a.material.map(|m| m.name().into_owned()),
+        walkable: a.walkable,
+        room,
+    };
     let mesh = match input::open(session, Some(path))? {
         Opened::Area { module, .. } => {
-            let area = &module.area;
-            let q = walkmesh::Area::new(&area_rooms(area)).map_err(|e| Error::geometry(path, e))?;
+            let q = walkmesh::Area::new(&area_rooms(&module.area))
+                .map_err(|e| Error::geometry(path, e))?;
             let a = q.at(x, y, z);
-            let mut v = a.answer.to_json();
-            v["room"] = json!(a.room);
-            return Ok(v);
+            return Ok(report(&a.answer, Some(a.room)));
         }
         Opened::File { path, data } => decode_bwm(&path, &data)?,
     };
-    Ok(walkmesh::query_at(&mesh, x, y, z)
-        .map_err(|e| Error::geometry(path, e))?
-        .to_json())
+    let a = walkmesh::query_at(&mesh, x, y, z).map_err(|e| Error::geometry(path, e))?;
+    Ok(report(&a, None))
 }
 
-/// A ray query: the nearest face hit, as JSON `{"face", "distance", "point", "material",
-/// "walkable"}` plus `"room"` for areas.
+/// A ray query on a walkmesh or any area input ([`input::open`]): the nearest face hit.
 pub fn query_ray(
     session: &Session,
     path: &Path,
     origin: [f32; 3],
     dir: [f32; 3],
-) -> Result<Value, Error> {
+) -> Result<RayReport, Error> {
     let mesh = match input::open(session, Some(path))? {
         Opened::Area { module, .. } => {
             let rooms = area_rooms(&module.area);
             let q = walkmesh::Area::new(&rooms).map_err(|e| Error::geometry(path, e))?;
             return Ok(match q.ray(origin, dir) {
                 Some((room, hit)) => {
-                    let bwm = &rooms.iter().find(|r| r.0 == room).map(|r| &r.2);
-                    let material = bwm
-                        .and_then(|b| b.faces.get(hit.face as usize))
+                    let material = rooms
+                        .iter()
+                        .find(|r| r.0 == room)
+                        .and_then(|r| r.2.faces.get(hit.face as usize))
                         .map(|f| f.material);
-                    json!({
-                        "room": room, "face": hit.face, "distance": hit.distance, "point": hit.point,
-                        "material": material.map(|m| m.name()), "walkable": material.is_some_and(Material::is_walkable),
-                    })
+                    RayReport {
+                        room: Some(Some(room)),
+                        face: Some(hit.face),
+                        distance: Some(hit.distance),
+                        point: Some(hit.point),
+                        material: material.map(|m| m.name().into_owned()),
+                        walkable: material.is_some_and(Material::is_walkable),
+                    }
                 }
-                None => {
-                    json!({"room": null, "face": null, "distance": null, "point": null, "material": null, "walkable": false})
-                }
+                None => RayReport {
+                    room: Some(None),
+                    face: None,
+                    distance: None,
+                    point: None,
+                    material: None,
+                    walkable: false,
+                },
             });
         }
         Opened::File { path, data } => decode_bwm(&path, &data)?,
     };
-    Ok(walkmesh::query_ray(&mesh, origin, dir)
-        .map_err(|e| Error::geometry(path, e))?
-        .to_json())
+    let a = walkmesh::query_ray(&mesh, origin, dir).map_err(|e| Error::geometry(path, e))?;
+    Ok(RayReport {
+        room: None,
+        face: a.hit.map(|h| h.face),
+        distance: a.hit.map(|h| h.distance),
+        point: a.hit.map(|h| h.point),
+        material: a.material.map(|m| m.name().into_owned()),
+        walkable: a.walkable,
+    })
 }
 
 /// Rebuilds a walkmesh's derived data and writes it atomically.
@@ -145,13 +200,13 @@ pub fn transform_file(
     }
     if let Some(deg) = steps.rotate {
         if !deg.is_finite() {
-            return Err(Error::usage("--rotate: expected a finite angle in degrees"));
+            return Err(Error::usage("rotation: expected a finite angle in degrees"));
         }
         list.push(Transform::RotateZ(deg));
     }
     if let Some(t) = steps.translate {
         if !t.iter().all(|v| v.is_finite()) {
-            return Err(Error::usage("--translate: expected finite numbers"));
+            return Err(Error::usage("translation: expected finite numbers"));
         }
         list.push(Transform::Translate(t));
     }
@@ -180,4 +235,49 @@ pub fn bake_file(session: &Session, input: &Path, output: &Path) -> Result<Trx, 
     let bytes = trx::write(&baked).map_err(|e| Error::encode(output, e))?;
     write_atomic(output, &bytes)?;
     Ok(baked)
+}
+
+/// What `convert` wrote.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct ConvertReport {
+    /// The input's format.
+    pub from: &'static str,
+    /// The output's format.
+    pub to: &'static str,
+    /// Bytes written.
+    pub bytes: usize,
+}
+
+/// Re-encodes `input` (any format areakit reads) as `to` (a format name, `--to`), else as the
+/// format `output`'s extension names, else in its own format, and writes it atomically. A
+/// conversion that fails on the content (an ASCII walkmesh that does not compile) is an error
+/// about the input.
+pub fn convert_file(
+    session: &Session,
+    input: &Path,
+    output: &Path,
+    to: Option<&str>,
+    options: &EncodeOptions,
+) -> Result<ConvertReport, Error> {
+    refuse_overwrite(input, output, false)?;
+    let doc = Document::open(session, input)?;
+    let target = match to {
+        Some(name) => Format::from_name(name).ok_or_else(|| {
+            let names: Vec<_> = Format::ALL.iter().map(|f| f.name()).collect();
+            Error::usage(format!(
+                "{name}: no such format to convert to (known: {})",
+                names.join(", ")
+            ))
+        })?,
+        None => Format::from_extension(output).unwrap_or(doc.format()),
+    };
+    let bytes = doc
+        .encode_with(target, output, options)
+        .map_err(|e| e.about(output, input))?;
+    write_atomic(output, &bytes)?;
+    Ok(ConvertReport {
+        from: doc.format().name(),
+        to: target.name(),
+        bytes: bytes.len(),
+    })
 }

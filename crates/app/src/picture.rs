@@ -256,7 +256,7 @@ fn draw_overlays(
 fn picture_kind(output: &Path, size: u32) -> Result<bool, Error> {
     if !(16..=MAX_PICTURE_SIZE).contains(&size) {
         return Err(Error::usage(format!(
-            "--size {size}: expected 16 to {MAX_PICTURE_SIZE} pixels"
+            "picture size {size}: expected 16 to {MAX_PICTURE_SIZE} pixels"
         )));
     }
     let ext = output

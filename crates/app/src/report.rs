@@ -47,33 +47,6 @@ impl Report {
     pub fn to_json(&self) -> Value {
         serde_json::to_value(self).unwrap_or_default()
     }
-
-    /// One line per finding (`path:location: severity[code]: message`) and a summary line.
-    pub fn to_text(&self) -> String {
-        let mut s = String::new();
-        for f in &self.findings {
-            let place = f.finding.place.to_string();
-            let sep = if place.is_empty() {
-                String::new()
-            } else {
-                format!(":{place}")
-            };
-            s.push_str(&format!(
-                "{}{sep}: {}[{}]: {}\n",
-                f.path.display(),
-                f.finding.severity,
-                f.finding.code,
-                f.finding.message
-            ));
-        }
-        s.push_str(&format!(
-            "{} files checked: {} errors, {} warnings\n",
-            self.files_checked,
-            self.count(Severity::Error),
-            self.count(Severity::Warning)
-        ));
-        s
-    }
 }
 
 impl Serialize for Report {

@@ -67,9 +67,7 @@ impl Session {
     /// operations on resources ([`Session::resources`]); reading inputs does not search them.
     pub fn open(sources: Sources) -> Result<Session, Error> {
         if sources.module.is_some() && sources.game.is_none() {
-            return Err(Error::usage(
-                "--module NAME needs --game DIR (or AREAKIT_GAME)",
-            ));
+            return Err(Error::usage("a module needs a game folder to be found in"));
         }
         let game = match &sources.game {
             Some(dir) => Some(Arc::new(
@@ -112,7 +110,7 @@ impl Session {
     ) -> Result<SearchPath, Error> {
         if self.game.is_none() && first.is_empty() && self.sources.capsules.is_empty() {
             return Err(Error::usage(
-                "name a capsule (ERF/MOD/RIM/KEY file) or a game folder with --game DIR (or AREAKIT_GAME)",
+                "name a capsule (ERF/MOD/RIM/KEY file) or a game folder",
             ));
         }
         let mut search = SearchPath::new();

@@ -720,30 +720,6 @@ fn vis_cross_checks(area: &Area, v: &vis::Vis, vis_file: &str, out: &mut Vec<Fin
     }
 }
 
-/// The `areakit info --json` object of a layout: `{"format": "lyt", "rooms", "tracks",
-/// "obstacles", "doorhooks"}`.
-pub fn lyt_info(l: &lyt::Lyt) -> serde_json::Value {
-    let s = l.summary();
-    serde_json::json!({
-        "format": "lyt",
-        "rooms": s.rooms,
-        "tracks": s.tracks,
-        "obstacles": s.obstacles,
-        "doorhooks": s.doorhooks,
-    })
-}
-
-/// The `areakit info --json` object of room visibility: `{"format": "vis", "rooms", "links"}`
-/// (parent entries and child entries).
-pub fn vis_info(v: &vis::Vis) -> serde_json::Value {
-    let s = v.summary();
-    serde_json::json!({
-        "format": "vis",
-        "rooms": s.rooms,
-        "links": s.links,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -660,7 +660,7 @@ pub fn read(session: &Session, path: &Path, room: Option<usize>) -> Result<Soup,
     if !found_room {
         let n = if has_room_index { "room" } else { "mesh node" };
         return Err(Error::usage(format!(
-            "{}: --room-index {}: no such {n} (the file has {mesh_nodes} mesh nodes)",
+            "{}: room index {}: no such {n} (the file has {mesh_nodes} mesh nodes)",
             path.display(),
             room.unwrap_or(0)
         )));

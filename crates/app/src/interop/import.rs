@@ -211,7 +211,7 @@ pub fn soup_to_bwm(
     for t in &soup.triangles {
         let m = materials.resolve(&t.material).ok_or_else(|| {
             let msg = format!(
-                "unknown material `{}` (expected a surface material such as stone, grass, non-walk, an id, or a name mapped by --materials)",
+                "unknown material `{}` (expected a surface material such as stone, grass, non-walk, an id, or a name mapped in the materials file)",
                 t.material
             );
             match parse_line_col(&t.origin) {

@@ -343,7 +343,7 @@ pub fn parse(path: &Path, text: &str, room: Option<usize>) -> Result<Soup, Error
         && r >= objects
     {
         return Err(Error::usage(format!(
-            "{}: --room-index {r}: no such object (the file has {objects} `o` objects)",
+            "{}: room index {r}: no such object (the file has {objects} `o` objects)",
             path.display()
         )));
     }
