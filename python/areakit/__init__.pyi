@@ -307,10 +307,17 @@ class PathResult:
     def __bool__(self) -> bool: ...
 
 class Area:
-    """A KotOR area: a LYT, its VIS and its rooms' walkmeshes."""
+    """A KotOR area: a LYT, its VIS and its rooms' walkmeshes, with its module's placed
+    objects where the input holds a module."""
 
     @staticmethod
-    def open(path: StrPath) -> Area: ...
+    def open(
+        path: Optional[StrPath],
+        game: Optional[StrPath] = None,
+        module: Optional[str] = None,
+    ) -> Area: ...
+    @property
+    def objects(self) -> List[Dict[str, Any]]: ...
     @property
     def resref(self) -> str: ...
     @property
