@@ -24,6 +24,7 @@ use areakit_area::resources::{FolderResources, Resources};
 use areakit_formats::bwm::{self, Bwm};
 
 use crate::Error;
+use crate::format::Format;
 use crate::session::{Session, is_bare, is_capsule_file, open_capsule_or_key};
 
 /// An input opened for the commands that draw, walk, query or export it.
@@ -133,21 +134,29 @@ pub fn assemble(res: &dyn Resources, area: Option<&str>) -> Result<Module, Error
     Module::assemble(res, area).map_err(module_error)
 }
 
-/// Reads a BWM walkmesh input (a file, a capsule member, a game resource). A file of another
-/// format that areakit knows (a LYT, a TRX, a capsule, ...) is refused as a usage error that
-/// says what it is; bytes of no known format are invalid input.
+/// Reads a BWM walkmesh input (a file, a capsule member, a game resource) with
+/// [`decode_bwm`].
 pub fn load_bwm(session: &Session, path: &Path) -> Result<Bwm, Error> {
-    let data = session.read(path)?;
-    match crate::format::Format::detect(path, &data) {
-        Some(crate::format::Format::Bwm) | None => {
-            bwm::read(&data).map_err(|e| Error::invalid(path, e))
-        }
-        Some(other) => Err(Error::usage(format!(
-            "{}: a {} file, not a BWM walkmesh (WOK/PWK/DWK)",
-            path.display(),
-            other.name()
-        ))),
+    decode_bwm(path, &session.read(path)?, "a BWM walkmesh (WOK/PWK/DWK)")
+}
+
+/// Decodes a BWM input's bytes. A file of another format that areakit knows (a LYT, a TRX, a
+/// capsule, ...) is refused as a usage error that says what it is and what the command takes
+/// (`wanted`); bytes of no known format are invalid input.
+pub fn decode_bwm(path: &Path, data: &[u8], wanted: &str) -> Result<Bwm, Error> {
+    match Format::detect(path, data) {
+        Some(Format::Bwm) | None => bwm::read(data).map_err(|e| Error::invalid(path, e)),
+        Some(other) => Err(not_a(path, other, wanted)),
     }
+}
+
+/// The refusal of an input of format `found` where a command takes `wanted`.
+pub fn not_a(path: &Path, found: Format, wanted: &str) -> Error {
+    Error::usage(format!(
+        "{}: a {} file, not {wanted}",
+        path.display(),
+        found.name()
+    ))
 }
 
 /// Whether `path` (a folder, or a LYT file) holds a module: `module.ifo` in the folder, or

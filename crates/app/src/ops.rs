@@ -13,30 +13,11 @@ use areakit_geometry::transform::{Axis, Transform};
 use crate::Error;
 use crate::document::{Document, EncodeOptions};
 use crate::format::Format;
-use crate::input::{self, Opened, load_bwm};
+use crate::input::{self, Opened, decode_bwm, load_bwm, not_a};
 use crate::session::{Session, refuse_overwrite, write_atomic};
 
-/// Decodes a BWM input's bytes; a file of another format areakit knows is refused as a usage
-/// error that says what it is (as [`load_bwm`] does).
-fn decode_bwm(path: &Path, data: &[u8]) -> Result<Bwm, Error> {
-    match Format::detect(path, data) {
-        Some(Format::Bwm) | None => bwm::read(data).map_err(|e| Error::invalid(path, e)),
-        Some(other) => Err(not_a(
-            path,
-            other,
-            "a BWM walkmesh (WOK/PWK/DWK) or an area",
-        )),
-    }
-}
-
-/// The refusal of an input of format `found` where a command takes `wanted`.
-fn not_a(path: &Path, found: Format, wanted: &str) -> Error {
-    Error::usage(format!(
-        "{}: a {} file, not {wanted}",
-        path.display(),
-        found.name()
-    ))
-}
+/// What `query` takes.
+const QUERY_INPUT: &str = "a BWM walkmesh (WOK/PWK/DWK) or an area";
 
 /// The rooms of an area that have a walkmesh: `(name, offset, walkmesh)`. Room walkmeshes are
 /// in area (world) space, as the game's tools write them, so the offset is zero.
@@ -106,7 +87,7 @@ pub fn query_at(
             let a = q.at(x, y, z);
             return Ok(report(&a.answer, Some(a.room)));
         }
-        Opened::File { path, data } => decode_bwm(&path, &data)?,
+        Opened::File { path, data } => decode_bwm(&path, &data, QUERY_INPUT)?,
     };
     let a = walkmesh::query_at(&mesh, x, y, z).map_err(|e| Error::geometry(path, e))?;
     Ok(report(&a, None))
@@ -149,7 +130,7 @@ pub fn query_ray(
                 },
             });
         }
-        Opened::File { path, data } => decode_bwm(&path, &data)?,
+        Opened::File { path, data } => decode_bwm(&path, &data, QUERY_INPUT)?,
     };
     let a = walkmesh::query_ray(&mesh, origin, dir).map_err(|e| Error::geometry(path, e))?;
     Ok(RayReport {

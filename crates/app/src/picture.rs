@@ -194,21 +194,6 @@ pub fn render_file(
     write_picture(map, drawn, output, size, png)
 }
 
-/// Draws a module's area ([`module_picture`]) to `output` (`.svg` or `.png`).
-pub fn render_module(
-    session: &Session,
-    module: &Module,
-    output: &Path,
-    with_findings: bool,
-    size: u32,
-    overlays: &Overlays,
-) -> Result<Vec<String>, Error> {
-    let png = picture_kind(output, size)?;
-    let title = input::title_of(&module.area.lyt_path);
-    let (map, drawn) = module_picture(session, module, &title, with_findings, overlays)?;
-    write_picture(map, drawn, output, size, png)
-}
-
 fn overlay_request<'a>(input: &'a Path, overlays: &'a Overlays) -> PathRequest<'a> {
     PathRequest {
         input,

@@ -597,22 +597,30 @@ fn template_finding<T>(
 /// (see the module docs). The area's own checks ([`crate::area::check`]) and the navigation
 /// checks are not repeated here.
 pub fn check(module: &Module) -> Vec<Finding> {
+    // The navigation data is built only when there is something to stand on it.
+    if module.objects.is_empty() && entry_point(module).is_none() {
+        return module.findings.clone();
+    }
     match module.nav() {
         Ok(nav) => check_on(module, &nav),
         Err(_) => module.findings.clone(),
     }
 }
 
+/// The IFO's entry point when it lies in this module's area: (area, position, IFO origin).
+fn entry_point(module: &Module) -> Option<(String, [f32; 3], String)> {
+    let ifo = module.ifo.as_ref()?;
+    let area = text(&ifo.value.entry_area)?;
+    let p = ifo.value.entry_position?;
+    area.eq_ignore_ascii_case(&module.area.resref)
+        .then(|| (area, p, ifo.origin.clone()))
+}
+
 /// [`check`] on the module's navigation data already built ([`Module::nav`]), so that one
 /// build serves the module's, the navigation's and the path graph's checks.
 pub fn check_on(module: &Module, nav: &AreaNav) -> Vec<Finding> {
     let mut out = module.findings.clone();
-    let entry = module.ifo.as_ref().and_then(|ifo| {
-        let area = text(&ifo.value.entry_area)?;
-        let p = ifo.value.entry_position?;
-        area.eq_ignore_ascii_case(&module.area.resref)
-            .then(|| (area, p, ifo.origin.clone()))
-    });
+    let entry = entry_point(module);
     if module.objects.is_empty() && entry.is_none() {
         return out;
     }
