@@ -27,6 +27,7 @@ pub mod finding;
 pub mod gff;
 pub mod key;
 pub mod lyt;
+pub mod mdl;
 pub mod mdl_ascii;
 pub mod restype;
 pub mod rim;

@@ -6,5 +6,6 @@ mod bwm_corpus;
 mod capsule_corpus;
 mod gff_corpus;
 mod mdl_ascii_corpus;
+mod mdl_corpus;
 mod trx_corpus;
 mod twoda_corpus;

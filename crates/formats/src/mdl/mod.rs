@@ -1,0 +1,28 @@
+//! KotOR binary models: the MDL (headers, node tree, controllers, animations) and its MDX
+//! (vertex rows), K1 and K2, PC layout.
+//!
+//! - [`Model`] and friends: the owned model ([`model`]); every field of the file is kept, and
+//!   pointers and counts are derived by the writer;
+//! - [`read`] / [`write`]: bytes to model and back; an unmodified model writes back byte for
+//!   byte (the reader records the source layout), an edited one in a canonical layout that reads
+//!   back equal.
+//!
+//! The byte layout, how K1 and K2 differ and what the real files showed are in
+//! `docs/formats/mdl-binary.md`.
+
+mod layout;
+pub mod model;
+pub mod raw;
+mod read;
+mod write;
+
+pub use model::{
+    Aabb, AabbNode, Animation, Controller, Dangly, Emitter, Event, Face, Game, GeometryHeader,
+    Light, Mesh, Model, ModelHeader, Name, Node, Reference, Saber, Skin, VertexData, flags,
+    kind_name, mdx_flags,
+};
+pub use read::read;
+pub use write::write;
+
+#[cfg(test)]
+mod tests;

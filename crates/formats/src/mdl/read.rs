@@ -1,0 +1,909 @@
+//! Bytes to [`Model`]: every header, array and MDX row, with the source layout recorded.
+
+use std::collections::HashSet;
+
+use super::layout::{Coverage, Layout};
+use super::model::*;
+use super::raw::*;
+use crate::error::{DecodeError, ErrorKind, Location};
+
+/// Reads a binary model from its MDL and MDX bytes.
+///
+/// Errors name the byte offset (of the MDL, or of the MDX for vertex rows) and, inside the node
+/// tree, the node path (`node root/room01/mesh04`).
+pub fn read(mdl: &[u8], mdx: &[u8]) -> Result<Model, DecodeError> {
+    if mdl.len() < FILE_HEADER + MODEL_HEADER {
+        return Err(DecodeError::malformed_at(
+            mdl.len() as u64,
+            format!(
+                "a binary MDL needs its {} header bytes, but the input has {} bytes",
+                FILE_HEADER + MODEL_HEADER,
+                mdl.len()
+            ),
+        ));
+    }
+    if mdl.len() > u32::MAX as usize || mdx.len() > u32::MAX as usize {
+        return Err(DecodeError::limit_at(0, "a model file over 4 GiB"));
+    }
+    let file_word = le_u32(mdl, 0);
+    if file_word != 0 {
+        return Err(DecodeError::malformed_at(
+            0,
+            format!(
+                "expected a binary MDL (first word 0), found {file_word:#x}; an MDL ASCII file \
+                 starts with text"
+            ),
+        ));
+    }
+    let mdl_size = le_u32(mdl, 4);
+    let mdx_size = le_u32(mdl, 8);
+    if mdl_size as usize != mdl.len() - FILE_HEADER {
+        return Err(DecodeError::malformed_at(
+            4,
+            format!(
+                "the header gives {mdl_size} bytes of MDL data, but the file has {} after its \
+                 12-byte header",
+                mdl.len() - FILE_HEADER
+            ),
+        ));
+    }
+    // The MDX size word disagrees with the MDX's length in some real files (PyKotor's test
+    // models): it is kept as data, and the MDX is read as it is.
+    let data = &mdl[FILE_HEADER..];
+    let game = detect_game(data)?;
+    let mut r = Reader {
+        data,
+        mdx,
+        game,
+        layout: Layout {
+            mdl_size,
+            mdx_size: mdx.len() as u32,
+            mdx_size_word: mdx_size,
+            ..Layout::default()
+        },
+        cover: Coverage::default(),
+        mdx_cover: Coverage::default(),
+        names: Vec::new(),
+        path: Vec::new(),
+        seen: HashSet::new(),
+        node_at: Vec::new(),
+    };
+    let mut model = r.model()?;
+    model.file_word = file_word;
+    let Reader {
+        mut layout,
+        cover,
+        mdx_cover,
+        ..
+    } = r;
+    let mut bytes = Vec::new();
+    let (gaps, o1) = cover.gaps(data, &mut bytes);
+    let (mdx_gaps, o2) = mdx_cover.gaps(mdx, &mut bytes);
+    layout.mdl_gaps = gaps;
+    layout.mdx_gaps = mdx_gaps;
+    layout.gap_bytes = bytes;
+    layout.overlapping = o1 || o2;
+    model.layout = Some(Box::new(layout));
+    Ok(model)
+}
+
+/// Tells K1 from K2 by the geometry header's function pointers, then by the first mesh's.
+fn detect_game(data: &[u8]) -> Result<Game, DecodeError> {
+    let p = le_u32(data, 0);
+    match p {
+        MODEL_FN_K1_PC => Ok(Game::K1),
+        MODEL_FN_K2_PC => Ok(Game::K2),
+        MODEL_FN_K1_XBOX | MODEL_FN_K2_XBOX => Err(DecodeError::new(
+            ErrorKind::Unsupported,
+            Location::Offset(FILE_HEADER as u64),
+            format!(
+                "an Xbox model (geometry function pointer {p:#x}): only the PC layout is \
+                 supported"
+            ),
+        )),
+        // Models from other compilers: the first mesh header's pointers decide, K1 otherwise.
+        _ => Ok(first_mesh_game(data).unwrap_or(Game::K1)),
+    }
+}
+
+/// The game the first mesh node's function pointers name (a shallow walk, no errors).
+fn first_mesh_game(data: &[u8]) -> Option<Game> {
+    let mut stack = vec![get_u32(data, 40)?];
+    let mut steps = 0;
+    while let Some(off) = stack.pop() {
+        steps += 1;
+        if steps > 4096 {
+            return None;
+        }
+        let o = off as usize;
+        let flags = get_u16(data, o)?;
+        if flags & flags::MESH != 0 {
+            let mut m = o + NODE_HEADER;
+            if flags & flags::LIGHT != 0 {
+                m += LIGHT_HEADER;
+            }
+            if flags & flags::EMITTER != 0 {
+                m += EMITTER_HEADER;
+            }
+            if flags & flags::REFERENCE != 0 {
+                m += REFERENCE_HEADER;
+            }
+            let p = get_u32(data, m)?;
+            return if K2_MESH_FNS.contains(&p) {
+                Some(Game::K2)
+            } else if K1_MESH_FNS.contains(&p) {
+                Some(Game::K1)
+            } else {
+                None
+            };
+        }
+        let children = get_u32(data, o + 44)?;
+        let count = get_u32(data, o + 48)?.min(256);
+        for i in (0..count).rev() {
+            stack.push(get_u32(data, children as usize + 4 * i as usize)?);
+        }
+    }
+    None
+}
+
+/// An (offset, count, allocated count) array header.
+#[derive(Clone, Copy)]
+struct Array {
+    offset: u32,
+    count: u32,
+    alloc: u32,
+}
+
+fn array_at(s: &[u8], o: usize) -> Array {
+    Array {
+        offset: le_u32(s, o),
+        count: le_u32(s, o + 4),
+        alloc: le_u32(s, o + 8),
+    }
+}
+
+/// The longest list the walk accepts (nodes, controllers, faces are bounded by the input too).
+const MAX_DEPTH: usize = 512;
+
+struct Reader<'a> {
+    /// The MDL data after the file header; pointers are offsets into it.
+    data: &'a [u8],
+    mdx: &'a [u8],
+    game: Game,
+    layout: Layout,
+    cover: Coverage,
+    mdx_cover: Coverage,
+    names: Vec<Vec<u8>>,
+    /// Name indices of the nodes from the root to the one being read.
+    path: Vec<u16>,
+    /// Node offsets already read (a node reached twice is an error).
+    seen: HashSet<u32>,
+    /// Offsets of the geometry nodes, by arena index.
+    node_at: Vec<u32>,
+}
+
+impl<'a> Reader<'a> {
+    fn err(&self, ptr: u64, msg: impl Into<String>) -> DecodeError {
+        let e = DecodeError::malformed_at(ptr + FILE_HEADER as u64, msg);
+        self.located(e)
+    }
+
+    fn located(&self, e: DecodeError) -> DecodeError {
+        if self.path.is_empty() {
+            e
+        } else {
+            let path: Vec<String> = self.path.iter().map(|&i| name_of(&self.names, i)).collect();
+            e.within(format!("node {}", path.join("/")))
+        }
+    }
+
+    /// The `len` bytes at MDL pointer `ptr`, recorded as a block.
+    fn block(&mut self, ptr: u32, len: u64, what: &str) -> Result<&'a [u8], DecodeError> {
+        let s = self.slice(ptr, len, what)?;
+        self.layout.blocks.push((ptr, len as u32));
+        self.cover.add(ptr, len as u32);
+        Ok(s)
+    }
+
+    fn slice(&self, ptr: u32, len: u64, what: &str) -> Result<&'a [u8], DecodeError> {
+        let start = u64::from(ptr);
+        let end = start.checked_add(len);
+        match end {
+            Some(end) if end <= self.data.len() as u64 => {
+                Ok(&self.data[start as usize..end as usize])
+            }
+            _ => Err(self.err(
+                start,
+                format!(
+                    "{what} ({len} bytes) runs past the end of the MDL data ({} bytes)",
+                    self.data.len()
+                ),
+            )),
+        }
+    }
+
+    /// The `count` records of `size` bytes an array header names, recorded as a block, with its
+    /// allocated count as a derived word.
+    fn array(&mut self, a: Array, size: u64, what: &str) -> Result<&'a [u8], DecodeError> {
+        self.layout.words.push(a.alloc);
+        self.block(a.offset, u64::from(a.count) * size, what)
+    }
+
+    fn model(&mut self) -> Result<Model, DecodeError> {
+        let h = self.block(0, MODEL_HEADER as u64, "the model header")?;
+        let geometry = geometry_header(h);
+        let root = le_u32(h, 40);
+        let animations = array_at(h, 88);
+        let header = ModelHeader {
+            classification: h[80],
+            subclassification: h[81],
+            unknown: h[82],
+            affected_by_fog: h[83],
+            child_model_count: le_u32(h, 84),
+            supermodel_ref: le_u32(h, 100),
+            bounds_min: vec3(h, 104),
+            bounds_max: vec3(h, 116),
+            radius: le_f32(h, 128),
+            animation_scale: le_f32(h, 132),
+            supermodel: name32(h, 136),
+            animation_root: None,
+            padding: le_u32(h, 172),
+            mdx_offset: le_u32(h, 180),
+        };
+        let animation_root = le_u32(h, 168);
+        let mdx_size_word = le_u32(h, 176);
+        let names = array_at(h, 184);
+        self.layout.words.push(mdx_size_word);
+
+        // Names.
+        let table = self.array(names, 4, "the name offsets")?;
+        let mut out = Vec::with_capacity(names.count as usize);
+        for i in 0..names.count as usize {
+            let p = le_u32(table, 4 * i);
+            out.push(self.string(p, "a node name")?);
+        }
+        self.names = out;
+
+        // Animations.
+        let table = self.array(animations, 4, "the animation offsets")?;
+        let mut anims = Vec::with_capacity(animations.count as usize);
+        for i in 0..animations.count as usize {
+            let p = le_u32(table, 4 * i);
+            anims.push(self.animation(p)?);
+        }
+
+        // Geometry.
+        let mut nodes = Vec::new();
+        self.node_at.clear();
+        self.node(root, None, 0, &mut nodes, false)?;
+        let mut header = header;
+        header.animation_root = self.node_at.iter().position(|&o| o == animation_root);
+        if header.animation_root.is_none() {
+            self.layout.words.push(animation_root);
+        }
+        Ok(Model {
+            game: self.game,
+            file_word: 0,
+            geometry,
+            header,
+            names: std::mem::take(&mut self.names),
+            nodes,
+            animations: anims,
+            layout: None,
+        })
+    }
+
+    /// A NUL-terminated string at `ptr`, recorded as a block (terminator included).
+    fn string(&mut self, ptr: u32, what: &str) -> Result<Vec<u8>, DecodeError> {
+        let rest = self
+            .slice(ptr, 0, what)
+            .map(|_| &self.data[ptr as usize..])?;
+        let Some(len) = rest.iter().position(|&b| b == 0) else {
+            return Err(self.err(u64::from(ptr), format!("{what} has no terminating NUL")));
+        };
+        self.block(ptr, len as u64 + 1, what)?;
+        Ok(rest[..len].to_vec())
+    }
+
+    fn animation(&mut self, ptr: u32) -> Result<Animation, DecodeError> {
+        let h = self.block(ptr, ANIMATION_HEADER as u64, "an animation header")?;
+        let geometry = geometry_header(h);
+        let root = le_u32(h, 40);
+        let events = array_at(h, 120);
+        let mut anim = Animation {
+            geometry,
+            length: le_f32(h, 80),
+            transition: le_f32(h, 84),
+            root: name32(h, 88),
+            events: Vec::new(),
+            padding: le_u32(h, 132),
+            nodes: Vec::new(),
+        };
+        let ev = self.array(events, 36, "the animation events")?;
+        anim.events = ev
+            .chunks_exact(36)
+            .map(|c| Event {
+                time: le_f32(c, 0),
+                name: name32(c, 4),
+            })
+            .collect();
+        let mut nodes = Vec::new();
+        self.seen.clear();
+        self.node(root, None, 0, &mut nodes, true)
+            .map_err(|e| e.within(format!("animation {}", anim.geometry.name.as_string())))?;
+        self.seen.clear();
+        anim.nodes = nodes;
+        Ok(anim)
+    }
+
+    fn node(
+        &mut self,
+        ptr: u32,
+        parent: Option<u32>,
+        depth: usize,
+        nodes: &mut Vec<Node>,
+        anim: bool,
+    ) -> Result<u32, DecodeError> {
+        if depth > MAX_DEPTH {
+            return Err(self.located(DecodeError::limit_at(
+                u64::from(ptr) + FILE_HEADER as u64,
+                format!("the node tree is deeper than {MAX_DEPTH} levels"),
+            )));
+        }
+        if !self.seen.insert(ptr) {
+            return Err(self.err(
+                u64::from(ptr),
+                "a node reached twice: the node tree has a cycle or a shared node",
+            ));
+        }
+        let head = self.slice(ptr, NODE_HEADER as u64, "a node header")?;
+        let node_flags = le_u16(head, 0);
+        let name_index = le_u16(head, 4);
+        self.path.push(name_index);
+        let r = self.node_body(ptr, node_flags, parent, depth, nodes, anim);
+        self.path.pop();
+        r
+    }
+
+    fn node_body(
+        &mut self,
+        ptr: u32,
+        node_flags: u16,
+        parent: Option<u32>,
+        depth: usize,
+        nodes: &mut Vec<Node>,
+        anim: bool,
+    ) -> Result<u32, DecodeError> {
+        use flags::*;
+        if !anim && node_flags & ANIM != 0 {
+            return Err(self.located(DecodeError::new(
+                ErrorKind::Unsupported,
+                Location::Offset(u64::from(ptr) + FILE_HEADER as u64),
+                "an animmesh node (flag 0x80): not supported",
+            )));
+        }
+        let f = if anim { 0 } else { node_flags };
+        let mesh_size = match self.game {
+            Game::K1 => MESH_HEADER_K1,
+            Game::K2 => MESH_HEADER_K2,
+        };
+        let size = header_size(f, mesh_size);
+        let h = self.block(ptr, size as u64, "a node header")?;
+        let index = nodes.len() as u32;
+        if !anim {
+            self.node_at.push(ptr);
+        }
+        self.layout.words.push(le_u32(h, 12));
+        let _ = parent;
+        let children = array_at(h, 44);
+        let controllers = array_at(h, 56);
+        let data = array_at(h, 68);
+        let mut node = Node {
+            flags: node_flags,
+            node_number: le_u16(h, 2),
+            name_index: le_u16(h, 4),
+            padding: le_u16(h, 6),
+            root_word: le_u32(h, 8),
+            position: vec3(h, 16),
+            orientation: [le_f32(h, 28), le_f32(h, 32), le_f32(h, 36), le_f32(h, 40)],
+            ..Node::default()
+        };
+        nodes.push(Node::default());
+
+        let child_table = self.array(children, 4, "the child offsets")?;
+        let ctl = self.array(controllers, 16, "the controllers")?;
+        node.controllers = ctl
+            .chunks_exact(16)
+            .map(|c| Controller {
+                kind: le_u32(c, 0),
+                unknown: le_u16(c, 4),
+                rows: le_u16(c, 6),
+                time_index: le_u16(c, 8),
+                data_index: le_u16(c, 10),
+                columns: c[12],
+                padding: [c[13], c[14], c[15]],
+            })
+            .collect();
+        let d = self.array(data, 4, "the controller data")?;
+        node.controller_data = floats(d);
+
+        let mut o = NODE_HEADER;
+        if f & LIGHT != 0 {
+            node.light = Some(self.light(&h[o..o + LIGHT_HEADER])?);
+            o += LIGHT_HEADER;
+        }
+        if f & EMITTER != 0 {
+            node.emitter = Some(emitter(&h[o..o + EMITTER_HEADER]));
+            o += EMITTER_HEADER;
+        }
+        if f & REFERENCE != 0 {
+            node.reference = Some(Reference {
+                model: name32(h, o),
+                reattachable: le_u32(h, o + 32),
+            });
+            o += REFERENCE_HEADER;
+        }
+        let mut vertex_count = 0;
+        if f & MESH != 0 {
+            let (mesh, skin_at) = self.mesh(&h[o..o + mesh_size], &h[o + mesh_size..], f)?;
+            vertex_count = mesh.positions.len();
+            o += mesh_size;
+            if let Some(skin) = skin_at {
+                node.skin = Some(skin);
+                o += SKIN_HEADER;
+            }
+            node.mesh = Some(mesh);
+        }
+        if f & DANGLY != 0 {
+            node.dangly = Some(self.dangly(&h[o..o + DANGLY_HEADER], vertex_count)?);
+            o += DANGLY_HEADER;
+        }
+        if f & AABB != 0 {
+            let root = le_u32(h, o);
+            node.aabb = Some(self.aabb(root)?);
+            o += AABB_HEADER;
+        }
+        if f & SABER != 0 {
+            node.saber = Some(self.saber(&h[o..o + SABER_HEADER], vertex_count)?);
+            o += SABER_HEADER;
+        }
+        debug_assert_eq!(o, size);
+
+        let mut kids = Vec::with_capacity(children.count as usize);
+        for i in 0..children.count as usize {
+            let c = le_u32(child_table, 4 * i);
+            kids.push(self.node(c, Some(index), depth + 1, nodes, anim)?);
+        }
+        node.children = kids;
+        nodes[index as usize] = node;
+        Ok(index)
+    }
+
+    fn light(&mut self, h: &[u8]) -> Result<Light, DecodeError> {
+        let unknown = self.array(array_at(h, 4), 4, "the light's unknown array")?;
+        let sizes = self.array(array_at(h, 16), 4, "the flare sizes")?;
+        let positions = self.array(array_at(h, 28), 4, "the flare positions")?;
+        let shifts = self.array(array_at(h, 40), 12, "the flare colour shifts")?;
+        let textures = self.array(array_at(h, 52), 4, "the flare texture offsets")?;
+        let mut names = Vec::with_capacity(textures.len() / 4);
+        for c in textures.chunks_exact(4) {
+            names.push(self.string(le_u32(c, 0), "a flare texture name")?);
+        }
+        Ok(Light {
+            flare_radius: le_f32(h, 0),
+            unknown: words(unknown),
+            flare_sizes: floats(sizes),
+            flare_positions: floats(positions),
+            flare_color_shifts: vecs(shifts),
+            flare_textures: names,
+            priority: le_u32(h, 64),
+            ambient_only: le_u32(h, 68),
+            dynamic_type: le_u32(h, 72),
+            affect_dynamic: le_u32(h, 76),
+            shadow: le_u32(h, 80),
+            flare: le_u32(h, 84),
+            fading: le_u32(h, 88),
+        })
+    }
+
+    /// The mesh header `h`, its arrays and MDX rows; `after` is what follows the header (the
+    /// skin header when `f` has the skin flag).
+    fn mesh(
+        &mut self,
+        h: &[u8],
+        after: &[u8],
+        f: u16,
+    ) -> Result<(Mesh, Option<Skin>), DecodeError> {
+        let k2 = self.game == Game::K2;
+        let faces_arr = array_at(h, 8);
+        let counts_arr = array_at(h, 176);
+        let offsets_arr = array_at(h, 188);
+        let inverted_arr = array_at(h, 200);
+        let tail = if k2 { 8 } else { 0 };
+        let mut mdx_offsets = [0i32; 11];
+        for (i, slot) in mdx_offsets.iter_mut().enumerate() {
+            *slot = le_i32(h, 260 + 4 * i);
+        }
+        let vertex_count = le_u16(h, 304);
+        let mut k2_bytes = [0u8; 8];
+        if k2 {
+            k2_bytes.copy_from_slice(&h[314..322]);
+        }
+        let mut mesh = Mesh {
+            function_pointers: [le_u32(h, 0), le_u32(h, 4)],
+            faces: Vec::new(),
+            bounds_min: vec3(h, 20),
+            bounds_max: vec3(h, 32),
+            radius: le_f32(h, 44),
+            average: vec3(h, 48),
+            diffuse: vec3(h, 60),
+            ambient: vec3(h, 72),
+            transparency_hint: le_u32(h, 84),
+            texture0: name32(h, 88),
+            texture1: name32(h, 120),
+            texture2: Name(bytes_n(h, 152)),
+            texture3: Name(bytes_n(h, 164)),
+            index_lists: Vec::new(),
+            inverted_counters: Vec::new(),
+            unknown: [le_i32(h, 212), le_i32(h, 216), le_i32(h, 220)],
+            saber_unknown: bytes_n(h, 224),
+            animate_uv: le_u32(h, 232),
+            uv_direction: [le_f32(h, 236), le_f32(h, 240)],
+            uv_jitter: le_f32(h, 244),
+            uv_jitter_speed: le_f32(h, 248),
+            mdx_stride: le_u32(h, 252),
+            mdx_flags: le_u32(h, 256),
+            mdx_offsets,
+            texture_count: le_u16(h, 306),
+            lightmapped: h[308],
+            rotate_texture: h[309],
+            background: h[310],
+            shadow: h[311],
+            beaming: h[312],
+            render: h[313],
+            k2: k2_bytes,
+            padding: le_u16(h, 314 + tail),
+            total_area: le_f32(h, 316 + tail),
+            padding2: le_u32(h, 320 + tail),
+            positions: Vec::new(),
+            vertices: VertexData::default(),
+        };
+        let mdx_data = le_u32(h, 324 + tail);
+        let positions_ptr = le_u32(h, 328 + tail);
+
+        let faces = self.array(faces_arr, 32, "the faces")?;
+        mesh.faces = faces
+            .chunks_exact(32)
+            .map(|c| Face {
+                normal: vec3(c, 0),
+                distance: le_f32(c, 12),
+                material: le_u32(c, 16),
+                adjacent: [le_u16(c, 20), le_u16(c, 22), le_u16(c, 24)],
+                vertices: [le_u16(c, 26), le_u16(c, 28), le_u16(c, 30)],
+            })
+            .collect();
+        let counts = self.array(counts_arr, 4, "the index counts")?;
+        let offsets = self.array(offsets_arr, 4, "the index offsets")?;
+        if counts_arr.count != offsets_arr.count {
+            return Err(self.err(
+                u64::from(offsets_arr.offset),
+                format!(
+                    "{} index counts but {} index offsets",
+                    counts_arr.count, offsets_arr.count
+                ),
+            ));
+        }
+        for i in 0..counts_arr.count as usize {
+            let n = le_u32(counts, 4 * i);
+            let p = le_u32(offsets, 4 * i);
+            let list = self.block(p, u64::from(n) * 2, "a vertex index list")?;
+            mesh.index_lists
+                .push(list.chunks_exact(2).map(|c| le_u16(c, 0)).collect());
+        }
+        let inverted = self.array(inverted_arr, 4, "the inverted counters")?;
+        mesh.inverted_counters = words(inverted);
+        let pos = self.block(
+            positions_ptr,
+            u64::from(vertex_count) * 12,
+            "the vertex positions",
+        )?;
+        mesh.positions = vecs(pos);
+
+        let skin = if f & flags::SKIN != 0 {
+            Some(self.skin(&after[..SKIN_HEADER])?)
+        } else {
+            None
+        };
+        let (wo, io) = skin
+            .as_ref()
+            .map_or((-1, -1), |s| (s.weights_offset, s.indices_offset));
+        mesh.vertices = self.mdx_rows(&mesh, mdx_data, usize::from(vertex_count), wo, io)?;
+        Ok((mesh, skin))
+    }
+
+    /// The MDX rows of a mesh at `base`.
+    fn mdx_rows(
+        &mut self,
+        mesh: &Mesh,
+        base: u32,
+        n: usize,
+        weights: i32,
+        indices: i32,
+    ) -> Result<VertexData, DecodeError> {
+        let stride = mesh.mdx_stride as usize;
+        let len = (n as u64) * stride as u64;
+        let start = u64::from(base);
+        if n > 0 && start + len > self.mdx.len() as u64 {
+            return Err(self.located(DecodeError::malformed_at(
+                start,
+                format!(
+                    "the MDX rows of this mesh ({n} rows of {stride} bytes) run past the end of \
+                     the MDX ({} bytes)",
+                    self.mdx.len()
+                ),
+            ))
+            .within("MDX"));
+        }
+        self.layout.mdx_blocks.push((base, len as u32));
+        let mut out = VertexData::default();
+        if n == 0 {
+            return Ok(out);
+        }
+        let rows = &self.mdx[base as usize..(start + len) as usize];
+        let mut spans: Vec<(usize, usize)> = Vec::new();
+        let mut column =
+            |off: i32, size: usize, what: &str| -> Result<Option<usize>, DecodeError> {
+                if off < 0 {
+                    return Ok(None);
+                }
+                let o = off as usize;
+                if o + size > stride {
+                    return Err(self.located(DecodeError::malformed_at(
+                    start,
+                    format!(
+                        "the MDX {what} at row offset {o} ({size} bytes) does not fit the row \
+                         stride {stride}"
+                    ),
+                ))
+                .within("MDX"));
+                }
+                spans.push((o, o + size));
+                Ok(Some(o))
+            };
+        let o = &mesh.mdx_offsets;
+        let pos = column(o[0], 12, "positions")?;
+        let nor = column(o[1], 12, "normals")?;
+        let col = column(o[2], 12, "colours")?;
+        let mut uv = [None; 4];
+        for (k, slot) in uv.iter_mut().enumerate() {
+            *slot = column(o[3 + k], 8, "UVs")?;
+        }
+        let mut tan = [None; 4];
+        for (k, slot) in tan.iter_mut().enumerate() {
+            *slot = column(o[7 + k], 36, "tangent space")?;
+        }
+        let w = column(weights, 16, "bone weights")?;
+        let ix = column(indices, 16, "bone indices")?;
+        if let Some(o) = pos {
+            out.positions = strided(rows, stride, o);
+        }
+        if let Some(o) = nor {
+            out.normals = strided(rows, stride, o);
+        }
+        if let Some(o) = col {
+            out.colors = strided(rows, stride, o);
+        }
+        for k in 0..4 {
+            if let Some(o) = uv[k] {
+                out.uvs[k] = strided(rows, stride, o);
+            }
+            if let Some(o) = tan[k] {
+                out.tangents[k] = strided(rows, stride, o);
+            }
+        }
+        if let Some(o) = w {
+            out.bone_weights = strided(rows, stride, o);
+        }
+        if let Some(o) = ix {
+            out.bone_indices = strided(rows, stride, o);
+        }
+        // Cover what the columns read: the whole rows, or row by row when they leave holes.
+        spans.sort_unstable();
+        let mut merged: Vec<(usize, usize)> = Vec::new();
+        for (s, e) in spans {
+            match merged.last_mut() {
+                Some(last) if s <= last.1 => last.1 = last.1.max(e),
+                _ => merged.push((s, e)),
+            }
+        }
+        if merged == [(0, stride)] {
+            self.mdx_cover.add(base, len as u32);
+        } else {
+            for r in 0..n {
+                for &(s, e) in &merged {
+                    self.mdx_cover
+                        .add((base as usize + r * stride + s) as u32, (e - s) as u32);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn skin(&mut self, h: &[u8]) -> Result<Skin, DecodeError> {
+        let unknown = self.array(array_at(h, 0), 4, "the skin's unknown array")?;
+        let map_ptr = le_u32(h, 20);
+        let map_count = le_u32(h, 24);
+        let map = self.block(map_ptr, u64::from(map_count) * 4, "the bone map")?;
+        let q = self.array(array_at(h, 28), 16, "the bone rotations (qbones)")?;
+        let t = self.array(array_at(h, 40), 12, "the bone translations (tbones)")?;
+        let u2 = self.array(array_at(h, 52), 4, "the skin's second unknown array")?;
+        let mut bone_nodes = [0u16; 16];
+        for (i, slot) in bone_nodes.iter_mut().enumerate() {
+            *slot = le_u16(h, 64 + 2 * i);
+        }
+        Ok(Skin {
+            unknown: words(unknown),
+            weights_offset: le_i32(h, 12),
+            indices_offset: le_i32(h, 16),
+            bone_map: floats(map),
+            qbones: q
+                .chunks_exact(16)
+                .map(|c| [le_f32(c, 0), le_f32(c, 4), le_f32(c, 8), le_f32(c, 12)])
+                .collect(),
+            tbones: vecs(t),
+            unknown2: words(u2),
+            bone_nodes,
+            padding: le_u32(h, 96),
+        })
+    }
+
+    fn dangly(&mut self, h: &[u8], vertex_count: usize) -> Result<Dangly, DecodeError> {
+        let c = self.array(array_at(h, 0), 4, "the dangly constraints")?;
+        let v = self.block(
+            le_u32(h, 24),
+            vertex_count as u64 * 12,
+            "the dangly vertex positions",
+        )?;
+        Ok(Dangly {
+            constraints: floats(c),
+            displacement: le_f32(h, 12),
+            tightness: le_f32(h, 16),
+            period: le_f32(h, 20),
+            vertices: vecs(v),
+        })
+    }
+
+    fn aabb(&mut self, root: u32) -> Result<Aabb, DecodeError> {
+        let mut tree: Vec<AabbNode> = Vec::new();
+        let limit = self.data.len() / AABB_NODE + 1;
+        // Pre-order with an explicit stack: (pointer, parent index, is right child).
+        let mut stack = vec![(root, None::<(usize, bool)>)];
+        let mut seen = HashSet::new();
+        while let Some((p, parent)) = stack.pop() {
+            if tree.len() >= limit || !seen.insert(p) {
+                return Err(self.err(
+                    u64::from(p),
+                    "the AABB tree has a cycle or more nodes than the file can hold",
+                ));
+            }
+            let b = self.block(p, AABB_NODE as u64, "an AABB tree node")?;
+            let i = tree.len() as u32;
+            tree.push(AabbNode {
+                min: vec3(b, 0),
+                max: vec3(b, 12),
+                left: None,
+                right: None,
+                face: le_i32(b, 32),
+                plane: le_u32(b, 36),
+            });
+            if let Some((pi, right)) = parent {
+                if right {
+                    tree[pi].right = Some(i);
+                } else {
+                    tree[pi].left = Some(i);
+                }
+            }
+            let (l, r) = (le_u32(b, 24), le_u32(b, 28));
+            if r != 0 {
+                stack.push((r, Some((i as usize, true))));
+            }
+            if l != 0 {
+                stack.push((l, Some((i as usize, false))));
+            }
+        }
+        Ok(Aabb { tree })
+    }
+
+    fn saber(&mut self, h: &[u8], n: usize) -> Result<Saber, DecodeError> {
+        let v = self.block(le_u32(h, 0), n as u64 * 12, "the saber vertex positions")?;
+        let positions = vecs(v);
+        let t = self.block(le_u32(h, 4), n as u64 * 8, "the saber UVs")?;
+        let uvs = t
+            .chunks_exact(8)
+            .map(|c| [le_f32(c, 0), le_f32(c, 4)])
+            .collect();
+        let nr = self.block(le_u32(h, 8), n as u64 * 12, "the saber normals")?;
+        Ok(Saber {
+            positions,
+            uvs,
+            normals: vecs(nr),
+            unknown: [le_u32(h, 12), le_u32(h, 16)],
+        })
+    }
+}
+
+fn geometry_header(h: &[u8]) -> GeometryHeader {
+    let mut runtime = [0u32; 6];
+    for (i, slot) in runtime.iter_mut().enumerate() {
+        *slot = le_u32(h, 48 + 4 * i);
+    }
+    GeometryHeader {
+        function_pointers: [le_u32(h, 0), le_u32(h, 4)],
+        name: name32(h, 8),
+        node_count: le_u32(h, 44),
+        runtime,
+        ref_count: le_u32(h, 72),
+        model_type: h[76],
+        padding: [h[77], h[78], h[79]],
+    }
+}
+
+fn emitter(h: &[u8]) -> Emitter {
+    Emitter {
+        dead_space: le_f32(h, 0),
+        blast_radius: le_f32(h, 4),
+        blast_length: le_f32(h, 8),
+        branch_count: le_u32(h, 12),
+        control_point_smoothing: le_f32(h, 16),
+        x_grid: le_u32(h, 20),
+        y_grid: le_u32(h, 24),
+        spawn_type: le_u32(h, 28),
+        update: name32(h, 32),
+        render: name32(h, 64),
+        blend: name32(h, 96),
+        texture: name32(h, 128),
+        chunk: Name(bytes_n(h, 160)),
+        two_sided_texture: le_u32(h, 176),
+        looping: le_u32(h, 180),
+        render_order: le_u16(h, 184),
+        frame_blending: h[186],
+        depth_texture: name32(h, 187),
+        padding: h[219],
+        flags: le_u32(h, 220),
+    }
+}
+
+fn name32(s: &[u8], o: usize) -> Name<32> {
+    Name(bytes_n(s, o))
+}
+
+fn bytes_n<const N: usize>(s: &[u8], o: usize) -> [u8; N] {
+    let mut out = [0u8; N];
+    out.copy_from_slice(&s[o..o + N]);
+    out
+}
+
+fn floats(s: &[u8]) -> Vec<f32> {
+    s.chunks_exact(4).map(|c| le_f32(c, 0)).collect()
+}
+
+fn words(s: &[u8]) -> Vec<u32> {
+    s.chunks_exact(4).map(|c| le_u32(c, 0)).collect()
+}
+
+fn vecs(s: &[u8]) -> Vec<[f32; 3]> {
+    s.chunks_exact(12).map(|c| vec3(c, 0)).collect()
+}
+
+/// Column `o` of every row of `rows` (stride `stride`), `N` floats each.
+fn strided<const N: usize>(rows: &[u8], stride: usize, o: usize) -> Vec<[f32; N]> {
+    rows.chunks_exact(stride)
+        .map(|r| {
+            let mut v = [0f32; N];
+            for (k, slot) in v.iter_mut().enumerate() {
+                *slot = le_f32(r, o + 4 * k);
+            }
+            v
+        })
+        .collect()
+}
