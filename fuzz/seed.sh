@@ -24,14 +24,32 @@ declare -A formats=(
   [bif]="erf"
   [twoda]="2da"
   [walkmesh_struct]=""   # seeds/walkmesh_struct only: its inputs are not files
+  [mdl]=""               # built below: a u32 MDL length, the MDL, the MDX (pairs under 1 MiB)
 )
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(bwm trx trx_aswm mdl_ascii lyt vis walkmesh walkmesh_struct gff erf rim key bif twoda)
+[ ${#targets[@]} -gt 0 ] || targets=(mdl bwm trx trx_aswm mdl_ascii lyt vis walkmesh walkmesh_struct gff erf rim key bif twoda)
 
 for t in "${targets[@]}"; do
   [ -v "formats[$t]" ] || { echo "unknown target: $t" >&2; exit 1; }
   mkdir -p "corpus/$t"
+  if [ "$t" = mdl ]; then
+    # each binary MDL + MDX pair under 1 MiB as one input: a u32 MDL length, the MDL, the MDX
+    awk -F'\t' 'NR > 1 && $7 == "mdl-bin" { print $1 }' "$src/SOURCES.tsv" |
+      python3 -c '
+import hashlib, struct, sys
+src, out = sys.argv[1], sys.argv[2]
+for f in sys.stdin.read().split("\n"):
+    if not f:
+        continue
+    mdl = open(f"{src}/{f}", "rb").read()
+    mdx = open(f"{src}/{f[:-4]}.mdx", "rb").read()
+    blob = struct.pack("<I", len(mdl)) + mdl + mdx
+    if len(blob) <= 1 << 20:
+        open(f"{out}/" + hashlib.sha256(blob).hexdigest()[:16], "wb").write(blob)
+' "$src" "corpus/$t"
+    continue
+  fi
   if [ -d "seeds/$t" ]; then cp seeds/"$t"/* "corpus/$t/"; fi
   { [ -z "${formats[$t]}" ] || awk -F'\t' -v want="${formats[$t]}" '
     BEGIN { n = split(want, w, " "); for (i = 1; i <= n; i++) ok[w[i]] = 1 }
@@ -53,6 +71,8 @@ if data[:4] == b"NWN2":
         name = hashlib.sha256(mesh).hexdigest()[:16]
         open(f"{sys.argv[2]}/{name}", "wb").write(mesh)
 PY
+      elif [ "$t" = mdl ]; then
+        :
       elif [ "$t" = key ] || [ "$t" = bif ]; then
         # no public KEY/BIF exists: a BIF holding the members of each capsule below 200 KB,
         # and a KEY indexing it (what key::build_install writes)

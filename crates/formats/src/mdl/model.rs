@@ -734,3 +734,69 @@ impl Model {
         })
     }
 }
+
+impl Game {
+    /// The model geometry header's function pointers on PC.
+    pub fn model_function_pointers(self) -> [u32; 2] {
+        use super::raw::*;
+        match self {
+            Game::K1 => [MODEL_FN_K1_PC, MODEL_FN2_K1_PC],
+            Game::K2 => [MODEL_FN_K2_PC, MODEL_FN2_K2_PC],
+        }
+    }
+
+    /// An animation geometry header's function pointers on PC.
+    pub fn animation_function_pointers(self) -> [u32; 2] {
+        use super::raw::*;
+        match self {
+            Game::K1 => ANIM_FNS_K1_PC,
+            Game::K2 => ANIM_FNS_K2_PC,
+        }
+    }
+
+    /// A mesh header's function pointers on PC for a node with type `flags`.
+    pub fn mesh_function_pointers(self, node_flags: u16) -> [u32; 2] {
+        use super::raw::*;
+        let table = match self {
+            Game::K1 => K1_MESH_FNS,
+            Game::K2 => K2_MESH_FNS,
+        };
+        let k = if node_flags & flags::SKIN != 0 {
+            2
+        } else if node_flags & flags::DANGLY != 0 {
+            4
+        } else {
+            0
+        };
+        [table[k], table[k + 1]]
+    }
+}
+
+impl Model {
+    /// A model for `game` named `name` with a root dummy node of the same name (function
+    /// pointers, geometry type 2 and animation scale 1 set).
+    pub fn new(game: Game, name: &str) -> Model {
+        Model {
+            game,
+            geometry: GeometryHeader {
+                function_pointers: game.model_function_pointers(),
+                name: Name::new(name),
+                node_count: 1,
+                model_type: 2,
+                ..GeometryHeader::default()
+            },
+            header: ModelHeader {
+                animation_scale: 1.0,
+                supermodel: Name::new("NULL"),
+                animation_root: Some(0),
+                ..ModelHeader::default()
+            },
+            names: vec![name.as_bytes().to_vec()],
+            nodes: vec![Node {
+                flags: flags::HEADER,
+                ..Node::default()
+            }],
+            ..Model::default()
+        }
+    }
+}
