@@ -3,7 +3,8 @@
 use std::path::Path;
 
 use areakit_formats::{
-    DecodeError, ErrorKind, Location, bif, bwm, erf, gff, key, lyt, mdl_ascii, rim, trx, twoda, vis,
+    DecodeError, ErrorKind, Location, bif, bwm, erf, gff, key, lyt, mdl, mdl_ascii, rim, trx, twoda,
+    vis,
 };
 
 use crate::Error;
@@ -31,6 +32,8 @@ pub enum Document {
     Vis(Box<vis::Vis>),
     /// An MDL ASCII model or ASCII walkmesh.
     MdlAscii(Box<mdl_ascii::Model>),
+    /// A binary model (MDL and MDX).
+    Mdl(Box<mdl::Model>),
     /// An NWN2 terrain file.
     Trx(Box<trx::Trx>),
     /// A GFF file.
@@ -55,6 +58,7 @@ impl Document {
             Document::Lyt(_) => Format::Lyt,
             Document::Vis(_) => Format::Vis,
             Document::MdlAscii(_) => Format::MdlAscii,
+            Document::Mdl(_) => Format::Mdl,
             Document::Trx(_) => Format::Trx,
             Document::Gff(_) => Format::Gff,
             Document::TwoDa(_) => Format::TwoDa,
@@ -65,8 +69,29 @@ impl Document {
         }
     }
 
-    /// Decodes `data` (read from `path`, used for detection and messages).
+    /// Decodes `data` (read from `path`, used for detection and messages). A binary MDL's MDX
+    /// is read from beside `path` on disk ([`Document::open`] reads it through the session).
     pub fn decode(path: &Path, data: &[u8]) -> Result<Self, Error> {
+        if Format::detect(path, data) == Some(Format::Mdl) {
+            let mdx = std::fs::read(mdx_path(path)).ok();
+            return Self::decode_model(path, data, mdx.as_deref());
+        }
+        Self::decode_one(path, data)
+    }
+
+    /// Decodes a binary MDL with its MDX (`None`: no MDX beside it, read as empty).
+    pub fn decode_model(path: &Path, data: &[u8], mdx: Option<&[u8]>) -> Result<Self, Error> {
+        match mdl::read(data, mdx.unwrap_or_default()) {
+            Ok(m) => Ok(Document::Mdl(Box::new(m))),
+            Err(e) if mdx.is_none() => Err(Error::invalid(
+                path,
+                e.within(format!("no {} beside the model", mdx_path(path).display())),
+            )),
+            Err(e) => Err(Error::invalid(path, e)),
+        }
+    }
+
+    fn decode_one(path: &Path, data: &[u8]) -> Result<Self, Error> {
         let invalid = |e| Error::invalid(path, e);
         Ok(match Format::detect(path, data) {
             Some(Format::Bwm) => Document::Bwm(Box::new(bwm::read(data).map_err(invalid)?)),
@@ -74,6 +99,9 @@ impl Document {
             Some(Format::Vis) => Document::Vis(Box::new(vis::read(data).map_err(invalid)?)),
             Some(Format::MdlAscii) => {
                 Document::MdlAscii(Box::new(mdl_ascii::read(data).map_err(invalid)?))
+            }
+            Some(Format::Mdl) => {
+                Document::Mdl(Box::new(mdl::read(data, &[]).map_err(invalid)?))
             }
             Some(Format::Trx) => Document::Trx(Box::new(trx::read(data).map_err(invalid)?)),
             Some(Format::Gff) => Document::Gff(Box::new(gff::read(data).map_err(invalid)?)),
@@ -87,7 +115,7 @@ impl Document {
                     ErrorKind::Malformed,
                     Location::Offset(0),
                     "unknown format: expected a BWM walkmesh (\"BWM V1.0\"), an NWN2 terrain (\"NWN2\"), \
-                     a LYT, a VIS, an MDL ASCII file, a GFF, a 2DA, a capsule (ERF/MOD/RIM), a KEY or a BIF",
+                     a LYT, a VIS, a binary MDL or an MDL ASCII file, a GFF, a 2DA, a capsule (ERF/MOD/RIM), a KEY or a BIF",
                 )));
             }
         })
@@ -96,7 +124,29 @@ impl Document {
     /// Reads (through `session`) and decodes a file.
     pub fn open(session: &Session, path: &Path) -> Result<Self, Error> {
         let data = session.read(path)?;
-        Self::decode(path, &data)
+        if Format::detect(path, &data) == Some(Format::Mdl) {
+            let mdx = session.read(&mdx_path(path)).ok();
+            return Self::decode_model(path, &data, mdx.as_deref());
+        }
+        Self::decode_one(path, &data)
+    }
+
+    /// The files the document encodes to in `format` at `path`: one, or for a binary model the
+    /// MDL at `path` and the MDX beside it.
+    pub fn encode_files(
+        &self,
+        format: Format,
+        path: &Path,
+        options: &EncodeOptions,
+    ) -> Result<Vec<(std::path::PathBuf, Vec<u8>)>, Error> {
+        if let (Document::Mdl(m), Format::Mdl) = (self, format) {
+            let (a, x) = mdl::write(m).map_err(|source| Error::Encode {
+                path: path.to_path_buf(),
+                source,
+            })?;
+            return Ok(vec![(path.to_path_buf(), a), (mdx_path(path), x)]);
+        }
+        Ok(vec![(path.to_path_buf(), self.encode_with(format, path, options)?)])
     }
 
     /// Encodes the document in `format` (its own format or a conversion target).
@@ -132,6 +182,10 @@ impl Document {
                 Ok(mdl_ascii::write_canonical(m).into_bytes())
             }
             (Document::MdlAscii(m), Format::MdlAscii) => Ok(mdl_ascii::write(m)),
+            (Document::Mdl(_), Format::Mdl) => Err(Error::usage(format!(
+                "{}: a binary model is written as two files (MDL and MDX): encode_files",
+                path.display()
+            ))),
             (Document::Trx(m), Format::Trx) => trx::write(m).map_err(enc),
             (Document::Gff(m), Format::Gff) => gff::write(m).map_err(enc),
             (Document::TwoDa(m), Format::TwoDa) => twoda::write(m).map_err(enc),
@@ -155,4 +209,9 @@ impl Document {
             ))),
         }
     }
+}
+
+/// The MDX beside a binary MDL: the same path with the extension `.mdx`.
+pub fn mdx_path(path: &Path) -> std::path::PathBuf {
+    path.with_extension("mdx")
 }

@@ -17,6 +17,8 @@ pub enum Format {
     Vis,
     /// NWN/KotOR MDL ASCII model, also ASCII walkmeshes (WOK/PWK/DWK as text).
     MdlAscii,
+    /// KotOR binary model: the MDL with its MDX vertex file beside it.
+    Mdl,
     /// NWN2 terrain (`NWN2` container): TRX (baked) or TRN.
     Trx,
     /// GFF V3.2 (ARE, GIT, IFO, UTP, UTD, DLG, ...).
@@ -47,6 +49,7 @@ impl Format {
         Format::Lyt,
         Format::Vis,
         Format::MdlAscii,
+        Format::Mdl,
         Format::Trx,
         Format::Gff,
         Format::TwoDa,
@@ -63,6 +66,7 @@ impl Format {
             Format::Lyt => "lyt",
             Format::Vis => "vis",
             Format::MdlAscii => "mdl-ascii",
+            Format::Mdl => "mdl",
             Format::Trx => "trx",
             Format::Gff => "gff",
             Format::TwoDa => "2da",
@@ -79,9 +83,10 @@ impl Format {
             "bwm" => Some(Format::Bwm),
             "lyt" => Some(Format::Lyt),
             "vis" => Some(Format::Vis),
-            "mdl-ascii" | "mdl" | "ascii" | "wok-ascii" | "pwk-ascii" | "dwk-ascii" => {
+            "mdl-ascii" | "ascii" | "wok-ascii" | "pwk-ascii" | "dwk-ascii" => {
                 Some(Format::MdlAscii)
             }
+            "mdl" | "mdl-bin" | "mdl-binary" => Some(Format::Mdl),
             "trx" | "trn" => Some(Format::Trx),
             other => resource_format(other),
         }
@@ -126,6 +131,13 @@ impl Format {
         if let Some(f) = Self::from_magic(data) {
             return Some(f);
         }
+        if is_binary_mdl(data) {
+            return Some(Format::Mdl);
+        }
+        if extension(path).as_deref() == Some("mdl") {
+            // A `.mdl` that is not binary is an ASCII model (NWN and KotOR source files).
+            return Some(Format::MdlAscii);
+        }
         if let Some(f) = Self::from_extension(path) {
             return Some(f);
         }
@@ -151,16 +163,30 @@ impl Format {
     ///
     /// `.wok`, `.pwk` and `.dwk` alone are ambiguous (NWN keeps them as text), so they name no
     /// format here: a conversion to them keeps the input's format unless `--to` says otherwise.
+    /// `.mdl` names the binary model (with its `.mdx`); `.ascii` (`m.mdl.ascii`) the text one.
     pub fn from_extension(path: &Path) -> Option<Self> {
         match extension(path)?.as_str() {
             "bwm" => Some(Format::Bwm),
             "lyt" => Some(Format::Lyt),
             "vis" => Some(Format::Vis),
-            "mdl" | "ascii" => Some(Format::MdlAscii),
+            "mdl" => Some(Format::Mdl),
+            "ascii" => Some(Format::MdlAscii),
             "trx" | "trn" => Some(Format::Trx),
             other => resource_format(other),
         }
     }
+}
+
+/// Whether `data` is a binary MDL: a zero word, then the size of the data after the 12-byte
+/// file header, and room for the model header.
+pub fn is_binary_mdl(data: &[u8]) -> bool {
+    let word = |o: usize| {
+        data.get(o..o + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    data.len() >= 12 + areakit_formats::mdl::raw::MODEL_HEADER
+        && word(0) == Some(0)
+        && word(4).is_some_and(|n| n as usize == data.len() - 12)
 }
 
 /// The GFF, 2DA and archive formats by name or extension (lower case).

@@ -33,6 +33,8 @@ pub enum InfoBody {
     Vis(VisInfo),
     /// An MDL ASCII model.
     MdlAscii(MdlInfo),
+    /// A binary model.
+    Mdl(ModelInfo),
     /// An NWN2 terrain.
     Trx(TrxInfo),
     /// A GFF.
@@ -303,6 +305,77 @@ pub struct BifInfo {
     pub types: BTreeMap<String, usize>,
 }
 
+/// `info` of a binary model (MDL + MDX). The counts are those of PyKotor's reading: `nodes` of
+/// the geometry tree, `meshes` the nodes with mesh data, `vertices` and `faces` summed over them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ModelInfo {
+    /// `"mdl"`.
+    pub format: &'static str,
+    /// `"k1"` or `"k2"`, from the data.
+    pub game: &'static str,
+    /// The model's name.
+    pub name: String,
+    /// The supermodel's name (`NULL` for none).
+    pub supermodel: String,
+    /// The classification byte.
+    pub classification: u8,
+    /// Geometry nodes: the total and the count per type.
+    pub nodes: NodeCounts,
+    /// Nodes with mesh data.
+    pub meshes: usize,
+    /// Vertices of the meshes.
+    pub vertices: usize,
+    /// Faces of the meshes.
+    pub faces: usize,
+    /// Animations.
+    pub animations: usize,
+    /// The model header's bounding box.
+    pub bounds: Bounds,
+    /// The model header's radius.
+    pub radius: f32,
+    /// Animation scale.
+    pub animation_scale: f32,
+}
+
+/// Node counts: the total and per type name.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NodeCounts {
+    /// All nodes.
+    pub total: usize,
+    /// Type name (`dummy`, `trimesh`, `skin`, `danglymesh`, `aabb`, `light`, ...) → count.
+    pub by_type: BTreeMap<String, usize>,
+}
+
+/// The `info` of a binary model.
+pub fn model_info(m: &areakit_formats::mdl::Model) -> ModelInfo {
+    let mut by_type = BTreeMap::new();
+    for n in &m.nodes {
+        *by_type.entry(n.kind_name().to_string()).or_insert(0) += 1;
+    }
+    let meshes = m.nodes.iter().filter_map(|n| n.mesh.as_ref());
+    ModelInfo {
+        format: "mdl",
+        game: m.game.name(),
+        name: m.geometry.name.as_string(),
+        supermodel: m.header.supermodel.as_string(),
+        classification: m.header.classification,
+        nodes: NodeCounts {
+            total: m.nodes.len(),
+            by_type,
+        },
+        meshes: meshes.clone().count(),
+        vertices: meshes.clone().map(|x| x.vertex_count()).sum(),
+        faces: meshes.map(|x| x.faces.len()).sum(),
+        animations: m.animations.len(),
+        bounds: Bounds {
+            min: m.header.bounds_min,
+            max: m.header.bounds_max,
+        },
+        radius: m.header.radius,
+        animation_scale: m.header.animation_scale,
+    }
+}
+
 /// The `info` report of a decoded document.
 pub fn info(path: &Path, doc: &Document) -> InfoReport {
     let body = match doc {
@@ -339,6 +412,7 @@ pub fn info(path: &Path, doc: &Document) -> InfoReport {
                 faces: s.face_count,
             })
         }
+        Document::Mdl(m) => InfoBody::Mdl(model_info(m)),
         Document::Trx(t) => InfoBody::Trx(trx_info(t)),
         Document::Gff(g) => {
             let s = g.summary();

@@ -252,13 +252,20 @@ pub fn convert_file(
         })?,
         None => Format::from_extension(output).unwrap_or(doc.format()),
     };
-    let bytes = doc
-        .encode_with(target, output, options)
+    let files = doc
+        .encode_files(target, output, options)
         .map_err(|e| e.about(output, input))?;
-    write_atomic(output, &bytes)?;
+    // A binary model's MDX is an output too: never the input's own.
+    for (path, _) in files.iter().skip(1) {
+        refuse_overwrite(input, path, false)?;
+        refuse_overwrite(&crate::document::mdx_path(input), path, false)?;
+    }
+    for (path, bytes) in &files {
+        write_atomic(path, bytes)?;
+    }
     Ok(ConvertReport {
         from: doc.format().name(),
         to: target.name(),
-        bytes: bytes.len(),
+        bytes: files.iter().map(|(_, b)| b.len()).sum(),
     })
 }

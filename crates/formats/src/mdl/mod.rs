@@ -14,6 +14,7 @@ mod layout;
 pub mod model;
 pub mod raw;
 mod read;
+mod validate;
 mod write;
 
 pub use model::{
@@ -22,6 +23,7 @@ pub use model::{
     kind_name, mdx_flags,
 };
 pub use read::read;
+pub use validate::validate;
 pub use write::write;
 
 #[cfg(test)]
