@@ -69,7 +69,7 @@ pub enum Command {
     Demo(DemoArgs),
     /// Read a file and write it in the same or another format (atomically).
     #[command(
-        after_help = "The output keeps the input's format unless --to or an unambiguous extension of OUT names another.\n\nExample:\n  areakit convert m13aa_01a.wok copy.wok"
+        after_help = "The output keeps the input's format unless --to or an unambiguous extension of OUT names another. A binary model (MDL) is read with the MDX beside it and written as OUT and OUT's .mdx.\n\nExamples:\n  areakit convert m13aa_01a.wok copy.wok\n  areakit convert m13aa_01a.mdl copy.mdl   (also writes copy.mdx)"
     )]
     Convert(ConvertArgs),
     /// Find the shortest walk between two points of a walkmesh, an area or an NWN2 terrain.
@@ -221,7 +221,8 @@ pub struct ConvertArgs {
     /// The output file (never the input).
     pub output: PathBuf,
     /// The output format (default: the input's, or what OUT's extension names):
-    /// bwm, lyt, vis, mdl-ascii (alias wok-ascii), trx.
+    /// bwm, lyt, vis, mdl (binary model: writes OUT and its .mdx beside it),
+    /// mdl-ascii (alias wok-ascii), trx.
     #[arg(long, value_name = "FORMAT")]
     pub to: Option<String>,
     /// Write normalised text (MDL ASCII) instead of preserving the input's lines.

@@ -1,5 +1,5 @@
 //! The `areakit` binary on every corpus file of the other formats: `info --json` names the
-//! format, `convert F out.<same ext>` writes the same bytes, `render` draws an NWN2 walkmesh.
+//! format, `convert F out.<same ext>` writes the same bytes (a binary model's MDX too), `render` draws an NWN2 walkmesh.
 
 use crate::common;
 
@@ -10,7 +10,7 @@ fn areakit() -> Command {
 }
 
 /// `(SOURCES.tsv formats, expected file count, expected info "format" values)`.
-const CASES: [(&[&str], usize, &[&str]); 4] = [
+const CASES: [(&[&str], usize, &[&str]); 5] = [
     (&["trx", "trn"], 70, &["trx", "trn"]),
     (&["lyt"], 13, &["lyt"]),
     (&["vis"], 11, &["vis"]),
@@ -19,6 +19,8 @@ const CASES: [(&[&str], usize, &[&str]); 4] = [
         380,
         &["mdl-ascii"],
     ),
+    // Binary models: `convert m.mdl out.mdl` also writes `out.mdx` beside it (compared below).
+    (&["mdl-bin"], 136, &["mdl"]),
 ];
 
 #[test]
@@ -73,10 +75,20 @@ fn info_and_byte_identical_convert_for_every_corpus_file() {
                 path.display()
             );
             std::fs::remove_file(&target).unwrap();
+            if ext == "mdl" && v["format"] == "mdl" {
+                let mdx = target.with_extension("mdx");
+                assert!(
+                    std::fs::read(path.with_extension("mdx")).unwrap()
+                        == std::fs::read(&mdx).unwrap(),
+                    "{}: the MDX",
+                    path.display()
+                );
+                std::fs::remove_file(&mdx).unwrap();
+            }
             covered += 1;
         }
     }
-    assert_eq!(covered, 474);
+    assert_eq!(covered, 610);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

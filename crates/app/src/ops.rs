@@ -250,7 +250,13 @@ pub fn convert_file(
                 names.join(", ")
             ))
         })?,
-        None => Format::from_extension(output).unwrap_or(doc.format()),
+        // `.mdl` names the binary model, but a text model converted to `.mdl` stays text (NWN
+        // keeps its source models as `.mdl`); `--to mdl` asks for the binary model.
+        None => match Format::from_extension(output) {
+            Some(Format::Mdl) if doc.format() == Format::MdlAscii => Format::MdlAscii,
+            Some(f) => f,
+            None => doc.format(),
+        },
     };
     let files = doc
         .encode_files(target, output, options)
