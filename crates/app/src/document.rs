@@ -3,8 +3,8 @@
 use std::path::Path;
 
 use areakit_formats::{
-    DecodeError, ErrorKind, Location, bif, bwm, erf, gff, key, lyt, mdl, mdl_ascii, rim, trx, twoda,
-    vis,
+    DecodeError, ErrorKind, Location, bif, bwm, erf, gff, key, lyt, mdl, mdl_ascii, rim, trx,
+    twoda, vis,
 };
 
 use crate::Error;
@@ -100,9 +100,7 @@ impl Document {
             Some(Format::MdlAscii) => {
                 Document::MdlAscii(Box::new(mdl_ascii::read(data).map_err(invalid)?))
             }
-            Some(Format::Mdl) => {
-                Document::Mdl(Box::new(mdl::read(data, &[]).map_err(invalid)?))
-            }
+            Some(Format::Mdl) => Document::Mdl(Box::new(mdl::read(data, &[]).map_err(invalid)?)),
             Some(Format::Trx) => Document::Trx(Box::new(trx::read(data).map_err(invalid)?)),
             Some(Format::Gff) => Document::Gff(Box::new(gff::read(data).map_err(invalid)?)),
             Some(Format::TwoDa) => Document::TwoDa(Box::new(twoda::read(data).map_err(invalid)?)),
@@ -146,7 +144,10 @@ impl Document {
             })?;
             return Ok(vec![(path.to_path_buf(), a), (mdx_path(path), x)]);
         }
-        Ok(vec![(path.to_path_buf(), self.encode_with(format, path, options)?)])
+        Ok(vec![(
+            path.to_path_buf(),
+            self.encode_with(format, path, options)?,
+        )])
     }
 
     /// Encodes the document in `format` (its own format or a conversion target).

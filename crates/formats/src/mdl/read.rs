@@ -778,9 +778,9 @@ impl<'a> Reader<'a> {
         let limit = self.data.len() / AABB_NODE + 1;
         // Pre-order with an explicit stack: (pointer, parent index, is right child).
         let mut stack = vec![(root, None::<(usize, bool)>)];
-        let mut seen = HashSet::new();
+        // A cycle or a shared subtree repeats nodes until the limit: bounded work, one error.
         while let Some((p, parent)) = stack.pop() {
-            if tree.len() >= limit || !seen.insert(p) {
+            if tree.len() >= limit {
                 return Err(self.err(
                     u64::from(p),
                     "the AABB tree has a cycle or more nodes than the file can hold",

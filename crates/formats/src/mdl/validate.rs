@@ -34,7 +34,10 @@ pub fn validate(model: &Model) -> Vec<Finding> {
             }
             let [a, b, c] = face.vertices.map(|v| mesh.positions[usize::from(v)]);
             let area = cross_len(sub(b, a), sub(c, a)) / 2.0;
-            if a == b || b == c || a == c || face.vertices[0] == face.vertices[1]
+            if a == b
+                || b == c
+                || a == c
+                || face.vertices[0] == face.vertices[1]
                 || face.vertices[1] == face.vertices[2]
                 || face.vertices[0] == face.vertices[2]
                 || area <= 1e-12
@@ -87,7 +90,9 @@ pub fn validate(model: &Model) -> Vec<Finding> {
                 out.push(Finding::error(
                     "mdl-skin-bone-missing",
                     place(),
-                    format!("the bone map gives node number {b} a bone, but no node has that number"),
+                    format!(
+                        "the bone map gives node number {b} a bone, but no node has that number"
+                    ),
                 ));
             }
         }
@@ -95,7 +100,12 @@ pub fn validate(model: &Model) -> Vec<Finding> {
     out
 }
 
-fn mdx_findings(mesh: &Mesh, skin: Option<&Skin>, place: &dyn Fn() -> Place, out: &mut Vec<Finding>) {
+fn mdx_findings(
+    mesh: &Mesh,
+    skin: Option<&Skin>,
+    place: &dyn Fn() -> Place,
+    out: &mut Vec<Finding>,
+) {
     use mdx_flags::*;
     let columns: [(u32, usize, usize, &str); 11] = [
         (POSITION, 0, 12, "positions"),
@@ -138,7 +148,10 @@ fn mdx_findings(mesh: &Mesh, skin: Option<&Skin>, place: &dyn Fn() -> Place, out
         out.push(Finding::warning(
             "mdl-mdx-stride-mismatch",
             place(),
-            format!("the MDX row stride is {}, its columns take {width} bytes", mesh.mdx_stride),
+            format!(
+                "the MDX row stride is {}, its columns take {width} bytes",
+                mesh.mdx_stride
+            ),
         ));
     }
 }
@@ -197,9 +210,12 @@ fn aabb_findings(mesh: &Mesh, a: &Aabb, place: &dyn Fn() -> Place, out: &mut Vec
         let at = mesh.faces[f].vertices[0];
         out.push(Finding::error(
             "mdl-aabb-face-missing",
-            place()
-                .face(f as u32)
-                .position(mesh.positions.get(usize::from(at)).copied().unwrap_or_default()),
+            place().face(f as u32).position(
+                mesh.positions
+                    .get(usize::from(at))
+                    .copied()
+                    .unwrap_or_default(),
+            ),
             format!("{missing} faces (first: face {f}) are in no leaf of the AABB tree"),
         ));
     }
