@@ -66,6 +66,8 @@ struct Writer<'m> {
     next_word: usize,
     /// Node offsets of the geometry tree, by arena index.
     node_at: Vec<u32>,
+    /// The terminator row owed after the last mesh's MDX rows (canonical layout).
+    terminator: Option<Vec<u8>>,
 }
 
 impl<'m> Writer<'m> {
@@ -97,6 +99,7 @@ impl<'m> Writer<'m> {
             next_mdx: 0,
             next_word: 0,
             node_at: vec![0; model.nodes.len()],
+            terminator: None,
         }
     }
 
@@ -134,11 +137,42 @@ impl<'m> Writer<'m> {
                 Ok(off)
             }
             None => {
+                // BioWare's compiler ends each mesh's rows with a terminator row, then pads by
+                // (end mod 16) bytes before the next mesh; nothing follows the last mesh's
+                // terminator.
+                if let Some(row) = self.terminator.take() {
+                    self.mdx.extend_from_slice(&row);
+                    let pad = self.mdx.len() % 16;
+                    self.mdx.resize(self.mdx.len() + pad, 0);
+                }
                 let off = count32(self.mdx.len(), "bytes of MDX data")?;
                 self.mdx.resize(self.mdx.len() + len, 0);
                 Ok(off)
             }
         }
+    }
+
+    /// Owes the terminator row of a mesh whose rows were just placed (canonical layout): 1e7 in
+    /// the position column, weight 1 on bone 0 for skins, zeros elsewhere.
+    fn owe_terminator(&mut self, m: &Mesh, skin: Option<&Skin>) {
+        let stride = m.mdx_stride as usize;
+        if self.layout.is_some() || stride == 0 || m.positions.is_empty() {
+            return;
+        }
+        let mut row = vec![0u8; stride];
+        let mut put = |off: i32, values: &[f32]| {
+            if off >= 0 && off as usize + 4 * values.len() <= stride {
+                for (k, v) in values.iter().enumerate() {
+                    let at = off as usize + 4 * k;
+                    row[at..at + 4].copy_from_slice(&v.to_le_bytes());
+                }
+            }
+        };
+        put(m.mdx_offsets[0], &[1e7, 1e7, 1e7]);
+        if let Some(s) = skin {
+            put(s.weights_offset, &[1.0, 0.0, 0.0, 0.0]);
+        }
+        self.terminator = Some(row);
     }
 
     /// A derived word: as the source had it, or `canonical`.
@@ -218,6 +252,9 @@ impl<'m> Writer<'m> {
             return Err(Fail::Layout);
         }
 
+        if let Some(row) = self.terminator.take() {
+            self.mdx.extend_from_slice(&row);
+        }
         let mdx_size = count32(self.mdx.len(), "bytes of MDX")?;
         let mdx_word = if self.layout.is_some() {
             mdx_word
@@ -523,6 +560,7 @@ impl<'m> Writer<'m> {
         let stride = m.mdx_stride as usize;
         let mdx = self.place_mdx(n * stride)?;
         self.mdx_rows(m, skin, mdx as usize)?;
+        self.owe_terminator(m, skin);
 
         push_u32s(h, &m.function_pointers);
         push_words(h, &faces);
