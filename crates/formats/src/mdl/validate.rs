@@ -82,17 +82,19 @@ pub fn validate(model: &Model) -> Vec<Finding> {
                     format!("vertex {v} is weighted to bone {b}, but the skin has {bones} bones"),
                 ));
             }
-            let numbers: std::collections::HashSet<u16> =
-                model.nodes.iter().map(|n| n.node_number).collect();
-            if let Some(b) = s.bone_map.iter().enumerate().find_map(|(node, &bone)| {
-                (bone >= 0.0 && !numbers.contains(&(node as u16))).then_some(node)
-            }) {
+            // The bone map is indexed like the name table (kotorblender reads it so: the node
+            // of entry i is the node named names[i]).
+            let names = model.names.len();
+            if let Some(b) = s
+                .bone_map
+                .iter()
+                .enumerate()
+                .find_map(|(i, &bone)| (bone >= 0.0 && i >= names).then_some(i))
+            {
                 out.push(Finding::error(
                     "mdl-skin-bone-missing",
                     place(),
-                    format!(
-                        "the bone map gives node number {b} a bone, but no node has that number"
-                    ),
+                    format!("bone map entry {b} gives a bone to a node the name table ({names} names) does not have"),
                 ));
             }
         }
