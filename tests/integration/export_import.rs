@@ -840,3 +840,113 @@ fn damaged_files_are_errors_not_panics() {
     assert!(e.to_string().contains("needs"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+#[ignore]
+fn zz_probe_mdl_conventions() {
+    use areakit_formats::mdl;
+    let files = common::corpus_files(&["mdl-bin"]);
+    eprintln!("files {}", files.len());
+    let (mut abs_like, mut delta_like, mut total_pos) = (0, 0, 0);
+    let mut compressed = 0;
+    let mut comp_layout = std::collections::BTreeMap::new();
+    let mut bone_ok = 0;
+    let mut bone_bad = 0;
+    let mut bonemap_len = std::collections::BTreeMap::new();
+    let mut oob_faces = 0;
+    let mut nonfinite = 0;
+    let mut nonunit_normals = 0;
+    let mut kinds = std::collections::BTreeMap::new();
+    let mut name_vs_number = 0;
+    let mut anim_scale = std::collections::BTreeMap::new();
+    for f in &files {
+        let doc = Document::open(&areakit_app::Session::files_only(), f).unwrap();
+        let Document::Mdl(m) = doc else { panic!() };
+        *anim_scale.entry(format!("{}", m.header.animation_scale)).or_insert(0) += 1;
+        let parents = m.parents();
+        // world matrices (column-major f64) in model space
+        let mut world: Vec<[[f64; 4]; 4]> = Vec::new();
+        for (i, n) in m.nodes.iter().enumerate() {
+            if n.name_index as usize != i { name_vs_number += 1; }
+            let [w, x, y, z] = n.orientation.map(f64::from);
+            let l = (w * w + x * x + y * y + z * z).sqrt();
+            let (w, x, y, z) = if l > 0.0 { (w / l, x / l, y / l, z / l) } else { (1.0, 0.0, 0.0, 0.0) };
+            let r = [
+                [1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y + w * z), 2.0 * (x * z - w * y), 0.0],
+                [2.0 * (x * y - w * z), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z + w * x), 0.0],
+                [2.0 * (x * z + w * y), 2.0 * (y * z - w * x), 1.0 - 2.0 * (x * x + y * y), 0.0],
+                [n.position[0] as f64, n.position[1] as f64, n.position[2] as f64, 1.0],
+            ];
+            let local = r;
+            let wm = match parents[i] { Some(p) if p < i => mul(&world[p], &local), _ => local };
+            world.push(wm);
+            if let Some(me) = &n.mesh {
+                let nv = me.positions.len();
+                oob_faces += me.faces.iter().filter(|fc| fc.vertices.iter().any(|&v| v as usize >= nv)).count();
+                nonfinite += me.positions.iter().flatten().filter(|c| !c.is_finite()).count();
+                nonunit_normals += me.vertices.normals.iter().filter(|v| { let l = (v[0]*v[0]+v[1]*v[1]+v[2]*v[2]).sqrt(); (l - 1.0).abs() > 1e-3 }).count();
+            }
+        }
+        for (i, n) in m.nodes.iter().enumerate() {
+            let Some(s) = &n.skin else { continue };
+            *bonemap_len.entry((s.bone_map.len() == m.nodes.len(), s.qbones.len() == s.bone_map.len())).or_insert(0) += 1;
+            for (bi, b) in s.bone_map.iter().enumerate() {
+                if *b < 0.0 || bi >= m.nodes.len() { continue; }
+                let Some(q) = s.qbones.get(bi) else { continue };
+                let t = s.tbones[bi];
+                // expected = inv(world[bi]) * world[i]
+                let exp = mul(&inv_rigid(&world[bi]), &world[i]);
+                let [w, x, y, z] = q.map(f64::from);
+                let got = [
+                    [1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y + w * z), 2.0 * (x * z - w * y), 0.0],
+                    [2.0 * (x * y - w * z), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z + w * x), 0.0],
+                    [2.0 * (x * z + w * y), 2.0 * (y * z - w * x), 1.0 - 2.0 * (x * x + y * y), 0.0],
+                    [t[0] as f64, t[1] as f64, t[2] as f64, 1.0],
+                ];
+                let d = (0..4).flat_map(|c| (0..4).map(move |r| (c, r))).map(|(c, r)| (exp[c][r] - got[c][r]).abs()).fold(0.0, f64::max);
+                if d < 1e-2 { bone_ok += 1 } else { bone_bad += 1; if bone_bad < 5 { eprintln!("{} node {} bone {} d {d}", f.display(), i, bi); } }
+            }
+        }
+        for a in &m.animations {
+            for an in &a.nodes {
+                for c in &an.controllers {
+                    *kinds.entry((c.kind, c.columns)).or_insert(0) += 1;
+                    if c.kind == 20 && c.columns == 2 {
+                        compressed += 1;
+                        // next controller's time index vs this data index
+                        let span = an.controllers.iter().filter(|o| o.time_index > c.data_index).map(|o| o.time_index).min().unwrap_or(an.controller_data.len() as u16) - c.data_index;
+                        *comp_layout.entry(span as i32 - c.rows as i32).or_insert(0) += 1;
+                    }
+                    if c.kind == 8 {
+                        let Some(g) = m.nodes.iter().find(|g| g.name_index == an.name_index) else { continue };
+                        for (_, v) in an.keys(c) {
+                            total_pos += 1;
+                            let dr: f32 = (0..3).map(|k| (v[k] - g.position[k]).abs()).sum();
+                            let dz: f32 = (0..3).map(|k| v[k].abs()).sum();
+                            if dr < dz { abs_like += 1 } else { delta_like += 1 }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("position keys {total_pos}: closer to rest {abs_like}, closer to zero {delta_like}");
+    eprintln!("compressed orientation controllers {compressed}, span-rows {comp_layout:?}");
+    eprintln!("ibm check ok {bone_ok} bad {bone_bad}; bonemap/qbones lens {bonemap_len:?}");
+    eprintln!("oob faces {oob_faces} nonfinite {nonfinite} nonunit normals {nonunit_normals} name_index!=i {name_vs_number}");
+    eprintln!("kinds {kinds:?}");
+    eprintln!("anim scale {anim_scale:?}");
+
+    fn mul(a: &[[f64; 4]; 4], b: &[[f64; 4]; 4]) -> [[f64; 4]; 4] {
+        let mut r = [[0.0; 4]; 4];
+        for c in 0..4 { for row in 0..4 { r[c][row] = (0..4).map(|k| a[k][row] * b[c][k]).sum(); } }
+        r
+    }
+    fn inv_rigid(m: &[[f64; 4]; 4]) -> [[f64; 4]; 4] {
+        let mut r = [[0.0; 4]; 4];
+        for c in 0..3 { for row in 0..3 { r[c][row] = m[row][c]; } }
+        for row in 0..3 { r[3][row] = -(0..3).map(|k| r[k][row] * m[3][k]).sum::<f64>(); }
+        r[3][3] = 1.0;
+        r
+    }
+}

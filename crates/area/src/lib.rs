@@ -19,6 +19,7 @@
 pub mod area;
 pub mod install;
 pub mod io;
+pub mod models;
 pub mod module;
 pub mod navigation;
 pub mod objects;

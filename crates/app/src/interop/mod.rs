@@ -1,6 +1,6 @@
-//! Exchange with 3-D tools: export walkmeshes, areas, NWN2 terrain walkmeshes and MDL ASCII
-//! models to glTF 2.0 (`.glb`, `.gltf`) and Wavefront OBJ (`.obj` + `.mtl`), and import OBJ or
-//! glTF back to a BWM walkmesh.
+//! Exchange with 3-D tools: export walkmeshes, areas, NWN2 terrain walkmeshes, MDL ASCII models
+//! and binary MDL models (with skins and animations) to glTF 2.0 (`.glb`, `.gltf`) and
+//! Wavefront OBJ (`.obj` + `.mtl`), and import OBJ or glTF back to a BWM walkmesh.
 //!
 //! Both directions go through a format-neutral [`Scene`]: a flat list of nodes (a parent always
 //! comes before its children), each with a transform in the game's coordinates (z up, metres)
@@ -23,11 +23,15 @@ use crate::Error;
 pub use import::{ImportOptions, ImportReport, MaterialMap, import_file};
 pub use scene::{ExportOptions, ExportSummary, export_file};
 
-/// A scene: nodes in parent-before-child order.
+/// A scene: nodes in parent-before-child order, skins and animations.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Scene {
     /// The nodes; [`Node::parent`] always names an earlier node.
     pub nodes: Vec<Node>,
+    /// Skins: [`Node::skin`] names one.
+    pub skins: Vec<Skin>,
+    /// Animations of the nodes' transforms.
+    pub animations: Vec<Animation>,
 }
 
 impl Scene {
@@ -87,6 +91,9 @@ pub struct Node {
     pub extras: Value,
     /// The geometry.
     pub mesh: Option<Mesh>,
+    /// The skin ([`Scene::skins`]) that deforms the mesh; its vertices then carry
+    /// [`Mesh::joints`] and [`Mesh::weights`].
+    pub skin: Option<usize>,
 }
 
 impl Node {
@@ -99,15 +106,25 @@ impl Node {
             rotation: [0.0, 0.0, 0.0, 1.0],
             extras,
             mesh: None,
+            skin: None,
         }
     }
 }
 
-/// Geometry: positions shared by every group, and the groups (one per material).
+/// Geometry: positions (and optionally normals, UVs and skin weights, one per position)
+/// shared by every group, and the groups (one per material).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Mesh {
     /// Vertex positions in the node's space.
     pub positions: Vec<[f32; 3]>,
+    /// Unit vertex normals: empty, or one per position.
+    pub normals: Vec<[f32; 3]>,
+    /// Texture coordinates (the first UV set): empty, or one per position.
+    pub uvs: Vec<[f32; 2]>,
+    /// Skin joints (indices into the skin's [`Skin::joints`]): empty, or one per position.
+    pub joints: Vec<[u16; 4]>,
+    /// Skin weights (summing to 1) of [`Mesh::joints`]: empty, or one per position.
+    pub weights: Vec<[f32; 4]>,
     /// Groups of faces or lines with one material each.
     pub groups: Vec<Group>,
 }
@@ -121,8 +138,67 @@ pub struct Group {
     pub colour: [f32; 4],
     /// Application data of the group.
     pub extras: Value,
+    /// Application data of the material (glTF material `extras`; an MTL comment).
+    pub material_extras: Value,
     /// The primitives.
     pub shape: Shape,
+}
+
+/// A skin: the joints (scene nodes) and the inverse bind matrix of each.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Skin {
+    /// The name.
+    pub name: String,
+    /// The joint nodes (indices into [`Scene::nodes`]).
+    pub joints: Vec<usize>,
+    /// Per joint: the mesh's bind space to the joint's space (affine).
+    pub inverse_bind: Vec<Mat4>,
+}
+
+/// An animation: keyframe channels of node transforms.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Animation {
+    /// The name.
+    pub name: String,
+    /// Application data.
+    pub extras: Value,
+    /// The channels (at most one per node and property).
+    pub channels: Vec<Channel>,
+}
+
+/// The keys of one animated node property, linearly interpolated.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Channel {
+    /// The node (index into [`Scene::nodes`]).
+    pub node: usize,
+    /// What the keys set.
+    pub property: Property,
+    /// Key times in seconds: non-negative, strictly increasing.
+    pub times: Vec<f32>,
+    /// [`Property::width`] values per key, in the property's space (translation in the parent's
+    /// space, rotation as a unit quaternion `[x, y, z, w]`, scale per axis).
+    pub values: Vec<f32>,
+}
+
+/// An animated node property.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Property {
+    /// The translation.
+    Translation,
+    /// The rotation.
+    Rotation,
+    /// The scale.
+    Scale,
+}
+
+impl Property {
+    /// Values per key.
+    pub fn width(self) -> usize {
+        match self {
+            Property::Rotation => 4,
+            Property::Translation | Property::Scale => 3,
+        }
+    }
 }
 
 /// What a group draws.
@@ -209,6 +285,28 @@ impl Mat4 {
         Mat4(r)
     }
 
+    /// The inverse of a rigid transform (rotation and translation only).
+    pub fn inverse_rigid(&self) -> Mat4 {
+        let m = &self.0;
+        let mut r = Mat4::IDENTITY.0;
+        for c in 0..3 {
+            for row in 0..3 {
+                r[c * 4 + row] = m[row * 4 + c];
+            }
+        }
+        for row in 0..3 {
+            r[12 + row] = -(0..3).map(|k| r[k * 4 + row] * m[12 + k]).sum::<f64>();
+        }
+        Mat4(r)
+    }
+
+    /// Transforms a direction (no translation), in f64.
+    pub fn vector(&self, v: [f32; 3]) -> [f64; 3] {
+        let m = &self.0;
+        let v = v.map(f64::from);
+        [0, 1, 2].map(|r| (0..3).map(|k| m[k * 4 + r] * v[k]).sum())
+    }
+
     /// Transforms a point. Exact for matrices of 0 and ±1 with zero translation.
     pub fn point(&self, p: [f32; 3]) -> [f32; 3] {
         let m = &self.0;
@@ -229,6 +327,18 @@ impl Mat4 {
         };
         [c(0) as f32, c(1) as f32, c(2) as f32]
     }
+}
+
+/// A stored quaternion `[w, x, y, z]` as a unit `[x, y, z, w]` (identity when it has no
+/// length or is not finite).
+pub fn wxyz_to_unit_xyzw(q: [f32; 4]) -> [f64; 4] {
+    unit_quat([q[1], q[2], q[3], q[0]].map(f64::from)).unwrap_or([0.0, 0.0, 0.0, 1.0])
+}
+
+/// `q` (`[x, y, z, w]`) scaled to unit length; `None` when it has no length or is not finite.
+pub fn unit_quat(q: [f64; 4]) -> Option<[f64; 4]> {
+    let len = q.iter().map(|c| c * c).sum::<f64>().sqrt();
+    (len.is_finite() && len > 1e-12).then(|| q.map(|c| c / len))
 }
 
 /// An axis-angle rotation (`[x, y, z, angle]`, radians; a zero axis is none) as a quaternion.

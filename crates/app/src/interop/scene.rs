@@ -1,5 +1,6 @@
-//! Scenes from the game's files: a walkmesh, an area (LYT or folder), an NWN2 TRX/TRN and an
-//! MDL ASCII model, with placed objects and paths; and [`export_file`], which writes one.
+//! Scenes from the game's files: a walkmesh, an area (LYT or folder), an NWN2 TRX/TRN, an MDL
+//! ASCII model and a binary MDL model (with skins and animations), with placed objects and paths;
+//! and [`export_file`], which writes one.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -62,7 +63,7 @@ pub const TRX_NON_WALKABLE: (&str, [u8; 3]) = ("non-walkable", [120, 120, 120]);
 pub const MODEL_MESH: [u8; 3] = [170, 170, 180];
 
 /// Exports `input` ([`input::open`]: a BWM, an area with its module's placed objects, an
-/// NWN2 TRX/TRN or an MDL ASCII model) to `output`, whose extension (`.glb`, `.gltf`, `.obj`)
+/// NWN2 TRX/TRN, an MDL ASCII model or a binary MDL with its MDX) to `output`, whose extension (`.glb`, `.gltf`, `.obj`)
 /// picks the format. Writes atomically; never the input.
 pub fn export_file(
     session: &Session,
@@ -110,8 +111,8 @@ pub fn export_file(
     })
 }
 
-/// The scene of an input ([`input::open`]): an area, a BWM, an NWN2 TRX/TRN or an MDL ASCII
-/// model, without overlays.
+/// The scene of an input ([`input::open`]): an area, a BWM, an NWN2 TRX/TRN, an MDL ASCII
+/// model or a binary MDL, without overlays.
 pub fn build_scene(session: &Session, input: &Path, walkable_only: bool) -> Result<Scene, Error> {
     scene_of(&input::open(session, Some(input))?, input, walkable_only)
 }
@@ -150,9 +151,10 @@ fn scene_of(opened: &Opened, input: &Path, walkable_only: bool) -> Result<Scene,
             scene.add(node, None);
         }
         Document::MdlAscii(m) => add_model(&mut scene, m, &stem, walkable_only),
+        Document::Mdl(m) => add_binary_model(&mut scene, m),
         other => {
             return Err(Error::usage(format!(
-                "{}: {} has no geometry to export (expected a walkmesh, an area, a TRX or an MDL ASCII model)",
+                "{}: {} has no geometry to export (expected a walkmesh, an area, a TRX or an MDL model)",
                 input.display(),
                 other.format().name()
             )));
@@ -229,6 +231,7 @@ pub fn walkmesh_mesh(b: &Bwm, walkable_only: bool) -> Option<Mesh> {
                 material: f.material.name().into_owned(),
                 colour: rgba(material_colour(f.material), 1.0),
                 extras: json!({"material": f.material.name(), "material_id": f.material.id(), "walkable": walkable}),
+                material_extras: Value::Null,
                 shape: Shape::Triangles {
                     triangles: Vec::new(),
                     faces: Vec::new(),
@@ -244,6 +247,7 @@ pub fn walkmesh_mesh(b: &Bwm, walkable_only: bool) -> Option<Mesh> {
     (!groups.is_empty()).then(|| Mesh {
         positions: b.vertices.clone(),
         groups,
+        ..Mesh::default()
     })
 }
 
@@ -309,6 +313,7 @@ fn trx_mesh(w: &trx::Walkmesh, walkable_only: bool) -> Option<Mesh> {
                 material: name.to_string(),
                 colour: rgba(colour, 1.0),
                 extras: json!({"walkable": walk}),
+                material_extras: Value::Null,
                 shape: Shape::Triangles { triangles, faces },
             });
         }
@@ -316,6 +321,7 @@ fn trx_mesh(w: &trx::Walkmesh, walkable_only: bool) -> Option<Mesh> {
     (!groups.is_empty()).then(|| Mesh {
         positions: w.vertices.clone(),
         groups,
+        ..Mesh::default()
     })
 }
 
@@ -404,12 +410,14 @@ fn model_mesh(n: &mdl_ascii::Node, walkable_only: bool) -> Option<Mesh> {
                         material: m.name().into_owned(),
                         colour: rgba(material_colour(m), 1.0),
                         extras: json!({"material": m.name(), "material_id": m.id(), "walkable": m.is_walkable()}),
+                        material_extras: Value::Null,
                         shape: Shape::Triangles { triangles: Vec::new(), faces: Vec::new() },
                     },
                     None => Group {
                         material: n.kind.name().to_string(),
                         colour: rgba(MODEL_MESH, 1.0),
                         extras: Value::Null,
+                        material_extras: Value::Null,
                         shape: Shape::Triangles { triangles: Vec::new(), faces: Vec::new() },
                     },
                 });
@@ -421,7 +429,11 @@ fn model_mesh(n: &mdl_ascii::Node, walkable_only: bool) -> Option<Mesh> {
             }
         }
     }
-    (!groups.is_empty()).then_some(Mesh { positions, groups })
+    (!groups.is_empty()).then_some(Mesh {
+        positions,
+        groups,
+        ..Mesh::default()
+    })
 }
 
 /// Adds placed objects (those of the input's module, then those of `options.objects`) and
@@ -499,8 +511,10 @@ fn add_overlays(
                     material: OBJECT_MATERIAL.0.into(),
                     colour: rgba(OBJECT_MATERIAL.1, 1.0),
                     extras: Value::Null,
+                    material_extras: Value::Null,
                     shape: Shape::Triangles { triangles, faces },
                 }],
+                ..Mesh::default()
             });
         }
         scene.add(node, None);
@@ -520,9 +534,11 @@ fn add_overlays(
                     material: PATH_MATERIAL.0.into(),
                     colour: rgba(PATH_MATERIAL.1, 1.0),
                     extras: Value::Null,
+                    material_extras: Value::Null,
                     shape: Shape::LineStrip((0..points.len() as u32).collect()),
                 }],
                 positions: points,
+                ..Mesh::default()
             });
         }
         scene.add(node, None);
