@@ -47,9 +47,10 @@ pub enum Command {
         after_help = "Examples:\n  areakit query m13aa_01a.wok --at 12.5,-3 --z 0.5 --json\n  areakit query m13aa_01a.wok --ray 12.5,-3,10:0,0,-1\n  areakit query areakit-demo/demo.lyt --at 15,5"
     )]
     Query(QueryArgs),
-    /// Move, rotate, mirror a BWM walkmesh or remap its transitions; derived data stays valid.
+    /// Move, rotate, mirror a BWM walkmesh (or remap its transitions) or a binary model; derived
+    /// data stays valid.
     #[command(
-        after_help = "Example:\n  areakit transform room.wok -o turned.wok --rotate 90 --translate 10,0,0 --remap 3=5,4=none"
+        after_help = "A binary model (MDL) is written as OUT and its .mdx; the same steps on a room's model and its WOK keep the two in agreement.\n\nExamples:\n  areakit transform room.wok -o turned.wok --rotate 90 --translate 10,0,0 --remap 3=5,4=none\n  areakit transform room.mdl -o turned.mdl --rotate 90 --translate 10,0,0"
     )]
     Transform(TransformArgs),
     /// Draw a top-down map of a walkmesh, an area (LYT or folder) or an NWN2 TRX as SVG or PNG.
@@ -290,7 +291,7 @@ pub struct QueryArgs {
 /// `areakit transform`.
 #[derive(Debug, clap::Args)]
 pub struct TransformArgs {
-    /// The BWM file.
+    /// The BWM walkmesh or binary model (MDL, with its .mdx beside it).
     pub input: PathBuf,
     /// The file to write (never the input).
     #[arg(short, long)]

@@ -346,7 +346,49 @@ fn check_assembled(res: &dyn Resources, area: Option<&str>) -> Result<Option<Are
         .get(&module.area.resref, "pth")
         .map_err(|e| Error::io(&module.area.lyt_path, e))?
         .map(|r| (PathBuf::from(r.origin), r.data));
-    Ok(Some(module_unit(&module, pth)))
+    Ok(Some(module_unit(&module, pth, res)))
+}
+
+/// Each room's model (`<room>.mdl` with its `.mdx`, from `res`) against the room's WOK:
+/// `model-walkmesh-mismatch` where the model's walkmesh, placed at the room's LYT position,
+/// and the WOK differ. Rooms without a model or a WOK give nothing; a model that does not
+/// decode gives an `invalid-file` finding under its own name.
+pub fn room_model_findings(module: &Module, res: &dyn Resources) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for (i, room) in module.area.rooms.iter().enumerate() {
+        let (Some(wok), Some(place)) = (&room.wok, module.area.lyt.rooms.get(i)) else {
+            continue;
+        };
+        let Ok(Some(mdl)) = res.get(&room.name, "mdl") else {
+            continue;
+        };
+        let mdx = res.get(&room.name, "mdx").ok().flatten();
+        let file = mdl.origin.clone();
+        let model = match areakit_formats::mdl::read(
+            &mdl.data,
+            mdx.as_ref().map_or(&[][..], |r| &r.data[..]),
+        ) {
+            Ok(m) => m,
+            Err(e) => {
+                let mut f = decode_finding(&e);
+                f.place = f.place.file(file);
+                out.push(f);
+                continue;
+            }
+        };
+        for mut f in
+            areakit_area::models::walkmesh_mismatch(&model, wok, &room.name, place.position)
+        {
+            // A WOK face is filed under the WOK, a model face (named by its node) under the model.
+            let under = match (&room.wok_path, &f.place.item, f.place.face) {
+                (Some(w), None, Some(_)) => w.display().to_string(),
+                _ => file.clone(),
+            };
+            f.place = f.place.file(under).room(room.name.clone());
+            out.push(f);
+        }
+    }
+    out
 }
 
 /// The check of an assembled module: the findings of [`module_findings`] and of its
@@ -355,6 +397,7 @@ fn check_assembled(res: &dyn Resources, area: Option<&str>) -> Result<Option<Are
 pub(crate) fn module_unit(
     module: &areakit_area::module::Module,
     pth: Option<(PathBuf, Vec<u8>)>,
+    res: &dyn Resources,
 ) -> AreaUnit {
     let area = &module.area;
     let mut unit = AreaUnit {
@@ -367,6 +410,7 @@ pub(crate) fn module_unit(
         unit.files_checked += 1;
     }
     let (mut findings, nav) = module_findings(module);
+    findings.extend(room_model_findings(module, res));
     if let Some((pth_path, data)) = pth {
         // The path graph is checked on the bare ground: the module's navigation data when it
         // places no blocking object, else the ground built again without them.
@@ -432,7 +476,9 @@ fn check_area(session: &Session, lyt_path: &Path) -> Result<Option<AreaUnit>, Er
                 }
                 None => None,
             };
-            Ok(Some(module_unit(&module, pth)))
+            let res = areakit_area::resources::FolderResources::open(&module.area.dir)
+                .map_err(|e| Error::io(&module.area.dir, e))?;
+            Ok(Some(module_unit(&module, pth, &res)))
         }
         Err(areakit_area::area::AreaError::Lyt { .. }) => Ok(None),
         Err(areakit_area::area::AreaError::Io { path, source }) => Err(Error::io(&path, source)),
@@ -552,7 +598,7 @@ pub fn check_module(res: &dyn Resources, area: Option<&str>) -> Result<Report, E
         .get(resref, "pth")
         .map_err(|e| Error::io(Path::new(&format!("{resref}.pth")), e))?
         .map(|r| (PathBuf::from(r.origin), r.data));
-    let unit = module_unit(&module, pth);
+    let unit = module_unit(&module, pth, res);
     let mut report = Report {
         files_checked: unit.files_checked
             + usize::from(module.ifo.is_some())

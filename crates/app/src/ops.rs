@@ -167,13 +167,25 @@ pub struct TransformSteps {
     pub remap: Vec<(i32, Option<i32>)>,
 }
 
-/// Transforms a walkmesh ([`TransformSteps`]) and writes it atomically; returns it.
+/// What [`transform_file`] transformed and wrote.
+#[derive(Debug, Clone)]
+pub enum Transformed {
+    /// A BWM walkmesh.
+    Walkmesh(Box<Bwm>),
+    /// A binary model (written as the output and its `.mdx`).
+    Model(Box<areakit_formats::mdl::Model>),
+}
+
+/// Transforms a walkmesh or a binary model ([`TransformSteps`]) and writes it atomically;
+/// returns it. A model moves with its walkmesh: the same steps applied to a room's model and
+/// its WOK keep the two in agreement ([`areakit_area::models::transform`]); transition
+/// renumbering applies to walkmeshes only.
 pub fn transform_file(
     session: &Session,
     input: &Path,
     output: &Path,
     steps: &TransformSteps,
-) -> Result<Bwm, Error> {
+) -> Result<Transformed, Error> {
     refuse_overwrite(input, output, false)?;
     let mut list = Vec::new();
     if let Some(axis) = steps.mirror {
@@ -191,12 +203,44 @@ pub fn transform_file(
         }
         list.push(Transform::Translate(t));
     }
-    let mesh = load_bwm(session, input)?;
+    let data = session.read(input)?;
+    if Format::detect(input, &data) == Some(Format::Mdl) {
+        if !steps.remap.is_empty() {
+            return Err(Error::usage(format!(
+                "{}: transition renumbering applies to walkmeshes, not to a model",
+                input.display()
+            )));
+        }
+        let Document::Mdl(mut model) = Document::open(session, input)? else {
+            return Err(Error::usage(format!(
+                "{}: not a binary model",
+                input.display()
+            )));
+        };
+        areakit_area::models::transform(&mut model, &list);
+        let doc = Document::Mdl(model);
+        let files = doc.encode_files(Format::Mdl, output, &EncodeOptions::default())?;
+        for (path, _) in files.iter().skip(1) {
+            refuse_overwrite(&crate::document::mdx_path(input), path, false)?;
+        }
+        for (path, bytes) in &files {
+            write_atomic(path, bytes)?;
+        }
+        let Document::Mdl(model) = doc else {
+            return Err(Error::usage("internal: not a model"));
+        };
+        return Ok(Transformed::Model(model));
+    }
+    let mesh = decode_bwm(
+        input,
+        &data,
+        "a BWM walkmesh (WOK/PWK/DWK) or a binary model (MDL)",
+    )?;
     let result =
         walkmesh::transform(&mesh, &list, &steps.remap).map_err(|e| Error::geometry(input, e))?;
     let bytes = bwm::write(&result).map_err(|e| Error::encode(output, e))?;
     write_atomic(output, &bytes)?;
-    Ok(result)
+    Ok(Transformed::Walkmesh(Box::new(result)))
 }
 
 /// Bakes an NWN2 terrain (`.trn` or `.trx`): its tile path tables, islands and island path

@@ -1,0 +1,131 @@
+//! Binary models through the command line: a kit room's model and WOK transformed together keep
+//! agreeing (`check` of the area they form finds no `model-walkmesh-mismatch`), and a room
+//! whose WOK no longer matches its model is reported.
+
+use crate::common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn areakit() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_areakit"))
+}
+
+fn run(args: &[&std::ffi::OsStr]) -> (i32, String, String) {
+    let out = areakit().args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn kit_room(name: &str) -> PathBuf {
+    common::corpus_dir()
+        .join("kotor/openkotor_pykotor/Tools/HolocronToolset/src/toolset/kits/blackvulkar")
+        .join(name)
+}
+
+fn mismatches(report: &str) -> usize {
+    let v: serde_json::Value = serde_json::from_str(report).expect("JSON report");
+    v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "model-walkmesh-mismatch")
+        .count()
+}
+
+/// A folder holding a one-room area: `area.lyt` placing room `r` at `at`, the room's model and
+/// its WOK as given.
+fn area(dir: &Path, model: &Path, wok: &Path, at: [f32; 3]) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::copy(model, dir.join("r.mdl")).unwrap();
+    std::fs::copy(model.with_extension("mdx"), dir.join("r.mdx")).unwrap();
+    std::fs::copy(wok, dir.join("r.wok")).unwrap();
+    let lyt = format!(
+        "beginlayout\nroomcount 1\n  r {} {} {}\ntrackcount 0\nobstaclecount 0\ndoorhookcount 0\ndonelayout\n",
+        at[0], at[1], at[2]
+    );
+    std::fs::write(dir.join("area.lyt"), lyt).unwrap();
+    dir.join("area.lyt")
+}
+
+#[test]
+fn a_kit_room_rotated_with_its_wok_still_agrees() {
+    let tmp = std::env::temp_dir().join(format!("areakit-models-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).unwrap();
+    let model = kit_room("room_1.mdl");
+    let wok = kit_room("room_1.wok");
+    // As shipped, at the origin: the model and the WOK agree.
+    let lyt = area(&tmp.join("a"), &model, &wok, [0.0; 3]);
+    let (code, out, err) = run(&["check".as_ref(), lyt.as_os_str(), "--json".as_ref()]);
+    assert!(code == 0 || code == 1, "{err}");
+    assert_eq!(mismatches(&out), 0, "{out}");
+
+    // Both turned by 90° and moved: still in agreement. A game area's WOK lies in area space, so
+    // the LYT places the model where the WOK was moved to.
+    let turned = tmp.join("turned.mdl");
+    let turned_wok = tmp.join("turned.wok");
+    for (input, output) in [(&model, &turned), (&wok, &turned_wok)] {
+        let (code, _, err) = run(&[
+            "transform".as_ref(),
+            input.as_os_str(),
+            "-o".as_ref(),
+            output.as_os_str(),
+            "--rotate".as_ref(),
+            "90".as_ref(),
+        ]);
+        assert_eq!(code, 0, "{err}");
+    }
+    assert!(
+        turned.with_extension("mdx").is_file(),
+        "transform writes the MDX beside the MDL"
+    );
+    let moved_wok = tmp.join("moved.wok");
+    let (code, _, err) = run(&[
+        "transform".as_ref(),
+        turned_wok.as_os_str(),
+        "-o".as_ref(),
+        moved_wok.as_os_str(),
+        "--translate".as_ref(),
+        "20,-5,0".as_ref(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let lyt = area(&tmp.join("b"), &turned, &moved_wok, [20.0, -5.0, 0.0]);
+    let (_, out, _) = run(&["check".as_ref(), lyt.as_os_str(), "--json".as_ref()]);
+    assert_eq!(mismatches(&out), 0, "{out}");
+
+    // The turned model over the WOK as shipped: reported, with the room and a position.
+    let lyt = area(&tmp.join("c"), &turned, &wok, [0.0; 3]);
+    let (_, out, _) = run(&["check".as_ref(), lyt.as_os_str(), "--json".as_ref()]);
+    assert!(mismatches(&out) > 0, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let found = |wok_face: bool| {
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| {
+                f["code"] == "model-walkmesh-mismatch"
+                    && f.get("face").is_some()
+                    && f.get("item").is_none() == wok_face
+            })
+            .cloned()
+            .unwrap()
+    };
+    // A model face without a WOK face: filed under the model, with its node.
+    let f = found(false);
+    assert!(f["path"].as_str().unwrap().ends_with("r.mdl"), "{f}");
+    assert_eq!(f["item"], "r/walkmesh", "{f}");
+    // A WOK face without a model face: filed under the WOK, with the room, face and position.
+    let f = found(true);
+    assert!(f["path"].as_str().unwrap().ends_with("r.wok"), "{f}");
+    assert_eq!(f["room"], "r", "{f}");
+    assert!(
+        f["face"].is_u64() && f["position"].as_array().is_some_and(|p| p.len() == 3),
+        "{f}"
+    );
+    std::fs::remove_dir_all(&tmp).unwrap();
+}
