@@ -3,8 +3,10 @@
 //!
 //! Layout: one scene whose single root node `areakit` turns the game's z-up frame into glTF's
 //! y-up frame (a `matrix`); the scene's nodes hang below it with their own transforms. A mesh
-//! has one `POSITION` accessor shared by all its primitives, so vertex numbers are the game's;
-//! each group is a primitive with its own `indices` and material.
+//! has one `POSITION` accessor (and `NORMAL`, `TEXCOORD_0`, `JOINTS_0`, `WEIGHTS_0` when the
+//! scene's mesh has them) shared by all its primitives, so vertex numbers are the game's; each
+//! group is a primitive with its own `indices` and material. Skins and animations (linear
+//! samplers) follow the scene's.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
@@ -38,6 +40,15 @@ struct Buffer {
 
 impl Buffer {
     fn view(&mut self, bytes: &[u8], target: gj::buffer::Target) -> gj::Index<gj::buffer::View> {
+        self.view_for(bytes, Some(target))
+    }
+
+    /// A view of `bytes`; `target` only for vertex attributes and indices.
+    fn view_for(
+        &mut self,
+        bytes: &[u8],
+        target: Option<gj::buffer::Target>,
+    ) -> gj::Index<gj::buffer::View> {
         while self.data.len() % 4 != 0 {
             self.data.push(0);
         }
@@ -49,7 +60,7 @@ impl Buffer {
             byte_offset: Some(USize64(offset as u64)),
             byte_stride: None,
             name: None,
-            target: Some(Valid(target)),
+            target: target.map(Valid),
             extensions: None,
             extras: None,
         });
@@ -81,6 +92,48 @@ fn accessor(
     }
 }
 
+/// The little-endian bytes of `values`.
+fn f32_bytes(values: impl IntoIterator<Item = f32>) -> Vec<u8> {
+    values.into_iter().flat_map(f32::to_le_bytes).collect()
+}
+
+/// Adds an accessor of f32 items (`type_`) over `bytes` in a view of its own; `min_max` adds
+/// the per-component bounds of the `width`-wide items.
+fn push_floats(
+    root: &mut gj::Root,
+    buf: &mut Buffer,
+    values: &[f32],
+    type_: gj::accessor::Type,
+    target: Option<gj::buffer::Target>,
+    min_max: bool,
+) -> gj::Index<gj::Accessor> {
+    let width = type_.multiplicity();
+    let view = buf.view_for(&f32_bytes(values.iter().copied()), target);
+    let (min, max) = if min_max {
+        let mut min = vec![f32::INFINITY; width];
+        let mut max = vec![f32::NEG_INFINITY; width];
+        for item in values.chunks_exact(width) {
+            for k in 0..width {
+                min[k] = min[k].min(item[k]);
+                max[k] = max[k].max(item[k]);
+            }
+        }
+        let f = |v: Vec<f32>| json!(v.into_iter().map(f64::from).collect::<Vec<_>>());
+        (Some(f(min)), Some(f(max)))
+    } else {
+        (None, None)
+    };
+    root.accessors.push(accessor(
+        view,
+        values.len() / width,
+        gj::accessor::ComponentType::F32,
+        type_,
+        min,
+        max,
+    ));
+    gj::Index::new(root.accessors.len() as u32 - 1)
+}
+
 /// Writes a scene as glTF: a `.glb` container when `binary`, else JSON with the buffer as a
 /// base64 data URI. Fails only when the JSON cannot be made (it always can for finite data).
 pub fn write(scene: &Scene, binary: bool) -> Result<Vec<u8>, String> {
@@ -107,6 +160,7 @@ pub fn write(scene: &Scene, binary: bool) -> Result<Vec<u8>, String> {
     let mut top_children = Vec::new();
     let mut children: Vec<Vec<gj::Index<gj::Node>>> = vec![Vec::new(); scene.nodes.len()];
     for (i, n) in scene.nodes.iter().enumerate() {
+        let mut skin = None;
         let mesh = match &n.mesh {
             Some(m) if !m.groups.is_empty() && !m.positions.is_empty() => {
                 let mut min = [f32::INFINITY; 3];
@@ -129,6 +183,69 @@ pub fn write(scene: &Scene, binary: bool) -> Result<Vec<u8>, String> {
                     Some(json!(max.map(f64::from))),
                 ));
                 let positions = gj::Index::new(root.accessors.len() as u32 - 1);
+                let nv = m.positions.len();
+                let array = Some(gj::buffer::Target::ArrayBuffer);
+                let mut shared = BTreeMap::new();
+                shared.insert(Valid(gj::mesh::Semantic::Positions), positions);
+                if m.normals.len() == nv {
+                    let values: Vec<f32> = m.normals.iter().flatten().copied().collect();
+                    let a = push_floats(
+                        &mut root,
+                        &mut buf,
+                        &values,
+                        gj::accessor::Type::Vec3,
+                        array,
+                        false,
+                    );
+                    shared.insert(Valid(gj::mesh::Semantic::Normals), a);
+                }
+                if m.uvs.len() == nv {
+                    let values: Vec<f32> = m.uvs.iter().flatten().copied().collect();
+                    let a = push_floats(
+                        &mut root,
+                        &mut buf,
+                        &values,
+                        gj::accessor::Type::Vec2,
+                        array,
+                        false,
+                    );
+                    shared.insert(Valid(gj::mesh::Semantic::TexCoords(0)), a);
+                }
+                let skinned = n.skin.is_some_and(|s| s < scene.skins.len())
+                    && m.joints.len() == nv
+                    && m.weights.len() == nv;
+                if skinned {
+                    let bytes: Vec<u8> = m
+                        .joints
+                        .iter()
+                        .flatten()
+                        .flat_map(|j| j.to_le_bytes())
+                        .collect();
+                    let view = buf.view(&bytes, gj::buffer::Target::ArrayBuffer);
+                    root.accessors.push(accessor(
+                        view,
+                        nv,
+                        gj::accessor::ComponentType::U16,
+                        gj::accessor::Type::Vec4,
+                        None,
+                        None,
+                    ));
+                    shared.insert(
+                        Valid(gj::mesh::Semantic::Joints(0)),
+                        gj::Index::new(root.accessors.len() as u32 - 1),
+                    );
+                    let values: Vec<f32> = m.weights.iter().flatten().copied().collect();
+                    let a = push_floats(
+                        &mut root,
+                        &mut buf,
+                        &values,
+                        gj::accessor::Type::Vec4,
+                        array,
+                        false,
+                    );
+                    shared.insert(Valid(gj::mesh::Semantic::Weights(0)), a);
+                    skin = n.skin;
+                }
                 let mut primitives = Vec::new();
                 for g in &m.groups {
                     let key = (g.material.clone(), g.colour.map(f32::to_bits));
@@ -136,6 +253,7 @@ pub fn write(scene: &Scene, binary: bool) -> Result<Vec<u8>, String> {
                         root.materials.push(gj::Material {
                             name: Some(g.material.clone()),
                             double_sided: true,
+                            extras: extras(&g.material_extras),
                             pbr_metallic_roughness: gj::material::PbrMetallicRoughness {
                                 base_color_factor: gj::material::PbrBaseColorFactor(g.colour),
                                 metallic_factor: gj::material::StrengthFactor(0.0),
@@ -174,8 +292,7 @@ pub fn write(scene: &Scene, binary: bool) -> Result<Vec<u8>, String> {
                         None,
                         None,
                     ));
-                    let mut attributes = BTreeMap::new();
-                    attributes.insert(Valid(gj::mesh::Semantic::Positions), positions);
+                    let attributes = shared.clone();
                     primitives.push(gj::mesh::Primitive {
                         attributes,
                         extensions: None,
@@ -206,6 +323,7 @@ pub fn write(scene: &Scene, binary: bool) -> Result<Vec<u8>, String> {
             rotation: (rotation != [0.0, 0.0, 0.0, 1.0])
                 .then_some(gj::scene::UnitQuaternion(rotation)),
             extras: extras(&n.extras),
+            skin: skin.map(|s| gj::Index::new(s as u32)),
             ..Default::default()
         });
         let index = gj::Index::new(i as u32 + 1);
@@ -222,6 +340,8 @@ pub fn write(scene: &Scene, binary: bool) -> Result<Vec<u8>, String> {
     if !top_children.is_empty() {
         root.nodes[0].children = Some(top_children);
     }
+    write_skins(scene, &mut root, &mut buf);
+    write_animations(scene, &mut root, &mut buf);
     root.scenes.push(gj::Scene {
         extensions: None,
         extras: None,
@@ -274,6 +394,96 @@ pub fn write(scene: &Scene, binary: bool) -> Result<Vec<u8>, String> {
         out.extend_from_slice(&buf.data);
     }
     Ok(out)
+}
+
+/// The scene's skins (joints are scene nodes, one past their index for the axis node), each
+/// with its inverse bind matrices. Every skin is written, used or not, so indices stay the
+/// scene's.
+fn write_skins(scene: &Scene, root: &mut gj::Root, buf: &mut Buffer) {
+    for s in &scene.skins {
+        let values: Vec<f32> = s
+            .inverse_bind
+            .iter()
+            .flat_map(|m| {
+                let mut m = m.0.map(|v| v as f32);
+                // Affine exactly, as the validator checks.
+                m[3] = 0.0;
+                m[7] = 0.0;
+                m[11] = 0.0;
+                m[15] = 1.0;
+                m
+            })
+            .collect();
+        let ibm = (!values.is_empty())
+            .then(|| push_floats(root, buf, &values, gj::accessor::Type::Mat4, None, false));
+        root.skins.push(gj::Skin {
+            extensions: None,
+            extras: None,
+            inverse_bind_matrices: ibm,
+            joints: s
+                .joints
+                .iter()
+                .map(|&j| gj::Index::new(j as u32 + 1))
+                .collect(),
+            name: Some(s.name.clone()),
+            skeleton: None,
+        });
+    }
+}
+
+/// The scene's animations: one linear sampler per channel, its times and values in accessors
+/// of their own.
+fn write_animations(scene: &Scene, root: &mut gj::Root, buf: &mut Buffer) {
+    use gj::animation::{Channel, Interpolation, Property as P, Sampler, Target};
+    for a in &scene.animations {
+        let mut channels = Vec::new();
+        let mut samplers = Vec::new();
+        for c in &a.channels {
+            let width = c.property.width();
+            if c.times.is_empty() || c.values.len() != c.times.len() * width {
+                continue;
+            }
+            let input = push_floats(root, buf, &c.times, gj::accessor::Type::Scalar, None, true);
+            let type_ = if width == 4 {
+                gj::accessor::Type::Vec4
+            } else {
+                gj::accessor::Type::Vec3
+            };
+            let output = push_floats(root, buf, &c.values, type_, None, false);
+            samplers.push(Sampler {
+                extensions: None,
+                extras: None,
+                input,
+                interpolation: Valid(Interpolation::Linear),
+                output,
+            });
+            channels.push(Channel {
+                sampler: gj::Index::new(samplers.len() as u32 - 1),
+                target: Target {
+                    extensions: None,
+                    extras: None,
+                    node: gj::Index::new(c.node as u32 + 1),
+                    path: Valid(match c.property {
+                        super::Property::Translation => P::Translation,
+                        super::Property::Rotation => P::Rotation,
+                        super::Property::Scale => P::Scale,
+                    }),
+                },
+                extensions: None,
+                extras: None,
+            });
+        }
+        if channels.is_empty() {
+            continue;
+        }
+        root.animations.push(gj::Animation {
+            extensions: None,
+            extras: extras(&a.extras),
+            channels,
+            name: Some(a.name.clone()),
+            samplers,
+        });
+    }
 }
 
 /// Standard base64, padding optional when decoding (the `base64` crate, as `view` uses it).

@@ -4,7 +4,9 @@
 //! Layout: y up as 3-D tools expect (`(x, z, -y)` of the game's `(x, y, z)`), one `o` per node
 //! with a mesh (areas: one per LYT room, in LYT order, empty for rooms without a walkmesh), a
 //! `# areakit-node {json}` comment carrying the node's `extras`, faces in the walkmesh's own
-//! order with a `g`/`usemtl` line wherever the material changes, paths as `l` lines.
+//! order with a `g`/`usemtl` line wherever the material changes, paths as `l` lines. Meshes
+//! with normals and UVs (binary models) add `vn`/`vt` lines, one per vertex, numbered like the
+//! vertices; a material's extras (a model's texture name) are a `# areakit-material` comment.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -36,6 +38,7 @@ pub fn write(scene: &Scene, mtl_name: &str) -> (String, String) {
     let mut materials: Vec<String> = Vec::new();
     let world = scene.world_matrices();
     let mut next_vertex = 1u64;
+    let (mut next_uv, mut next_normal) = (1u64, 1u64);
     for (ni, n) in scene.nodes.iter().enumerate() {
         // Every LYT room gets exactly one `o` (so `--room-index` counts objects as rooms).
         let kind = n.extras.get("kind").and_then(Value::as_str);
@@ -77,6 +80,39 @@ pub fn write(scene: &Scene, mtl_name: &str) -> (String, String) {
             let [x, y, z] = m.point(*p);
             let _ = writeln!(o, "v {x} {y} {z}");
         }
+        let nv = mesh.positions.len();
+        let uvs = mesh.uvs.len() == nv;
+        let normals = mesh.normals.len() == nv;
+        if uvs {
+            for [u, v] in &mesh.uvs {
+                let _ = writeln!(o, "vt {u} {v}");
+            }
+        }
+        if normals {
+            for n in &mesh.normals {
+                let [x, y, z] = m.vector(*n);
+                let len = (x * x + y * y + z * z).sqrt();
+                let [x, y, z] = if len > 0.0 {
+                    [x / len, y / len, z / len].map(|c| c as f32)
+                } else {
+                    [0.0, 1.0, 0.0]
+                };
+                let _ = writeln!(o, "vn {x} {y} {z}");
+            }
+        }
+        // `f v`, `f v/vt`, `f v//vn` or `f v/vt/vn`: vertex `i` of the mesh has the `i`-th
+        // `vt` and `vn` line of the mesh too.
+        let (vt0, vn0) = (next_uv, next_normal);
+        let corner = |i: u32| {
+            let v = next_vertex + u64::from(i);
+            let (t, n) = (vt0 + u64::from(i), vn0 + u64::from(i));
+            match (uvs, normals) {
+                (false, false) => v.to_string(),
+                (true, false) => format!("{v}/{t}"),
+                (false, true) => format!("{v}//{n}"),
+                (true, true) => format!("{v}/{t}/{n}"),
+            }
+        };
         let mut current = usize::MAX;
         for (_, gi, t) in &faces {
             if *gi != current {
@@ -89,13 +125,7 @@ pub fn write(scene: &Scene, mtl_name: &str) -> (String, String) {
                     one_line(&g.material)
                 );
             }
-            let _ = writeln!(
-                o,
-                "f {} {} {}",
-                next_vertex + u64::from(t[0]),
-                next_vertex + u64::from(t[1]),
-                next_vertex + u64::from(t[2])
-            );
+            let _ = writeln!(o, "f {} {} {}", corner(t[0]), corner(t[1]), corner(t[2]));
         }
         for g in &mesh.groups {
             if let Shape::LineStrip(l) = &g.shape {
@@ -121,9 +151,18 @@ pub fn write(scene: &Scene, mtl_name: &str) -> (String, String) {
                     "\nnewmtl {}\nKd {r} {gr} {b}\nKa 0 0 0\nd {a}\nillum 1",
                     one_line(&g.material)
                 );
+                if !g.material_extras.is_null() {
+                    let _ = writeln!(mtl, "# areakit-material {}", g.material_extras);
+                }
             }
         }
-        next_vertex += mesh.positions.len() as u64;
+        next_vertex += nv as u64;
+        if uvs {
+            next_uv += nv as u64;
+        }
+        if normals {
+            next_normal += nv as u64;
+        }
     }
     (o, mtl)
 }

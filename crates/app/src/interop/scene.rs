@@ -2,15 +2,19 @@
 //! ASCII model and a binary MDL model (with skins and animations), with placed objects and paths;
 //! and [`export_file`], which writes one.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use areakit_formats::bwm::{Bwm, Material};
+use areakit_formats::mdl;
 use areakit_formats::mdl_ascii::{self, NodeKind};
 use areakit_formats::{Location, trx};
 use serde_json::{Value, json};
 
-use super::{ExportFormat, Group, Mesh, Node, Scene, Shape, axis_angle_to_quat, invalid, rgba};
+use super::{
+    Animation, Channel, ExportFormat, Group, Mat4, Mesh, Node, Property, Scene, Shape, Skin,
+    axis_angle_to_quat, invalid, rgba, unit_quat, wxyz_to_unit_xyzw,
+};
 use areakit_area::area::Area;
 use areakit_area::navigation::PathMode;
 use areakit_geometry::nav::{DEFAULT_SNAP, Endpoint};
@@ -63,8 +67,8 @@ pub const TRX_NON_WALKABLE: (&str, [u8; 3]) = ("non-walkable", [120, 120, 120]);
 pub const MODEL_MESH: [u8; 3] = [170, 170, 180];
 
 /// Exports `input` ([`input::open`]: a BWM, an area with its module's placed objects, an
-/// NWN2 TRX/TRN, an MDL ASCII model or a binary MDL with its MDX) to `output`, whose extension (`.glb`, `.gltf`, `.obj`)
-/// picks the format. Writes atomically; never the input.
+/// NWN2 TRX/TRN, an MDL ASCII model or a binary MDL with its MDX) to `output`, whose extension
+/// (`.glb`, `.gltf`, `.obj`) picks the format. Writes atomically; never the input.
 pub fn export_file(
     session: &Session,
     input: &Path,
@@ -436,6 +440,488 @@ fn model_mesh(n: &mdl_ascii::Node, walkable_only: bool) -> Option<Mesh> {
     })
 }
 
+/// The material of binary-model meshes without a texture (`NULL` or empty `texture0`).
+pub const UNTEXTURED: &str = "untextured";
+
+/// Controller types of the transform controllers (every node type has them).
+const CTRL_POSITION: u32 = 8;
+const CTRL_ORIENTATION: u32 = 20;
+const CTRL_SCALE: u32 = 36;
+
+/// A binary model: one node per geometry node (`nodes[0]`, the model's root, carries the
+/// model's fields), parents from the node tree, local transforms from position and
+/// orientation. Mesh nodes get one group each: the faces, with the texture (`texture0`) as the
+/// material; skin nodes a skin; every animation with transform keys becomes an animation.
+/// The layout is described in `docs/formats/gltf-export-mdl.md`.
+fn add_binary_model(scene: &mut Scene, m: &mdl::Model) {
+    let parents = m.parents();
+    let base = scene.nodes.len();
+    let mut index_of = Vec::with_capacity(m.nodes.len());
+    let mut spellings = HashMap::new();
+    for (i, n) in m.nodes.iter().enumerate() {
+        let mut extras = if i == 0 {
+            json!({
+                "kind": "model",
+                "model": m.geometry.name.as_string(),
+                "supermodel": m.header.supermodel.as_string(),
+                "game": m.game.name(),
+                "classification": m.header.classification,
+                "animation_scale": m.header.animation_scale,
+                "node_type": n.kind_name(),
+            })
+        } else {
+            json!({"kind": "model-node", "node_type": n.kind_name(), "node_number": n.node_number})
+        };
+        let mut node_mesh = None;
+        if let Value::Object(map) = &mut extras {
+            if n.flags & mdl::flags::AABB != 0 || n.aabb.is_some() {
+                map.insert("walkmesh".into(), json!(true));
+            }
+            if let Some(r) = &n.reference {
+                map.insert("reference".into(), json!(r.model.as_string()));
+            }
+            if let Some(me) = &n.mesh {
+                if !mdx_matches(me) {
+                    map.insert("mdx_mismatch".into(), json!(true));
+                }
+                let (mesh, replaced) = binary_mesh(me, &mut spellings);
+                if replaced > 0 {
+                    map.insert("normals_replaced".into(), json!(replaced));
+                }
+                node_mesh = mesh;
+            }
+        }
+        let mut node = Node::new(m.node_name(n), extras);
+        if n.position.iter().all(|c| c.is_finite()) {
+            node.translation = n.position.map(f64::from);
+        }
+        node.rotation = wxyz_to_unit_xyzw(n.orientation);
+        node.mesh = node_mesh;
+        let parent = parents
+            .get(i)
+            .copied()
+            .flatten()
+            .filter(|&p| p < i)
+            .map(|p| index_of[p]);
+        index_of.push(scene.add(node, parent));
+    }
+    let world = scene.world_matrices();
+    for (i, n) in m.nodes.iter().enumerate() {
+        let (Some(skin), Some(me)) = (&n.skin, &n.mesh) else {
+            continue;
+        };
+        let si = index_of[i];
+        if scene.nodes[si].mesh.is_none() {
+            continue;
+        }
+        let name = scene.nodes[si].name.clone();
+        let Some(BoundSkin {
+            skin: s,
+            joints,
+            weights,
+            fallbacks,
+        }) = binary_skin(m, i, skin, me, &index_of, &world, name)
+        else {
+            continue;
+        };
+        scene.skins.push(s);
+        let node = &mut scene.nodes[si];
+        node.skin = Some(scene.skins.len() - 1);
+        if let Some(mesh) = &mut node.mesh {
+            mesh.joints = joints;
+            mesh.weights = weights;
+        }
+        if fallbacks > 0
+            && let Value::Object(map) = &mut node.extras
+        {
+            map.insert("unweighted_vertices".into(), json!(fallbacks));
+        }
+    }
+    let mut skipped = Vec::new();
+    for a in &m.animations {
+        match binary_animation(m, a, &index_of, scene) {
+            Some(anim) => scene.animations.push(anim),
+            None => skipped.push(a.geometry.name.as_string()),
+        }
+    }
+    if let Some(Value::Object(map)) = scene.nodes.get_mut(base).map(|n| &mut n.extras) {
+        map.insert("animations".into(), json!(m.animations.len()));
+        if !skipped.is_empty() {
+            map.insert("animations_without_transform_keys".into(), json!(skipped));
+        }
+    }
+}
+
+/// Whether the MDX rows of a mesh belong to it: their positions (when the rows have them) are
+/// the MDL's copy. Some files come with the MDX of another build of the model, whose rows of
+/// other meshes hold unrelated numbers; their normals, UVs and skin weights are left out.
+fn mdx_matches(me: &mdl::Mesh) -> bool {
+    let rows = &me.vertices.positions;
+    rows.is_empty()
+        || (rows.len() == me.positions.len()
+            && rows
+                .iter()
+                .zip(&me.positions)
+                .all(|(a, b)| (0..3).all(|k| (a[k] - b[k]).abs() <= 1e-4 * (1.0 + b[k].abs()))))
+}
+
+/// A mesh of a binary model: the MDL's positions, the MDX's normals (made unit length; ones
+/// without a direction become +z, counted) and first UV set when they have a row per vertex
+/// (and the rows are the mesh's: [`mdx_matches`]), and every face whose vertices exist, as one
+/// group named by the texture (as first spelt: `spellings` maps lower case to it, the game's
+/// names being case-insensitive).
+fn binary_mesh(me: &mdl::Mesh, spellings: &mut HashMap<String, String>) -> (Option<Mesh>, usize) {
+    let nv = me.positions.len();
+    let mdx = mdx_matches(me);
+    let mut triangles = Vec::with_capacity(me.faces.len());
+    let mut faces = Vec::with_capacity(me.faces.len());
+    for (fi, f) in me.faces.iter().enumerate() {
+        if f.vertices.iter().all(|&v| usize::from(v) < nv) {
+            triangles.push(f.vertices.map(u32::from));
+            faces.push(fi as u32);
+        }
+    }
+    if triangles.is_empty() {
+        return (None, 0);
+    }
+    let mut replaced = 0;
+    let normals = if mdx && me.vertices.normals.len() == nv {
+        me.vertices
+            .normals
+            .iter()
+            .map(|n| {
+                let v = n.map(f64::from);
+                let len = v.iter().map(|c| c * c).sum::<f64>().sqrt();
+                if len.is_finite() && len > 1e-9 {
+                    v.map(|c| (c / len) as f32)
+                } else {
+                    replaced += 1;
+                    [0.0, 0.0, 1.0]
+                }
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let uvs = if mdx && me.vertices.uvs[0].len() == nv {
+        me.vertices.uvs[0]
+            .iter()
+            .map(|uv| uv.map(|c| if c.is_finite() { c } else { 0.0 }))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let texture = me.texture0.as_string();
+    let (material, texture) = if texture.is_empty() || texture.eq_ignore_ascii_case("null") {
+        (UNTEXTURED.to_string(), Value::Null)
+    } else {
+        let name = spellings
+            .entry(texture.to_ascii_lowercase())
+            .or_insert_with(|| texture.clone())
+            .clone();
+        (name.clone(), json!(name))
+    };
+    let mesh = Mesh {
+        positions: me
+            .positions
+            .iter()
+            .map(|p| p.map(|c| if c.is_finite() { c } else { 0.0 }))
+            .collect(),
+        normals,
+        uvs,
+        groups: vec![Group {
+            material,
+            colour: rgba(MODEL_MESH, 1.0),
+            extras: Value::Null,
+            material_extras: json!({"texture": texture}),
+            shape: Shape::Triangles { triangles, faces },
+        }],
+        ..Mesh::default()
+    };
+    (Some(mesh), replaced)
+}
+
+/// The skin of geometry node `mesh_node`, its vertices' joints and weights, and how many
+/// vertices had no usable weight (they follow the mesh node's own joint, else joint 0). `None`
+/// when the mesh has no weight rows, they are not its own ([`mdx_matches`]) or no node is a
+/// bone.
+///
+/// The bone map has one entry per geometry node in pre-order (the node's bone number, -1 for
+/// none); the joints are the mapped nodes in bone-number order. `qbones`/`tbones` are indexed
+/// like the bone map and give, per node, the mesh's space to that node's space at rest
+/// (translation after rotation); they are the inverse bind matrices. A node without them gets
+/// the rest pose's `inverse(bone world) * mesh world`.
+fn binary_skin(
+    m: &mdl::Model,
+    mesh_node: usize,
+    skin: &mdl::Skin,
+    me: &mdl::Mesh,
+    index_of: &[usize],
+    world: &[Mat4],
+    name: String,
+) -> Option<BoundSkin> {
+    let nv = me.positions.len();
+    let v = &me.vertices;
+    if v.bone_weights.len() != nv || v.bone_indices.len() != nv || !mdx_matches(me) {
+        return None;
+    }
+    let mut node_of_bone: BTreeMap<i64, usize> = BTreeMap::new();
+    for (ni, &b) in skin.bone_map.iter().enumerate().take(m.nodes.len()) {
+        if (0.0..65536.0).contains(&b) {
+            node_of_bone.insert(b.round() as i64, ni);
+        }
+    }
+    if node_of_bone.is_empty() {
+        return None;
+    }
+    let mesh_world = world[index_of[mesh_node]];
+    let mut joint_of_bone: HashMap<i64, u16> = HashMap::new();
+    let mut joints = Vec::with_capacity(node_of_bone.len());
+    let mut inverse_bind = Vec::with_capacity(node_of_bone.len());
+    for (j, (&b, &ni)) in node_of_bone.iter().enumerate() {
+        joint_of_bone.insert(b, j as u16);
+        joints.push(index_of[ni]);
+        let stored = match (skin.qbones.get(ni), skin.tbones.get(ni)) {
+            (Some(q), Some(t)) if q.iter().chain(t).all(|c| c.is_finite()) => {
+                unit_quat([q[1], q[2], q[3], q[0]].map(f64::from))
+                    .map(|q| Mat4::from_trs(t.map(f64::from), q))
+            }
+            _ => None,
+        };
+        inverse_bind
+            .push(stored.unwrap_or_else(|| world[index_of[ni]].inverse_rigid().mul(&mesh_world)));
+    }
+    let own = node_of_bone
+        .iter()
+        .find(|&(_, &ni)| ni == mesh_node)
+        .and_then(|(b, _)| joint_of_bone.get(b).copied())
+        .unwrap_or(0);
+    let mut fallbacks = 0;
+    let mut out_joints = Vec::with_capacity(nv);
+    let mut out_weights = Vec::with_capacity(nv);
+    for (w, b) in v.bone_weights.iter().zip(&v.bone_indices) {
+        let mut slots: Vec<(u16, f64)> = Vec::with_capacity(4);
+        for k in 0..4 {
+            let weight = f64::from(w[k]);
+            if !(weight.is_finite() && weight > 0.0 && b[k].is_finite() && b[k] >= 0.0) {
+                continue;
+            }
+            let Some(&j) = joint_of_bone.get(&(b[k].round() as i64)) else {
+                continue;
+            };
+            match slots.iter_mut().find(|s| s.0 == j) {
+                Some(s) => s.1 += weight,
+                None => slots.push((j, weight)),
+            }
+        }
+        let mut sum: f64 = slots.iter().map(|s| s.1).sum();
+        if !(sum.is_finite() && sum > 0.0) {
+            fallbacks += 1;
+            slots = vec![(own, 1.0)];
+            sum = 1.0;
+        }
+        // The heaviest slot takes what rounding to f32 leaves, so the sum is 1 in f32 too.
+        slots.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let mut jj = [0u16; 4];
+        let mut ww = [0f32; 4];
+        for (k, (j, weight)) in slots.iter().enumerate() {
+            ww[k] = (weight / sum) as f32;
+            // A weight too small for f32 is no weight: its slot is unused (joint 0).
+            jj[k] = if ww[k] > 0.0 { *j } else { 0 };
+        }
+        ww[0] = 1.0 - ww[1..].iter().sum::<f32>();
+        out_joints.push(jj);
+        out_weights.push(ww);
+    }
+    let skin = Skin {
+        name,
+        joints,
+        inverse_bind,
+    };
+    Some(BoundSkin {
+        skin,
+        joints: out_joints,
+        weights: out_weights,
+        fallbacks,
+    })
+}
+
+/// A skin with its mesh's per-vertex joints and weights ([`binary_skin`]).
+struct BoundSkin {
+    skin: Skin,
+    joints: Vec<[u16; 4]>,
+    weights: Vec<[f32; 4]>,
+    /// Vertices without a usable weight.
+    fallbacks: usize,
+}
+
+/// An animation of a binary model: the position (8), orientation (20) and scale (36) keys of
+/// each animation node with the name of a geometry node, as linear channels of that node.
+/// Positions are offsets from the node's rest position scaled by the model's animation scale;
+/// orientations are absolute `[x, y, z, w]` quaternions (or one compressed word per key);
+/// bezier keys give their value column. Keys with a negative or non-finite time or value are
+/// dropped, the rest sorted by time with repeated times dropped. `None` when no channel is left.
+fn binary_animation(
+    m: &mdl::Model,
+    a: &mdl::Animation,
+    index_of: &[usize],
+    scene: &Scene,
+) -> Option<Animation> {
+    let scale = f64::from(m.header.animation_scale);
+    let scale = if scale.is_finite() { scale } else { 1.0 };
+    let mut by_name_index: HashMap<u16, usize> = HashMap::new();
+    for (i, n) in m.nodes.iter().enumerate() {
+        by_name_index.entry(n.name_index).or_insert(i);
+    }
+    let mut channels = Vec::new();
+    let mut seen: HashSet<(usize, Property)> = HashSet::new();
+    let mut unmatched = Vec::new();
+    for an in &a.nodes {
+        if an.controllers.is_empty() {
+            continue;
+        }
+        let geometry = by_name_index
+            .get(&an.name_index)
+            .copied()
+            .or_else(|| m.find_node(&m.node_name(an)));
+        let Some(gi) = geometry else {
+            unmatched.push(m.node_name(an));
+            continue;
+        };
+        let target = index_of[gi];
+        let rest = scene.nodes[target].translation;
+        for c in &an.controllers {
+            let property = match c.kind {
+                CTRL_POSITION => Property::Translation,
+                CTRL_ORIENTATION => Property::Rotation,
+                CTRL_SCALE => Property::Scale,
+                _ => continue,
+            };
+            if seen.contains(&(target, property)) {
+                continue;
+            }
+            let rows = controller_rows(an, c, property, rest, scale);
+            let (times, values) = clean_keys(rows, property);
+            if times.is_empty() {
+                continue;
+            }
+            seen.insert((target, property));
+            channels.push(Channel {
+                node: target,
+                property,
+                times,
+                values,
+            });
+        }
+    }
+    if channels.is_empty() {
+        return None;
+    }
+    let events: Vec<Value> = a
+        .events
+        .iter()
+        .map(|e| json!({"time": e.time, "name": e.name.as_string()}))
+        .collect();
+    let mut extras = json!({
+        "kind": "model-animation",
+        "length": a.length,
+        "transition": a.transition,
+        "animation_root": a.root.as_string(),
+        "events": events,
+    });
+    if !unmatched.is_empty()
+        && let Value::Object(map) = &mut extras
+    {
+        map.insert("unmatched_nodes".into(), json!(unmatched));
+    }
+    Some(Animation {
+        name: a.geometry.name.as_string(),
+        extras,
+        channels,
+    })
+}
+
+/// The keys of a transform controller as (time, value) in the scene's terms (translation,
+/// `[x, y, z, w]` rotation, per-axis scale), unfiltered; empty for a column count that does
+/// not fit the property.
+fn controller_rows(
+    n: &mdl::Node,
+    c: &mdl::Controller,
+    property: Property,
+    rest: [f64; 3],
+    scale: f64,
+) -> Vec<(f32, [f64; 4])> {
+    let base = c.columns & 0x0F;
+    match property {
+        Property::Translation if base == 3 => n
+            .keys(c)
+            .map(|(t, v)| {
+                let p = [0, 1, 2].map(|k| rest[k] + scale * f64::from(v[k]));
+                (t, [p[0], p[1], p[2], 0.0])
+            })
+            .collect(),
+        Property::Rotation if c.columns == 2 => {
+            // One compressed word per key (not two columns): the times, then a word each.
+            let data = &n.controller_data;
+            let (t0, v0) = (usize::from(c.time_index), usize::from(c.data_index));
+            (0..usize::from(c.rows))
+                .filter_map(|r| {
+                    let t = *data.get(t0 + r)?;
+                    let word = data.get(v0 + r)?.to_bits();
+                    Some((t, decompress_quaternion(word)))
+                })
+                .collect()
+        }
+        Property::Rotation if base == 4 => n
+            .keys(c)
+            .map(|(t, v)| (t, [v[0], v[1], v[2], v[3]].map(f64::from)))
+            .collect(),
+        Property::Scale if base == 1 => n
+            .keys(c)
+            .map(|(t, v)| {
+                let s = f64::from(v[0]);
+                (t, [s, s, s, 0.0])
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// A compressed orientation key as `[x, y, z, w]`: x and y in 11 bits, z in 10, each mapped
+/// to -1..1, w from the unit length (0 when x, y, z are already longer than 1).
+pub fn decompress_quaternion(word: u32) -> [f64; 4] {
+    let x = f64::from(word & 0x7FF) / 1023.0 - 1.0;
+    let y = f64::from((word >> 11) & 0x7FF) / 1023.0 - 1.0;
+    let z = f64::from(word >> 22) / 511.0 - 1.0;
+    let mag2 = x * x + y * y + z * z;
+    let w = if mag2 < 1.0 { (1.0 - mag2).sqrt() } else { 0.0 };
+    [x, y, z, w]
+}
+
+/// Keys fit for glTF: finite values (rotations made unit length), times finite and not
+/// negative, sorted, each time once (the first key at a time wins).
+fn clean_keys(rows: Vec<(f32, [f64; 4])>, property: Property) -> (Vec<f32>, Vec<f32>) {
+    let width = property.width();
+    let mut keys: Vec<(f32, [f32; 4])> = rows
+        .into_iter()
+        .filter(|(t, _)| t.is_finite() && *t >= 0.0)
+        .filter_map(|(t, v)| {
+            let t = t + 0.0; // -0 as 0
+            let v = match property {
+                Property::Rotation => unit_quat(v)?,
+                _ => v,
+            };
+            let v = v.map(|c| c as f32);
+            v[..width].iter().all(|c| c.is_finite()).then_some((t, v))
+        })
+        .collect();
+    keys.sort_by(|a, b| a.0.total_cmp(&b.0));
+    keys.dedup_by(|b, a| a.0 == b.0);
+    let times = keys.iter().map(|k| k.0).collect();
+    let values = keys.iter().flat_map(|k| k.1[..width].to_vec()).collect();
+    (times, values)
+}
+
 /// Adds placed objects (those of the input's module, then those of `options.objects`) and
 /// paths (area space, around the objects) under a node of their own each.
 fn add_overlays(
@@ -544,4 +1030,48 @@ fn add_overlays(
         scene.add(node, None);
     }
     Ok(notes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compressed_quaternions_decode_as_kotorblender_does() {
+        // x = y = 1023, z = 511: all zero, so w = 1.
+        let identity = 1023 | (1023 << 11) | (511 << 22);
+        assert_eq!(decompress_quaternion(identity), [0.0, 0.0, 0.0, 1.0]);
+        // x = 2046 (1.0), y and z zero: a half turn about x, w = 0.
+        let q = decompress_quaternion(2046 | (1023 << 11) | (511 << 22));
+        assert_eq!(q, [1.0, 0.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn keys_are_sorted_unique_finite_and_unit() {
+        let rows = vec![
+            (0.5, [0.0, 0.0, 2.0, 0.0]),
+            (-0.1, [0.0, 0.0, 0.0, 1.0]),
+            (0.0, [0.0, 0.0, 0.0, 3.0]),
+            (0.5, [1.0, 0.0, 0.0, 0.0]),
+            (f32::NAN, [0.0, 0.0, 0.0, 1.0]),
+            (0.7, [0.0; 4]),
+            (0.9, [f64::NAN, 0.0, 0.0, 1.0]),
+        ];
+        let (times, values) = clean_keys(rows, Property::Rotation);
+        assert_eq!(times, [0.0, 0.5]);
+        assert_eq!(values, [0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 0.0]);
+        let (times, values) = clean_keys(vec![(-0.0, [1.0, 2.0, 3.0, 0.0])], Property::Scale);
+        assert!(times[0].is_sign_positive());
+        assert_eq!(values, [1.0, 2.0, 3.0]);
+    }
+
+    #[test]
+    fn rigid_inverse_undoes_the_transform() {
+        let q = axis_angle_to_quat([0.3, -1.0, 0.5, 1.1]);
+        let m = Mat4::from_trs([1.0, -2.0, 3.5], q);
+        let id = m.inverse_rigid().mul(&m);
+        for (a, b) in id.0.iter().zip(Mat4::IDENTITY.0) {
+            assert!((a - b).abs() < 1e-12, "{id:?}");
+        }
+    }
 }
