@@ -137,12 +137,30 @@ impl Document {
         path: &Path,
         options: &EncodeOptions,
     ) -> Result<Vec<(std::path::PathBuf, Vec<u8>)>, Error> {
-        if let (Document::Mdl(m), Format::Mdl) = (self, format) {
-            let (a, x) = mdl::write(m).map_err(|source| Error::Encode {
-                path: path.to_path_buf(),
-                source,
-            })?;
-            return Ok(vec![(path.to_path_buf(), a), (mdx_path(path), x)]);
+        let enc = |source| Error::Encode {
+            path: path.to_path_buf(),
+            source,
+        };
+        match (self, format) {
+            (Document::Mdl(m), Format::Mdl) => {
+                let (a, x) = mdl::write(m).map_err(enc)?;
+                return Ok(vec![(path.to_path_buf(), a), (mdx_path(path), x)]);
+            }
+            // A text model compiled: the KotOR dialect, K2 when a mesh has K2-only properties.
+            (Document::MdlAscii(t), Format::Mdl) => {
+                let m =
+                    mdl::from_ascii(t, mdl::ascii_game(t)).map_err(|e| Error::invalid(path, e))?;
+                let (a, x) = mdl::write(&m).map_err(enc)?;
+                return Ok(vec![(path.to_path_buf(), a), (mdx_path(path), x)]);
+            }
+            (Document::Mdl(m), Format::MdlAscii) => {
+                let text = mdl::to_ascii(m);
+                return Ok(vec![(
+                    path.to_path_buf(),
+                    mdl_ascii::write_canonical_bytes(&text),
+                )]);
+            }
+            _ => {}
         }
         Ok(vec![(
             path.to_path_buf(),

@@ -297,7 +297,13 @@ pub fn convert_file(
         // `.mdl` names the binary model, but a text model converted to `.mdl` stays text (NWN
         // keeps its source models as `.mdl`); `--to mdl` asks for the binary model.
         None => match Format::from_extension(output) {
-            Some(Format::Mdl) if doc.format() == Format::MdlAscii => Format::MdlAscii,
+            // `m.mdl.ascii -> out.mdl` compiles; `nwn.mdl -> out.mdl` (text to text) does not.
+            Some(Format::Mdl)
+                if doc.format() == Format::MdlAscii
+                    && Format::from_extension(input) == Some(Format::Mdl) =>
+            {
+                Format::MdlAscii
+            }
             Some(f) => f,
             None => doc.format(),
         },

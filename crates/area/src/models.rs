@@ -29,7 +29,10 @@ fn qmul(a: Quat, b: Quat) -> Quat {
 }
 
 fn qrotate(q: Quat, v: [f64; 3]) -> [f64; 3] {
-    let p = qmul(qmul(q, [0.0, v[0], v[1], v[2]]), [q[0], -q[1], -q[2], -q[3]]);
+    let p = qmul(
+        qmul(q, [0.0, v[0], v[1], v[2]]),
+        [q[0], -q[1], -q[2], -q[3]],
+    );
     [p[1], p[2], p[3]]
 }
 
@@ -165,7 +168,8 @@ pub fn walkmesh_mismatch(
         m.map(|x| (x * s).floor() as i64)
     };
     let same = |a: &[[f32; 3]; 3], b: &[[f32; 3]; 3]| {
-        let close = |p: [f32; 3], q: [f32; 3]| (0..3).all(|k| (p[k] - q[k]).abs() <= MATCH_TOLERANCE);
+        let close =
+            |p: [f32; 3], q: [f32; 3]| (0..3).all(|k| (p[k] - q[k]).abs() <= MATCH_TOLERANCE);
         a.iter().all(|&p| b.iter().any(|&q| close(p, q)))
             && b.iter().all(|&p| a.iter().any(|&q| close(p, q)))
     };
@@ -190,7 +194,10 @@ pub fn walkmesh_mismatch(
     let mut matched_wok = vec![false; theirs.len()];
     let mut unmatched_model = Vec::new();
     for f in &ours {
-        match near(&f.corners).into_iter().find(|&j| same(&f.corners, &theirs[j])) {
+        match near(&f.corners)
+            .into_iter()
+            .find(|&j| same(&f.corners, &theirs[j]))
+        {
             Some(j) => matched_wok[j] = true,
             None => unmatched_model.push(f),
         }
@@ -207,7 +214,9 @@ pub fn walkmesh_mismatch(
     for &j in missing.iter().take(SHOWN) {
         out.push(Finding::warning(
             "model-walkmesh-mismatch",
-            Place::default().face(j as u32).position(centroid(&theirs[j])),
+            Place::default()
+                .face(j as u32)
+                .position(centroid(&theirs[j])),
             format!("WOK face {j} has no matching face in the walkmesh of model {model_name}"),
         ));
     }
@@ -215,7 +224,10 @@ pub fn walkmesh_mismatch(
         out.push(Finding::warning(
             "model-walkmesh-mismatch",
             Place::default()
-                .item(format!("{model_name}/{}", model.node_name(&model.nodes[f.node])))
+                .item(format!(
+                    "{model_name}/{}",
+                    model.node_name(&model.nodes[f.node])
+                ))
                 .face(f.face as u32)
                 .position(centroid(&f.corners)),
             format!(
@@ -299,7 +311,9 @@ fn place_children_with(m: &mut Model, q: Quat, point: impl Fn([f32; 3]) -> [f32;
         .filter_map(|&c| m.nodes.get(c).map(|n| n.name_index))
         .collect();
     for &c in &children {
-        let Some(n) = m.nodes.get_mut(c) else { continue };
+        let Some(n) = m.nodes.get_mut(c) else {
+            continue;
+        };
         n.position = point(n.position);
         n.orientation = quat32(qmul(q, node_quat(n)));
         rotate_keys(n, q, false);
@@ -349,7 +363,9 @@ fn rotate_keys(n: &mut Node, q: Quat, animation: bool) {
                     // Bezier rows hold value and tangents: all vectors.
                     for k in 0..width / 3 {
                         let o = at + 3 * k;
-                        let Some(v) = n.controller_data.get(o..o + 3) else { continue };
+                        let Some(v) = n.controller_data.get(o..o + 3) else {
+                            continue;
+                        };
                         let v = [v[0], v[1], v[2]];
                         let new = if animation || k > 0 {
                             f32s(qrotate(q, f64s(v)))
@@ -374,13 +390,26 @@ fn map_orientation_keys(n: &mut Node, c: &Controller, f: impl Fn(Quat) -> Quat) 
         let at = usize::from(c.data_index) + r * width;
         match width {
             4 => {
-                let Some(v) = n.controller_data.get(at..at + 4) else { continue };
-                let q = f([f64::from(v[3]), f64::from(v[0]), f64::from(v[1]), f64::from(v[2])]);
-                n.controller_data[at..at + 4]
-                    .copy_from_slice(&[q[1] as f32, q[2] as f32, q[3] as f32, q[0] as f32]);
+                let Some(v) = n.controller_data.get(at..at + 4) else {
+                    continue;
+                };
+                let q = f([
+                    f64::from(v[3]),
+                    f64::from(v[0]),
+                    f64::from(v[1]),
+                    f64::from(v[2]),
+                ]);
+                n.controller_data[at..at + 4].copy_from_slice(&[
+                    q[1] as f32,
+                    q[2] as f32,
+                    q[3] as f32,
+                    q[0] as f32,
+                ]);
             }
             2 => {
-                let Some(&bits) = n.controller_data.get(at) else { continue };
+                let Some(&bits) = n.controller_data.get(at) else {
+                    continue;
+                };
                 let q = f(decompress(bits.to_bits()));
                 n.controller_data[at] = f32::from_bits(compress(q));
             }

@@ -11,8 +11,11 @@ fn rooms() -> Vec<(String, mdl::Model, bwm::Bwm)> {
         .into_iter()
         .filter_map(|p| {
             let wok = std::fs::read(p.with_extension("wok")).ok()?;
-            let m = mdl::read(&std::fs::read(&p).unwrap(), &std::fs::read(p.with_extension("mdx")).unwrap())
-                .unwrap();
+            let m = mdl::read(
+                &std::fs::read(&p).unwrap(),
+                &std::fs::read(p.with_extension("mdx")).unwrap(),
+            )
+            .unwrap();
             let name = p.file_stem().unwrap().to_string_lossy().into_owned();
             Some((name, m, bwm::read(&wok).unwrap()))
         })
@@ -34,7 +37,10 @@ fn kit_rooms_agree_with_their_woks_and_keep_agreeing_when_moved_together() {
     let mut agreeing = 0;
     let steps: [&[Transform]; 4] = [
         &[Transform::RotateZ(90.0)],
-        &[Transform::RotateZ(90.0), Transform::Translate([12.5, -3.0, 0.25])],
+        &[
+            Transform::RotateZ(90.0),
+            Transform::Translate([12.5, -3.0, 0.25]),
+        ],
         &[Transform::RotateZ(37.0)],
         &[Transform::Mirror(Axis::X), Transform::RotateZ(180.0)],
     ];
@@ -75,7 +81,9 @@ fn a_mirrored_model_keeps_its_winding_and_a_sound_aabb_tree() {
     let mut m2 = m.clone();
     models::transform(&mut m2, &[Transform::Mirror(Axis::Y)]);
     assert!(
-        mdl::validate(&m2).iter().all(|f| f.code != "mdl-aabb-face-missing" && f.code != "mdl-aabb-box"),
+        mdl::validate(&m2)
+            .iter()
+            .all(|f| f.code != "mdl-aabb-face-missing" && f.code != "mdl-aabb-box"),
         "{name}"
     );
     // Face normals still agree with the winding.
@@ -84,15 +92,25 @@ fn a_mirrored_model_keeps_its_winding_and_a_sound_aabb_tree() {
             let [a, b, c] = f.vertices.map(|v| n.positions[usize::from(v)]);
             let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
             let v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
-            let cr = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+            let cr = [
+                u[1] * v[2] - u[2] * v[1],
+                u[2] * v[0] - u[0] * v[2],
+                u[0] * v[1] - u[1] * v[0],
+            ];
             let dot = cr[0] * f.normal[0] + cr[1] * f.normal[1] + cr[2] * f.normal[2];
-            assert!(dot >= -1e-6, "{name}: a face normal points against its winding");
+            assert!(
+                dot >= -1e-6,
+                "{name}: a face normal points against its winding"
+            );
         }
     }
     // Mirrored twice it is the model again (up to the rebuilt AABB tree).
     models::transform(&mut m2, &[Transform::Mirror(Axis::Y)]);
     for (p, q) in m.nodes.iter().zip(&m2.nodes) {
         assert_eq!(p.position, q.position);
-        assert_eq!(p.mesh.as_ref().map(|x| &x.positions), q.mesh.as_ref().map(|x| &x.positions));
+        assert_eq!(
+            p.mesh.as_ref().map(|x| &x.positions),
+            q.mesh.as_ref().map(|x| &x.positions)
+        );
     }
 }

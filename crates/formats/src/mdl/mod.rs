@@ -10,6 +10,7 @@
 //! The byte layout, how K1 and K2 differ and what the real files showed are in
 //! `docs/formats/mdl-binary.md`.
 
+mod ascii;
 mod layout;
 pub mod model;
 pub mod raw;
@@ -17,6 +18,7 @@ mod read;
 mod validate;
 mod write;
 
+pub use ascii::{ascii_game, compress_quaternion, decompress_quaternion, from_ascii, to_ascii};
 pub use model::{
     Aabb, AabbNode, Animation, Controller, Dangly, Emitter, Event, Face, Game, GeometryHeader,
     Light, Mesh, Model, ModelHeader, Name, Node, Reference, Saber, Skin, VertexData, flags,

@@ -406,11 +406,17 @@ impl Controller {
         self.columns & Self::BEZIER != 0
     }
 
-    /// Values per key. Orientation keys with 2 columns are one compressed quaternion word
-    /// stored as a float's bits; every other count is taken as written.
+    /// Values per key. Orientation keys (type 20) with 2 columns are one compressed quaternion
+    /// word stored as a float's bits; every other count is taken as written.
     pub fn width(&self) -> usize {
         let base = usize::from(self.columns & 0x0F);
-        if self.is_bezier() { base * 3 } else { base }
+        if self.kind == 20 && base == 2 && !self.is_bezier() {
+            1
+        } else if self.is_bezier() {
+            base * 3
+        } else {
+            base
+        }
     }
 }
 

@@ -54,12 +54,17 @@ pub(crate) fn is_blank(s: &[u8]) -> bool {
     s.iter().all(|&b| is_space(b))
 }
 
-/// Whether a token looks like the start of a number (`-`, `+`, `.` or a digit).
+/// Whether a token looks like the start of a number (`-`, `+`, `.` or a digit), or is `NaN`.
 #[inline]
 pub(crate) fn looks_numeric(tok: &[u8]) -> bool {
     match tok.first() {
         Some(b'0'..=b'9') => true,
-        Some(b'-' | b'+' | b'.') => tok.len() > 1 && matches!(tok[1], b'0'..=b'9' | b'.'),
+        Some(b'-' | b'+' | b'.') => {
+            tok.len() > 1
+                && (matches!(tok[1], b'0'..=b'9' | b'.')
+                    || (tok[0] != b'.' && tok[1..].eq_ignore_ascii_case(b"nan")))
+        }
+        Some(b'n' | b'N') => tok.eq_ignore_ascii_case(b"nan"),
         _ => false,
     }
 }
@@ -71,8 +76,9 @@ const POW10: [f64; 23] = [
 
 /// Parses a decimal number (optional sign, digits, fraction, exponent) exactly as
 /// `str::parse::<f64>` would, using Clinger's fast path when it is exact and the standard
-/// library otherwise. Returns `None` for anything that is not a plain decimal number
-/// (`inf`, `nan`, hex, trailing garbage).
+/// library otherwise. `NaN` (any case, optionally signed) is a number, as Rust and C print it;
+/// returns `None` for anything else that is not a plain decimal number (`inf`, hex, trailing
+/// garbage).
 #[inline(always)]
 pub(crate) fn parse_f64(tok: &[u8]) -> Option<f64> {
     let n = tok.len();
@@ -115,7 +121,8 @@ pub(crate) fn parse_f64(tok: &[u8]) -> Option<f64> {
         digits += frac;
     }
     if digits == 0 {
-        return None;
+        // `NaN` (how Rust and C print a not-a-number; binary models hold some).
+        return tok[i..].eq_ignore_ascii_case(b"nan").then_some(f64::NAN);
     }
     let mut exp: i64 = 0;
     if i < n && (tok[i] | 0x20) == b'e' {
