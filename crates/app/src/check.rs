@@ -355,36 +355,25 @@ fn check_assembled(res: &dyn Resources, area: Option<&str>) -> Result<Option<Are
 /// decode gives an `invalid-file` finding under its own name.
 pub fn room_model_findings(module: &Module, res: &dyn Resources) -> Vec<Finding> {
     let mut out = Vec::new();
-    for (i, room) in module.area.rooms.iter().enumerate() {
-        let (Some(wok), Some(place)) = (&room.wok, module.area.lyt.rooms.get(i)) else {
-            continue;
-        };
-        let Ok(Some(mdl)) = res.get(&room.name, "mdl") else {
-            continue;
-        };
-        let mdx = res.get(&room.name, "mdx").ok().flatten();
-        let file = mdl.origin.clone();
-        let model = match areakit_formats::mdl::read(
-            &mdl.data,
-            mdx.as_ref().map_or(&[][..], |r| &r.data[..]),
-        ) {
+    for rm in crate::rooms::room_models(module, res) {
+        let room = &module.area.rooms[rm.room];
+        let Some(wok) = &room.wok else { continue };
+        let model = match rm.model {
             Ok(m) => m,
             Err(e) => {
                 let mut f = decode_finding(&e);
-                f.place = f.place.file(file);
+                f.place = f.place.file(rm.origin);
                 out.push(f);
                 continue;
             }
         };
-        for mut f in
-            areakit_area::models::walkmesh_mismatch(&model, wok, &room.name, place.position)
-        {
+        for mut f in areakit_area::models::walkmesh_mismatch(&model, wok, &rm.name, rm.position) {
             // A WOK face is filed under the WOK, a model face (named by its node) under the model.
             let under = match (&room.wok_path, &f.place.item, f.place.face) {
                 (Some(w), None, Some(_)) => w.display().to_string(),
-                _ => file.clone(),
+                _ => rm.origin.clone(),
             };
-            f.place = f.place.file(under).room(room.name.clone());
+            f.place = f.place.file(under).room(rm.name.clone());
             out.push(f);
         }
     }

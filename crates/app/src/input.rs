@@ -16,6 +16,7 @@
 //! A folder or capsule with several LYTs and no `module.ifo` is an error that lists them.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use areakit_area::area::{Area, AreaError};
 use areakit_area::install::SearchPath;
@@ -36,6 +37,9 @@ pub enum Opened {
         /// What the input is called in titles: the LYT or folder's file name, or for a module
         /// found through resources its layout's.
         title: String,
+        /// The resources the area was found in (its folder, or the capsule and the game): where
+        /// its rooms' models are looked up ([`crate::rooms::room_models`]).
+        resources: Arc<dyn Resources>,
     },
     /// One file's bytes (a regular file, a capsule member, a game resource).
     File {
@@ -49,7 +53,7 @@ pub enum Opened {
 /// Opens `input` (or, with `None`, the module that `--game --module` names) as the table in
 /// this module's documentation says.
 pub fn open(session: &Session, input: Option<&Path>) -> Result<Opened, Error> {
-    if let Some(module) = open_module(session, input)? {
+    if let Some((module, resources)) = open_module_with(session, input)? {
         let title = match input {
             Some(p) if is_area(p) => title_of(p),
             _ => title_of(&module.area.lyt_path),
@@ -57,6 +61,7 @@ pub fn open(session: &Session, input: Option<&Path>) -> Result<Opened, Error> {
         return Ok(Opened::Area {
             module: Box::new(module),
             title,
+            resources,
         });
     }
     let Some(path) = input else {
@@ -74,13 +79,28 @@ pub fn open(session: &Session, input: Option<&Path>) -> Result<Opened, Error> {
 /// of a capsule, a bare `.lyt` resource of the game, or nothing with `--module`); `None` for
 /// an input that is one file.
 pub fn open_module(session: &Session, input: Option<&Path>) -> Result<Option<Module>, Error> {
+    Ok(open_module_with(session, input)?.map(|(m, _)| m))
+}
+
+/// [`open_module`], with the resources the module was found in (its folder, or the capsule and
+/// the game).
+pub fn open_module_with(
+    session: &Session,
+    input: Option<&Path>,
+) -> Result<Option<(Module, Arc<dyn Resources>)>, Error> {
     if let Some(path) = input
         && is_area(path)
     {
-        return folder_module(path).map(Some);
+        let module = folder_module(path)?;
+        let res =
+            FolderResources::open(&module.area.dir).map_err(|e| Error::io(&module.area.dir, e))?;
+        return Ok(Some((module, Arc::new(res))));
     }
     match named_module(session, input)? {
-        Some((res, area)) => assemble(&res, area.as_deref()).map(Some),
+        Some((res, area)) => {
+            let module = assemble(&res, area.as_deref())?;
+            Ok(Some((module, Arc::new(res))))
+        }
         None => Ok(None),
     }
 }

@@ -43,6 +43,7 @@ pub mod ops;
 pub mod picture;
 pub mod render;
 pub mod report;
+pub mod rooms;
 pub mod session;
 pub mod view;
 

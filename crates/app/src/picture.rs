@@ -68,7 +68,7 @@ pub fn load_picture(
     overlays: &Overlays,
 ) -> Result<(MapInput, DrawnOverlays), Error> {
     match input::open(session, Some(input))? {
-        Opened::Area { module, title } => {
+        Opened::Area { module, title, .. } => {
             module_picture(session, &module, &title, with_findings, overlays)
         }
         Opened::File { path, data } => file_picture(session, &path, &data, with_findings, overlays),
