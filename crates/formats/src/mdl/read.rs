@@ -139,6 +139,9 @@ fn first_mesh_game(data: &[u8]) -> Option<Game> {
         }
         let children = get_u32(data, o + 44)?;
         let count = get_u32(data, o + 48)?.min(256);
+        if stack.len() > 4096 {
+            return None;
+        }
         for i in (0..count).rev() {
             stack.push(get_u32(data, children as usize + 4 * i as usize)?);
         }
@@ -162,8 +165,9 @@ fn array_at(s: &[u8], o: usize) -> Array {
     }
 }
 
-/// The longest list the walk accepts (nodes, controllers, faces are bounded by the input too).
-const MAX_DEPTH: usize = 512;
+/// The deepest node tree the walk accepts (creature skeletons are about 20 levels deep; the
+/// bound keeps the recursion well inside a 2 MiB thread stack).
+pub(crate) const MAX_DEPTH: usize = 128;
 
 struct Reader<'a> {
     /// The MDL data after the file header; pointers are offsets into it.
@@ -275,7 +279,7 @@ impl<'a> Reader<'a> {
         // Geometry.
         let mut nodes = Vec::new();
         self.node_at.clear();
-        self.node(root, None, 0, &mut nodes, false)?;
+        self.node(root, &mut nodes, false)?;
         let mut header = header;
         header.animation_root = self.node_at.iter().position(|&o| o == animation_root);
         if header.animation_root.is_none() {
@@ -329,51 +333,56 @@ impl<'a> Reader<'a> {
             .collect();
         let mut nodes = Vec::new();
         self.seen.clear();
-        self.node(root, None, 0, &mut nodes, true)
+        self.node(root, &mut nodes, true)
             .map_err(|e| e.within(format!("animation {}", anim.geometry.name.as_string())))?;
         self.seen.clear();
         anim.nodes = nodes;
         Ok(anim)
     }
 
-    fn node(
-        &mut self,
-        ptr: u32,
-        parent: Option<u32>,
-        depth: usize,
-        nodes: &mut Vec<Node>,
-        anim: bool,
-    ) -> Result<u32, DecodeError> {
-        if depth > MAX_DEPTH {
-            return Err(self.located(DecodeError::limit_at(
-                u64::from(ptr) + FILE_HEADER as u64,
-                format!("the node tree is deeper than {MAX_DEPTH} levels"),
-            )));
+    /// Reads the node tree at `ptr` in pre-order into `nodes` (an explicit stack: a hostile
+    /// file cannot exhaust the thread's stack); returns the root's index.
+    fn node(&mut self, ptr: u32, nodes: &mut Vec<Node>, anim: bool) -> Result<u32, DecodeError> {
+        let first = nodes.len() as u32;
+        // (pointer, parent index, depth), children pushed in reverse so they pop in order.
+        let mut stack = vec![(ptr, None::<u32>, 0usize)];
+        while let Some((ptr, parent, depth)) = stack.pop() {
+            self.path.truncate(depth);
+            if depth > MAX_DEPTH {
+                return Err(self.located(DecodeError::limit_at(
+                    u64::from(ptr) + FILE_HEADER as u64,
+                    format!("the node tree is deeper than {MAX_DEPTH} levels"),
+                )));
+            }
+            if !self.seen.insert(ptr) {
+                return Err(self.err(
+                    u64::from(ptr),
+                    "a node reached twice: the node tree has a cycle or a shared node",
+                ));
+            }
+            let head = self.slice(ptr, NODE_HEADER as u64, "a node header")?;
+            let node_flags = le_u16(head, 0);
+            self.path.push(le_u16(head, 4));
+            let (index, kids) = self.node_body(ptr, node_flags, nodes, anim)?;
+            if let Some(p) = parent {
+                nodes[p as usize].children.push(index);
+            }
+            for &c in kids.iter().rev() {
+                stack.push((c, Some(index), depth + 1));
+            }
         }
-        if !self.seen.insert(ptr) {
-            return Err(self.err(
-                u64::from(ptr),
-                "a node reached twice: the node tree has a cycle or a shared node",
-            ));
-        }
-        let head = self.slice(ptr, NODE_HEADER as u64, "a node header")?;
-        let node_flags = le_u16(head, 0);
-        let name_index = le_u16(head, 4);
-        self.path.push(name_index);
-        let r = self.node_body(ptr, node_flags, parent, depth, nodes, anim);
-        self.path.pop();
-        r
+        self.path.clear();
+        Ok(first)
     }
 
+    /// One node's header, arrays and parts; returns its index and its children's pointers.
     fn node_body(
         &mut self,
         ptr: u32,
         node_flags: u16,
-        parent: Option<u32>,
-        depth: usize,
         nodes: &mut Vec<Node>,
         anim: bool,
-    ) -> Result<u32, DecodeError> {
+    ) -> Result<(u32, Vec<u32>), DecodeError> {
         use flags::*;
         if !anim && node_flags & ANIM != 0 {
             return Err(self.located(DecodeError::new(
@@ -394,7 +403,6 @@ impl<'a> Reader<'a> {
             self.node_at.push(ptr);
         }
         self.layout.words.push(le_u32(h, 12));
-        let _ = parent;
         let children = array_at(h, 44);
         let controllers = array_at(h, 56);
         let data = array_at(h, 68);
@@ -469,14 +477,10 @@ impl<'a> Reader<'a> {
         }
         debug_assert_eq!(o, size);
 
-        let mut kids = Vec::with_capacity(children.count as usize);
-        for i in 0..children.count as usize {
-            let c = le_u32(child_table, 4 * i);
-            kids.push(self.node(c, Some(index), depth + 1, nodes, anim)?);
-        }
-        node.children = kids;
+        let kids = words(child_table);
+        node.children = Vec::with_capacity(kids.len());
         nodes[index as usize] = node;
-        Ok(index)
+        Ok((index, kids))
     }
 
     fn light(&mut self, h: &[u8]) -> Result<Light, DecodeError> {

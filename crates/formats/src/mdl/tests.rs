@@ -379,3 +379,30 @@ fn an_xbox_model_is_refused_as_unsupported() {
     let e = read(&a, &x).unwrap_err();
     assert_eq!(e.kind(), crate::ErrorKind::Unsupported);
 }
+
+#[test]
+fn node_trees_deeper_than_the_limit_are_refused() {
+    let chain = |depth: usize| {
+        let mut m = Model::new(Game::K1, "deep");
+        for i in 1..=depth {
+            m.names.push(format!("n{i}").into_bytes());
+            m.nodes.push(Node {
+                flags: flags::HEADER,
+                name_index: i as u16,
+                orientation: [1.0, 0.0, 0.0, 0.0],
+                ..Node::default()
+            });
+            m.nodes[i - 1].children.push(i as u32);
+        }
+        m
+    };
+    let ok = chain(read::MAX_DEPTH);
+    let (a, x) = write(&ok).unwrap();
+    assert_eq!(read(&a, &x).unwrap().nodes.len(), read::MAX_DEPTH + 1);
+    assert!(
+        write(&chain(read::MAX_DEPTH + 1))
+            .unwrap_err()
+            .0
+            .contains("deeper")
+    );
+}

@@ -319,27 +319,45 @@ impl<'m> Writer<'m> {
         Ok(off)
     }
 
-    /// Writes a node tree from its root; returns the root's offset.
+    /// Writes a node tree from its root in pre-order (an explicit stack, as the reader walks
+    /// it); returns the root's offset.
     fn nodes(&mut self, nodes: &[Node], anim: bool) -> Result<u32, Fail> {
         let mut visited = vec![false; nodes.len()];
-        self.node(nodes, 0, 0, anim, &mut visited, 0)
+        let max = super::read::MAX_DEPTH;
+        let mut root = 0;
+        // (node, parent's offset, where the parent's child table wants this node's offset, depth)
+        let mut stack = vec![(0usize, 0u32, None::<u32>, 0usize)];
+        while let Some((i, parent, slot, depth)) = stack.pop() {
+            if std::mem::replace(&mut visited[i], true) || depth > max {
+                return Err(bad(format!(
+                    "node {i} is reached twice or the tree is deeper than {max} levels"
+                )));
+            }
+            let (off, table) = self.node(nodes, i, parent, anim)?;
+            match slot {
+                Some(at) => self.put(at, &off.to_le_bytes()),
+                None => root = off,
+            }
+            for (k, &c) in nodes[i].children.iter().enumerate().rev() {
+                let c = c as usize;
+                if c >= nodes.len() {
+                    return Err(bad(format!("node {i} has child {c}, which is not there")));
+                }
+                stack.push((c, off, Some(table + 4 * k as u32), depth + 1));
+            }
+        }
+        Ok(root)
     }
 
+    /// One node's header, arrays and parts; returns its offset and its child table's.
     fn node(
         &mut self,
         nodes: &[Node],
         i: usize,
         parent: u32,
         anim: bool,
-        visited: &mut [bool],
-        depth: usize,
-    ) -> Result<u32, Fail> {
+    ) -> Result<(u32, u32), Fail> {
         let n = &nodes[i];
-        if std::mem::replace(&mut visited[i], true) || depth > 512 {
-            return Err(bad(format!(
-                "node {i} is reached twice or the tree is deeper than 512 levels"
-            )));
-        }
         let f = if anim { 0 } else { n.flags };
         check_parts(n, f, i)?;
         let size = header_size(f, self.mesh_size);
@@ -433,18 +451,8 @@ impl<'m> Writer<'m> {
         }
         debug_assert_eq!(h.len(), size);
 
-        let mut table = Vec::with_capacity(n.children.len() * 4);
-        for &c in &n.children {
-            let c = c as usize;
-            if c >= nodes.len() {
-                return Err(bad(format!("node {i} has child {c}, which is not there")));
-            }
-            let at = self.node(nodes, c, off, anim, visited, depth + 1)?;
-            push_u32(&mut table, at);
-        }
-        self.put(children[0], &table);
         self.put(off, &h);
-        Ok(off)
+        Ok((off, children[0]))
     }
 
     fn light(&mut self, l: &Light, h: &mut Vec<u8>) -> Result<(), Fail> {
