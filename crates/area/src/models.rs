@@ -10,31 +10,13 @@
 //! keys; the AABB trees are rebuilt from the mirrored faces.
 
 use areakit_formats::finding::{Finding, Place};
+use areakit_formats::mdl::quat::{self, Quat, mul as qmul, rotate as qrotate};
 use areakit_formats::mdl::{self, Aabb, AabbNode, Controller, Mesh, Model, Node};
 use areakit_geometry::transform::{Axis, Transform};
 
 /// Controller types the transform rewrites (the same on every node type).
 const POSITION: u32 = 8;
 const ORIENTATION: u32 = 20;
-
-type Quat = [f64; 4]; // w, x, y, z
-
-fn qmul(a: Quat, b: Quat) -> Quat {
-    [
-        a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3],
-        a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
-        a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1],
-        a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0],
-    ]
-}
-
-fn qrotate(q: Quat, v: [f64; 3]) -> [f64; 3] {
-    let p = qmul(
-        qmul(q, [0.0, v[0], v[1], v[2]]),
-        [q[0], -q[1], -q[2], -q[3]],
-    );
-    [p[1], p[2], p[3]]
-}
 
 fn f64s(v: [f32; 3]) -> [f64; 3] {
     v.map(f64::from)
@@ -44,38 +26,9 @@ fn f32s(v: [f64; 3]) -> [f32; 3] {
     v.map(|c| c as f32)
 }
 
-/// The node's orientation as a quaternion (stored w, x, y, z), normalised; identity when the
-/// stored one is zero.
-fn node_quat(n: &Node) -> Quat {
-    let q = n.orientation.map(f64::from);
-    let len = q.iter().map(|c| c * c).sum::<f64>().sqrt();
-    if len > 1e-9 && len.is_finite() {
-        q.map(|c| c / len)
-    } else {
-        [1.0, 0.0, 0.0, 0.0]
-    }
-}
-
-/// Where each geometry node stands in model space: rotation and translation.
+/// Where each geometry node stands in model space ([`Model::world_transforms`]).
 pub fn world_transforms(m: &Model) -> Vec<(Quat, [f64; 3])> {
-    let mut out = vec![([1.0, 0.0, 0.0, 0.0], [0.0; 3]); m.nodes.len()];
-    let mut stack = vec![(0usize, [1.0, 0.0, 0.0, 0.0], [0.0; 3], 0usize)];
-    let mut seen = vec![false; m.nodes.len()];
-    while let Some((i, pq, pt, depth)) = stack.pop() {
-        let Some(n) = m.nodes.get(i) else { continue };
-        if std::mem::replace(&mut seen[i], true) || depth > 512 {
-            continue;
-        }
-        let local = f64s(n.position);
-        let r = qrotate(pq, local);
-        let t = [pt[0] + r[0], pt[1] + r[1], pt[2] + r[2]];
-        let q = qmul(pq, node_quat(n));
-        out[i] = (q, t);
-        for &c in &n.children {
-            stack.push((c as usize, q, t, depth + 1));
-        }
-    }
-    out
+    m.world_transforms()
 }
 
 /// A walkmesh face of a model (an aabb node's face) in model space.
@@ -93,7 +46,7 @@ pub struct ModelFace {
 
 /// Every face of the model's aabb (walkmesh) nodes, in model space.
 pub fn walkmesh_faces(m: &Model) -> Vec<ModelFace> {
-    let world = world_transforms(m);
+    let world = m.world_transforms();
     let mut out = Vec::new();
     for (i, n) in m.nodes.iter().enumerate() {
         let (Some(mesh), Some(_)) = (&n.mesh, &n.aabb) else {
@@ -315,7 +268,7 @@ fn place_children_with(m: &mut Model, q: Quat, point: impl Fn([f32; 3]) -> [f32;
             continue;
         };
         n.position = point(n.position);
-        n.orientation = quat32(qmul(q, node_quat(n)));
+        n.orientation = quat32(qmul(q, quat::normalize(n.orientation.map(f64::from))));
         rotate_keys(n, q, false);
     }
     for a in &mut m.animations {
@@ -410,29 +363,12 @@ fn map_orientation_keys(n: &mut Node, c: &Controller, f: impl Fn(Quat) -> Quat) 
                 let Some(&bits) = n.controller_data.get(at) else {
                     continue;
                 };
-                let q = f(decompress(bits.to_bits()));
-                n.controller_data[at] = f32::from_bits(compress(q));
+                let q = f(quat::decompress(bits.to_bits()));
+                n.controller_data[at] = f32::from_bits(quat::compress(q));
             }
             _ => {}
         }
     }
-}
-
-/// A compressed orientation word to a quaternion (w, x, y, z).
-pub fn decompress(v: u32) -> Quat {
-    let x = f64::from(v & 0x7FF) / 1023.0 - 1.0;
-    let y = f64::from((v >> 11) & 0x7FF) / 1023.0 - 1.0;
-    let z = f64::from(v >> 22) / 511.0 - 1.0;
-    let s = x * x + y * y + z * z;
-    let w = if s < 1.0 { (1.0 - s).sqrt() } else { 0.0 };
-    [w, x, y, z]
-}
-
-/// A quaternion (w, x, y, z) to a compressed orientation word.
-pub fn compress(q: Quat) -> u32 {
-    let q = if q[0] < 0.0 { q.map(|c| -c) } else { q };
-    let enc = |c: f64, scale: f64, max: u32| (((c + 1.0) * scale).round().max(0.0) as u32).min(max);
-    enc(q[1], 1023.0, 0x7FF) | enc(q[2], 1023.0, 0x7FF) << 11 | enc(q[3], 511.0, 0x3FF) << 22
 }
 
 /// The mirror of a vector.

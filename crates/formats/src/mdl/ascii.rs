@@ -11,6 +11,7 @@
 use std::collections::HashMap;
 
 use super::model::*;
+use super::quat::{self, conj, mul as qmul, rotate as rot};
 use crate::error::{DecodeError, ErrorKind, Location};
 use crate::mdl_ascii::{
     self, Animation as AAnim, Geometry, ListProp, Node as ANode, NodeKind, Property, Rows, Stmt,
@@ -227,22 +228,6 @@ fn quat_of(a: [f64; 4]) -> [f64; 4] {
     [c, a[0] / len * s, a[1] / len * s, a[2] / len * s]
 }
 
-/// A compressed orientation word → (w, x, y, z).
-pub fn decompress_quaternion(v: u32) -> [f64; 4] {
-    let x = f64::from(v & 0x7FF) / 1023.0 - 1.0;
-    let y = f64::from((v >> 11) & 0x7FF) / 1023.0 - 1.0;
-    let z = f64::from(v >> 22) / 511.0 - 1.0;
-    let s = x * x + y * y + z * z;
-    [if s < 1.0 { (1.0 - s).sqrt() } else { 0.0 }, x, y, z]
-}
-
-/// (w, x, y, z) → a compressed orientation word.
-pub fn compress_quaternion(q: [f64; 4]) -> u32 {
-    let q = if q[0] < 0.0 { q.map(|c| -c) } else { q };
-    let enc = |c: f64, scale: f64, max: u32| (((c + 1.0) * scale).round().max(0.0) as u32).min(max);
-    enc(q[1], 1023.0, 0x7FF) | enc(q[2], 1023.0, 0x7FF) << 11 | enc(q[3], 511.0, 0x3FF) << 22
-}
-
 /// The rows of a controller as the ASCII dialect writes them: time, then the values
 /// (orientations as axis and angle; positions of animation nodes made absolute with `rest`).
 fn ascii_rows(node: &Node, c: &Controller, rest: Option<[f32; 3]>) -> Vec<Vec<f64>> {
@@ -256,7 +241,7 @@ fn ascii_rows(node: &Node, c: &Controller, rest: Option<[f32; 3]>) -> Vec<Vec<f6
                     row.extend(axis_angle(q));
                 }
                 (20, 2, false) => {
-                    row.extend(axis_angle(decompress_quaternion(v[0].to_bits())));
+                    row.extend(axis_angle(quat::decompress(v[0].to_bits())));
                 }
                 (8, 3, _) if rest.is_some() => {
                     let r = rest.unwrap_or_default();
@@ -1136,7 +1121,7 @@ fn compile_keys(
                 if compress {
                     let q = quat_of([v[0], v[1], v[2], v[3]]);
                     columns = 2;
-                    vec![f32::from_bits(compress_quaternion(q))]
+                    vec![f32::from_bits(quat::compress(q))]
                 } else {
                     quat_xyzw(v)
                 }
@@ -1644,7 +1629,7 @@ fn skin(
     for (b, &i) in used.iter().enumerate() {
         bone_map[i] = b as f32;
     }
-    let world = world(m);
+    let world = m.world_transforms();
     let (sq, st) = world[k];
     // Bind poses per name-table entry (kotorblender: bone^-1 · skin).
     let mut by_name = vec![([1.0, 0.0, 0.0, 0.0], [0.0; 3]); m.names.len()];
@@ -1699,55 +1684,8 @@ fn skin(
     Ok(())
 }
 
-type Q = [f64; 4];
-
-fn qmul(a: Q, b: Q) -> Q {
-    [
-        a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3],
-        a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
-        a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1],
-        a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0],
-    ]
-}
-
-fn conj(q: Q) -> Q {
-    [q[0], -q[1], -q[2], -q[3]]
-}
-
-fn rot(q: Q, v: [f64; 3]) -> [f64; 3] {
-    let p = qmul(qmul(q, [0.0, v[0], v[1], v[2]]), conj(q));
-    [p[1], p[2], p[3]]
-}
-
-/// Model-space rotation and translation of every node.
-fn world(m: &Model) -> Vec<(Q, [f64; 3])> {
-    let mut out = vec![([1.0, 0.0, 0.0, 0.0], [0.0; 3]); m.nodes.len()];
-    for (i, n) in m.nodes.iter().enumerate() {
-        let q = n.orientation.map(f64::from);
-        let l = q.iter().map(|c| c * c).sum::<f64>().sqrt();
-        let q = if l > 1e-12 {
-            q.map(|c| c / l)
-        } else {
-            [1.0, 0.0, 0.0, 0.0]
-        };
-        let (pq, pt) = out[i];
-        let wq = qmul(pq, q);
-        let p = rot(pq, n.position.map(f64::from));
-        let w = (wq, [pt[0] + p[0], pt[1] + p[1], pt[2] + p[2]]);
-        out[i] = w;
-        for &c in &n.children {
-            if let Some(slot) = out.get_mut(c as usize)
-                && (c as usize) > i
-            {
-                *slot = w;
-            }
-        }
-    }
-    out
-}
-
 fn model_bounds(m: &mut Model) {
-    let world = world(m);
+    let world = m.world_transforms();
     let mut lo = [f32::INFINITY; 3];
     let mut hi = [f32::NEG_INFINITY; 3];
     for (i, n) in m.nodes.iter().enumerate() {

@@ -13,12 +13,13 @@
 mod ascii;
 mod layout;
 pub mod model;
+pub mod quat;
 pub mod raw;
 mod read;
 mod validate;
 mod write;
 
-pub use ascii::{ascii_game, compress_quaternion, decompress_quaternion, from_ascii, to_ascii};
+pub use ascii::{ascii_game, from_ascii, to_ascii};
 pub use model::{
     Aabb, AabbNode, Animation, Controller, Dangly, Emitter, Event, Face, Game, GeometryHeader,
     Light, Mesh, Model, ModelHeader, Name, Node, Reference, Saber, Skin, VertexData, flags,

@@ -174,7 +174,7 @@ fn keys(n: &mdl::Node, c: &mdl::Controller) -> Vec<(f32, Vec<f64>)> {
     n.keys(c)
         .map(|(t, v)| {
             let vals = match (c.kind, c.columns & 0x0F, c.is_bezier()) {
-                (20, 2, false) => mdl::decompress_quaternion(v[0].to_bits()).to_vec(),
+                (20, 2, false) => mdl::quat::decompress(v[0].to_bits()).to_vec(),
                 (20, 4, false) => vec![v[3].into(), v[0].into(), v[1].into(), v[2].into()],
                 _ => v.iter().map(|&x| f64::from(x)).collect(),
             };
