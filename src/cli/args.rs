@@ -95,7 +95,7 @@ pub enum Command {
     Pack(PackArgs),
     /// Export a walkmesh, an area (LYT or folder), an NWN2 TRX or an MDL ASCII model to glTF 2.0 (.glb, .gltf) or OBJ (+ .mtl).
     #[command(
-        after_help = "The format follows OUT's extension. Walkmesh faces are grouped by surface material (named as the game names them, coloured as areakit's maps); an area has one node per room at its LYT position. Layout and extras keys: docs/interop.md.\n\nExamples:\n  areakit export m13aa_01a.wok -o m13aa_01a.glb\n  areakit export areakit-demo/demo.lyt -o demo.obj --walkable-only\n  areakit export areakit-demo -o demo.gltf --path 1.5,1.5:18.5,16.5 --objects objects.json"
+        after_help = "The format follows OUT's extension. Walkmesh faces are grouped by surface material (named as the game names them, coloured as areakit's maps); an area has one node per room at its LYT position, and a `models` layer with each room's model (MDL) at its LYT position (--no-models leaves it out). Layout and extras keys: docs/interop.md.\n\nExamples:\n  areakit export m13aa_01a.wok -o m13aa_01a.glb\n  areakit export areakit-demo/demo.lyt -o demo.obj --walkable-only\n  areakit export areakit-demo -o demo.gltf --path 1.5,1.5:18.5,16.5 --objects objects.json"
     )]
     Export(ExportArgs),
     /// Import an OBJ or glTF (.glb, .gltf) mesh as a BWM walkmesh (.wok, .pwk, .dwk): materials from names, vertices welded, everything derived rebuilt, the result checked.
@@ -427,6 +427,9 @@ pub struct ExportArgs {
     /// Export placed objects (placeables and doors) from a JSON file (schema: docs/navigation.md); paths go around them.
     #[arg(long, value_name = "FILE")]
     pub objects: Option<PathBuf>,
+    /// Leave out the room models of an area (the `models` layer: each room's MDL at its LYT position); the walkmeshes stay.
+    #[arg(long)]
+    pub no_models: bool,
 }
 
 /// `areakit import`.

@@ -558,6 +558,7 @@ fn run_export(a: ExportArgs, session: &Session, out: &mut Output) -> Result<u8, 
         walkable_only: a.walkable_only,
         paths: parse_paths(&a.path)?,
         objects: a.objects.clone(),
+        no_models: a.no_models,
     };
     let s = areakit_app::interop::export_file(session, &a.input, &a.output, &options)?;
     for n in &s.notes {

@@ -439,6 +439,183 @@ fn kit_area_rooms_sit_at_their_lyt_positions() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The Holocron kit "blackvulkar" in the corpus: rooms with their models (MDL + MDX) and WOKs.
+pub(crate) fn kit_rooms_dir() -> PathBuf {
+    common::corpus_dir()
+        .join("kotor/openkotor_pykotor/Tools/HolocronToolset/src/toolset/kits/blackvulkar")
+}
+
+/// Writes an area folder at `area` from two kit rooms with their models: `room_1` at the
+/// origin and `room_2` at (30, 0, 0) (its WOK moved there, game WOKs being in area space), and
+/// a `room_3` at (60, 0, 0) whose model does not decode and that has no WOK. Returns the faces
+/// `areakit info --json` gives for the two models, and those of the two WOKs.
+pub(crate) fn kit_models_area(area: &Path) -> (u64, u64) {
+    let kit = kit_rooms_dir();
+    std::fs::create_dir_all(area).unwrap();
+    for f in [
+        "room_1.mdl",
+        "room_1.mdx",
+        "room_1.wok",
+        "room_2.mdl",
+        "room_2.mdx",
+    ] {
+        std::fs::copy(kit.join(f), area.join(f)).unwrap();
+    }
+    ok(&[
+        "transform",
+        s(&kit.join("room_2.wok")),
+        "-o",
+        s(&area.join("room_2.wok")),
+        "--translate",
+        "30,0,0",
+    ]);
+    std::fs::write(area.join("room_3.mdl"), [0u8; 64]).unwrap();
+    std::fs::write(
+        area.join("kit.lyt"),
+        "beginlayout\nroomcount 3\n  room_1 0 0 0\n  room_2 30 0 0\n  room_3 60 0 0\ntrackcount 0\nobstaclecount 0\ndoorhookcount 0\ndonelayout\n",
+    )
+    .unwrap();
+    let faces = |f: &str| {
+        let v: Value = serde_json::from_str(&ok(&["info", "--json", s(&area.join(f))])).unwrap();
+        v["faces"].as_u64().unwrap()
+    };
+    (
+        faces("room_1.mdl") + faces("room_2.mdl"),
+        faces("room_1.wok") + faces("room_2.wok"),
+    )
+}
+
+/// An area whose rooms have models: the models layer (a top-level node of its own beside the
+/// walkmesh layer) holds every face of both models at the rooms' LYT positions, with the
+/// textures as materials; the model that does not decode is a warning; `--no-models` leaves
+/// the layer out; import still reads the walkmeshes only; the validator finds no error.
+#[test]
+fn kit_area_room_models_form_a_models_layer() {
+    let dir = tmp("kit-models");
+    let area = dir.join("area");
+    let (model_faces, wok_faces) = kit_models_area(&area);
+    assert!(model_faces > 1000, "{model_faces} model faces");
+    let glb = dir.join("kit.glb");
+    let gltf = dir.join("kit.gltf");
+    let obj = dir.join("kit.obj");
+    let bare = dir.join("kit-no-models.glb");
+    for out in [&glb, &gltf, &obj] {
+        let (code, stdout, stderr) = areakit(&["export", s(&area), "-o", s(out)]);
+        assert_eq!(code, 0, "{stderr}{stdout}");
+        assert!(
+            stderr.contains("room room_3: its model") && stderr.contains("does not decode"),
+            "the broken model is a warning: {stderr}"
+        );
+    }
+    ok(&["export", s(&area), "-o", s(&bare), "--no-models"]);
+    let without = glb_json(&bare);
+    assert_eq!(gltf_counts(&without).1, wok_faces);
+    assert!(
+        without["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|n| n["extras"]["layer"] != "models")
+    );
+    for file in [&glb, &gltf] {
+        let v = gltf_json(file);
+        assert_eq!(
+            gltf_counts(&v).1,
+            wok_faces + model_faces,
+            "{}: the models' faces on top of the walkmeshes'",
+            file.display()
+        );
+        let nodes = v["nodes"].as_array().unwrap();
+        // The top-level nodes under the root: one per layer.
+        let top: Vec<&Value> = nodes[0]["children"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| &nodes[c.as_u64().unwrap() as usize])
+            .collect();
+        let layer = |name: &str| {
+            top.iter()
+                .find(|n| n["extras"]["layer"] == name)
+                .unwrap_or_else(|| panic!("no {name} layer"))
+        };
+        assert_eq!(layer("walkmesh")["extras"]["kind"], "area");
+        let models = layer("models");
+        assert_eq!(models["extras"]["kind"], "layer");
+        assert_eq!(models["extras"]["rooms"], 2);
+        // Below it one node per room with a model, at its LYT position.
+        let rooms: Vec<&Value> = models["children"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| &nodes[c.as_u64().unwrap() as usize])
+            .collect();
+        assert_eq!(rooms.len(), 2);
+        assert_eq!(rooms[0]["extras"]["room"], "room_1");
+        assert_eq!(rooms[0]["translation"], Value::Null, "room_1 at the origin");
+        assert_eq!(rooms[1]["extras"]["room"], "room_2");
+        assert_eq!(rooms[1]["extras"]["kind"], "room-model");
+        assert_eq!(rooms[1]["translation"], serde_json::json!([30.0, 0.0, 0.0]));
+        // The triangles below the layer are exactly the models' faces.
+        let mut stack: Vec<u64> = models["children"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_u64().unwrap())
+            .collect();
+        let acc = v["accessors"].as_array().unwrap();
+        let mut tris = 0;
+        while let Some(i) = stack.pop() {
+            let n = &nodes[i as usize];
+            assert_eq!(n["extras"]["layer"], "models", "{n}");
+            if let Some(m) = n["mesh"].as_u64() {
+                for p in v["meshes"][m as usize]["primitives"].as_array().unwrap() {
+                    tris += acc[p["indices"].as_u64().unwrap() as usize]["count"]
+                        .as_u64()
+                        .unwrap()
+                        / 3;
+                }
+            }
+            stack.extend(
+                n["children"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|c| c.as_u64().unwrap()),
+            );
+        }
+        assert_eq!(tris, model_faces);
+        // Textures as materials (their names in the material extras).
+        assert!(
+            v["materials"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|m| m["extras"]["texture"].is_string()),
+            "{}",
+            v["materials"]
+        );
+    }
+    assert_eq!(obj_counts(&obj).1, wok_faces + model_faces);
+    validate(&[glb.clone(), gltf.clone(), bare.clone()]);
+    // Import reads the walkmeshes and leaves the models out, from the glb and the OBJ.
+    for file in [&glb, &obj] {
+        let back = dir.join("back.wok");
+        let _ = std::fs::remove_file(&back);
+        let (code, out, err) = areakit(&["import", s(file), "-o", s(&back)]);
+        assert!(code <= 1, "{err}{out}");
+        let b = bwm::read(&std::fs::read(&back).unwrap()).unwrap();
+        assert_eq!(b.faces.len() as u64, wok_faces, "{}", file.display());
+    }
+    assert_rooms_come_back(&area, &glb, &[("room_1", 0), ("room_2", 1)], &dir);
+    assert_rooms_come_back(&area, &obj, &[("room_1", 0), ("room_2", 1)], &dir);
+    eprintln!(
+        "kit area with models: glb {} bytes, without models {} bytes",
+        std::fs::metadata(&glb).unwrap().len(),
+        std::fs::metadata(&bare).unwrap().len()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn trx_walkmeshes_export_with_info_counts() {
     let files: Vec<PathBuf> = common::corpus_files(&["trx"]);

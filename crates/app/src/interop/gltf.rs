@@ -847,7 +847,9 @@ pub fn read(session: &Session, path: &Path, room: Option<usize>) -> Result<Soup,
                 found_room = true;
             }
         } else {
-            selected = !matches!(kind, "object" | "path");
+            // Everything but areakit's overlays and the room models of an area's models layer.
+            selected = !matches!(kind, "object" | "path")
+                && ex.get("layer").and_then(Value::as_str) != Some("models");
         }
         if let Some(mi) = node.mesh {
             if room.is_some() && !has_room_index {

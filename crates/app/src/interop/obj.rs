@@ -239,12 +239,20 @@ pub fn parse(path: &Path, text: &str, room: Option<usize>) -> Result<Soup, Error
     let mut material: Option<(String, usize, usize)> = None;
     let mut node_extras: Option<Value> = None;
     let mut face_in_object = 0usize;
-    let selected = |object: Option<usize>| room.is_none() || object == room;
+    // Without a room, every object but those of an area's models layer (room models).
+    let mut models_layer = false;
+    let selected = |object: Option<usize>, models_layer: bool| {
+        if room.is_none() {
+            !models_layer
+        } else {
+            object == room
+        }
+    };
     for (li, raw_line) in text.split('\n').enumerate() {
         let line_no = li + 1;
         let line = raw_line.strip_suffix('\r').unwrap_or(raw_line);
         if let Some(json_text) = line.strip_prefix(NODE_COMMENT) {
-            if soup.areakit && selected(object) {
+            if soup.areakit && selected(object, models_layer) {
                 let v: Value = serde_json::from_str(json_text).map_err(|e| {
                     err_at(
                         path,
@@ -253,6 +261,10 @@ pub fn parse(path: &Path, text: &str, room: Option<usize>) -> Result<Soup, Error
                         format!("areakit-node comment: {e}"),
                     )
                 })?;
+                if room.is_none() && v.get("layer").and_then(Value::as_str) == Some("models") {
+                    models_layer = true;
+                    continue;
+                }
                 if v.get("kind").and_then(Value::as_str) == Some("walkmesh") {
                     soup.rooms.push((soup.triangles.len(), v.clone()));
                 }
@@ -279,7 +291,7 @@ pub fn parse(path: &Path, text: &str, room: Option<usize>) -> Result<Soup, Error
                 }
                 let p = back.point(p);
                 all.push(p);
-                if selected(object) {
+                if selected(object, models_layer) {
                     map.push(Some(soup.positions.len() as u32));
                     soup.positions.push(p);
                 } else {
@@ -289,6 +301,7 @@ pub fn parse(path: &Path, text: &str, room: Option<usize>) -> Result<Soup, Error
             "o" => {
                 object = Some(objects);
                 objects += 1;
+                models_layer = false;
                 node_extras = None;
                 face_in_object = 0;
             }
@@ -304,7 +317,7 @@ pub fn parse(path: &Path, text: &str, room: Option<usize>) -> Result<Soup, Error
                 let name = line[col - 1..].trim().to_string();
                 material = Some((name, line_no, col));
             }
-            "f" if selected(object) => {
+            "f" if selected(object, models_layer) => {
                 if w.len() < 4 {
                     return Err(err_at(
                         path,

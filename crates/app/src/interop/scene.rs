@@ -37,6 +37,8 @@ pub struct ExportOptions {
     pub paths: Vec<(Endpoint, Endpoint)>,
     /// An `--objects` file: placed objects exported as meshes (and blockers for the paths).
     pub objects: Option<PathBuf>,
+    /// Leave out the room models of an area (the `models` layer, [`add_room_models`]).
+    pub no_models: bool,
 }
 
 /// What [`export_file`] wrote.
@@ -50,7 +52,7 @@ pub struct ExportSummary {
     pub faces: usize,
     /// Nodes.
     pub nodes: usize,
-    /// Messages (a path that was not found).
+    /// Warnings: a path that was not found, a room model that does not decode (left out).
     pub notes: Vec<String>,
 }
 
@@ -84,7 +86,16 @@ pub fn export_file(
     refuse_overwrite(input, output, false)?;
     let opened = input::open(session, Some(input))?;
     let mut scene = scene_of(&opened, input, options.walkable_only)?;
-    let notes = add_overlays(session, &mut scene, &opened, input, options)?;
+    let mut notes = Vec::new();
+    if let Opened::Area {
+        module, resources, ..
+    } = &opened
+        && !options.no_models
+    {
+        let models = crate::rooms::room_models(module, resources.as_ref());
+        notes.extend(add_room_models(&mut scene, &models));
+    }
+    notes.extend(add_overlays(session, &mut scene, &opened, input, options)?);
     let (vertices, faces) = scene.counts();
     let mut written = vec![output.to_path_buf()];
     match format {
@@ -155,7 +166,7 @@ fn scene_of(opened: &Opened, input: &Path, walkable_only: bool) -> Result<Scene,
             scene.add(node, None);
         }
         Document::MdlAscii(m) => add_model(&mut scene, m, &stem, walkable_only),
-        Document::Mdl(m) => add_binary_model(&mut scene, m),
+        Document::Mdl(m) => add_binary_model(&mut scene, m, None),
         other => {
             return Err(Error::usage(format!(
                 "{}: {} has no geometry to export (expected a walkmesh, an area, a TRX or an MDL model)",
@@ -264,7 +275,7 @@ fn add_area(
     let root = scene.add(
         Node::new(
             &area.resref,
-            json!({"kind": "area", "rooms": area.rooms.len()}),
+            json!({"kind": "area", "layer": "walkmesh", "rooms": area.rooms.len()}),
         ),
         None,
     );
@@ -452,8 +463,9 @@ const CTRL_SCALE: u32 = 36;
 /// model's fields), parents from the node tree, local transforms from position and
 /// orientation. Mesh nodes get one group each: the faces, with the texture (`texture0`) as the
 /// material; skin nodes a skin; every animation with transform keys becomes an animation.
+/// The model's root hangs from `parent` (a room node of an area's models layer), or is a root.
 /// The layout is described in `docs/formats/gltf-export-mdl.md`.
-fn add_binary_model(scene: &mut Scene, m: &mdl::Model) {
+fn add_binary_model(scene: &mut Scene, m: &mdl::Model, parent: Option<usize>) {
     let parents = m.parents();
     let base = scene.nodes.len();
     let mut index_of = Vec::with_capacity(m.nodes.len());
@@ -497,12 +509,10 @@ fn add_binary_model(scene: &mut Scene, m: &mdl::Model) {
         }
         node.rotation = wxyz_to_unit_xyzw(n.orientation);
         node.mesh = node_mesh;
-        let parent = parents
-            .get(i)
-            .copied()
-            .flatten()
-            .filter(|&p| p < i)
-            .map(|p| index_of[p]);
+        let parent = match parents.get(i).copied().flatten() {
+            Some(p) if p < i => Some(index_of[p]),
+            _ => parent,
+        };
         index_of.push(scene.add(node, parent));
     }
     let world = scene.world_matrices();
@@ -920,6 +930,62 @@ fn clean_keys(rows: Vec<(f32, [f64; 4])>, property: Property) -> (Vec<f32>, Vec<
     let times = keys.iter().map(|k| k.0).collect();
     let values = keys.iter().flat_map(|k| k.1[..width].to_vec()).collect();
     (times, values)
+}
+
+/// The `models` layer of an area: a top-level node `models` (`extras.kind = "layer"`,
+/// `layer = "models"`) and below it one node per room with a model (`<room>_model`, in LYT
+/// order) at the room's LYT position, the room's binary model ([`add_binary_model`]: every
+/// node, mesh nodes with their textures as materials) below that. A game room's model origin
+/// stands at its LYT position, so its vertices need no other offset. Every node of the layer
+/// carries `extras.layer = "models"` (import leaves them out). A model that does not decode is
+/// left out with a warning (returned); no layer at all when no room has a model.
+fn add_room_models(scene: &mut Scene, models: &[crate::rooms::RoomModel]) -> Vec<String> {
+    let mut notes = Vec::new();
+    let mut layer = None;
+    let mut rooms = 0usize;
+    for rm in models {
+        let m = match &rm.model {
+            Ok(m) => m,
+            Err(e) => {
+                notes.push(format!(
+                    "room {}: its model {} does not decode ({e}); left out of the models layer",
+                    rm.name, rm.origin
+                ));
+                continue;
+            }
+        };
+        let layer = *layer.get_or_insert_with(|| {
+            scene.add(
+                Node::new("models", json!({"kind": "layer", "layer": "models"})),
+                None,
+            )
+        });
+        let position = rm
+            .position
+            .map(|c| if c.is_finite() { f64::from(c) } else { 0.0 });
+        let mut node = Node::new(
+            format!("{}_model", rm.name),
+            json!({"kind": "room-model", "layer": "models", "room": rm.name, "room_index": rm.room,
+                "lyt_position": position, "source": rm.origin}),
+        );
+        node.translation = position;
+        let room_node = scene.add(node, Some(layer));
+        let first = scene.nodes.len();
+        add_binary_model(scene, m, Some(room_node));
+        for n in &mut scene.nodes[first..] {
+            if let Value::Object(map) = &mut n.extras {
+                map.insert("layer".into(), json!("models"));
+            }
+        }
+        rooms += 1;
+    }
+    if let Some(Value::Object(map)) = layer
+        .and_then(|l| scene.nodes.get_mut(l))
+        .map(|n| &mut n.extras)
+    {
+        map.insert("rooms".into(), json!(rooms));
+    }
+    notes
 }
 
 /// Adds placed objects (those of the input's module, then those of `options.objects`) and
