@@ -1,9 +1,10 @@
 """areakit: the area data of BioWare's Aurora-family engines (KotOR 1/2, NWN, NWN2).
 
 Read, write (byte for byte), check, query and navigate walkmeshes (``Bwm``: WOK/PWK/DWK),
-layouts (``Lyt``), visibility (``Vis``), areas (``Area``), NWN2 terrain (``Trx``), MDL
-ASCII models (``MdlAscii``), GFF, 2DA and the ERF/MOD/RIM/KEY/BIF capsules. The same Rust
-engine as the ``areakit`` command line, with NumPy arrays and batch queries.
+layouts (``Lyt``), visibility (``Vis``), areas (``Area``), NWN2 terrain (``Trx``), KotOR
+binary models with their MDX (``Mdl``), MDL ASCII models (``MdlAscii``), GFF, 2DA and the
+ERF/MOD/RIM/KEY/BIF capsules. The same Rust engine as the ``areakit``
+command line, with NumPy arrays and batch queries.
 
 >>> import areakit
 >>> wok = areakit.Bwm.read("m13aa_01a.wok")
@@ -25,6 +26,7 @@ from ._areakit import (
     Gff,
     Key,
     Lyt,
+    Mdl,
     MdlAscii,
     PathResult,
     Rim,
@@ -48,6 +50,7 @@ __all__ = [
     "Gff",
     "Key",
     "Lyt",
+    "Mdl",
     "MdlAscii",
     "PathResult",
     "Rim",

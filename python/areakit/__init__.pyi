@@ -199,6 +199,73 @@ class MdlAscii(_Document):
     def info(self) -> Dict[str, Any]: ...
     def check(self) -> List[Finding]: ...
 
+class Mdl:
+    """A KotOR binary model (MDL with its MDX), K1 or K2. Unmodified, ``to_bytes()`` gives
+    both files back byte for byte."""
+
+    @staticmethod
+    def read(mdl: Source, mdx: Optional[Source] = None) -> Mdl:
+        """``mdl``/``mdx``: bytes or a path. A path ``mdl`` without ``mdx`` reads the
+        ``.mdx`` beside it when it exists (else an empty MDX). Raises ``FormatError``."""
+        ...
+    def to_bytes(self) -> Tuple[bytes, bytes]:
+        """``(mdl, mdx)``."""
+        ...
+    def write(self, path: StrPath) -> None:
+        """The MDL at ``path``, the MDX beside it (extension ``.mdx``); atomic."""
+        ...
+    def to_ascii(self) -> str:
+        """MDL ASCII text (canonical, KotOR dialect), one character per byte:
+        ``.encode("latin-1")`` gives the bytes ``areakit convert`` writes."""
+        ...
+    def transform(
+        self,
+        translate: Optional[Sequence[float]] = None,
+        rotate: Optional[float] = None,
+        mirror: Optional[str] = None,
+    ) -> None:
+        """In place, as ``areakit transform``: mirror ("x"/"y"), then rotate (degrees about z),
+        then translate."""
+        ...
+    @property
+    def game(self) -> str: ...  # "k1" | "k2"
+    @property
+    def name(self) -> str: ...
+    @property
+    def supermodel(self) -> Optional[str]: ...  # None for NULL
+    @property
+    def classification(self) -> int: ...
+    @property
+    def bounds(self) -> Tuple[Xyz, Xyz]: ...
+    @property
+    def radius(self) -> float: ...
+    @property
+    def animation_scale(self) -> float: ...
+    @property
+    def counts(self) -> Dict[str, int]:
+        """``{"nodes", "meshes", "vertices", "faces", "animations"}`` as ``areakit info``."""
+        ...
+    @property
+    def animations(self) -> List[str]: ...
+    @property
+    def nodes(self) -> List[Dict[str, Any]]:
+        """Pre-order; each: ``name``, ``type``, ``flags``, ``parent`` (int or None),
+        ``children``, ``position`` (x, y, z), ``orientation`` (w, x, y, z), ``has_mesh``."""
+        ...
+    def mesh(self, i: Union[int, str]) -> Dict[str, Any]:
+        """Mesh ``i`` in node order (or the mesh node named ``i``): ``node``, ``name``,
+        ``type``, ``texture``, ``lightmap`` and arrays ``positions`` (N×3 float32), ``faces``
+        (M×3 uint32), ``material`` (M uint32), ``normals`` (N×3), ``uv``, ``uv2`` (N×2),
+        ``bone_weights``, ``bone_indices`` (N×4); absent attributes are empty (0×k)."""
+        ...
+    def meshes(self) -> List[Dict[str, Any]]: ...
+    @property
+    def path(self) -> Optional[str]: ...
+    def info(self) -> Dict[str, Any]: ...
+    def check(self) -> List[Finding]: ...
+    def copy(self) -> Mdl: ...
+    def __eq__(self, other: object) -> bool: ...
+
 class Trx(_Document):
     """An NWN2 terrain file (TRN/TRX)."""
 

@@ -8,6 +8,7 @@
 //! - [`bwm`]: `Bwm` (arrays, derived tables, rebuild, transform, queries, batch queries);
 //! - [`text`]: `Lyt`, `Vis`, `MdlAscii`; [`trx`]: `Trx`; [`capsules`]: GFF, 2DA, ERF, RIM,
 //!   KEY, BIF (read, write, round trip, info);
+//! - [`mdl`]: `Mdl` (binary models with their MDX: nodes, mesh arrays, transform, ASCII);
 //! - [`area`]: `Area` (a LYT and its rooms), `PathResult`, `areakit.path`;
 //! - [`check`]: `areakit.check` and `Finding`.
 #![deny(unsafe_code)]
@@ -20,6 +21,7 @@ mod capsules;
 mod check;
 mod errors;
 mod input;
+mod mdl;
 mod text;
 mod trx;
 
@@ -32,6 +34,7 @@ fn _areakit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("EncodeError", py.get_type::<errors::EncodeError>())?;
     bwm::register(m)?;
     text::register(m)?;
+    mdl::register(m)?;
     trx::register(m)?;
     capsules::register(m)?;
     area::register(m)?;

@@ -14,6 +14,7 @@ BINARY = [
     (areakit.TwoDa, ("2da",)),
     (areakit.Erf, ("erf",)),
     (areakit.Rim, ("rim",)),
+    (areakit.Mdl, ("mdl-bin",)),
 ]
 TEXT = [
     (areakit.Lyt, ("lyt",)),

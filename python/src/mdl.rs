@@ -1,0 +1,443 @@
+//! `areakit.Mdl`: a KotOR binary model (the MDL and its MDX), K1 and K2.
+
+use std::borrow::Cow;
+use std::path::PathBuf;
+
+use areakit_app::document::{Document, mdx_path};
+use areakit_app::formats::mdl::{self, Model, Node};
+use areakit_app::formats::mdl_ascii;
+use areakit_app::geometry::transform::{Axis, Transform};
+use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyString};
+
+use crate::errors;
+use crate::input;
+use crate::text::document_checks;
+
+type Xyz = (f32, f32, f32);
+
+fn xyz(p: [f32; 3]) -> Xyz {
+    (p[0], p[1], p[2])
+}
+
+/// A KotOR binary model: the MDL (headers, node tree, controllers, animations) and its MDX
+/// (vertex rows), K1 or K2. Unmodified, it writes back byte for byte (both files).
+///
+/// Read one with ``Mdl.read(mdl, mdx=None)`` (paths or bytes; a path finds the ``.mdx``
+/// beside it). The node tree is ``nodes`` (dicts, pre-order: ``nodes[0]`` is the root); mesh
+/// nodes give NumPy arrays through ``mesh(i)`` / ``meshes()``. ``transform`` moves the model
+/// in place as ``areakit transform`` does; ``to_bytes()`` gives ``(mdl, mdx)`` and
+/// ``to_ascii()`` the MDL ASCII text.
+///
+/// >>> m = areakit.Mdl.read("m10aa_08b.mdl")        # reads m10aa_08b.mdx beside it
+/// >>> m
+/// <Mdl M10aa_08b (k1): 28 nodes, 23 meshes, 2247 vertices, 996 faces, 0 animations, from "m10aa_08b.mdl">
+/// >>> m.meshes()[0]["positions"].shape
+/// (151, 3)
+/// >>> m.to_bytes() == (open("m10aa_08b.mdl", "rb").read(), open("m10aa_08b.mdx", "rb").read())
+/// True
+#[pyclass(module = "areakit", name = "Mdl")]
+pub struct PyMdl {
+    pub inner: Model,
+    /// The MDL file it was read from (for `info` and messages).
+    path: Option<PathBuf>,
+}
+
+document_checks!(PyMdl, Document::Mdl, "mdl");
+
+/// The bytes of `source` (`bytes`, `bytearray`, `memoryview`, or a path: `str` /
+/// `os.PathLike`) and the path they came from. `bytes` are borrowed, not copied.
+fn source_bytes<'a>(
+    source: &'a Bound<'_, PyAny>,
+    what: &str,
+) -> PyResult<(Cow<'a, [u8]>, Option<PathBuf>)> {
+    if let Ok(b) = source.downcast::<PyBytes>() {
+        return Ok((Cow::Borrowed(b.as_bytes()), None));
+    }
+    if let Ok(b) = source.downcast::<PyByteArray>() {
+        return Ok((Cow::Owned(b.to_vec()), None));
+    }
+    if source.hasattr("tobytes")? && !source.is_instance_of::<PyString>() {
+        // memoryview (and NumPy byte arrays): one copy.
+        let data: Vec<u8> = source.call_method0("tobytes")?.extract()?;
+        return Ok((Cow::Owned(data), None));
+    }
+    let path: PathBuf = source.extract().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{what}: expected a path (str or os.PathLike) or bytes, got {}",
+            source
+                .get_type()
+                .name()
+                .map_or_else(|_| "?".to_string(), |n| n.to_string())
+        ))
+    })?;
+    let data = input::read_file(&path)?;
+    Ok((Cow::Owned(data), Some(path)))
+}
+
+/// The supermodel field as Python sees it: None for empty or `NULL`.
+fn optional_name(s: String) -> Option<String> {
+    if s.is_empty() || s.eq_ignore_ascii_case("null") {
+        None
+    } else {
+        Some(s)
+    }
+}
+
+impl PyMdl {
+    /// The indices of the nodes with a mesh, in node order.
+    fn mesh_nodes(&self) -> Vec<usize> {
+        self.inner
+            .nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.mesh.is_some())
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    fn encode(&self, path: Option<&std::path::Path>) -> PyResult<(Vec<u8>, Vec<u8>)> {
+        mdl::write(&self.inner).map_err(|e| errors::encode_error(path, &e.0))
+    }
+
+    /// The dict of mesh node `index` (which has a mesh).
+    fn mesh_dict<'py>(&self, py: Python<'py>, index: usize) -> PyResult<Bound<'py, PyDict>> {
+        let node: &Node = &self.inner.nodes[index];
+        let d = PyDict::new(py);
+        let Some(mesh) = node.mesh.as_ref() else {
+            return Err(PyValueError::new_err(format!("node {index} has no mesh")));
+        };
+        d.set_item("node", index)?;
+        d.set_item("name", self.inner.node_name(node))?;
+        d.set_item("type", node.kind_name())?;
+        d.set_item("texture", mesh.texture0.as_string())?;
+        d.set_item("lightmap", mesh.texture1.as_string())?;
+        d.set_item("positions", input::rows(py, &mesh.positions)?)?;
+        let faces: Vec<u32> = mesh
+            .faces
+            .iter()
+            .flat_map(|f| f.vertices.map(u32::from))
+            .collect();
+        d.set_item("faces", input::to_array(py, faces, &[mesh.faces.len(), 3])?)?;
+        let material: Vec<u32> = mesh.faces.iter().map(|f| f.material).collect();
+        d.set_item(
+            "material",
+            input::to_array(py, material, &[mesh.faces.len()])?,
+        )?;
+        let v = &mesh.vertices;
+        d.set_item("normals", input::rows(py, &v.normals)?)?;
+        d.set_item("uv", input::rows(py, &v.uvs[0])?)?;
+        d.set_item("uv2", input::rows(py, &v.uvs[1])?)?;
+        d.set_item("bone_weights", input::rows(py, &v.bone_weights)?)?;
+        d.set_item("bone_indices", input::rows(py, &v.bone_indices)?)?;
+        Ok(d)
+    }
+}
+
+#[pymethods]
+impl PyMdl {
+    /// Reads a model: ``mdl`` and ``mdx`` are each ``bytes`` (``bytearray``,
+    /// ``memoryview``) or a path (``str`` / ``os.PathLike``). When ``mdl`` is a path and
+    /// ``mdx`` is None, the ``.mdx`` beside it (same path, extension ``.mdx``) is read if it
+    /// exists; otherwise (and for ``mdl`` bytes without ``mdx``) the MDX is empty, which
+    /// suits models without vertex rows only.
+    ///
+    /// Raises ``FormatError`` (with ``.offset``) on bytes that are not a valid model,
+    /// ``OSError`` when a file cannot be read.
+    ///
+    /// >>> m = areakit.Mdl.read("m13aa_01a.mdl")
+    /// >>> m = areakit.Mdl.read(mdl_bytes, mdx_bytes)
+    #[staticmethod]
+    #[pyo3(signature = (mdl, mdx = None))]
+    fn read(
+        py: Python<'_>,
+        mdl: &Bound<'_, PyAny>,
+        mdx: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let (data, path) = source_bytes(mdl, "mdl")?;
+        let mdx_data: Option<Cow<'_, [u8]>> = match mdx.filter(|m| !m.is_none()) {
+            Some(m) => Some(source_bytes(m, "mdx")?.0),
+            None => match &path {
+                Some(p) if mdx_path(p).is_file() => {
+                    Some(Cow::Owned(input::read_file(&mdx_path(p))?))
+                }
+                _ => None,
+            },
+        };
+        let (d, x) = (&*data, mdx_data.as_deref());
+        let result = py.allow_threads(|| mdl::read(d, x.unwrap_or_default()));
+        match result {
+            Ok(inner) => Ok(PyMdl { inner, path }),
+            Err(e) => {
+                let e = match (&path, &mdx_data) {
+                    (Some(p), None) => {
+                        e.within(format!("no {} beside the model", mdx_path(p).display()))
+                    }
+                    _ => e,
+                };
+                Err(errors::format_error(path.as_deref(), &e))
+            }
+        }
+    }
+
+    /// The encoded files ``(mdl, mdx)``: byte for byte the files read, while unmodified
+    /// (after ``transform``, the same layout with the moved values). Raises ``EncodeError``
+    /// when the model cannot be written.
+    fn to_bytes<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+        let (a, x) = self.encode(None)?;
+        Ok((PyBytes::new(py, &a), PyBytes::new(py, &x)))
+    }
+
+    /// Writes the MDL to ``path`` and the MDX beside it (extension ``.mdx``), each
+    /// atomically (a temporary file beside it, then a rename).
+    fn write(&self, path: PathBuf) -> PyResult<()> {
+        let (a, x) = self.encode(Some(&path))?;
+        input::write_file(&path, &a)?;
+        input::write_file(&mdx_path(&path), &x)
+    }
+
+    /// The model as MDL ASCII text (the KotOR dialect, canonical layout: what
+    /// ``areakit convert m.mdl m.mdl.ascii`` writes). A ``str`` with one character per byte
+    /// of the file: ``to_ascii().encode("latin-1")`` gives the file's bytes.
+    fn to_ascii(&self, py: Python<'_>) -> String {
+        let inner = &self.inner;
+        let bytes = py.allow_threads(|| mdl_ascii::write_canonical_bytes(&mdl::to_ascii(inner)));
+        bytes.iter().map(|&b| char::from(b)).collect()
+    }
+
+    /// Moves the model in place as ``areakit transform m.mdl -o out.mdl`` does: ``mirror``
+    /// (``"x"`` or ``"y"``) first, then ``rotate`` (degrees about z, counter-clockwise; 90°
+    /// steps exact), then ``translate`` ``(x, y, z)``. The root's children (their rest
+    /// positions and orientations, and their animation keys) are moved; mirroring also flips
+    /// the geometry below them. Returns None.
+    ///
+    /// >>> m.transform(rotate=90, translate=(10, 0, 0))
+    #[pyo3(signature = (translate = None, rotate = None, mirror = None))]
+    fn transform(
+        &mut self,
+        translate: Option<[f32; 3]>,
+        rotate: Option<f64>,
+        mirror: Option<&str>,
+    ) -> PyResult<()> {
+        let mut steps = Vec::new();
+        if let Some(m) = mirror {
+            steps.push(Transform::Mirror(match m.to_ascii_lowercase().as_str() {
+                "x" => Axis::X,
+                "y" => Axis::Y,
+                _ => {
+                    return Err(PyValueError::new_err(format!(
+                        "mirror {m:?}: expected \"x\" or \"y\""
+                    )));
+                }
+            }));
+        }
+        if let Some(deg) = rotate {
+            if !deg.is_finite() {
+                return Err(PyValueError::new_err(
+                    "rotate: expected a finite angle in degrees",
+                ));
+            }
+            steps.push(Transform::RotateZ(deg));
+        }
+        if let Some(t) = translate {
+            if t.iter().any(|c| !c.is_finite()) {
+                return Err(PyValueError::new_err("translate: expected finite numbers"));
+            }
+            steps.push(Transform::Translate(t));
+        }
+        areakit_area::models::transform(&mut self.inner, &steps);
+        Ok(())
+    }
+
+    /// ``"k1"`` or ``"k2"``: the game whose binary layout the model uses.
+    #[getter]
+    fn game(&self) -> &'static str {
+        self.inner.game.name()
+    }
+
+    /// The model's name (its geometry header).
+    #[getter]
+    fn name(&self) -> String {
+        self.inner.geometry.name.as_string()
+    }
+
+    /// The supermodel's name, or None (empty or ``NULL``).
+    #[getter]
+    fn supermodel(&self) -> Option<String> {
+        optional_name(self.inner.header.supermodel.as_string())
+    }
+
+    /// The classification byte: 0 other, 1 effect, 2 tile, 4 character, 8 door,
+    /// 0x10 lightsaber, 0x20 placeable, 0x40 flyer.
+    #[getter]
+    fn classification(&self) -> u8 {
+        self.inner.header.classification
+    }
+
+    /// The header's bounding box: ``((min x, y, z), (max x, y, z))``.
+    #[getter]
+    fn bounds(&self) -> (Xyz, Xyz) {
+        (
+            xyz(self.inner.header.bounds_min),
+            xyz(self.inner.header.bounds_max),
+        )
+    }
+
+    /// The header's bounding radius.
+    #[getter]
+    fn radius(&self) -> f32 {
+        self.inner.header.radius
+    }
+
+    /// The header's animation scale.
+    #[getter]
+    fn animation_scale(&self) -> f32 {
+        self.inner.header.animation_scale
+    }
+
+    /// The counts ``areakit info --json`` reports: ``{"nodes", "meshes", "vertices",
+    /// "faces", "animations"}`` (``nodes`` is its ``nodes.total``).
+    #[getter]
+    fn counts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let i = areakit_app::info::model_info(&self.inner);
+        let d = PyDict::new(py);
+        d.set_item("nodes", i.nodes.total)?;
+        d.set_item("meshes", i.meshes)?;
+        d.set_item("vertices", i.vertices)?;
+        d.set_item("faces", i.faces)?;
+        d.set_item("animations", i.animations)?;
+        Ok(d)
+    }
+
+    /// The animations' names, in file order.
+    #[getter]
+    fn animations(&self) -> Vec<String> {
+        self.inner
+            .animations
+            .iter()
+            .map(|a| a.geometry.name.as_string())
+            .collect()
+    }
+
+    /// The geometry nodes in pre-order (``nodes[0]`` is the root), one dict each:
+    /// ``name``, ``type`` (``dummy``, ``trimesh``, ``skin``, ``danglymesh``, ``aabb``,
+    /// ``light``, ``emitter``, ...), ``flags``, ``parent`` (index, None for the root),
+    /// ``children`` (indices), ``position`` ``(x, y, z)`` relative to the parent,
+    /// ``orientation`` ``(w, x, y, z)``, ``has_mesh``.
+    #[getter]
+    fn nodes<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let parents = self.inner.parents();
+        self.inner
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| {
+                let d = PyDict::new(py);
+                let o = n.orientation;
+                d.set_item("name", self.inner.node_name(n))?;
+                d.set_item("type", n.kind_name())?;
+                d.set_item("flags", n.flags)?;
+                d.set_item("parent", parents.get(i).copied().flatten())?;
+                d.set_item("children", n.children.clone())?;
+                d.set_item("position", xyz(n.position))?;
+                d.set_item("orientation", (o[0], o[1], o[2], o[3]))?;
+                d.set_item("has_mesh", n.mesh.is_some())?;
+                Ok(d)
+            })
+            .collect()
+    }
+
+    /// Mesh ``i`` (in node order, as ``meshes()``; negative counts from the end, a ``str``
+    /// names the node, letter case ignored) as a dict: ``node`` (its index in ``nodes``),
+    /// ``name``, ``type``, ``texture`` and ``lightmap`` (names as stored, ``NULL`` for none),
+    /// and NumPy arrays ``positions`` (N×3 float32), ``faces`` (M×3 uint32 vertex indices),
+    /// ``material`` (M uint32: the face material / smoothing word), ``normals`` (N×3
+    /// float32), ``uv`` and ``uv2`` (N×2 float32: the first and second UV sets),
+    /// ``bone_weights`` and ``bone_indices`` (N×4 float32, skins). An attribute the MDX does
+    /// not hold is an empty array (0×3, 0×2, 0×4).
+    ///
+    /// >>> m.mesh(0)["faces"].shape
+    fn mesh<'py>(&self, py: Python<'py>, i: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+        let nodes = self.mesh_nodes();
+        let node = if let Ok(name) = i.extract::<String>() {
+            *nodes
+                .iter()
+                .find(|&&k| {
+                    self.inner
+                        .node_name(&self.inner.nodes[k])
+                        .eq_ignore_ascii_case(&name)
+                })
+                .ok_or_else(|| PyKeyError::new_err(format!("no mesh node named {name:?}")))?
+        } else {
+            let k: isize = i.extract()?;
+            let n = nodes.len() as isize;
+            let j = if k < 0 { k + n } else { k };
+            if j < 0 || j >= n {
+                return Err(PyIndexError::new_err(format!(
+                    "mesh {k}: the model has {n} meshes"
+                )));
+            }
+            nodes[j as usize]
+        };
+        self.mesh_dict(py, node)
+    }
+
+    /// Every mesh node's dict (see ``mesh``), in node order.
+    fn meshes<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        self.mesh_nodes()
+            .into_iter()
+            .map(|k| self.mesh_dict(py, k))
+            .collect()
+    }
+
+    /// The MDL file read from, or None.
+    #[getter]
+    fn path(&self) -> Option<String> {
+        self.path.as_ref().map(|p| p.display().to_string())
+    }
+
+    /// A copy.
+    fn copy(&self) -> Self {
+        PyMdl {
+            inner: self.inner.clone(),
+            path: self.path.clone(),
+        }
+    }
+
+    fn __copy__(&self) -> Self {
+        self.copy()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.copy()
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .downcast::<PyMdl>()
+            .is_ok_and(|o| o.borrow().inner == self.inner)
+    }
+
+    fn __repr__(&self) -> String {
+        let i = areakit_app::info::model_info(&self.inner);
+        let from = self
+            .path
+            .as_ref()
+            .map(|p| format!(", from \"{}\"", p.display()))
+            .unwrap_or_default();
+        format!(
+            "<Mdl {} ({}): {} nodes, {} meshes, {} vertices, {} faces, {} animations{from}>",
+            i.name, i.game, i.nodes.total, i.meshes, i.vertices, i.faces, i.animations
+        )
+    }
+}
+
+/// Registers the class.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyMdl>()?;
+    Ok(())
+}
