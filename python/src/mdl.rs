@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use areakit_app::document::{Document, mdx_path};
 use areakit_app::formats::mdl::{self, Model, Node};
 use areakit_app::formats::mdl_ascii;
-use areakit_app::geometry::transform::{Axis, Transform};
+use areakit_app::geometry::transform::Axis;
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyString};
@@ -223,34 +223,24 @@ impl PyMdl {
         rotate: Option<f64>,
         mirror: Option<&str>,
     ) -> PyResult<()> {
-        let mut steps = Vec::new();
-        if let Some(m) = mirror {
-            steps.push(Transform::Mirror(match m.to_ascii_lowercase().as_str() {
-                "x" => Axis::X,
-                "y" => Axis::Y,
-                _ => {
-                    return Err(PyValueError::new_err(format!(
-                        "mirror {m:?}: expected \"x\" or \"y\""
-                    )));
-                }
-            }));
-        }
-        if let Some(deg) = rotate {
-            if !deg.is_finite() {
-                return Err(PyValueError::new_err(
-                    "rotate: expected a finite angle in degrees",
-                ));
+        let mirror = match mirror.map(str::to_ascii_lowercase).as_deref() {
+            None => None,
+            Some("x") => Some(Axis::X),
+            Some("y") => Some(Axis::Y),
+            Some(m) => {
+                return Err(PyValueError::new_err(format!(
+                    "mirror {m:?}: expected \"x\" or \"y\""
+                )));
             }
-            steps.push(Transform::RotateZ(deg));
-        }
-        if let Some(t) = translate {
-            if t.iter().any(|c| !c.is_finite()) {
-                return Err(PyValueError::new_err("translate: expected finite numbers"));
-            }
-            steps.push(Transform::Translate(t));
-        }
-        areakit_area::models::transform(&mut self.inner, &steps);
-        Ok(())
+        };
+        let steps = areakit_app::ops::TransformSteps {
+            mirror,
+            rotate,
+            translate,
+            remap: Vec::new(),
+        };
+        areakit_app::ops::transform_model(&mut self.inner, &steps)
+            .map_err(|e| PyValueError::new_err(e.to_string()))
     }
 
     /// ``"k1"`` or ``"k2"``: the game whose binary layout the model uses.

@@ -176,6 +176,46 @@ pub enum Transformed {
     Model(Box<areakit_formats::mdl::Model>),
 }
 
+impl TransformSteps {
+    /// The geometric steps in the order they apply: the mirror, then the rotation, then the
+    /// translation; non-finite numbers are refused.
+    pub fn transforms(&self) -> Result<Vec<Transform>, Error> {
+        let mut list = Vec::new();
+        if let Some(axis) = self.mirror {
+            list.push(Transform::Mirror(axis));
+        }
+        if let Some(deg) = self.rotate {
+            if !deg.is_finite() {
+                return Err(Error::usage("rotation: expected a finite angle in degrees"));
+            }
+            list.push(Transform::RotateZ(deg));
+        }
+        if let Some(t) = self.translate {
+            if !t.iter().all(|v| v.is_finite()) {
+                return Err(Error::usage("translation: expected finite numbers"));
+            }
+            list.push(Transform::Translate(t));
+        }
+        Ok(list)
+    }
+}
+
+/// Transforms a binary model in place ([`areakit_area::models::transform`]): what
+/// [`transform_file`] does to a model, for callers holding one (Python's `Mdl.transform`).
+/// Transition renumbering applies to walkmeshes only.
+pub fn transform_model(
+    model: &mut areakit_formats::mdl::Model,
+    steps: &TransformSteps,
+) -> Result<(), Error> {
+    if !steps.remap.is_empty() {
+        return Err(Error::usage(
+            "transition renumbering applies to walkmeshes, not to a model",
+        ));
+    }
+    areakit_area::models::transform(model, &steps.transforms()?);
+    Ok(())
+}
+
 /// Transforms a walkmesh or a binary model ([`TransformSteps`]) and writes it atomically;
 /// returns it. A model moves with its walkmesh: the same steps applied to a room's model and
 /// its WOK keep the two in agreement ([`areakit_area::models::transform`]); transition
@@ -187,22 +227,7 @@ pub fn transform_file(
     steps: &TransformSteps,
 ) -> Result<Transformed, Error> {
     refuse_overwrite(input, output, false)?;
-    let mut list = Vec::new();
-    if let Some(axis) = steps.mirror {
-        list.push(Transform::Mirror(axis));
-    }
-    if let Some(deg) = steps.rotate {
-        if !deg.is_finite() {
-            return Err(Error::usage("rotation: expected a finite angle in degrees"));
-        }
-        list.push(Transform::RotateZ(deg));
-    }
-    if let Some(t) = steps.translate {
-        if !t.iter().all(|v| v.is_finite()) {
-            return Err(Error::usage("translation: expected finite numbers"));
-        }
-        list.push(Transform::Translate(t));
-    }
+    let list = steps.transforms()?;
     let data = session.read(input)?;
     if Format::detect(input, &data) == Some(Format::Mdl) {
         if !steps.remap.is_empty() {
