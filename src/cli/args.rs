@@ -55,12 +55,12 @@ pub enum Command {
     Transform(TransformArgs),
     /// Draw a top-down map of a walkmesh, an area (LYT or folder) or an NWN2 TRX as SVG or PNG.
     #[command(
-        after_help = "Example:\n  areakit render areakit-demo/demo.lyt -o demo.png --findings"
+        after_help = "An area's room models (each room's MDL at its LYT position) are drawn as light top-down outlines under the walkmesh; --no-models leaves them out.\n\nExample:\n  areakit render areakit-demo/demo.lyt -o demo.png --findings"
     )]
     Render(RenderArgs),
     /// Write an interactive HTML viewer of a walkmesh, an area (LYT or folder) or an NWN2 TRX: one self-contained page.
     #[command(
-        after_help = "The page holds its data and script inline (no network; opens from file://): pan and zoom, layers, legend, scale bar, a face inspector and the findings of check (docs/viewer.md).\n\nExamples:\n  areakit view areakit-demo/demo.lyt -o demo.html --open\n  areakit view m13aa_01a.wok -o room.html --path 10,2:14,9"
+        after_help = "The page holds its data and script inline (no network; opens from file://): pan and zoom, layers (an area's room models as top-down outlines under the walkmesh among them), legend, scale bar, a face inspector and the findings of check (docs/viewer.md).\n\nExamples:\n  areakit view areakit-demo/demo.lyt -o demo.html --open\n  areakit view m13aa_01a.wok -o room.html --path 10,2:14,9"
     )]
     View(ViewArgs),
     /// Generate a sample KotOR-style area (LYT, VIS, room WOKs, a map), write it, read it back, check and query it.
@@ -333,6 +333,9 @@ pub struct RenderArgs {
     /// The agent radius the drawn paths keep from walls and objects.
     #[arg(long, value_name = "R", default_value_t = 0.0)]
     pub radius: f32,
+    /// Do not draw the room models (an area's rooms' MDL top-down outlines, under the walkmesh).
+    #[arg(long)]
+    pub no_models: bool,
 }
 
 /// `areakit view`.

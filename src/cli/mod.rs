@@ -398,7 +398,8 @@ fn overlays(
 }
 
 fn run_render(a: RenderArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
-    let overlays = overlays(&a.objects, a.radius, &a.path)?;
+    let mut overlays = overlays(&a.objects, a.radius, &a.path)?;
+    overlays.no_models = a.no_models;
     let notes = areakit_app::picture::render_file(
         session, &a.input, &a.output, a.findings, a.size, &overlays,
     )?;

@@ -74,3 +74,54 @@ fn view_writes_a_self_contained_page() {
     assert!(String::from_utf8_lossy(&help.stdout).contains("Examples:"));
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// An area whose rooms have models (the Holocron kit rooms of `export_import`): the page
+/// carries each room model's top-down outline and the viewer has a layer toggle for them
+/// (`layer-models`, on by default); the model that does not decode is a warning.
+#[test]
+fn view_carries_room_model_outlines_and_their_toggle() {
+    let d = std::env::temp_dir().join(format!("areakit-cli-view-models-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    let area = d.join("area");
+    crate::export_import::kit_models_area(&area);
+    let page = d.join("kit.html");
+    let out = areakit()
+        .arg("view")
+        .arg(&area)
+        .arg("-o")
+        .arg(&page)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("room room_3: its model"), "{stderr}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    let start = html
+        .find(r#"<script id="areakit-data" type="application/json">"#)
+        .unwrap();
+    let json = &html[start..];
+    let json = &json[json.find('>').unwrap() + 1..json.find("</script>").unwrap()];
+    let v: serde_json::Value = serde_json::from_str(json).unwrap();
+    let models = v["models"].as_array().unwrap();
+    assert_eq!(models.len(), 2);
+    assert_eq!(models[0]["room"], "room_1");
+    assert_eq!(models[1]["room"], "room_2");
+    for m in models {
+        let loops = m["loops"].as_array().unwrap();
+        assert!(!loops.is_empty());
+        assert!(loops.iter().all(|l| l.as_array().unwrap().len() >= 6));
+    }
+    // room_2's outline lies around its LYT position (30, 0).
+    let xs: Vec<f64> = models[1]["loops"][0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .step_by(2)
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    assert!(xs.iter().all(|x| (15.0..55.0).contains(x)), "{xs:?}");
+    // The toggle: a layer like the others, named in the layer list.
+    assert!(html.contains("models: models.length > 0"));
+    assert!(html.contains(r#"models: "Room models (outline)""#));
+    std::fs::remove_dir_all(&d).unwrap();
+}

@@ -236,3 +236,96 @@ fn findings_are_numbered_and_listed() {
     // Numbers on the map and in the list agree: the first finding is "1." in the list.
     assert!(svg.contains(&format!(">1. {}", findings[0].code)));
 }
+
+/// An area whose rooms have models (the Holocron kit rooms of `export_import`): their top-down
+/// outlines are a layer under the walkmesh (`<g id="models">`, one path per room with a
+/// model, before the faces), `--no-models` leaves it out, and the model that does not decode
+/// is a warning.
+#[test]
+fn room_models_are_a_layer_under_the_walkmesh() {
+    let dir = std::env::temp_dir().join(format!("areakit-render-models-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let area = dir.join("area");
+    let (_, wok_faces) = crate::export_import::kit_models_area(&area);
+    let render = |out: &str, extra: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_areakit"))
+            .arg("render")
+            .arg(&area)
+            .arg("-o")
+            .arg(dir.join(out))
+            .args(extra)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(0), "{err}");
+        err
+    };
+    let err = render("with.svg", &[]);
+    assert!(
+        err.contains("room room_3: its model") && err.contains("does not decode"),
+        "{err}"
+    );
+    let svg = std::fs::read_to_string(dir.join("with.svg")).unwrap();
+    let models = svg.find(r#"<g id="models""#).expect("the models layer");
+    assert!(
+        models < svg.find(r#"<path class="faces""#).unwrap(),
+        "under the walkmesh"
+    );
+    assert_eq!(svg.matches(r#"<path class="model" "#).count(), 2);
+    assert!(svg.contains(r#"data-room="room_1""#) && svg.contains(r#"data-room="room_2""#));
+    assert!(svg.contains("room model (top-down outline)"));
+    assert_eq!(face_count(&svg) as u64, wok_faces);
+    render("without.svg", &["--no-models"]);
+    let bare = std::fs::read_to_string(dir.join("without.svg")).unwrap();
+    assert!(!bare.contains(r#"id="models""#) && !bare.contains(r#"class="model""#));
+    assert_eq!(face_count(&bare) as u64, wok_faces);
+    render("with.png", &[]);
+    let png = std::fs::read(dir.join("with.png")).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+    eprintln!(
+        "kit area map: SVG {} bytes with models, {} without; PNG {} bytes",
+        svg.len(),
+        bare.len(),
+        png.len()
+    );
+    let help = std::process::Command::new(env!("CARGO_BIN_EXE_areakit"))
+        .args(["render", "--help"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&help.stdout).contains("--no-models"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A model outline is the union of its triangles: a square ring of eight triangles gives an
+/// outer loop (counter-clockwise) and a hole (clockwise) within a grid cell of the exact
+/// areas; two apart squares give two loops.
+#[test]
+fn model_outline_merges_triangles_into_loops() {
+    let area = |l: &[[f32; 2]]| {
+        (0..l.len())
+            .map(|i| {
+                let (p, q) = (l[i], l[(i + 1) % l.len()]);
+                p[0] * q[1] - q[0] * p[1]
+            })
+            .sum::<f32>()
+            / 2.0
+    };
+    let quad = |a: [f32; 2], b: [f32; 2], c: [f32; 2], d: [f32; 2]| [[a, b, c], [a, c, d]];
+    // Outer 0..10, hole 3..7: four quads around the hole.
+    let mut tris = Vec::new();
+    tris.extend(quad([0.0, 0.0], [10.0, 0.0], [10.0, 3.0], [0.0, 3.0]));
+    tris.extend(quad([0.0, 7.0], [10.0, 7.0], [10.0, 10.0], [0.0, 10.0]));
+    tris.extend(quad([0.0, 3.0], [3.0, 3.0], [3.0, 7.0], [0.0, 7.0]));
+    tris.extend(quad([7.0, 3.0], [10.0, 3.0], [10.0, 7.0], [7.0, 7.0]));
+    let loops = areakit_app::picture::model_outline(&tris);
+    assert_eq!(loops.len(), 2, "{loops:?}");
+    let mut areas: Vec<f32> = loops.iter().map(|l| area(l)).collect();
+    areas.sort_by(f32::total_cmp);
+    assert!((areas[0] + 16.0).abs() < 1.5, "the hole: {areas:?}");
+    assert!((areas[1] - 100.0).abs() < 3.0, "the outer loop: {areas:?}");
+    assert!(loops.iter().all(|l| l.len() <= 8), "simplified: {loops:?}");
+    let mut apart = quad([0.0, 0.0], [2.0, 0.0], [2.0, 2.0], [0.0, 2.0]).to_vec();
+    apart.extend(quad([5.0, 0.0], [7.0, 0.0], [7.0, 2.0], [5.0, 2.0]));
+    assert_eq!(areakit_app::picture::model_outline(&apart).len(), 2);
+    assert!(areakit_app::picture::model_outline(&[]).is_empty());
+}

@@ -542,3 +542,45 @@ fn viewer_pages_in_headless_chromium() {
     drop(b);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The room models layer of an area (the Holocron kit rooms of `export_import`): on by
+/// default, a real click on its checkbox switches it off (less ink: the outlines beyond the
+/// walkmesh go) and on again, and no console error appears.
+#[test]
+fn viewer_room_models_layer_toggles() {
+    let Some(exe) = chromium() else {
+        eprintln!("SKIPPED: no chromium (install Debian's chromium; .ci/run does)");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("areakit-view-models-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let area = dir.join("area");
+    crate::export_import::kit_models_area(&area);
+    let page = dir.join("kit.html");
+    write_page(&area, &page);
+    let mut b = Browser::launch(&exe, "models");
+    b.open(&page);
+    assert_eq!(b.eval("areakitView.modelCount"), json!(2));
+    assert_eq!(b.eval("areakitView.layers.models"), json!(true));
+    b.eval("areakitView.fit(); true");
+    b.frames();
+    // Pixels that are not white, after a full redraw.
+    let ink = "(() => { areakitView.redrawNow(); const c = document.getElementById('canvas'); const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data; let n = 0; for (let i = 0; i < d.length; i += 4) if (d[i] + d[i + 1] + d[i + 2] < 750) n++; return n; })()";
+    let with = b.eval(ink).as_u64().unwrap();
+    let r = b.eval("(() => { const r = document.getElementById('layer-models').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]; })()");
+    let (x, y) = (r[0].as_f64().unwrap(), r[1].as_f64().unwrap());
+    b.click(x, y);
+    assert_eq!(b.eval("areakitView.layers.models"), json!(false));
+    let without = b.eval(ink).as_u64().unwrap();
+    assert!(
+        with > without + 1000,
+        "ink with the models {with}, without {without}"
+    );
+    b.click(x, y);
+    assert_eq!(b.eval("areakitView.layers.models"), json!(true));
+    assert_eq!(b.eval(ink).as_u64().unwrap(), with);
+    eprintln!("kit area page: {with} inked pixels with the models layer, {without} without");
+    assert!(b.errors.is_empty(), "console errors: {:#?}", b.errors);
+    drop(b);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -4,16 +4,18 @@
 
 use std::path::Path;
 
+use areakit_area::models::world_transforms;
 use areakit_area::module::Module;
 use areakit_area::objects::{PlacedObject, PlacedWalkmesh};
 use areakit_formats::Finding;
 use areakit_formats::bwm::{self, Bwm, Face, Material, WalkmeshType};
+use areakit_formats::mdl;
 use areakit_geometry::nav::Endpoint;
 
 use crate::Error;
 use crate::input::{self, Opened};
 use crate::navigate::{PathContext, PathRequest};
-use crate::render::{self, MapRoom, RenderOptions};
+use crate::render::{self, MapModel, MapRoom, RenderOptions};
 use crate::session::{Session, write_atomic};
 
 /// The largest picture `render` draws (pixels on the longer side): 16384² RGBA is 1 GiB.
@@ -28,6 +30,8 @@ pub struct Overlays {
     pub paths: Vec<(Endpoint, Endpoint)>,
     /// The agent radius of the paths.
     pub radius: f32,
+    /// Leave out the room models of an area (drawn by default: [`room_model_outlines`]).
+    pub no_models: bool,
 }
 
 /// What a map shows of an input: its rooms (name and walkmesh), the names of every room of
@@ -45,6 +49,8 @@ pub struct MapInput {
     pub title: String,
     /// Whether the input is an NWN2 TRX/TRN (faces coloured by island, not material).
     pub trx: bool,
+    /// The top-down outlines of an area's room models, drawn under the walkmesh.
+    pub models: Vec<MapModel>,
 }
 
 /// The overlays of a map, ready to draw.
@@ -68,8 +74,20 @@ pub fn load_picture(
     overlays: &Overlays,
 ) -> Result<(MapInput, DrawnOverlays), Error> {
     match input::open(session, Some(input))? {
-        Opened::Area { module, title, .. } => {
-            module_picture(session, &module, &title, with_findings, overlays)
+        Opened::Area {
+            module,
+            title,
+            resources,
+        } => {
+            let (mut map, mut drawn) =
+                module_picture(session, &module, &title, with_findings, overlays)?;
+            if !overlays.no_models {
+                let models = crate::rooms::room_models(&module, resources.as_ref());
+                let (outlines, notes) = room_model_outlines(&models);
+                map.models = outlines;
+                drawn.notes.extend(notes);
+            }
+            Ok((map, drawn))
         }
         Opened::File { path, data } => file_picture(session, &path, &data, with_findings, overlays),
     }
@@ -273,6 +291,7 @@ fn write_picture(
         findings: map.findings,
         title: Some(map.title),
         room_names: map.room_names,
+        models: map.models,
     };
     let rooms: Vec<MapRoom<'_>> = map
         .rooms
@@ -331,4 +350,293 @@ fn trx_picture_mesh(w: &areakit_formats::trx::Walkmesh) -> Bwm {
         faces,
         ..Bwm::default()
     }
+}
+
+/// The top-down outlines of the rooms' models ([`crate::rooms::room_models`]), in LYT order;
+/// a warning for each model that does not decode (it is left out). A room whose model has no
+/// drawable triangle has no outline.
+pub fn room_model_outlines(models: &[crate::rooms::RoomModel]) -> (Vec<MapModel>, Vec<String>) {
+    let mut out = Vec::new();
+    let mut notes = Vec::new();
+    for rm in models {
+        match &rm.model {
+            Ok(m) => {
+                let loops = model_outline(&model_triangles(m, rm.position));
+                if !loops.is_empty() {
+                    out.push(MapModel {
+                        room: rm.name.clone(),
+                        loops,
+                    });
+                }
+            }
+            Err(e) => notes.push(format!(
+                "room {}: its model {} does not decode ({e}); not drawn",
+                rm.name, rm.origin
+            )),
+        }
+    }
+    (out, notes)
+}
+
+/// The model's drawn triangles in plan (x, y), in area space (`offset`: the room's LYT
+/// position, where the model's origin stands): every face of every mesh node that renders
+/// (render flag set), except the walkmesh (aabb) nodes. Faces with a missing or non-finite
+/// corner, and faces seen edge-on from above (walls), are left out.
+pub fn model_triangles(m: &mdl::Model, offset: [f32; 3]) -> Vec<[[f32; 2]; 3]> {
+    let world = world_transforms(m);
+    let offset = offset.map(|c| if c.is_finite() { f64::from(c) } else { 0.0 });
+    let mut out = Vec::new();
+    for (i, n) in m.nodes.iter().enumerate() {
+        let Some(mesh) = &n.mesh else { continue };
+        if n.aabb.is_some() || n.flags & mdl::flags::AABB != 0 || mesh.render == 0 {
+            continue;
+        }
+        let (q, t) = world[i];
+        let place = |v: [f32; 3]| -> [f32; 2] {
+            let p = quat_rotate(q, v.map(f64::from));
+            [
+                (p[0] + t[0] + offset[0]) as f32,
+                (p[1] + t[1] + offset[1]) as f32,
+            ]
+        };
+        let plan: Vec<[f32; 2]> = mesh.positions.iter().map(|&v| place(v)).collect();
+        for f in &mesh.faces {
+            let Some(c) = f
+                .vertices
+                .iter()
+                .map(|&v| plan.get(usize::from(v)).copied())
+                .collect::<Option<Vec<_>>>()
+            else {
+                continue;
+            };
+            if !c.iter().flatten().all(|x| x.is_finite()) {
+                continue;
+            }
+            let area = (c[1][0] - c[0][0]) * (c[2][1] - c[0][1])
+                - (c[2][0] - c[0][0]) * (c[1][1] - c[0][1]);
+            if area.abs() > 1e-4 {
+                out.push([c[0], c[1], c[2]]);
+            }
+        }
+    }
+    out
+}
+
+/// `v` rotated by the unit quaternion `q` (`[w, x, y, z]`).
+fn quat_rotate(q: [f64; 4], v: [f64; 3]) -> [f64; 3] {
+    let [w, x, y, z] = q;
+    // v + 2w(u × v) + 2 u × (u × v), u = (x, y, z)
+    let c = [
+        y * v[2] - z * v[1],
+        z * v[0] - x * v[2],
+        x * v[1] - y * v[0],
+    ];
+    let cc = [
+        y * c[2] - z * c[1],
+        z * c[0] - x * c[2],
+        x * c[1] - y * c[0],
+    ];
+    [0, 1, 2].map(|k| v[k] + 2.0 * (w * c[k] + cc[k]))
+}
+
+/// Cells on the longer side of an outline's grid (finer cells for small models, down to
+/// [`OUTLINE_MIN_CELL`]).
+const OUTLINE_CELLS: f32 = 600.0;
+/// The smallest grid cell of an outline, in metres.
+const OUTLINE_MIN_CELL: f32 = 0.1;
+
+/// The outline of the union of `triangles` (plan): the triangles are drawn on a grid (a cell
+/// is inside when its centre is in a triangle; cells of [`OUTLINE_MIN_CELL`] metres or
+/// 1/[`OUTLINE_CELLS`] of the longer side), the boundary between inside and outside cells is
+/// traced into closed loops (outer loops counter-clockwise, holes clockwise; cells touching at
+/// a corner only are apart), and each loop is simplified within one cell (Douglas-Peucker).
+/// Loops smaller than four cells are dropped. Corners are rounded to centimetres.
+pub fn model_outline(triangles: &[[[f32; 2]; 3]]) -> Vec<Vec<[f32; 2]>> {
+    let mut lo = [f32::INFINITY; 2];
+    let mut hi = [f32::NEG_INFINITY; 2];
+    for p in triangles.iter().flatten() {
+        for k in 0..2 {
+            lo[k] = lo[k].min(p[k]);
+            hi[k] = hi[k].max(p[k]);
+        }
+    }
+    if !(lo[0].is_finite() && lo[1].is_finite() && hi[0].is_finite() && hi[1].is_finite()) {
+        return Vec::new();
+    }
+    let extent = (hi[0] - lo[0]).max(hi[1] - lo[1]);
+    let cell = (extent / OUTLINE_CELLS).max(OUTLINE_MIN_CELL);
+    let w = ((hi[0] - lo[0]) / cell).ceil() as usize + 1;
+    let h = ((hi[1] - lo[1]) / cell).ceil() as usize + 1;
+    // Each triangle's span in each row it crosses, as +1 at its first cell and -1 after its
+    // last (so the work is one step per triangle and row, however large the triangle); a
+    // cell is inside where the running sum along its row is positive.
+    let mut spans = vec![0i32; (w + 1) * h];
+    for t in triangles {
+        // Grid units, cell centres at whole numbers.
+        let g = t.map(|p| [(p[0] - lo[0]) / cell - 0.5, (p[1] - lo[1]) / cell - 0.5]);
+        let y0 = g[0][1].min(g[1][1]).min(g[2][1]).ceil().max(0.0) as isize;
+        let y1 = (g[0][1].max(g[1][1]).max(g[2][1]).floor() as isize).min(h as isize - 1);
+        for j in y0..=y1 {
+            let y = j as f32;
+            let mut xa = f32::INFINITY;
+            let mut xb = f32::NEG_INFINITY;
+            for k in 0..3 {
+                let (p, q) = (g[k], g[(k + 1) % 3]);
+                if !((p[1] <= y && y <= q[1]) || (q[1] <= y && y <= p[1])) {
+                    continue;
+                }
+                let (a, b) = if p[1] == q[1] {
+                    (p[0].min(q[0]), p[0].max(q[0]))
+                } else {
+                    let x = p[0] + (y - p[1]) * (q[0] - p[0]) / (q[1] - p[1]);
+                    (x, x)
+                };
+                xa = xa.min(a);
+                xb = xb.max(b);
+            }
+            let i0 = xa.ceil().max(0.0) as isize;
+            let i1 = (xb.floor() as isize).min(w as isize - 1);
+            if i0 <= i1 {
+                let row = j as usize * (w + 1);
+                spans[row + i0 as usize] += 1;
+                spans[row + i1 as usize + 1] -= 1;
+            }
+        }
+    }
+    let mut inside = vec![false; w * h];
+    for j in 0..h {
+        let mut sum = 0i32;
+        for i in 0..w {
+            sum += spans[j * (w + 1) + i];
+            inside[j * w + i] = sum > 0;
+        }
+    }
+    let at = |i: isize, j: isize| {
+        i >= 0
+            && j >= 0
+            && (i as usize) < w
+            && (j as usize) < h
+            && inside[j as usize * w + i as usize]
+    };
+    // Boundary edges between grid corners, inside on the left: (from, to).
+    let mut edges: Vec<([i32; 2], [i32; 2])> = Vec::new();
+    for j in 0..h as isize {
+        for i in 0..w as isize {
+            if !at(i, j) {
+                continue;
+            }
+            let (x, y) = (i as i32, j as i32);
+            if !at(i, j - 1) {
+                edges.push(([x, y], [x + 1, y]));
+            }
+            if !at(i + 1, j) {
+                edges.push(([x + 1, y], [x + 1, y + 1]));
+            }
+            if !at(i, j + 1) {
+                edges.push(([x + 1, y + 1], [x, y + 1]));
+            }
+            if !at(i - 1, j) {
+                edges.push(([x, y + 1], [x, y]));
+            }
+        }
+    }
+    let mut from: std::collections::HashMap<[i32; 2], Vec<usize>> =
+        std::collections::HashMap::with_capacity(edges.len());
+    for (k, e) in edges.iter().enumerate() {
+        from.entry(e.0).or_default().push(k);
+    }
+    let mut used = vec![false; edges.len()];
+    let mut loops = Vec::new();
+    for start in 0..edges.len() {
+        if used[start] {
+            continue;
+        }
+        let mut corners: Vec<[i32; 2]> = Vec::new();
+        let mut k = start;
+        loop {
+            used[k] = true;
+            let (a, b) = edges[k];
+            corners.push(a);
+            let d = [b[0] - a[0], b[1] - a[1]];
+            // Where two loops meet at a corner (cells touching diagonally), turn left: each
+            // loop keeps to its own cells (and every edge has one next edge).
+            let next = from.get(&b).and_then(|out| {
+                out.iter().copied().max_by_key(|&e| {
+                    let n = [edges[e].1[0] - b[0], edges[e].1[1] - b[1]];
+                    d[0] * n[1] - d[1] * n[0]
+                })
+            });
+            match next {
+                Some(e) if !used[e] => k = e,
+                _ => break,
+            }
+        }
+        if corners.len() < 4 {
+            continue;
+        }
+        let pts: Vec<[f32; 2]> = corners.iter().map(|c| [c[0] as f32, c[1] as f32]).collect();
+        let area2: f32 = (0..pts.len())
+            .map(|i| {
+                let (p, q) = (pts[i], pts[(i + 1) % pts.len()]);
+                p[0] * q[1] - q[0] * p[1]
+            })
+            .sum();
+        if area2.abs() < 8.0 {
+            continue;
+        }
+        let simple = simplify_loop(&pts, 1.0);
+        if simple.len() < 3 {
+            continue;
+        }
+        let round = |v: f32| (v * 100.0).round() / 100.0;
+        loops.push(
+            simple
+                .into_iter()
+                .map(|p| [round(lo[0] + p[0] * cell), round(lo[1] + p[1] * cell)])
+                .collect(),
+        );
+    }
+    loops
+}
+
+/// A closed polyline simplified (Douglas-Peucker) so that no dropped point is farther than
+/// `tolerance` from the kept outline; split at its first point and the point farthest from it.
+fn simplify_loop(pts: &[[f32; 2]], tolerance: f32) -> Vec<[f32; 2]> {
+    let n = pts.len();
+    if n < 4 {
+        return pts.to_vec();
+    }
+    let d2 = |a: [f32; 2], b: [f32; 2]| (a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2);
+    let far = (1..n)
+        .max_by(|&a, &b| d2(pts[0], pts[a]).total_cmp(&d2(pts[0], pts[b])))
+        .unwrap_or(n / 2);
+    let mut keep = vec![false; n];
+    keep[0] = true;
+    keep[far] = true;
+    let ring: Vec<[f32; 2]> = pts.iter().copied().chain(std::iter::once(pts[0])).collect();
+    let mut stack = vec![(0usize, far), (far, n)];
+    while let Some((a, b)) = stack.pop() {
+        if b <= a + 1 {
+            continue;
+        }
+        let (p, q) = (ring[a], ring[b]);
+        let len = d2(p, q).sqrt();
+        let dist = |r: [f32; 2]| {
+            if len == 0.0 {
+                d2(p, r).sqrt()
+            } else {
+                ((q[0] - p[0]) * (p[1] - r[1]) - (p[0] - r[0]) * (q[1] - p[1])).abs() / len
+            }
+        };
+        let (worst, d) = (a + 1..b)
+            .map(|i| (i, dist(ring[i])))
+            .max_by(|x, y| x.1.total_cmp(&y.1))
+            .unwrap_or((a, 0.0));
+        if d > tolerance {
+            keep[worst % n] = true;
+            stack.push((a, worst));
+            stack.push((worst, b));
+        }
+    }
+    (0..n).filter(|&i| keep[i]).map(|i| pts[i]).collect()
 }

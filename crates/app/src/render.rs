@@ -6,7 +6,8 @@
 //! dark lines, transition edges thick orange lines labelled with the target room, room names
 //! label areas, and findings with a position are numbered red rings listed beside the map.
 //! Placed objects are dark red footprints and paths blue lines from a green start to a red
-//! end. A title runs above the map; a legend of the materials and a scale bar stand beside it.
+//! end. An area's room models are light outlines under the walkmesh. A title runs above the
+//! map; a legend of the materials and a scale bar stand beside it.
 
 use std::fmt::Write as _;
 
@@ -33,6 +34,20 @@ pub struct MapObject {
     pub triangles: Vec<[[f32; 3]; 3]>,
 }
 
+/// A room model's top-down outline (area space), drawn lightly under the walkmesh.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MapModel {
+    /// The room's name.
+    pub room: String,
+    /// Closed loops in plan (outer loops counter-clockwise, holes clockwise).
+    pub loops: Vec<Vec<[f32; 2]>>,
+}
+
+/// The fill and outline colours of room models.
+pub const MODEL_FILL: &str = "#5a6e96";
+/// See [`MODEL_FILL`].
+pub const MODEL_STROKE: &str = "#3c4664";
+
 /// Map options.
 #[derive(Debug, Clone)]
 pub struct RenderOptions {
@@ -49,6 +64,9 @@ pub struct RenderOptions {
     /// The names of an area's rooms in layout order: a transition's value is an index into
     /// it, and its label shows the name.
     pub room_names: Vec<String>,
+    /// Room models' outlines, drawn under the walkmesh (they widen the map's frame by at most
+    /// 15% of its extent beyond the walkmesh and overlays; parts farther out are cut).
+    pub models: Vec<MapModel>,
 }
 
 impl Default for RenderOptions {
@@ -60,6 +78,7 @@ impl Default for RenderOptions {
             paths: Vec::new(),
             title: None,
             room_names: Vec::new(),
+            models: Vec::new(),
         }
     }
 }
@@ -321,6 +340,21 @@ fn scene(rooms: &[MapRoom<'_>], opts: &RenderOptions) -> Scene {
             .cmp(&(b.1.is_walkable(), band(b.2), b.1.id()))
             .then(a.2.total_cmp(&b.2))
     });
+    // Room models widen the map a little (walls beyond the walkmesh), not to far-away
+    // backdrops: at most 15% of the map's extent (2 m at least) on each side; beyond that
+    // they are cut. Without a walkmesh or overlay the models frame the map.
+    let model_points = opts.models.iter().flat_map(|m| m.loops.iter().flatten());
+    if s.min[0].is_finite() {
+        let pad = ((s.max[0] - s.min[0]).max(s.max[1] - s.min[1]) * 0.15).max(2.0);
+        let (lo, hi) = (s.min.map(|c| c - pad), s.max.map(|c| c + pad));
+        for p in model_points {
+            widen(&mut s, [p[0].clamp(lo[0], hi[0]), p[1].clamp(lo[1], hi[1])]);
+        }
+    } else {
+        for p in model_points {
+            widen(&mut s, *p);
+        }
+    }
     if !s.min[0].is_finite() {
         s.min = [0.0; 2];
         s.max = [1.0; 2];
@@ -432,8 +466,11 @@ pub fn render_svg(rooms: &[MapRoom<'_>], opts: &RenderOptions) -> String {
     materials.sort_by_key(|m| (!m.is_walkable(), m.id()));
     materials.dedup();
     let listed = opts.findings.len().min(LISTED_FINDINGS);
-    let rows =
-        materials.len() + 2 + usize::from(!s.objects.is_empty()) + usize::from(!s.paths.is_empty());
+    let rows = materials.len()
+        + 2
+        + usize::from(!s.objects.is_empty())
+        + usize::from(!s.paths.is_empty())
+        + usize::from(!opts.models.is_empty());
     let panel_height = 40.0
         + rows as f32 * 18.0
         + 70.0
@@ -453,6 +490,7 @@ pub fn render_svg(rooms: &[MapRoom<'_>], opts: &RenderOptions) -> String {
         out,
         r##"<rect width="100%" height="100%" fill="#ffffff"/>"##
     );
+    svg_models(&mut out, &opts.models, &v);
     svg_faces(&mut out, &s, &v);
     svg_edges(&mut out, &s, &v);
     let _ = writeln!(out, r#"<g font-size="11" text-anchor="middle">"#);
@@ -512,6 +550,39 @@ pub fn render_svg(rooms: &[MapRoom<'_>], opts: &RenderOptions) -> String {
     svg_panel(&mut out, &s, &v, opts, &materials, listed);
     let _ = writeln!(out, "</svg>");
     out
+}
+
+/// Room models: one path per room (its outline loops, holes by the even-odd rule), light and
+/// under everything else, in a group `id="models"` cut to the map's frame.
+fn svg_models(out: &mut String, models: &[MapModel], v: &MapTransform) {
+    if models.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        r#"<clipPath id="map-frame"><rect x="0" y="{TITLE_HEIGHT:.1}" width="{:.1}" height="{:.1}"/></clipPath>"#,
+        v.width, v.height
+    );
+    let _ = writeln!(
+        out,
+        r#"<g id="models" class="models" clip-path="url(#map-frame)" fill="{MODEL_FILL}" fill-opacity="0.16" fill-rule="evenodd" stroke="{MODEL_STROKE}" stroke-opacity="0.55" stroke-width="0.8" stroke-linejoin="round">"#
+    );
+    for m in models {
+        let mut d = String::new();
+        for l in &m.loops {
+            for (k, p) in l.iter().enumerate() {
+                let (x, y) = v.px(*p);
+                let _ = write!(d, "{}{x:.1} {y:.1}", if k == 0 { "M" } else { "L" });
+            }
+            d.push('Z');
+        }
+        let _ = writeln!(
+            out,
+            r#"<path class="model" data-room="{}" d="{d}"/>"#,
+            escape(&m.room)
+        );
+    }
+    let _ = writeln!(out, "</g>");
 }
 
 /// Faces: one path per run of one fill in drawing order (adjacent triangles of one path show
@@ -652,6 +723,13 @@ fn svg_panel(
             line(y, "#1060e0", 3.0),
             "path (green start, red end)",
         );
+        y += 18.0;
+    }
+    if !opts.models.is_empty() {
+        let sw = format!(
+            r##"<rect x="{x0:.1}" y="{y:.1}" width="18" height="13" fill="{MODEL_FILL}" fill-opacity="0.16" stroke="{MODEL_STROKE}" stroke-opacity="0.55" stroke-width="0.8"/>"##
+        );
+        row(out, y, sw, "room model (top-down outline)");
         y += 18.0;
     }
     // Scale bar: a nice length of at most the panel's width.

@@ -3,7 +3,8 @@
 //!
 //! Everything the page shows is computed here: area-space vertices, faces, materials,
 //! normals, neighbours, boundary and transition edges, transition labels, room names, AABB
-//! boxes with their depth, the findings of `check`, placed objects and paths. The page
+//! boxes with their depth, the findings of `check`, placed objects, paths and the top-down
+//! outlines of an area's room models (a layer under the walkmesh). The page
 //! (`src/viewer/page.html`, `src/viewer/viewer.js`) only draws and picks. Large arrays travel
 //! as base64 little-endian typed arrays so a 100 000-face mesh stays a few MB and decodes fast.
 
@@ -17,7 +18,7 @@ use areakit_formats::bwm::Material;
 
 use crate::Error;
 use crate::picture::{MapInput, Overlays, load_picture};
-use crate::render::{MapObject, material_colour, transition_labels};
+use crate::render::{MODEL_FILL, MODEL_STROKE, MapObject, material_colour, transition_labels};
 use crate::session::{Session, refuse_overwrite, write_atomic};
 
 const PAGE: &str = include_str!("viewer/page.html");
@@ -68,6 +69,12 @@ fn hex(c: [u8; 3]) -> String {
 /// page's JSON).
 fn fin(x: f32) -> f32 {
     if x.is_finite() { x } else { 0.0 }
+}
+
+/// A coordinate rounded to centimetres as an `f64` (so the JSON says `12.35`, not the `f32`'s
+/// `12.350000381469727`); non-finite as 0.
+fn cm(x: f32) -> f64 {
+    (f64::from(fin(x)) * 100.0).round() / 100.0
 }
 
 /// The data object the page reads (`<script id="areakit-data" type="application/json">`).
@@ -227,6 +234,18 @@ pub fn view_data(map: &MapInput, objects: &[MapObject], paths: &[Vec<[f32; 3]>])
         .iter()
         .map(|p| json!(p.iter().map(|q| q.map(fin)).collect::<Vec<_>>()))
         .collect();
+    // Room models: per room its outline loops, each a flat [x, y, x, y, ...] in centimetres'
+    // precision (the outline's own), written short.
+    let models: Vec<Value> = map
+        .models
+        .iter()
+        .map(|m| {
+            json!({
+                "room": m.room,
+                "loops": m.loops.iter().map(|l| l.iter().flat_map(|p| [cm(p[0]), cm(p[1])]).collect::<Vec<_>>()).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
     json!({
         "title": map.title,
         "kind": if map.trx { "trx" } else if map.room_names.is_empty() { "walkmesh" } else { "area" },
@@ -251,6 +270,8 @@ pub fn view_data(map: &MapInput, objects: &[MapObject], paths: &[Vec<[f32; 3]>])
         "findings": findings,
         "objects": objects,
         "paths": paths,
+        "models": models,
+        "model_colours": {"fill": MODEL_FILL, "stroke": MODEL_STROKE},
     })
 }
 

@@ -21,6 +21,8 @@
   const AD = b64(D.aabb_depth, Uint16Array);
   const nf = D.face_count;
   const mats = D.materials;
+  // Room models: per room, outline loops as flat [x, y, ...] (drawn under the walkmesh).
+  const models = D.models || [];
 
   // Per face: room, plan box, mean z; whether it can be drawn at all.
   const faceRoom = new Int32Array(nf);
@@ -51,6 +53,16 @@
   };
   D.objects.forEach((o) => { for (let i = 0; i < o.triangles.length; i += 2) extend(o.triangles[i], o.triangles[i + 1]); });
   D.paths.forEach((p) => p.forEach((q) => extend(q[0], q[1])));
+  // Room models widen the frame a little (walls beyond the walkmesh), as render's map does:
+  // at most 15% of the extent (2 m at least) on each side. Without a walkmesh or overlay the
+  // models frame the map.
+  {
+    const framed = isFinite(lo[0]);
+    const pad = framed ? Math.max(0.15 * Math.max(hi[0] - lo[0], hi[1] - lo[1]), 2) : 0;
+    const x0 = lo[0] - pad, x1 = hi[0] + pad, y0 = lo[1] - pad, y1 = hi[1] + pad;
+    const clamp = (v, a, b) => (framed ? Math.min(b, Math.max(a, v)) : v);
+    models.forEach((m) => m.loops.forEach((l) => { for (let i = 0; i + 1 < l.length; i += 2) extend(clamp(l[i], x0, x1), clamp(l[i + 1], y0, y1)); }));
+  }
   if (!isFinite(lo[0])) { lo = [0, 0, 0]; hi = [1, 1, 0]; }
   if (!isFinite(lo[2])) { lo[2] = 0; hi[2] = 0; }
 
@@ -80,12 +92,13 @@
   const layers = {
     materials: true, nonwalkable: true, edges: true, transitions: true, rooms: true,
     aabb: false, findings: D.findings.length > 0, objects: D.objects.length > 0,
-    paths: D.paths.length > 0, shading: false,
+    paths: D.paths.length > 0, models: models.length > 0, shading: false,
   };
   const layerNames = {
     materials: "Materials", nonwalkable: "Non-walkable faces", edges: "Boundary edges",
     transitions: "Transitions (target room)", rooms: "Room names", aabb: "AABB boxes (by depth)",
-    findings: "Findings of check", objects: "Placed objects", paths: "Paths", shading: "Height shading",
+    findings: "Findings of check", objects: "Placed objects", paths: "Paths",
+    models: "Room models (outline)", shading: "Height shading",
   };
   let zmax = hi[2];
   let aabbDepth = 0;
@@ -157,6 +170,22 @@
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     ctx.fillStyle = "#ffffff";
     ctx.fillRect(0, 0, W, H);
+    // Room models first, light, so the walkmesh lies over them.
+    if (layers.models) {
+      ctx.lineJoin = "round";
+      for (const m of models) {
+        ctx.beginPath();
+        for (const l of m.loops) {
+          for (let i = 0; i + 1 < l.length; i += 2) {
+            if (i) ctx.lineTo(sx(l[i]), sy(l[i + 1])); else ctx.moveTo(sx(l[i]), sy(l[i + 1]));
+          }
+          ctx.closePath();
+        }
+        ctx.globalAlpha = 0.16; ctx.fillStyle = D.model_colours.fill; ctx.fill("evenodd");
+        ctx.globalAlpha = 0.55; ctx.strokeStyle = D.model_colours.stroke; ctx.lineWidth = 0.8; ctx.stroke();
+        ctx.globalAlpha = 1;
+      }
+    }
     // The visible world rectangle, for culling.
     const vx0 = wx(0), vx1 = wx(W), vy0 = wy(H), vy1 = wy(0);
     const inView = (f) => box[4 * f + 2] >= vx0 && box[4 * f] <= vx1 && box[4 * f + 3] >= vy0 && box[4 * f + 1] <= vy1;
@@ -480,6 +509,7 @@
   swatch("background:#ff7f00;height:4px", "transition → target room");
   if (D.objects.length) swatch("background:rgba(139,26,26,0.55)", "placed object");
   if (D.paths.length) swatch("background:#1060e0;height:4px", "path (green start, red end)");
+  if (models.length) swatch("background:rgba(90,110,150,0.16);border-color:" + D.model_colours.stroke, "room model (top-down outline)");
   const list = document.getElementById("findings");
   document.getElementById("findings-title").textContent = "Findings (" + D.findings.length + ")";
   for (const f of D.findings) {
@@ -503,6 +533,7 @@
     screenToWorld: (px, py) => { const r = canvas.getBoundingClientRect(); return [wx(px - r.left), wy(py - r.top)]; },
     view, layers, stats, fit, goToFinding, pick,
     faceCount: nf,
+    modelCount: models.length,
     redrawNow: () => { draw(); return stats.lastMs; },
   };
 
