@@ -13,7 +13,7 @@ use common::module_fixture::build_module;
 use serde_json::Value as Json;
 
 /// The input kinds, in the table's column order.
-const KINDS: [&str; 10] = [
+const KINDS: [&str; 11] = [
     "file",
     "folder",
     "LYT",
@@ -24,10 +24,11 @@ const KINDS: [&str; 10] = [
     "game resource",
     "game module",
     "TRX",
+    "model",
 ];
 
 /// The places of one run: an area folder, a module folder, the module packed into a game's
-/// `modules/`, an NWN2 terrain, and a PTH for `pth check`.
+/// `modules/`, an NWN2 terrain, a binary model with its MDX, and a PTH for `pth check`.
 struct Fixture {
     dir: PathBuf,
     area: PathBuf,
@@ -35,6 +36,7 @@ struct Fixture {
     game: PathBuf,
     capsule: PathBuf,
     trx: PathBuf,
+    model: PathBuf,
     pth: PathBuf,
 }
 
@@ -70,6 +72,15 @@ fn fixture() -> Fixture {
         .into_iter()
         .min_by_key(|p| std::fs::metadata(p).map(|m| m.len()).unwrap_or(u64::MAX))
         .expect("an NWN2 TRX in the corpus");
+    // The smallest corpus binary model with MDX rows, copied beside its MDX.
+    let model_src = common::corpus_files(&["mdl-bin"])
+        .into_iter()
+        .filter(|p| std::fs::metadata(p.with_extension("mdx")).is_ok_and(|m| m.len() > 0))
+        .min_by_key(|p| std::fs::metadata(p).map(|m| m.len()).unwrap_or(u64::MAX))
+        .expect("a binary model in the corpus");
+    let model = dir.join("model.mdl");
+    std::fs::copy(&model_src, &model).unwrap();
+    std::fs::copy(model_src.with_extension("mdx"), model.with_extension("mdx")).unwrap();
     let pth = dir.join("demo.pth");
     let st = areakit()
         .args(["pth", "generate"])
@@ -86,6 +97,7 @@ fn fixture() -> Fixture {
         game,
         capsule,
         trx,
+        model,
         pth,
     }
 }
@@ -124,6 +136,7 @@ fn command_line(f: &Fixture, command: &str, kind: &str, out: &Path) -> Vec<OsStr
             _ => Some("demo.lyt".into()),
         },
         "TRX" => Some(f.trx.clone().into()),
+        "model" => Some(f.model.clone().into()),
         other => panic!("unknown kind {other}"),
     };
     let input_args = |args: &mut Vec<OsString>| args.extend(input.clone());
@@ -185,8 +198,10 @@ fn output_name(command: &str, kind: &str) -> String {
             "LYT" | "member LYT" | "game module" => "lyt",
             "capsule" => "erf",
             "TRX" => "trx",
+            "model" => "mdl.ascii",
             _ => "out",
         },
+        "transform" if kind == "model" => "mdl",
         "rebuild" | "transform" => "wok",
         "render" => "svg",
         "view" => "html",

@@ -127,5 +127,17 @@ fn a_kit_room_rotated_with_its_wok_still_agrees() {
         f["face"].is_u64() && f["position"].as_array().is_some_and(|p| p.len() == 3),
         "{f}"
     );
+
+    // The same area packed into a capsule: its models are found there too.
+    let capsule = tmp.join("c.mod");
+    let (code, _, err) = run(&[
+        "pack".as_ref(),
+        tmp.join("c").as_os_str(),
+        "-o".as_ref(),
+        capsule.as_os_str(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let (_, out, _) = run(&["check".as_ref(), capsule.as_os_str(), "--json".as_ref()]);
+    assert!(mismatches(&out) > 0, "{out}");
     std::fs::remove_dir_all(&tmp).unwrap();
 }

@@ -4,7 +4,6 @@
 
 use std::path::Path;
 
-use areakit_area::models::world_transforms;
 use areakit_area::module::Module;
 use areakit_area::objects::{PlacedObject, PlacedWalkmesh};
 use areakit_formats::Finding;
@@ -105,6 +104,9 @@ fn file_picture(
         title: input::title_of(input),
         ..MapInput::default()
     };
+    if crate::format::Format::detect(input, data) == Some(crate::format::Format::Mdl) {
+        return model_picture(session, input, map, with_findings, overlays.no_models);
+    }
     let (mesh, findings): (Bwm, Vec<Finding>) = if data.starts_with(b"NWN2") {
         let t = areakit_formats::trx::read(data).map_err(|e| Error::invalid(input, e))?;
         let w = t
@@ -378,12 +380,60 @@ pub fn room_model_outlines(models: &[crate::rooms::RoomModel]) -> (Vec<MapModel>
     (out, notes)
 }
 
+/// What a map of one binary model shows: its walkmesh (the aabb nodes' faces in model space,
+/// with their materials and derived edges) as the room, and the model's outline under it; the
+/// model's own findings when `with_findings`.
+fn model_picture(
+    session: &Session,
+    input: &Path,
+    mut map: MapInput,
+    with_findings: bool,
+    no_models: bool,
+) -> Result<(MapInput, DrawnOverlays), Error> {
+    let crate::document::Document::Mdl(m) = crate::document::Document::open(session, input)? else {
+        return Err(Error::usage(format!(
+            "{}: not a binary model",
+            input.display()
+        )));
+    };
+    let mut ground = Bwm::default();
+    for f in areakit_area::models::walkmesh_faces(&m) {
+        let base = ground.vertices.len() as u32;
+        ground.vertices.extend_from_slice(&f.corners);
+        ground.faces.push(Face {
+            vertices: [base, base + 1, base + 2],
+            material: Material::from_id(f.material),
+        });
+    }
+    let ground = if ground.faces.is_empty() {
+        ground
+    } else {
+        areakit_area::walkmesh::rebuild(&ground).map_err(|e| Error::geometry(input, e))?
+    };
+    let loops = if no_models {
+        Vec::new()
+    } else {
+        model_outline(&model_triangles(&m, [0.0; 3]))
+    };
+    if !loops.is_empty() {
+        map.models = vec![MapModel {
+            room: input::title_of(input),
+            loops,
+        }];
+    }
+    if with_findings {
+        map.findings = mdl::validate(&m).into_iter().map(|f| (0, f)).collect();
+    }
+    map.rooms = vec![(None, ground)];
+    Ok((map, DrawnOverlays::default()))
+}
+
 /// The model's drawn triangles in plan (x, y), in area space (`offset`: the room's LYT
 /// position, where the model's origin stands): every face of every mesh node that renders
 /// (render flag set), except the walkmesh (aabb) nodes. Faces with a missing or non-finite
 /// corner, and faces seen edge-on from above (walls), are left out.
 pub fn model_triangles(m: &mdl::Model, offset: [f32; 3]) -> Vec<[[f32; 2]; 3]> {
-    let world = world_transforms(m);
+    let world = m.world_transforms();
     let offset = offset.map(|c| if c.is_finite() { f64::from(c) } else { 0.0 });
     let mut out = Vec::new();
     for (i, n) in m.nodes.iter().enumerate() {
@@ -393,7 +443,7 @@ pub fn model_triangles(m: &mdl::Model, offset: [f32; 3]) -> Vec<[[f32; 2]; 3]> {
         }
         let (q, t) = world[i];
         let place = |v: [f32; 3]| -> [f32; 2] {
-            let p = quat_rotate(q, v.map(f64::from));
+            let p = mdl::quat::rotate(q, v.map(f64::from));
             [
                 (p[0] + t[0] + offset[0]) as f32,
                 (p[1] + t[1] + offset[1]) as f32,
@@ -420,23 +470,6 @@ pub fn model_triangles(m: &mdl::Model, offset: [f32; 3]) -> Vec<[[f32; 2]; 3]> {
         }
     }
     out
-}
-
-/// `v` rotated by the unit quaternion `q` (`[w, x, y, z]`).
-fn quat_rotate(q: [f64; 4], v: [f64; 3]) -> [f64; 3] {
-    let [w, x, y, z] = q;
-    // v + 2w(u × v) + 2 u × (u × v), u = (x, y, z)
-    let c = [
-        y * v[2] - z * v[1],
-        z * v[0] - x * v[2],
-        x * v[1] - y * v[0],
-    ];
-    let cc = [
-        y * c[2] - z * c[1],
-        z * c[0] - x * c[2],
-        x * c[1] - y * c[0],
-    ];
-    [0, 1, 2].map(|k| v[k] + 2.0 * (w * c[k] + cc[k]))
 }
 
 /// Cells on the longer side of an outline's grid (finer cells for small models, down to
