@@ -82,12 +82,14 @@ pub fn open_module(session: &Session, input: Option<&Path>) -> Result<Option<Mod
     Ok(open_module_with(session, input)?.map(|(m, _)| m))
 }
 
-/// [`open_module`], with the resources the module was found in (its folder, or the capsule and
-/// the game).
+/// A module with the resources it was found in (its folder, or the capsule and the game).
+pub type ModuleWithResources = (Module, Arc<dyn Resources>);
+
+/// [`open_module`], with the resources the module was found in.
 pub fn open_module_with(
     session: &Session,
     input: Option<&Path>,
-) -> Result<Option<(Module, Arc<dyn Resources>)>, Error> {
+) -> Result<Option<ModuleWithResources>, Error> {
     if let Some(path) = input
         && is_area(path)
     {

@@ -206,7 +206,7 @@ fn controller_kind(f: u16, name: &str) -> Option<u32> {
 /// Quaternion (w, x, y, z) → axis and angle.
 fn axis_angle(q: [f64; 4]) -> [f64; 4] {
     let len = q.iter().map(|c| c * c).sum::<f64>().sqrt();
-    if !(len > 1e-12) {
+    if len.is_nan() || len <= 1e-12 {
         return [0.0, 0.0, 0.0, 0.0];
     }
     let [w, x, y, z] = q.map(|c| c / len);
@@ -221,7 +221,7 @@ fn axis_angle(q: [f64; 4]) -> [f64; 4] {
 /// Axis and angle → quaternion (w, x, y, z); a zero axis is the identity.
 fn quat_of(a: [f64; 4]) -> [f64; 4] {
     let len = (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]).sqrt();
-    if !(len > 1e-12) {
+    if len.is_nan() || len <= 1e-12 {
         return [1.0, 0.0, 0.0, 0.0];
     }
     let (s, c) = (a[3] / 2.0).sin_cos();
@@ -1403,7 +1403,9 @@ fn normalize(v: [f32; 3]) -> [f32; 3] {
 /// Face adjacency by shared edges (positions compared, so split vertices still connect).
 fn adjacency(faces: &mut [Face], positions: &[[f32; 3]]) {
     let key = |v: u16| positions[usize::from(v)].map(f32::to_bits);
-    let mut edges: HashMap<([u32; 3], [u32; 3]), Vec<(usize, usize)>> = HashMap::new();
+    // Edge (corner positions as bits, lower first) -> (face, edge) of each face using it.
+    type EdgeKey = ([u32; 3], [u32; 3]);
+    let mut edges: HashMap<EdgeKey, Vec<(usize, usize)>> = HashMap::new();
     for (i, f) in faces.iter().enumerate() {
         for e in 0..3 {
             let (a, b) = (key(f.vertices[e]), key(f.vertices[(e + 1) % 3]));
