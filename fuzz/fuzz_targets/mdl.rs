@@ -15,7 +15,10 @@ fuzz_target!(|data: &[u8]| {
     let (a, x) = rest.split_at(n);
     if let Ok(model) = mdl::read(a, x) {
         let (b, y) = mdl::write(&model).expect("a decoded model encodes");
-        assert!(b == a && y == x, "unmodified model writes back byte for byte");
+        assert!(
+            b == a && y == x,
+            "unmodified model writes back byte for byte"
+        );
         let mut fresh = model.clone();
         fresh.clear_source_layout();
         let (b2, y2) = mdl::write(&fresh).expect("a decoded model encodes canonically");
