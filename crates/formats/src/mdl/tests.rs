@@ -406,3 +406,37 @@ fn node_trees_deeper_than_the_limit_are_refused() {
             .contains("deeper")
     );
 }
+
+#[test]
+fn blocks_shared_in_the_source_write_back_byte_for_byte_even_with_nan() {
+    // Two nodes with the same controller data (a NaN among it), then the second node's data
+    // pointer aimed at the first's: the source layout has two blocks on the same bytes.
+    let mut m = sample(Game::K1);
+    let data = vec![f32::NAN, 1.5, 2.5, 3.5];
+    m.nodes[0].controller_data = data.clone();
+    m.nodes[1].controller_data = data.clone();
+    m.nodes[1].controllers = m.nodes[0].controllers.clone();
+    let (mut a, x) = write(&m).unwrap();
+    let pattern: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let at: Vec<usize> = (12..a.len() - pattern.len())
+        .filter(|&i| a[i..i + pattern.len()] == pattern[..])
+        .collect();
+    assert_eq!(at.len(), 2, "the two data blocks");
+    let (first, second) = ((at[0] - 12) as u32, (at[1] - 12) as u32);
+    let mut header = second.to_le_bytes().to_vec();
+    header.extend_from_slice(&4u32.to_le_bytes());
+    let ptr = (12..a.len() - 8)
+        .find(|&i| a[i..i + 8] == header[..])
+        .unwrap();
+    a[ptr..ptr + 4].copy_from_slice(&first.to_le_bytes());
+    let shared = read(&a, &x).unwrap();
+    assert_eq!(write(&shared).unwrap(), (a.clone(), x.clone()));
+    // Edited so that the shared bytes would disagree: written in the canonical layout, it
+    // reads back as the edit.
+    let mut edited = shared.clone();
+    edited.nodes[1].controller_data[1] = 9.0;
+    let (b, y) = write(&edited).unwrap();
+    assert_ne!(b, a);
+    assert_eq!(read(&b, &y).unwrap().nodes[1].controller_data[1], 9.0);
+    assert_eq!(read(&b, &y).unwrap().nodes[0].controller_data[1], 1.5);
+}

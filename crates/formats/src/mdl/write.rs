@@ -17,8 +17,9 @@ pub fn write(model: &Model) -> Result<(Vec<u8>, Vec<u8>), EncodeError> {
         match Writer::new(model, Some(layout)).run() {
             Ok(out) => {
                 // Blocks that shared bytes in the source may now disagree: keep the source
-                // layout only when the output reads back as this model.
-                if !layout.overlapping || super::read(&out.0, &out.1).is_ok_and(|m| m == *model) {
+                // layout only when the output reads back as this model, compared bit for bit
+                // through the canonical layout (`==` never finds NaN values equal).
+                if !layout.overlapping || reads_back_as(&out, model) {
                     return Ok(out);
                 }
             }
@@ -32,6 +33,23 @@ pub fn write(model: &Model) -> Result<(Vec<u8>, Vec<u8>), EncodeError> {
         Err(Fail::Layout) => Err(EncodeError(
             "internal error: the canonical layout was refused".into(),
         )),
+    }
+}
+
+/// Whether `out` decodes to `model`, every float compared by its bits.
+fn reads_back_as(out: &(Vec<u8>, Vec<u8>), model: &Model) -> bool {
+    let Ok(mut back) = super::read(&out.0, &out.1) else {
+        return false;
+    };
+    back.layout = None;
+    let mut fresh = model.clone();
+    fresh.layout = None;
+    match (
+        Writer::new(&back, None).run(),
+        Writer::new(&fresh, None).run(),
+    ) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
     }
 }
 
