@@ -121,8 +121,11 @@ pub(crate) fn parse_f64(tok: &[u8]) -> Option<f64> {
         digits += frac;
     }
     if digits == 0 {
-        // `NaN` (how Rust and C print a not-a-number; binary models hold some).
-        return tok[i..].eq_ignore_ascii_case(b"nan").then_some(f64::NAN);
+        // `NaN` (how Rust and C print a not-a-number; binary models hold some), after the sign.
+        let signed = usize::from(matches!(tok.first(), Some(b'-' | b'+')));
+        return tok[signed..]
+            .eq_ignore_ascii_case(b"nan")
+            .then_some(f64::NAN);
     }
     let mut exp: i64 = 0;
     if i < n && (tok[i] | 0x20) == b'e' {
@@ -242,9 +245,14 @@ mod tests {
             );
         }
         for s in [
-            "", "-", ".", "e5", "1e", "1.0x", "nan", "inf", "1..2", "--1",
+            "", "-", ".", "e5", "1e", "1.0x", "inf", "1..2", "--1", "nanx", ".nan",
         ] {
             assert_eq!(parse_f64(s.as_bytes()), None, "{s}");
+        }
+        // `NaN`, as Rust and C print it (binary models hold some), in any case and sign.
+        for s in ["nan", "NaN", "-NaN", "+nan"] {
+            assert!(parse_f64(s.as_bytes()).is_some_and(f64::is_nan), "{s}");
+            assert!(looks_numeric(s.as_bytes()), "{s}");
         }
     }
 
