@@ -440,3 +440,26 @@ fn blocks_shared_in_the_source_write_back_byte_for_byte_even_with_nan() {
     assert_eq!(read(&b, &y).unwrap().nodes[1].controller_data[1], 9.0);
     assert_eq!(read(&b, &y).unwrap().nodes[0].controller_data[1], 1.5);
 }
+
+#[test]
+fn a_mesh_without_vertices_keeps_column_offsets_beyond_its_stride() {
+    // Found by the fuzzer: no rows, so the reader takes any offsets; the writer must too.
+    let mut m = sample(Game::K1);
+    let mesh = m.nodes[4].mesh.as_mut().unwrap();
+    mesh.positions.clear();
+    mesh.faces.clear();
+    mesh.index_lists.clear();
+    mesh.vertices = VertexData::default();
+    mesh.mdx_offsets = [-1; 11];
+    mesh.mdx_stride = 32;
+    let (a, x) = write(&m).unwrap();
+    let mut back = read(&a, &x).unwrap();
+    back.nodes[4].mesh.as_mut().unwrap().mdx_offsets[7] = 131_071;
+    let (b, y) = write(&back).unwrap();
+    let again = read(&b, &y).unwrap();
+    assert_eq!(
+        again.nodes[4].mesh.as_ref().unwrap().mdx_offsets[7],
+        131_071
+    );
+    assert_eq!(write(&again).unwrap(), (b, y));
+}

@@ -701,13 +701,15 @@ impl<'m> Writer<'m> {
                 continue;
             }
             let off = off as usize;
-            if off + size > stride {
+            if rows.len() != n {
+                return Err(bad(format!("{} MDX {what} for {n} vertices", rows.len())));
+            }
+            // A mesh without vertices has no rows: its column offsets are kept as data (the
+            // reader takes them so too).
+            if n > 0 && off + size > stride {
                 return Err(bad(format!(
                     "the MDX {what} column at {off} ({size} bytes) does not fit the stride {stride}"
                 )));
-            }
-            if rows.len() != n {
-                return Err(bad(format!("{} MDX {what} for {n} vertices", rows.len())));
             }
             for (r, row) in rows.iter().enumerate() {
                 let at = base + r * stride + off;
