@@ -870,18 +870,14 @@ fn controller_rows(
                 (t, [p[0], p[1], p[2], 0.0])
             })
             .collect(),
-        Property::Rotation if c.columns == 2 => {
-            // One compressed word per key (not two columns): the times, then a word each.
-            let data = &n.controller_data;
-            let (t0, v0) = (usize::from(c.time_index), usize::from(c.data_index));
-            (0..usize::from(c.rows))
-                .filter_map(|r| {
-                    let t = *data.get(t0 + r)?;
-                    let word = data.get(v0 + r)?.to_bits();
-                    Some((t, decompress_quaternion(word)))
-                })
-                .collect()
-        }
+        // One compressed word per key ([`mdl::Controller::width`] is 1).
+        Property::Rotation if c.width() == 1 => n
+            .keys(c)
+            .map(|(t, v)| {
+                let [w, x, y, z] = mdl::quat::decompress(v[0].to_bits());
+                (t, [x, y, z, w])
+            })
+            .collect(),
         Property::Rotation if base == 4 => n
             .keys(c)
             .map(|(t, v)| (t, [v[0], v[1], v[2], v[3]].map(f64::from)))
@@ -895,17 +891,6 @@ fn controller_rows(
             .collect(),
         _ => Vec::new(),
     }
-}
-
-/// A compressed orientation key as `[x, y, z, w]`: x and y in 11 bits, z in 10, each mapped
-/// to -1..1, w from the unit length (0 when x, y, z are already longer than 1).
-pub fn decompress_quaternion(word: u32) -> [f64; 4] {
-    let x = f64::from(word & 0x7FF) / 1023.0 - 1.0;
-    let y = f64::from((word >> 11) & 0x7FF) / 1023.0 - 1.0;
-    let z = f64::from(word >> 22) / 511.0 - 1.0;
-    let mag2 = x * x + y * y + z * z;
-    let w = if mag2 < 1.0 { (1.0 - mag2).sqrt() } else { 0.0 };
-    [x, y, z, w]
 }
 
 /// Keys fit for glTF: finite values (rotations made unit length), times finite and not
@@ -1101,16 +1086,6 @@ fn add_overlays(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn compressed_quaternions_decode_as_kotorblender_does() {
-        // x = y = 1023, z = 511: all zero, so w = 1.
-        let identity = 1023 | (1023 << 11) | (511 << 22);
-        assert_eq!(decompress_quaternion(identity), [0.0, 0.0, 0.0, 1.0]);
-        // x = 2046 (1.0), y and z zero: a half turn about x, w = 0.
-        let q = decompress_quaternion(2046 | (1023 << 11) | (511 << 22));
-        assert_eq!(q, [1.0, 0.0, 0.0, 0.0]);
-    }
 
     #[test]
     fn keys_are_sorted_unique_finite_and_unit() {

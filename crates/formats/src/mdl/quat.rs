@@ -78,3 +78,28 @@ impl super::Model {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compressed_words_decode_as_kotorblender_does_and_encode_back() {
+        // x = y = 1023, z = 511: all zero, so w = 1.
+        let identity = 1023 | (1023 << 11) | (511 << 22);
+        assert_eq!(decompress(identity), IDENTITY);
+        assert_eq!(compress(IDENTITY), identity);
+        // x = 2046 (1.0), y and z zero: a half turn about x, w = 0.
+        let half = 2046 | (1023 << 11) | (511 << 22);
+        assert_eq!(decompress(half), [0.0, 1.0, 0.0, 0.0]);
+        assert_eq!(compress(decompress(half)), half);
+    }
+
+    #[test]
+    fn rotations_compose() {
+        let quarter = [0.5f64.sqrt(), 0.0, 0.0, 0.5f64.sqrt()];
+        let p = rotate(mul(quarter, quarter), [1.0, 0.0, 0.0]);
+        assert!((p[0] + 1.0).abs() < 1e-12 && p[1].abs() < 1e-12);
+        assert_eq!(normalize([0.0; 4]), IDENTITY);
+    }
+}
