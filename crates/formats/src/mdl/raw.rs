@@ -86,26 +86,31 @@ pub fn header_size(f: u16, mesh_size: usize) -> usize {
 }
 
 /// A little-endian `u16` at `o` (the caller has checked the bounds).
+#[inline]
 pub fn le_u16(s: &[u8], o: usize) -> u16 {
     u16::from_le_bytes([s[o], s[o + 1]])
 }
 
 /// A little-endian `u32` at `o`.
+#[inline]
 pub fn le_u32(s: &[u8], o: usize) -> u32 {
     u32::from_le_bytes([s[o], s[o + 1], s[o + 2], s[o + 3]])
 }
 
 /// A little-endian `i32` at `o`.
+#[inline]
 pub fn le_i32(s: &[u8], o: usize) -> i32 {
     le_u32(s, o) as i32
 }
 
 /// A little-endian `f32` at `o` (bit-exact).
+#[inline]
 pub fn le_f32(s: &[u8], o: usize) -> f32 {
     f32::from_bits(le_u32(s, o))
 }
 
 /// Three little-endian `f32` at `o`.
+#[inline]
 pub fn vec3(s: &[u8], o: usize) -> [f32; 3] {
     [le_f32(s, o), le_f32(s, o + 4), le_f32(s, o + 8)]
 }

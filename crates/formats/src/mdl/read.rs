@@ -416,7 +416,6 @@ impl<'a> Reader<'a> {
             orientation: [le_f32(h, 28), le_f32(h, 32), le_f32(h, 36), le_f32(h, 40)],
             ..Node::default()
         };
-        nodes.push(Node::default());
 
         let child_table = self.array(children, 4, "the child offsets")?;
         let ctl = self.array(controllers, 16, "the controllers")?;
@@ -479,7 +478,7 @@ impl<'a> Reader<'a> {
 
         let kids = words(child_table);
         node.children = Vec::with_capacity(kids.len());
-        nodes[index as usize] = node;
+        nodes.push(node);
         Ok((index, kids))
     }
 
@@ -888,7 +887,9 @@ fn bytes_n<const N: usize>(s: &[u8], o: usize) -> [u8; N] {
 }
 
 fn floats(s: &[u8]) -> Vec<f32> {
-    s.chunks_exact(4).map(|c| le_f32(c, 0)).collect()
+    s.chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
 }
 
 fn words(s: &[u8]) -> Vec<u32> {
@@ -896,16 +897,22 @@ fn words(s: &[u8]) -> Vec<u32> {
 }
 
 fn vecs(s: &[u8]) -> Vec<[f32; 3]> {
-    s.chunks_exact(12).map(|c| vec3(c, 0)).collect()
+    s.chunks_exact(12)
+        .map(|c| {
+            let f = |k: usize| f32::from_le_bytes([c[k], c[k + 1], c[k + 2], c[k + 3]]);
+            [f(0), f(4), f(8)]
+        })
+        .collect()
 }
 
-/// Column `o` of every row of `rows` (stride `stride`), `N` floats each.
+/// Column `o` of every row of `rows` (stride `stride`), `N` floats each (the caller has checked
+/// that `o + 4 N` fits the stride).
 fn strided<const N: usize>(rows: &[u8], stride: usize, o: usize) -> Vec<[f32; N]> {
     rows.chunks_exact(stride)
         .map(|r| {
             let mut v = [0f32; N];
-            for (k, slot) in v.iter_mut().enumerate() {
-                *slot = le_f32(r, o + 4 * k);
+            for (slot, b) in v.iter_mut().zip(r[o..o + 4 * N].chunks_exact(4)) {
+                *slot = f32::from_le_bytes([b[0], b[1], b[2], b[3]]);
             }
             v
         })
