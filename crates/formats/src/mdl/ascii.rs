@@ -103,7 +103,7 @@ const LIGHT_CONTROLLERS: [(u32, &str); 5] = [
     (100, "verticaldisplacement"),
     (140, "multiplier"),
 ];
-const EMITTER_CONTROLLERS: [(u32, &str); 50] = [
+const EMITTER_CONTROLLERS: [(u32, &str); 48] = [
     (80, "alphaEnd"),
     (84, "alphaStart"),
     (88, "birthrate"),
@@ -152,55 +152,44 @@ const EMITTER_CONTROLLERS: [(u32, &str); 50] = [
     (380, "colorEnd"),
     (392, "colorStart"),
     (502, "detonate"),
-    (0, ""),
-    (0, ""),
 ];
 
-/// The controller groups of a node with `flags`, in the order binary → ASCII names are looked up.
-fn groups(f: u16) -> Vec<&'static [(u32, &'static str)]> {
+/// The controller name groups of a node with `flags`, in lookup order: for writing a name
+/// (binary → ASCII) meshes, emitters, lights; for reading one (ASCII → binary) lights, emitters,
+/// meshes (mdlops's orders: type numbers repeat across kinds); the common names last.
+fn groups(f: u16, reading: bool) -> Vec<&'static [(u32, &'static str)]> {
     let mut g: Vec<&'static [(u32, &'static str)]> = Vec::new();
-    if f & flags::MESH != 0 {
-        g.push(&MESH_CONTROLLERS);
+    for kind in [flags::MESH, flags::EMITTER, flags::LIGHT] {
+        if f & kind != 0 {
+            g.push(match kind {
+                flags::MESH => &MESH_CONTROLLERS,
+                flags::EMITTER => &EMITTER_CONTROLLERS,
+                _ => &LIGHT_CONTROLLERS,
+            });
+        }
     }
-    if f & flags::EMITTER != 0 {
-        g.push(&EMITTER_CONTROLLERS[..48]);
-    }
-    if f & flags::LIGHT != 0 {
-        g.push(&LIGHT_CONTROLLERS);
+    if reading {
+        g.reverse();
     }
     g.push(&COMMON);
     g
 }
 
 fn controller_name(f: u16, kind: u32) -> String {
-    for g in groups(f) {
-        if let Some((_, n)) = g.iter().find(|(k, _)| *k == kind) {
-            return (*n).to_string();
-        }
-    }
-    format!("controller{kind}")
+    groups(f, false)
+        .iter()
+        .find_map(|g| g.iter().find(|(k, _)| *k == kind))
+        .map_or_else(|| format!("controller{kind}"), |(_, n)| (*n).to_string())
 }
 
-/// The type number of a controller name for a node with `flags` (lights, emitters, meshes, then
-/// the common names; `controller<N>` for any number).
+/// The type number of a controller name for a node with `flags` (`controller<N>` for any
+/// number).
 fn controller_kind(f: u16, name: &str) -> Option<u32> {
-    let mut order: Vec<&'static [(u32, &'static str)]> = Vec::new();
-    if f & flags::LIGHT != 0 {
-        order.push(&LIGHT_CONTROLLERS);
-    }
-    if f & flags::EMITTER != 0 {
-        order.push(&EMITTER_CONTROLLERS[..48]);
-    }
-    if f & flags::MESH != 0 {
-        order.push(&MESH_CONTROLLERS);
-    }
-    order.push(&COMMON);
-    for g in order {
-        if let Some((k, _)) = g.iter().find(|(_, n)| n.eq_ignore_ascii_case(name)) {
-            return Some(*k);
-        }
-    }
-    name.strip_prefix("controller").and_then(|n| n.parse().ok())
+    groups(f, true)
+        .iter()
+        .find_map(|g| g.iter().find(|(_, n)| n.eq_ignore_ascii_case(name)))
+        .map(|(k, _)| *k)
+        .or_else(|| name.strip_prefix("controller").and_then(|n| n.parse().ok()))
 }
 
 /// Quaternion (w, x, y, z) → axis and angle.
