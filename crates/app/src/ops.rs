@@ -17,7 +17,18 @@ use crate::input::{self, Opened, decode_bwm, load_bwm, not_a};
 use crate::session::{Session, refuse_overwrite, write_atomic};
 
 /// What `query` takes.
-const QUERY_INPUT: &str = "a BWM walkmesh (WOK/PWK/DWK) or an area";
+const QUERY_INPUT: &str = "a BWM walkmesh (WOK/PWK/DWK), a binary model or an area";
+
+/// The walkmesh a query of a file answers from: a BWM, or a binary model's aabb walkmesh.
+fn query_mesh(session: &Session, path: &Path, data: &[u8]) -> Result<Bwm, Error> {
+    if Format::detect(path, data) == Some(Format::Mdl) {
+        let Document::Mdl(m) = Document::open(session, path)? else {
+            return Err(not_a(path, Format::Mdl, QUERY_INPUT));
+        };
+        return areakit_area::models::model_walkmesh(&m).map_err(|e| Error::geometry(path, e));
+    }
+    decode_bwm(path, data, QUERY_INPUT)
+}
 
 /// The rooms of an area that have a walkmesh: `(name, offset, walkmesh)`. Room walkmeshes are
 /// in area (world) space, as the game's tools write them, so the offset is zero.
@@ -87,7 +98,7 @@ pub fn query_at(
             let a = q.at(x, y, z);
             return Ok(report(&a.answer, Some(a.room)));
         }
-        Opened::File { path, data } => decode_bwm(&path, &data, QUERY_INPUT)?,
+        Opened::File { path, data } => query_mesh(session, &path, &data)?,
     };
     let a = walkmesh::query_at(&mesh, x, y, z).map_err(|e| Error::geometry(path, e))?;
     Ok(report(&a, None))
@@ -130,7 +141,7 @@ pub fn query_ray(
                 },
             });
         }
-        Opened::File { path, data } => decode_bwm(&path, &data, QUERY_INPUT)?,
+        Opened::File { path, data } => query_mesh(session, &path, &data)?,
     };
     let a = walkmesh::query_ray(&mesh, origin, dir).map_err(|e| Error::geometry(path, e))?;
     Ok(RayReport {

@@ -396,20 +396,7 @@ fn model_picture(
             input.display()
         )));
     };
-    let mut ground = Bwm::default();
-    for f in areakit_area::models::walkmesh_faces(&m) {
-        let base = ground.vertices.len() as u32;
-        ground.vertices.extend_from_slice(&f.corners);
-        ground.faces.push(Face {
-            vertices: [base, base + 1, base + 2],
-            material: Material::from_id(f.material),
-        });
-    }
-    let ground = if ground.faces.is_empty() {
-        ground
-    } else {
-        areakit_area::walkmesh::rebuild(&ground).map_err(|e| Error::geometry(input, e))?
-    };
+    let ground = areakit_area::models::model_walkmesh(&m).map_err(|e| Error::geometry(input, e))?;
     let loops = if no_models {
         Vec::new()
     } else {

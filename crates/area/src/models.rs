@@ -77,6 +77,32 @@ pub fn walkmesh_faces(m: &Model) -> Vec<ModelFace> {
     out
 }
 
+/// The model's walkmesh as a BWM: the faces of its aabb nodes in model space, with their
+/// materials, and every derived table rebuilt (what `render`, `view` and `query` use for a model
+/// alone). Empty when the model has no aabb node.
+pub fn model_walkmesh(m: &Model) -> Result<areakit_formats::bwm::Bwm, areakit_geometry::MeshError> {
+    use areakit_formats::bwm::{Bwm, Face, Material};
+    let mut ground = Bwm::default();
+    // Corners at the same place are one vertex, so that faces sharing an edge are neighbours.
+    let mut index: std::collections::HashMap<[u32; 3], u32> = Default::default();
+    for f in walkmesh_faces(m) {
+        let vertices = f.corners.map(|c| {
+            *index.entry(c.map(f32::to_bits)).or_insert_with(|| {
+                ground.vertices.push(c);
+                ground.vertices.len() as u32 - 1
+            })
+        });
+        ground.faces.push(Face {
+            vertices,
+            material: Material::from_id(f.material),
+        });
+    }
+    if ground.faces.is_empty() {
+        return Ok(ground);
+    }
+    crate::walkmesh::rebuild(&ground)
+}
+
 /// How far apart two corners may be and still be the same (metres).
 pub const MATCH_TOLERANCE: f32 = 0.01;
 

@@ -114,3 +114,41 @@ fn a_mirrored_model_keeps_its_winding_and_a_sound_aabb_tree() {
         );
     }
 }
+
+#[test]
+fn a_kit_rooms_model_walkmesh_answers_as_its_wok() {
+    let mut compared = 0;
+    for (name, m, w) in rooms() {
+        if models::placement_offset(&m, &w).is_none_or(|o| o.iter().any(|c| c.abs() > 1e-3)) {
+            continue; // WOKs in area space: compared above through the placement offset
+        }
+        let ground = models::model_walkmesh(&m).unwrap();
+        let lo = [0, 1].map(|k| {
+            w.vertices
+                .iter()
+                .map(|v| v[k])
+                .fold(f32::INFINITY, f32::min)
+        });
+        let hi = [0, 1].map(|k| {
+            w.vertices
+                .iter()
+                .map(|v| v[k])
+                .fold(f32::NEG_INFINITY, f32::max)
+        });
+        for i in 0..12 {
+            for j in 0..12 {
+                let x = lo[0] + (hi[0] - lo[0]) * (i as f32 + 0.37) / 12.0;
+                let y = lo[1] + (hi[1] - lo[1]) * (j as f32 + 0.61) / 12.0;
+                let a = areakit_area::walkmesh::query_at(&ground, x, y, None).unwrap();
+                let b = areakit_area::walkmesh::query_at(&w, x, y, None).unwrap();
+                assert_eq!(a.face.is_some(), b.face.is_some(), "{name} at {x},{y}");
+                if let (Some(za), Some(zb)) = (a.z, b.z) {
+                    assert!((za - zb).abs() < 1e-3, "{name} at {x},{y}: {za} vs {zb}");
+                    assert_eq!(a.material, b.material, "{name} at {x},{y}");
+                }
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared >= 25 * 144, "{compared} points compared");
+}
