@@ -47,28 +47,24 @@ fn decode(b: Bencher) {
 /// Write every decoded model back (the source layout: the same bytes).
 #[divan::bench(sample_count = 20)]
 fn write(b: Bencher) {
-    let models: Vec<_> = corpus()
-        .iter()
-        .map(|(a, x)| areakit_formats::mdl::read(a, x).expect("decodes"))
-        .collect();
-    b.counter(BytesCount::new(total())).bench(|| {
-        let mut n = 0usize;
-        for m in &models {
-            let (a, x) = areakit_formats::mdl::write(divan::black_box(m)).expect("writes");
-            n += a.len() + x.len();
-        }
-        n
-    });
+    write_all(b, true);
 }
 
 /// Write every model in the canonical layout (as an edited model is written).
 #[divan::bench(sample_count = 20)]
 fn write_canonical(b: Bencher) {
+    write_all(b, false);
+}
+
+/// Writes every corpus model, in its source layout or (`source_layout` false) the canonical one.
+fn write_all(b: Bencher, source_layout: bool) {
     let models: Vec<_> = corpus()
         .iter()
         .map(|(a, x)| {
             let mut m = areakit_formats::mdl::read(a, x).expect("decodes");
-            m.clear_source_layout();
+            if !source_layout {
+                m.clear_source_layout();
+            }
             m
         })
         .collect();

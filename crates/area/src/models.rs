@@ -26,11 +26,6 @@ fn f32s(v: [f64; 3]) -> [f32; 3] {
     v.map(|c| c as f32)
 }
 
-/// Where each geometry node stands in model space ([`Model::world_transforms`]).
-pub fn world_transforms(m: &Model) -> Vec<(Quat, [f64; 3])> {
-    m.world_transforms()
-}
-
 /// A walkmesh face of a model (an aabb node's face) in model space.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ModelFace {

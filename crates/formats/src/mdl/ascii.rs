@@ -754,48 +754,7 @@ pub fn from_ascii(a: &mdl_ascii::Model, game: Game) -> Result<Model, DecodeError
         .rev()
         .map(|(i, n)| (n.name.to_ascii_lowercase(), i))
         .collect();
-    // Tree: parents by name; the arena in pre-order from the first parentless node.
-    let mut children: Vec<Vec<usize>> = vec![Vec::new(); anodes.len()];
-    let mut root = None;
-    for (i, n) in anodes.iter().enumerate() {
-        match n.parent() {
-            Some(p) => {
-                let pi = *index_of
-                    .get(&p.to_ascii_lowercase())
-                    .ok_or_else(|| bad(format!("node {}: parent {p} is not a node", n.name)))?;
-                if pi == i {
-                    return Err(bad(format!("node {}: its own parent", n.name)));
-                }
-                children[pi].push(i);
-            }
-            None if root.is_none() => root = Some(i),
-            None => {
-                return Err(bad(format!(
-                    "node {}: a second node without a parent",
-                    n.name
-                )));
-            }
-        }
-    }
-    let root = root.ok_or_else(|| bad("no node without a parent (the root)"))?;
-    let mut order = Vec::with_capacity(anodes.len());
-    let mut stack = vec![root];
-    let mut seen = vec![false; anodes.len()];
-    while let Some(i) = stack.pop() {
-        if std::mem::replace(&mut seen[i], true) {
-            return Err(bad(format!(
-                "node {}: the parents form a cycle",
-                anodes[i].name
-            )));
-        }
-        order.push(i);
-        for &c in children[i].iter().rev() {
-            stack.push(c);
-        }
-    }
-    if let Some(i) = seen.iter().position(|s| !s) {
-        return Err(bad(format!("node {}: not under the root", anodes[i].name)));
-    }
+    let (order, children) = tree_order(&anodes, &index_of)?;
     let arena_of: HashMap<usize, usize> = order.iter().enumerate().map(|(k, &i)| (i, k)).collect();
     let mut nodes = Vec::with_capacity(order.len());
     let mut sources = Vec::with_capacity(order.len());
@@ -867,6 +826,56 @@ pub fn from_ascii(a: &mdl_ascii::Model, game: Game) -> Result<Model, DecodeError
         m.animations.push(anim);
     }
     Ok(m)
+}
+
+/// The nodes of a geometry block or an animation in pre-order from their one parentless node,
+/// and each node's children (indices into `anodes`), from their `parent` names (`index_of`:
+/// lower-case name → index). A parent that is no node, a second root, a cycle or a node not
+/// under the root is an error: compiling would lose it.
+fn tree_order(
+    anodes: &[&ANode],
+    index_of: &HashMap<String, usize>,
+) -> Result<(Vec<usize>, Vec<Vec<usize>>), DecodeError> {
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); anodes.len()];
+    let mut root = None;
+    for (i, n) in anodes.iter().enumerate() {
+        match n.parent() {
+            Some(p) => {
+                let pi = *index_of
+                    .get(&p.to_ascii_lowercase())
+                    .ok_or_else(|| bad(format!("node {}: parent {p} is not a node", n.name)))?;
+                if pi == i {
+                    return Err(bad(format!("node {}: its own parent", n.name)));
+                }
+                children[pi].push(i);
+            }
+            None if root.is_none() => root = Some(i),
+            None => {
+                return Err(bad(format!(
+                    "node {}: a second node without a parent",
+                    n.name
+                )));
+            }
+        }
+    }
+    let root = root.ok_or_else(|| bad("no node without a parent (the root)"))?;
+    let mut order = Vec::with_capacity(anodes.len());
+    let mut stack = vec![root];
+    let mut seen = vec![false; anodes.len()];
+    while let Some(i) = stack.pop() {
+        if std::mem::replace(&mut seen[i], true) {
+            return Err(bad(format!(
+                "node {}: the parents form a cycle",
+                anodes[i].name
+            )));
+        }
+        order.push(i);
+        stack.extend(children[i].iter().rev());
+    }
+    if let Some(i) = seen.iter().position(|s| !s) {
+        return Err(bad(format!("node {}: not under the root", anodes[i].name)));
+    }
+    Ok((order, children))
 }
 
 fn latin1(s: &str) -> Vec<u8> {
@@ -1747,26 +1756,7 @@ fn compile_animation(
         .rev()
         .map(|(i, n)| (n.name.to_ascii_lowercase(), i))
         .collect();
-    let mut children: Vec<Vec<usize>> = vec![Vec::new(); anodes.len()];
-    let mut root = None;
-    for (i, n) in anodes.iter().enumerate() {
-        match n.parent().and_then(|p| local.get(&p.to_ascii_lowercase())) {
-            Some(&p) if p != i => children[p].push(i),
-            _ if root.is_none() => root = Some(i),
-            _ => return Err(bad(format!("node {}: a second root", n.name))),
-        }
-    }
-    let root = root.unwrap_or(0);
-    let mut order = Vec::new();
-    let mut stack = vec![root];
-    let mut seen = vec![false; anodes.len()];
-    while let Some(i) = stack.pop() {
-        if std::mem::replace(&mut seen[i], true) {
-            return Err(bad("the animation's parents form a cycle"));
-        }
-        order.push(i);
-        stack.extend(children[i].iter().rev());
-    }
+    let (order, children) = tree_order(&anodes, &local)?;
     let arena_of: HashMap<usize, usize> = order.iter().enumerate().map(|(k, &i)| (i, k)).collect();
     for &i in &order {
         let n = anodes[i];
