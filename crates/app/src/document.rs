@@ -148,8 +148,9 @@ impl Document {
             }
             // A text model compiled: the KotOR dialect, K2 when a mesh has K2-only properties.
             (Document::MdlAscii(t), Format::Mdl) => {
-                let m =
+                let mut m =
                     mdl::from_ascii(t, mdl::ascii_game(t)).map_err(|e| Error::invalid(path, e))?;
+                areakit_area::models::build_missing_aabb_trees(&mut m);
                 let (a, x) = mdl::write(&m).map_err(enc)?;
                 return Ok(vec![(path.to_path_buf(), a), (mdx_path(path), x)]);
             }

@@ -512,6 +512,19 @@ fn mirror_mesh(mesh: &mut Mesh, axis: Axis, k: usize) {
     mesh.average = mv(axis, mesh.average);
 }
 
+/// Builds the tree of every aabb node whose tree is empty (a model compiled from MDL ASCII
+/// without `aabb` rows) with [`rebuild_aabb`].
+pub fn build_missing_aabb_trees(m: &mut Model) {
+    for n in &mut m.nodes {
+        if let (Some(mesh), Some(aabb)) = (&n.mesh, &mut n.aabb)
+            && aabb.tree.is_empty()
+            && !mesh.faces.is_empty()
+        {
+            *aabb = rebuild_aabb(mesh);
+        }
+    }
+}
+
 /// A model's AABB tree over its mesh's faces, built as the game's walkmesh compiler builds a
 /// WOK's (pre-order, one leaf per face).
 pub fn rebuild_aabb(mesh: &Mesh) -> Aabb {

@@ -152,3 +152,24 @@ fn a_kit_rooms_model_walkmesh_answers_as_its_wok() {
     }
     assert!(compared >= 25 * 144, "{compared} points compared");
 }
+
+#[test]
+fn an_ascii_aabb_node_without_rows_gets_the_compilers_tree() {
+    let text = b"newmodel box\nbeginmodelgeom box\nnode dummy box\n  parent NULL\nendnode\n\
+node aabb walk\n  parent box\n  verts 4\n    0 0 0\n    1 0 0\n    1 1 0\n    0 1 0\n  faces 2\n\
+    0 1 2 1 0 1 2 4\n    0 2 3 1 0 2 3 4\nendnode\nendmodelgeom box\ndonemodel box\n";
+    let ascii = areakit_formats::mdl_ascii::read(text).unwrap();
+    let mut m = mdl::from_ascii(&ascii, mdl::Game::K1).unwrap();
+    assert!(m.nodes[1].aabb.as_ref().unwrap().tree.is_empty());
+    assert!(mdl::write(&m).is_err(), "an empty tree is refused");
+    models::build_missing_aabb_trees(&mut m);
+    assert_eq!(m.nodes[1].aabb.as_ref().unwrap().tree.len(), 3);
+    let (a, x) = mdl::write(&m).unwrap();
+    let back = mdl::read(&a, &x).unwrap();
+    assert!(
+        mdl::validate(&back)
+            .iter()
+            .all(|f| !f.code.starts_with("mdl-aabb"))
+    );
+    assert_eq!(models::walkmesh_faces(&back).len(), 2);
+}

@@ -735,7 +735,8 @@ fn rows_of(n: &ANode, key: &str) -> Vec<Vec<f64>> {
 /// Errors are located by node (`node NAME: ...`). Derived data is built: face planes and
 /// adjacency, bounds, radii, average points and areas, index lists, the MDX layout (positions,
 /// normals, UV sets, colours, tangent space, then skin weights and indices), the skin's bone
-/// map and bind poses, the AABB tree of aabb nodes (from their `aabb` rows, or built), and
+/// map and bind poses, the AABB tree of aabb nodes from their `aabb` rows (without rows the tree
+/// stays empty: `areakit_area::models::build_missing_aabb_trees` builds it), and
 /// controllers for the geometry properties and animation keys.
 pub fn from_ascii(a: &mdl_ascii::Model, game: Game) -> Result<Model, DecodeError> {
     let name = a.name().unwrap_or("model").to_string();
@@ -1331,7 +1332,7 @@ fn compile_mesh(node: &mut Node, n: &ANode, game: Game) -> Result<Vec<u32>, Deco
         node.dangly = Some(Dangly {
             constraints: {
                 let c = rows_of(n, "constraints");
-                mesh_rows(&c, &mesh, &source)
+                mesh_rows(&c, &source)
             },
             displacement: num32(n, "displacement", 0.0),
             tightness: num32(n, "tightness", 0.0),
@@ -1341,8 +1342,10 @@ fn compile_mesh(node: &mut Node, n: &ANode, game: Game) -> Result<Vec<u32>, Deco
     }
     if f & flags::AABB != 0 {
         let rows = rows_of(n, "aabb");
+        // Without rows the tree stays empty: `areakit_area::models::build_missing_aabb_trees`
+        // builds it as the game's compiler does (the writer refuses an empty tree).
         node.aabb = Some(if rows.is_empty() {
-            build_aabb(&mesh)
+            Aabb::default()
         } else {
             aabb_from_rows(&rows)?
         });
@@ -1368,8 +1371,7 @@ fn compile_mesh(node: &mut Node, n: &ANode, game: Game) -> Result<Vec<u32>, Deco
 }
 
 /// One value per output vertex from per-source-vertex rows (dangly constraints).
-fn mesh_rows(rows: &[Vec<f64>], mesh: &Mesh, source: &[(u32, u32)]) -> Vec<f32> {
-    let _ = mesh;
+fn mesh_rows(rows: &[Vec<f64>], source: &[(u32, u32)]) -> Vec<f32> {
     source
         .iter()
         .map(|&(v, _)| {
@@ -1536,65 +1538,6 @@ fn split_plane(l: &AabbNode, r: &AabbNode) -> u32 {
             |best, x| if x.1.abs() > best.1.abs() { x } else { best },
         );
     if dd >= 0.0 { 1 << k } else { 8 << k }
-}
-
-/// A tree over the mesh's faces when the text gives none: median split along the longest axis.
-fn build_aabb(mesh: &Mesh) -> Aabb {
-    let boxes: Vec<([f32; 3], [f32; 3])> = mesh
-        .faces
-        .iter()
-        .map(|f| {
-            let ps = f.vertices.map(|v| mesh.positions[usize::from(v)]);
-            let lo = [0, 1, 2].map(|k| ps.iter().map(|p| p[k]).fold(f32::INFINITY, f32::min));
-            let hi = [0, 1, 2].map(|k| ps.iter().map(|p| p[k]).fold(f32::NEG_INFINITY, f32::max));
-            (lo, hi)
-        })
-        .collect();
-    let mut tree = Vec::new();
-    let mut ids: Vec<usize> = (0..boxes.len()).collect();
-    fn rec(ids: &mut [usize], boxes: &[([f32; 3], [f32; 3])], tree: &mut Vec<AabbNode>) -> u32 {
-        let lo = [0, 1, 2].map(|k| {
-            ids.iter()
-                .map(|&i| boxes[i].0[k])
-                .fold(f32::INFINITY, f32::min)
-        });
-        let hi = [0, 1, 2].map(|k| {
-            ids.iter()
-                .map(|&i| boxes[i].1[k])
-                .fold(f32::NEG_INFINITY, f32::max)
-        });
-        let at = tree.len();
-        tree.push(AabbNode {
-            min: lo,
-            max: hi,
-            left: None,
-            right: None,
-            face: -1,
-            plane: 0,
-        });
-        if ids.len() == 1 {
-            tree[at].face = ids[0] as i32;
-            return at as u32;
-        }
-        let axis = (0..3).fold(0, |b, k| if hi[k] - lo[k] > hi[b] - lo[b] { k } else { b });
-        ids.sort_by(|&a, &b| {
-            let ca = boxes[a].0[axis] + boxes[a].1[axis];
-            let cb = boxes[b].0[axis] + boxes[b].1[axis];
-            ca.total_cmp(&cb)
-        });
-        let mid = ids.len() / 2;
-        let (left, right) = ids.split_at_mut(mid);
-        let l = rec(left, boxes, tree);
-        let r = rec(right, boxes, tree);
-        tree[at].left = Some(l);
-        tree[at].right = Some(r);
-        tree[at].plane = 1 << axis;
-        at as u32
-    }
-    if !ids.is_empty() {
-        rec(&mut ids, &boxes, &mut tree);
-    }
-    Aabb { tree }
 }
 
 /// The skin of arena node `k`: bone map over the name table from the weights' bone names, bind
