@@ -141,3 +141,25 @@ fn a_kit_room_rotated_with_its_wok_still_agrees() {
     assert!(mismatches(&out) > 0, "{out}");
     std::fs::remove_dir_all(&tmp).unwrap();
 }
+
+#[test]
+fn a_model_refuses_transition_renumbering_and_writes_nothing() {
+    let tmp = std::env::temp_dir().join(format!("areakit-models-remap-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let out = tmp.join("out.mdl");
+    let (code, _, err) = run(&[
+        "transform".as_ref(),
+        kit_room("room_1.mdl").as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "--remap".as_ref(),
+        "1=2".as_ref(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("room_1.mdl") && err.contains("renumbering"),
+        "{err}"
+    );
+    assert!(!out.exists() && !out.with_extension("mdx").exists());
+    std::fs::remove_dir_all(&tmp).unwrap();
+}

@@ -122,11 +122,17 @@ impl Document {
     /// Reads (through `session`) and decodes a file.
     pub fn open(session: &Session, path: &Path) -> Result<Self, Error> {
         let data = session.read(path)?;
-        if Format::detect(path, &data) == Some(Format::Mdl) {
+        Self::decode_read(session, path, &data)
+    }
+
+    /// Decodes `data`, already read from `path` through `session`; a binary model's MDX is read
+    /// from beside it through the session too.
+    pub fn decode_read(session: &Session, path: &Path, data: &[u8]) -> Result<Self, Error> {
+        if Format::detect(path, data) == Some(Format::Mdl) {
             let mdx = session.read(&mdx_path(path)).ok();
-            return Self::decode_model(path, &data, mdx.as_deref());
+            return Self::decode_model(path, data, mdx.as_deref());
         }
-        Self::decode_one(path, &data)
+        Self::decode_one(path, data)
     }
 
     /// The files the document encodes to in `format` at `path`: one, or for a binary model the

@@ -22,7 +22,7 @@ const QUERY_INPUT: &str = "a BWM walkmesh (WOK/PWK/DWK), a binary model or an ar
 /// The walkmesh a query of a file answers from: a BWM, or a binary model's aabb walkmesh.
 fn query_mesh(session: &Session, path: &Path, data: &[u8]) -> Result<Bwm, Error> {
     if Format::detect(path, data) == Some(Format::Mdl) {
-        let Document::Mdl(m) = Document::open(session, path)? else {
+        let Document::Mdl(m) = Document::decode_read(session, path, data)? else {
             return Err(not_a(path, Format::Mdl, QUERY_INPUT));
         };
         return areakit_area::models::model_walkmesh(&m).map_err(|e| Error::geometry(path, e));
@@ -241,19 +241,16 @@ pub fn transform_file(
     let list = steps.transforms()?;
     let data = session.read(input)?;
     if Format::detect(input, &data) == Some(Format::Mdl) {
-        if !steps.remap.is_empty() {
-            return Err(Error::usage(format!(
-                "{}: transition renumbering applies to walkmeshes, not to a model",
-                input.display()
-            )));
-        }
-        let Document::Mdl(mut model) = Document::open(session, input)? else {
+        let Document::Mdl(mut model) = Document::decode_read(session, input, &data)? else {
             return Err(Error::usage(format!(
                 "{}: not a binary model",
                 input.display()
             )));
         };
-        areakit_area::models::transform(&mut model, &list);
+        transform_model(&mut model, steps).map_err(|e| match e {
+            Error::Usage(m) => Error::usage(format!("{}: {m}", input.display())),
+            e => e,
+        })?;
         let doc = Document::Mdl(model);
         let files = doc.encode_files(Format::Mdl, output, &EncodeOptions::default())?;
         for (path, _) in files.iter().skip(1) {

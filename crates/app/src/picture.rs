@@ -105,7 +105,7 @@ fn file_picture(
         ..MapInput::default()
     };
     if crate::format::Format::detect(input, data) == Some(crate::format::Format::Mdl) {
-        return model_picture(session, input, map, with_findings, overlays.no_models);
+        return model_picture(session, input, data, map, with_findings, overlays.no_models);
     }
     let (mesh, findings): (Bwm, Vec<Finding>) = if data.starts_with(b"NWN2") {
         let t = areakit_formats::trx::read(data).map_err(|e| Error::invalid(input, e))?;
@@ -386,11 +386,14 @@ pub fn room_model_outlines(models: &[crate::rooms::RoomModel]) -> (Vec<MapModel>
 fn model_picture(
     session: &Session,
     input: &Path,
+    data: &[u8],
     mut map: MapInput,
     with_findings: bool,
     no_models: bool,
 ) -> Result<(MapInput, DrawnOverlays), Error> {
-    let crate::document::Document::Mdl(m) = crate::document::Document::open(session, input)? else {
+    let crate::document::Document::Mdl(m) =
+        crate::document::Document::decode_read(session, input, data)?
+    else {
         return Err(Error::usage(format!(
             "{}: not a binary model",
             input.display()
