@@ -139,6 +139,17 @@ fn a_kit_room_rotated_with_its_wok_still_agrees() {
     assert_eq!(code, 0, "{err}");
     let (_, out, _) = run(&["check".as_ref(), capsule.as_os_str(), "--json".as_ref()]);
     assert!(mismatches(&out) > 0, "{out}");
+    // The model member itself is checked too, read with its MDX member: it decodes.
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["files_checked"], 4, "{out}");
+    assert!(
+        v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["code"] != "invalid-file"),
+        "{out}"
+    );
     std::fs::remove_dir_all(&tmp).unwrap();
 }
 

@@ -217,14 +217,29 @@ pub fn check_paths_with(
             .par_iter()
             .map(|task| match task {
                 Task::File(path) => {
-                    let r = session.read(path).and_then(|data| check_data(path, &data));
+                    let r = session.read(path).and_then(|data| {
+                        if Format::detect(path, &data) == Some(Format::Mdl) {
+                            let mdx = session.read(&crate::document::mdx_path(path)).ok();
+                            return check_model_data(path, &data, mdx.as_deref());
+                        }
+                        check_data(path, &data)
+                    });
                     if !extension_is(path, "lyt") {
                         tick();
                     }
                     (path.clone(), r)
                 }
                 Task::Member(c, i, path) => {
-                    let r = check_data(path, c.data(*i));
+                    let data = c.data(*i);
+                    let r = if Format::detect(path, data) == Some(Format::Mdl) {
+                        // The model's MDX is the capsule member of the same name.
+                        let mdx = c
+                            .find(&c.members()[*i].resref.name(), "mdx")
+                            .map(|j| c.data(j));
+                        check_model_data(path, data, mdx)
+                    } else {
+                        check_data(path, data)
+                    };
                     tick();
                     (path.clone(), r)
                 }
@@ -282,6 +297,7 @@ fn member_checkable(path: &Path, data: &[u8]) -> bool {
         Format::detect(path, data),
         Some(
             Format::Bwm
+                | Format::Mdl
                 | Format::Lyt
                 | Format::Vis
                 | Format::Trx
@@ -516,6 +532,19 @@ pub fn check_data(path: &Path, data: &[u8]) -> Result<Vec<Finding>, Error> {
         });
     }
     match Document::decode(path, data) {
+        Ok(doc) => Ok(validate(&doc)),
+        Err(Error::Invalid { source, .. }) => Ok(vec![decode_finding(&source)]),
+        Err(e) => Err(e),
+    }
+}
+
+/// The findings of a binary model's bytes with its MDX (`None`: none found beside it).
+pub fn check_model_data(
+    path: &Path,
+    data: &[u8],
+    mdx: Option<&[u8]>,
+) -> Result<Vec<Finding>, Error> {
+    match Document::decode_model(path, data, mdx) {
         Ok(doc) => Ok(validate(&doc)),
         Err(Error::Invalid { source, .. }) => Ok(vec![decode_finding(&source)]),
         Err(e) => Err(e),
