@@ -109,6 +109,27 @@ pub enum Command {
         after_help = "Examples:\n  areakit pth generate areakit-demo/demo.lyt -o demo.pth\n  areakit pth check areakit-demo/demo.lyt demo.pth --json"
     )]
     Pth(PthCommand),
+    /// Build a module from a layout of kit rooms: LYT, VIS, rooms (MDL/MDX/WOK) placed and linked, ARE with its map block, GIT doors, IFO, minimap.
+    #[command(
+        after_help = "The output is checked before it is moved into place; nothing half-built is ever left (docs/build.md).\n\nExamples:\n  areakit build my.indoor --kits Tools/HolocronToolset/src/toolset/kits -o mymod.mod\n  areakit build layout.json -o modules/mymod"
+    )]
+    Build(super::build::BuildArgs),
+    /// Set every room link (WOK transition) of an area from geometry: where two rooms' walkable boundary edges coincide.
+    #[command(
+        after_help = "Prints each change (room, face edge, from -> to); stale and one-way links are cleared. An area whose links are right is written unchanged (docs/relink.md).\n\nExample:\n  areakit relink modules/m13aa -o fixed/ --json"
+    )]
+    Relink(super::relink::RelinkArgs),
+    /// Room visibility (VIS) from geometry.
+    #[command(
+        subcommand,
+        after_help = "Example:\n  areakit vis generate modules/m13aa -o m13aa.vis"
+    )]
+    Vis(super::vis::VisCommand),
+    /// Draw a game-style minimap of an area's walkable ground (TGA) and compute the ARE map block that places it.
+    #[command(
+        after_help = "Kit rooms with minimap images are composed at their positions; otherwise the walkable ground is drawn (docs/minimap.md).\n\nExample:\n  areakit minimap modules/mymod -o lbl_mapmymod.tga --are mymod.are --are-out mymod.are"
+    )]
+    Minimap(super::minimap::MinimapArgs),
 }
 
 /// `areakit ls`.

@@ -1,7 +1,11 @@
 //! The command implementations: argument handling and printing only; the work is in the library.
 
 pub mod args;
+pub mod build;
+pub mod minimap;
+pub mod relink;
 pub mod text;
+pub mod vis;
 
 use std::io::{self, Write};
 
@@ -93,6 +97,10 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<u8, Error> {
         Command::Pth(c) => run_pth(c, &session, out),
         Command::Export(a) => run_export(a, &session, out),
         Command::Import(a) => run_import(a, &session, out),
+        Command::Build(a) => build::run(a, &session, out),
+        Command::Relink(a) => relink::run(a, &session, out),
+        Command::Vis(c) => vis::run(c, &session, out),
+        Command::Minimap(a) => minimap::run(a, &session, out),
     }
 }
 

@@ -28,6 +28,7 @@ pub use areakit_geometry as geometry;
 pub use areakit_area::{area, install, module, navigation, objects, pth, resources, walkmesh};
 
 pub mod ascii_walkmesh;
+pub mod build;
 pub mod bake;
 pub mod capsules;
 pub mod check;
@@ -38,14 +39,17 @@ pub mod format;
 pub mod info;
 pub mod input;
 pub mod interop;
+pub mod minimap;
 pub mod navigate;
 pub mod ops;
+pub mod relink;
 pub mod picture;
 pub mod render;
 pub mod report;
 pub mod rooms;
 pub mod session;
 pub mod view;
+pub mod visibility;
 
 pub use error::Error;
 pub use session::{Session, Sources};

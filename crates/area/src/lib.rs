@@ -17,12 +17,16 @@
 #![deny(missing_docs)]
 
 pub mod area;
+pub mod build;
 pub mod install;
 pub mod io;
+pub mod minimap;
 pub mod models;
 pub mod module;
 pub mod navigation;
 pub mod objects;
 pub mod pth;
+pub mod relink;
 pub mod resources;
+pub mod visgen;
 pub mod walkmesh;

@@ -1,0 +1,1 @@
+//! `areakit build`: a module from a layout of kit rooms.

@@ -1,0 +1,1 @@
+//! `areakit relink`: an area's room links set from geometry, as a typed report.

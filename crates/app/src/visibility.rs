@@ -1,0 +1,1 @@
+//! `areakit vis generate` and the VIS checks of an area with room models.

@@ -1,0 +1,1 @@
+//! The GFF records a built module needs: ARE, GIT, IFO, and door templates renamed.

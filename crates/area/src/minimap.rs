@@ -1,0 +1,2 @@
+//! Game-style minimaps of the walkable ground and the ARE map block that places them
+//! (`areakit minimap`).
