@@ -10,6 +10,8 @@ use std::fmt;
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Severity {
+    /// Worth knowing, nothing wrong: the game loads it as intended (costs, not faults).
+    Info,
     /// Legal but suspicious: the game loads it.
     Warning,
     /// The engine would misread the data or crash on it.
@@ -17,9 +19,10 @@ pub enum Severity {
 }
 
 impl Severity {
-    /// `"error"` or `"warning"`.
+    /// `"error"`, `"warning"` or `"info"`.
     pub const fn name(self) -> &'static str {
         match self {
+            Severity::Info => "info",
             Severity::Error => "error",
             Severity::Warning => "warning",
         }
@@ -171,6 +174,16 @@ impl Finding {
     pub fn error(code: &'static str, place: Place, message: impl Into<String>) -> Self {
         Finding {
             severity: Severity::Error,
+            code,
+            message: message.into(),
+            place,
+        }
+    }
+
+    /// An info finding.
+    pub fn info(code: &'static str, place: Place, message: impl Into<String>) -> Self {
+        Finding {
+            severity: Severity::Info,
             code,
             message: message.into(),
             place,

@@ -388,6 +388,7 @@ pub(crate) fn report<T>(
         out.push(match severity {
             Severity::Error => Finding::error(code, Place::default(), msg),
             Severity::Warning => Finding::warning(code, Place::default(), msg),
+            Severity::Info => Finding::info(code, Place::default(), msg),
         });
     }
 }
