@@ -32,6 +32,7 @@ pub mod mdl_ascii;
 pub mod restype;
 pub mod rim;
 mod text_lines;
+pub mod tga;
 pub mod trx;
 pub mod twoda;
 pub mod vis;
