@@ -105,6 +105,7 @@ pub fn lib_error(e: areakit_app::Error) -> PyErr {
         e @ (Error::Geometry { .. }
         | Error::Navigation { .. }
         | Error::Bake { .. }
+        | Error::Build { .. }
         | Error::Render { .. }) => PyValueError::new_err(e.to_string()),
         Error::Usage(m) => PyValueError::new_err(m),
     }

@@ -64,6 +64,14 @@ pub enum Error {
         /// Why.
         source: RenderError,
     },
+    /// A module could not be built from a layout (the layout, a kit, the rooms as placed).
+    #[error("{}: {source}", path.display())]
+    Build {
+        /// The layout.
+        path: PathBuf,
+        /// Why.
+        source: areakit_area::build::BuildError,
+    },
     /// Reading or writing a file failed (exit code 2).
     #[error("{}: {source}", path.display())]
     Io {
@@ -131,6 +139,11 @@ impl Error {
             | Error::Geometry { .. }
             | Error::Navigation { .. }
             | Error::Bake { .. } => 1,
+            Error::Build {
+                source: areakit_area::build::BuildError::Io { .. },
+                ..
+            } => 2,
+            Error::Build { .. } => 1,
             Error::Render { .. } | Error::Io { .. } | Error::Usage(_) => 2,
         }
     }
