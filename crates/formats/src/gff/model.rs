@@ -174,6 +174,23 @@ impl Text {
     pub fn eq_ignore_ascii_case(&self, s: &str) -> bool {
         self.0.eq_ignore_ascii_case(s.as_bytes())
     }
+
+    /// `s` as the games store text: each character as its Windows-1252 byte (ASCII as is);
+    /// a character Windows-1252 has no byte for becomes `?`. [`Text::to_str`] gives `s` back
+    /// when nothing was replaced (and the bytes are not by chance valid UTF-8 of other text).
+    pub fn windows_1252_lossy(s: &str) -> Text {
+        Text(
+            s.chars()
+                .map(|c| match u32::from(c) {
+                    0..=0x7f | 0xa0..=0xff => u32::from(c) as u8,
+                    _ => CP1252_HIGH
+                        .iter()
+                        .position(|&h| h == c)
+                        .map_or(b'?', |i| 0x80 + i as u8),
+                })
+                .collect(),
+        )
+    }
 }
 
 impl From<&str> for Text {

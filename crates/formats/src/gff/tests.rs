@@ -182,6 +182,16 @@ fn text_decodes_windows_1252() {
 }
 
 #[test]
+fn text_encodes_windows_1252() {
+    let t = Text::windows_1252_lossy("café “q” €");
+    assert_eq!(t.as_bytes(), b"caf\xe9 \x93q\x94 \x80");
+    assert_eq!(t.to_str(), "café “q” €");
+    // A character Windows-1252 has no byte for is replaced.
+    assert_eq!(Text::windows_1252_lossy("a\u{4e2d}b").as_bytes(), b"a?b");
+    assert_eq!(Text::windows_1252_lossy("plain").as_bytes(), b"plain");
+}
+
+#[test]
 fn same_shape_edits_stay_in_place_other_edits_relayout() {
     let g = every_type();
     let bytes = write(&g).unwrap();
