@@ -1,13 +1,38 @@
-//! Building a module from kit rooms (`areakit build`): a layout of rooms (Holocron kit
+//! Building a module from kit rooms (`areakit build`): a [`Layout`] of rooms (Holocron kit
 //! components, or any room model + walkmesh) placed by flip → rotate → move, joined where
-//! their door hooks meet, becomes every file of a module (`docs/build.md`).
+//! their door hooks meet, becomes every file of a module: LYT (rooms, door hooks), VIS (from
+//! geometry, [`crate::visgen`]), each room's MDL/MDX and WOK transformed and renamed
+//! `<module>_<nn>`, the WOK room links set by [`crate::relink`], ARE with its map block and
+//! the minimap ([`crate::minimap`]), GIT doors at the connected hooks, IFO with an entry
+//! point on walkable ground, and what the kits supply (door templates, lightmaps, textures,
+//! `always/` files). Everything is made in memory; the caller writes it (`docs/build.md`).
 
 pub mod kit;
 pub mod layout;
+pub mod load;
 pub mod records;
 
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::path::{Path, PathBuf};
+
+use areakit_formats::bwm::{self, Bwm};
+use areakit_formats::gff::{self, Gff};
+use areakit_formats::lyt::{self, DoorHook, Lyt};
+use areakit_formats::mdl::{self, Game, Model, Name};
+use areakit_formats::vis::Vis;
+use areakit_geometry::transform::{Axis, Transform};
+use serde::Serialize;
+
+pub use layout::{
+    Connection, Layout, LayoutKind, LayoutRoom, Placement, Position, RoomSource, TargetGame,
+};
+
+use crate::area::{Area, AreaRoom};
+use crate::minimap::{self, MinimapRoom, PlacedImage, RoomImage};
+use crate::navigation::{AreaNav, NavOptions, NavSource, PathMode, PathPoint};
+use crate::relink::{self, RelinkOptions};
+use crate::visgen::{self, VisOptions, VisRoom};
 
 /// Why a module could not be built.
 #[derive(Debug)]
@@ -67,3 +92,1165 @@ impl std::error::Error for BuildError {
         }
     }
 }
+
+/// A door hook of a component, in the component's space.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ComponentHook {
+    /// Position.
+    pub position: [f32; 3],
+    /// The direction the doorway faces: degrees counter-clockwise from +y.
+    pub rotation: f32,
+    /// Index into [`Component::doors`].
+    pub door: usize,
+    /// The transition value marking the doorway's edges in the component's WOK, if any.
+    pub edge: Option<i32>,
+}
+
+/// A door template a component's hooks use.
+#[derive(Debug, Clone)]
+pub struct DoorTemplate {
+    /// Where it came from (for messages).
+    pub label: String,
+    /// The UTD.
+    pub utd: Gff,
+    /// Doorway width (the wider door of a connection is placed).
+    pub width: f32,
+    /// Doorway height.
+    pub height: f32,
+}
+
+/// A room's model, walkmesh, hooks, minimap image and doors, in the room's own space, loaded.
+#[derive(Debug, Clone)]
+pub struct Component {
+    /// `kit/component` or the file it came from (for messages and the report).
+    pub label: String,
+    /// The walkmesh.
+    pub walkmesh: Bwm,
+    /// The model, when there is one.
+    pub model: Option<Model>,
+    /// Door hooks.
+    pub hooks: Vec<ComponentHook>,
+    /// Minimap image (Holocron's convention: 10 px per metre, centred on the origin).
+    pub image: Option<RoomImage>,
+    /// Door templates, indexed by [`ComponentHook::door`].
+    pub doors: Vec<DoorTemplate>,
+}
+
+/// A file a kit supplies that the module carries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SuppliedFile {
+    /// Resref (file stem).
+    pub resref: String,
+    /// Extension, lower case.
+    pub ext: String,
+    /// Bytes.
+    pub data: Vec<u8>,
+}
+
+/// What the kits supply besides rooms and doors.
+#[derive(Debug, Clone, Default)]
+pub struct Supplies {
+    /// `lightmaps/`: TGA (and TXI) by lightmap name; renamed `<module>_lm<n>` with the model
+    /// references.
+    pub lightmaps: Vec<SuppliedFile>,
+    /// `textures/`: TGA/TXI, copied under their names.
+    pub textures: Vec<SuppliedFile>,
+    /// `always/`: copied as they are.
+    pub always: Vec<SuppliedFile>,
+    /// The skybox model the layout names, if a kit has it.
+    pub skybox: Option<Model>,
+}
+
+/// Everything `build` needs, loaded: the layout, one component per layout room, supplies.
+#[derive(Debug, Clone)]
+pub struct BuildInput {
+    /// The layout.
+    pub layout: Layout,
+    /// The components; `room_components[i]` is layout room `i`'s.
+    pub components: Vec<Component>,
+    /// Per layout room, its component.
+    pub room_components: Vec<usize>,
+    /// Kit supplies.
+    pub supplies: Supplies,
+    /// The game the module is for.
+    pub game: TargetGame,
+}
+
+/// One file of the module.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModuleFile {
+    /// Resref.
+    pub resref: String,
+    /// Extension, lower case (`mdl`, `wok`, `are`, ...; `ifo` for `module.ifo`).
+    pub ext: String,
+    /// Bytes.
+    pub data: Vec<u8>,
+}
+
+impl ModuleFile {
+    /// `resref.ext`.
+    pub fn file_name(&self) -> String {
+        format!("{}.{}", self.resref, self.ext)
+    }
+}
+
+/// A built room, for the report.
+#[derive(Debug, Clone, Serialize)]
+pub struct BuiltRoom {
+    /// Its LYT name.
+    pub name: String,
+    /// Its component.
+    pub source: String,
+    /// Where it went.
+    pub position: [f32; 3],
+    /// Rotation, degrees.
+    pub rotation: f32,
+    /// Flipped in x.
+    pub flip_x: bool,
+    /// Flipped in y.
+    pub flip_y: bool,
+    /// Per hook: the room (LYT index) it connects to.
+    pub hooks: Vec<Option<usize>>,
+    /// Walkable edges linked to other rooms (transitions set).
+    pub links: usize,
+    /// Whether a path from the entry reaches it.
+    pub reached: bool,
+}
+
+/// A connection made, for the report.
+#[derive(Debug, Clone, Serialize)]
+pub struct BuiltConnection {
+    /// The two rooms (LYT indices).
+    pub rooms: [usize; 2],
+    /// Their hooks.
+    pub hooks: [usize; 2],
+    /// The door placed (its resref).
+    pub door: String,
+    /// Where.
+    pub position: [f32; 3],
+    /// Whether the layout named it (else the hooks met).
+    pub explicit: bool,
+}
+
+/// What `build` made and found.
+#[derive(Debug, Clone, Serialize)]
+pub struct BuildReport {
+    /// The module resref.
+    pub module: String,
+    /// The target game.
+    pub game: TargetGame,
+    /// The layout format read.
+    pub layout: LayoutKind,
+    /// Rooms in LYT order.
+    pub rooms: Vec<BuiltRoom>,
+    /// Connections (doors).
+    pub connections: Vec<BuiltConnection>,
+    /// The entry point.
+    pub entry: [f32; 3],
+    /// Room pairs the VIS lists (each pair once).
+    pub vis_pairs: usize,
+    /// Room pairs linked through their walkmeshes.
+    pub linked_pairs: usize,
+    /// Share of sampled walkable points that the ARE map block puts on drawn minimap pixels.
+    pub minimap_coverage: f32,
+    /// Rooms whose minimap came from a kit image.
+    pub minimap_images: usize,
+    /// Warnings, each naming its room.
+    pub warnings: Vec<String>,
+}
+
+/// A built module: its files (in a stable order) and the report.
+#[derive(Debug, Clone)]
+pub struct Built {
+    /// The files.
+    pub files: Vec<ModuleFile>,
+    /// The report.
+    pub report: BuildReport,
+}
+
+/// A connection found: (room a, hook a, room b, hook b, explicit).
+type Joint = (usize, usize, usize, usize, bool);
+
+/// How far below the hook plan tolerance two hook heights may differ (metres).
+const HOOK_HEIGHT_TOLERANCE: f32 = 0.5;
+/// How far from exactly opposite two hooks may face (degrees).
+const HOOK_ANGLE_TOLERANCE: f32 = 2.0;
+/// Overlap grid cell (metres) and the overlapping walkable area that is an error.
+const OVERLAP_CELL: f32 = 0.25;
+const OVERLAP_LIMIT_M2: f32 = 1.0;
+/// Walkable ground of two rooms this far apart in height overlaps as floors stacked, not as
+/// rooms in each other.
+const STACKED_HEIGHT: f32 = 2.5;
+
+/// Checks a module resref: lower-case letters, digits and `_`, and short enough that
+/// `lbl_map<module>` (the minimap) fits a 16-character resref.
+pub fn check_module_name(module: &str) -> Result<(), BuildError> {
+    if module.is_empty()
+        || !module
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+    {
+        return Err(BuildError::Placement(format!(
+            "module name {module:?}: expected lower-case letters, digits and _ (a resref)"
+        )));
+    }
+    if module.len() > 9 {
+        return Err(BuildError::Placement(format!(
+            "module name {module:?} has {} characters: at most 9, so that lbl_map{module} (the minimap) fits the game's 16-character resrefs",
+            module.len()
+        )));
+    }
+    Ok(())
+}
+
+/// The LYT name of room `i` of `n`: `<module>_<nn>` (two digits; three from 100 rooms).
+pub fn room_name(module: &str, i: usize, n: usize) -> String {
+    if n > 100 {
+        format!("{module}_{i:03}")
+    } else {
+        format!("{module}_{i:02}")
+    }
+}
+
+/// Resolves every room's placement: explicit ones as given, attached ones so that their hook
+/// meets the earlier room's, facing it.
+pub fn placements(input: &BuildInput) -> Result<Vec<Placement>, BuildError> {
+    let mut out: Vec<Placement> = Vec::with_capacity(input.layout.rooms.len());
+    for (i, room) in input.layout.rooms.iter().enumerate() {
+        let comp = &input.components[input.room_components[i]];
+        let p = match room.position {
+            Position::At(p) => p,
+            Position::Attach {
+                room: j,
+                to_hook,
+                hook,
+                flip_x,
+                flip_y,
+            } => {
+                let other = &input.components[input.room_components[j]];
+                let theirs = other.hooks.get(to_hook).ok_or_else(|| {
+                    BuildError::Missing(format!(
+                        "room {i}: attach.to_hook {to_hook}: room {j} ({}) has {} hooks",
+                        other.label,
+                        other.hooks.len()
+                    ))
+                })?;
+                let mine = comp.hooks.get(hook).ok_or_else(|| {
+                    BuildError::Missing(format!(
+                        "room {i} ({}): attach.hook {hook}: it has {} hooks",
+                        comp.label,
+                        comp.hooks.len()
+                    ))
+                })?;
+                let pj = out[j];
+                let at = pj.point(theirs.position);
+                let facing = pj.direction(theirs.rotation);
+                let flipped = Placement {
+                    position: [0.0; 3],
+                    rotation: 0.0,
+                    flip_x,
+                    flip_y,
+                };
+                let own = flipped.direction(mine.rotation);
+                let rotation = (facing + 180.0 - own).rem_euclid(360.0);
+                let turned = Placement {
+                    rotation,
+                    ..flipped
+                }
+                .point(mine.position);
+                Placement {
+                    position: [at[0] - turned[0], at[1] - turned[1], at[2] - turned[2]],
+                    rotation,
+                    flip_x,
+                    flip_y,
+                }
+            }
+        };
+        if !(p.position.iter().all(|c| c.is_finite()) && p.rotation.is_finite()) {
+            return Err(BuildError::Placement(format!(
+                "room {i} ({}): position and rotation must be finite",
+                comp.label
+            )));
+        }
+        out.push(p);
+    }
+    Ok(out)
+}
+
+fn steps_of(p: &Placement, translate: bool) -> Vec<Transform> {
+    let mut steps = Vec::with_capacity(4);
+    if p.flip_x {
+        steps.push(Transform::Mirror(Axis::X));
+    }
+    if p.flip_y {
+        steps.push(Transform::Mirror(Axis::Y));
+    }
+    if p.rotation != 0.0 {
+        steps.push(Transform::RotateZ(p.rotation as f64));
+    }
+    if translate && p.position != [0.0; 3] {
+        steps.push(Transform::Translate(p.position));
+    }
+    steps
+}
+
+fn angle_gap(a: f32, b: f32) -> f32 {
+    let d = (a - b).rem_euclid(360.0);
+    d.min(360.0 - d)
+}
+
+/// Finds the connections: explicit ones, then hooks of different rooms that meet (plan
+/// distance within the tolerance, heights within 0.5 m, facing each other within 2°). A hook
+/// joins at most one other (the nearest). Warnings for hooks that meet without facing.
+fn connect(
+    input: &BuildInput,
+    places: &[Placement],
+    warnings: &mut Vec<String>,
+) -> Result<Vec<Joint>, BuildError> {
+    let world: Vec<Vec<([f32; 3], f32)>> = places
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            input.components[input.room_components[i]]
+                .hooks
+                .iter()
+                .map(|h| (p.point(h.position), p.direction(h.rotation)))
+                .collect()
+        })
+        .collect();
+    let mut used: HashMap<(usize, usize), usize> = HashMap::new();
+    let mut joints: Vec<Joint> = Vec::new();
+    for c in &input.layout.connections {
+        let [a, b] = c.rooms;
+        let [ha, hb] = c.hooks;
+        for (r, h) in [(a, ha), (b, hb)] {
+            if world.get(r).and_then(|w| w.get(h)).is_none() {
+                return Err(BuildError::Missing(format!(
+                    "connection {a}:{ha} - {b}:{hb}: room {r} has no hook {h}"
+                )));
+            }
+        }
+        if a == b {
+            return Err(BuildError::Placement(format!(
+                "connection {a}:{ha} - {b}:{hb} joins a room to itself"
+            )));
+        }
+        let (pa, pb) = (world[a][ha].0, world[b][hb].0);
+        let d = dist(pa, pb);
+        if d > 0.5 {
+            return Err(BuildError::Placement(format!(
+                "connection room {a} hook {ha} - room {b} hook {hb}: the hooks are {d:.2} m apart; rooms join only where their doorways meet"
+            )));
+        }
+        for k in [(a, ha), (b, hb)] {
+            if used.insert(k, joints.len()).is_some() {
+                return Err(BuildError::Placement(format!(
+                    "room {} hook {} is in two connections",
+                    k.0, k.1
+                )));
+            }
+        }
+        joints.push((a, ha, b, hb, true));
+    }
+    let tol = input.layout.hook_tolerance;
+    let mut candidates: Vec<(f32, usize, usize, usize, usize)> = Vec::new();
+    for a in 0..world.len() {
+        for b in a + 1..world.len() {
+            for (ha, &(pa, da)) in world[a].iter().enumerate() {
+                for (hb, &(pb, db)) in world[b].iter().enumerate() {
+                    let plan = ((pa[0] - pb[0]).powi(2) + (pa[1] - pb[1]).powi(2)).sqrt();
+                    if plan > tol || (pa[2] - pb[2]).abs() > HOOK_HEIGHT_TOLERANCE {
+                        continue;
+                    }
+                    if (angle_gap(da, db) - 180.0).abs() > HOOK_ANGLE_TOLERANCE {
+                        warnings.push(format!(
+                            "room {a} hook {ha} and room {b} hook {hb} meet but do not face each other ({da:.0}° and {db:.0}°): not connected"
+                        ));
+                        continue;
+                    }
+                    candidates.push((plan, a, ha, b, hb));
+                }
+            }
+        }
+    }
+    candidates.sort_by(|x, y| x.0.total_cmp(&y.0));
+    for (_, a, ha, b, hb) in candidates {
+        if used.contains_key(&(a, ha)) || used.contains_key(&(b, hb)) {
+            continue;
+        }
+        used.insert((a, ha), joints.len());
+        used.insert((b, hb), joints.len());
+        joints.push((a, ha, b, hb, false));
+    }
+    Ok(joints)
+}
+
+fn dist(a: [f32; 3], b: [f32; 3]) -> f32 {
+    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt()
+}
+
+/// The walkable triangles of a walkmesh (area space).
+fn walkable_triangles(w: &Bwm) -> impl Iterator<Item = [[f32; 3]; 3]> + '_ {
+    w.faces
+        .iter()
+        .filter(|f| f.material.is_walkable())
+        .filter_map(|f| {
+            let v = |i: u32| w.vertices.get(i as usize).copied();
+            Some([v(f.vertices[0])?, v(f.vertices[1])?, v(f.vertices[2])?])
+        })
+}
+
+/// Rooms whose walkable ground overlaps in plan (more than 1 m² at heights within 2.5 m):
+/// an error naming both.
+fn check_overlaps(rooms: &[(String, &Bwm)]) -> Result<(), BuildError> {
+    // cell → (room, height) of the first room whose walkable ground covers the cell centre.
+    let mut cells: HashMap<(i32, i32), Vec<(usize, f32)>> = HashMap::new();
+    let mut overlap: BTreeMap<(usize, usize), usize> = BTreeMap::new();
+    for (r, (_, w)) in rooms.iter().enumerate() {
+        let mut mine: HashMap<(i32, i32), f32> = HashMap::new();
+        for t in walkable_triangles(w) {
+            let (lo_x, hi_x) = span(t.map(|v| v[0]));
+            let (lo_y, hi_y) = span(t.map(|v| v[1]));
+            let cells_wide =
+                ((hi_x - lo_x) / OVERLAP_CELL) as i64 * ((hi_y - lo_y) / OVERLAP_CELL) as i64;
+            if !(0..=4_000_000).contains(&cells_wide) {
+                continue;
+            }
+            let (x0, x1) = (
+                (lo_x / OVERLAP_CELL).floor() as i32,
+                (hi_x / OVERLAP_CELL).ceil() as i32,
+            );
+            let (y0, y1) = (
+                (lo_y / OVERLAP_CELL).floor() as i32,
+                (hi_y / OVERLAP_CELL).ceil() as i32,
+            );
+            for cx in x0..=x1 {
+                for cy in y0..=y1 {
+                    let p = [
+                        (cx as f32 + 0.5) * OVERLAP_CELL,
+                        (cy as f32 + 0.5) * OVERLAP_CELL,
+                    ];
+                    if let Some(z) = height_in(t, p) {
+                        mine.entry((cx, cy)).or_insert(z);
+                    }
+                }
+            }
+        }
+        for (cell, z) in mine {
+            let list = cells.entry(cell).or_default();
+            for &(o, oz) in list.iter() {
+                if (oz - z).abs() < STACKED_HEIGHT {
+                    *overlap.entry((o, r)).or_default() += 1;
+                }
+            }
+            list.push((r, z));
+        }
+    }
+    let cell_area = OVERLAP_CELL * OVERLAP_CELL;
+    let bad: Vec<String> = overlap
+        .iter()
+        .filter(|(_, n)| **n as f32 * cell_area > OVERLAP_LIMIT_M2)
+        .map(|((a, b), n)| {
+            format!(
+                "rooms {a} ({}) and {b} ({}) overlap in plan: {:.1} m² of walkable ground in both",
+                rooms[*a].0,
+                rooms[*b].0,
+                *n as f32 * cell_area
+            )
+        })
+        .collect();
+    if bad.is_empty() {
+        Ok(())
+    } else {
+        Err(BuildError::Placement(bad.join("; ")))
+    }
+}
+
+fn span(v: [f32; 3]) -> (f32, f32) {
+    (v[0].min(v[1]).min(v[2]), v[0].max(v[1]).max(v[2]))
+}
+
+/// The height of triangle `t` above plan point `p`, when `p` is inside it.
+fn height_in(t: [[f32; 3]; 3], p: [f32; 2]) -> Option<f32> {
+    let [a, b, c] = t;
+    let d = (b[1] - c[1]) * (a[0] - c[0]) + (c[0] - b[0]) * (a[1] - c[1]);
+    if d.abs() < 1e-12 {
+        return None;
+    }
+    let l1 = ((b[1] - c[1]) * (p[0] - c[0]) + (c[0] - b[0]) * (p[1] - c[1])) / d;
+    let l2 = ((c[1] - a[1]) * (p[0] - c[0]) + (a[0] - c[0]) * (p[1] - c[1])) / d;
+    let l3 = 1.0 - l1 - l2;
+    (l1 >= 0.0 && l2 >= 0.0 && l3 >= 0.0).then(|| l1 * a[2] + l2 * b[2] + l3 * c[2])
+}
+
+/// The walkable point of a room farthest (in plan) from its walkable boundary, sampled at the
+/// walkable faces' centroids: where the entry point of the first room goes, and where paths to
+/// a room end. `None` when the room has no walkable face.
+pub fn interior_point(w: &Bwm) -> Option<[f32; 3]> {
+    let tris: Vec<[[f32; 3]; 3]> = walkable_triangles(w).collect();
+    // Boundary: edges of walkable faces that no other walkable face shares (by position).
+    let key = |v: [f32; 3]| {
+        (
+            (v[0] * 100.0).round() as i64,
+            (v[1] * 100.0).round() as i64,
+            (v[2] * 100.0).round() as i64,
+        )
+    };
+    let mut count: HashMap<((i64, i64, i64), (i64, i64, i64)), u32> = HashMap::new();
+    for t in &tris {
+        for k in 0..3 {
+            let (a, b) = (key(t[k]), key(t[(k + 1) % 3]));
+            *count
+                .entry(if a < b { (a, b) } else { (b, a) })
+                .or_default() += 1;
+        }
+    }
+    let mut boundary: Vec<([f32; 2], [f32; 2])> = Vec::new();
+    for t in &tris {
+        for k in 0..3 {
+            let (a, b) = (key(t[k]), key(t[(k + 1) % 3]));
+            if count[&if a < b { (a, b) } else { (b, a) }] == 1 {
+                let (p, q) = (t[k], t[(k + 1) % 3]);
+                boundary.push(([p[0], p[1]], [q[0], q[1]]));
+            }
+        }
+    }
+    let mut best: Option<(f32, [f32; 3])> = None;
+    for t in &tris {
+        let c = [
+            (t[0][0] + t[1][0] + t[2][0]) / 3.0,
+            (t[0][1] + t[1][1] + t[2][1]) / 3.0,
+            (t[0][2] + t[1][2] + t[2][2]) / 3.0,
+        ];
+        let clear = boundary
+            .iter()
+            .map(|&(a, b)| seg_dist([c[0], c[1]], a, b))
+            .fold(f32::INFINITY, f32::min);
+        if best.is_none_or(|(d, _)| clear > d) {
+            best = Some((clear, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+fn seg_dist(p: [f32; 2], a: [f32; 2], b: [f32; 2]) -> f32 {
+    let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+    let l2 = dx * dx + dy * dy;
+    let t = if l2 > 0.0 {
+        (((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / l2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    ((p[0] - a[0] - t * dx).powi(2) + (p[1] - a[1] - t * dy).powi(2)).sqrt()
+}
+
+/// Renames a model (geometry name, the root node, nodes and animation roots named after it)
+/// and, per `lightmaps`, its meshes' lightmap textures.
+fn rename_model(m: &mut Model, new: &str, lightmaps: &HashMap<String, String>) {
+    let old = m.geometry.name.as_string();
+    m.geometry.name = Name::new(new);
+    let root_index = m.nodes.first().map(|n| n.name_index as usize);
+    for (i, name) in m.names.iter_mut().enumerate() {
+        let s = String::from_utf8_lossy(name).into_owned();
+        if Some(i) == root_index || (!old.is_empty() && s.eq_ignore_ascii_case(&old)) {
+            *name = new.as_bytes().to_vec();
+        } else if !old.is_empty()
+            && s.len() > old.len()
+            && s[..old.len()].eq_ignore_ascii_case(&old)
+            && s.is_char_boundary(old.len())
+        {
+            // `<room>_wg`-style children named after the model keep their suffix.
+            let renamed = format!("{new}{}", &s[old.len()..]);
+            if renamed.len() <= 32 {
+                *name = renamed.into_bytes();
+            }
+        }
+    }
+    for a in &mut m.animations {
+        if a.root.as_string().eq_ignore_ascii_case(&old) {
+            a.root = Name::new(new);
+        }
+    }
+    if !lightmaps.is_empty() {
+        for n in &mut m.nodes {
+            if let Some(mesh) = &mut n.mesh {
+                let lm = mesh.texture1.as_string().to_ascii_lowercase();
+                if let Some(to) = lightmaps.get(&lm) {
+                    mesh.texture1 = Name::new(to);
+                }
+            }
+        }
+    }
+}
+
+/// Moves a model to the other game's layout: function pointers of the model, its
+/// animations and meshes (the writer lays the K2 mesh header out from them).
+fn retarget(m: &mut Model, game: Game) {
+    if m.game == game {
+        return;
+    }
+    m.game = game;
+    m.geometry.function_pointers = game.model_function_pointers();
+    for a in &mut m.animations {
+        a.geometry.function_pointers = game.animation_function_pointers();
+    }
+    for n in &mut m.nodes {
+        let flags = n.flags;
+        if let Some(mesh) = &mut n.mesh {
+            mesh.function_pointers = game.mesh_function_pointers(flags);
+        }
+    }
+    m.clear_source_layout();
+}
+
+fn lyt_orientation(bearing_rad: f32) -> [f32; 4] {
+    let h = bearing_rad as f64 / 2.0;
+    [h.cos() as f32, 0.0, 0.0, h.sin() as f32]
+}
+
+/// Builds the module.
+pub fn build(input: &BuildInput) -> Result<Built, BuildError> {
+    let layout = &input.layout;
+    let module = layout.module.to_ascii_lowercase();
+    check_module_name(&module)?;
+    let n = layout.rooms.len();
+    if n == 0 {
+        return Err(BuildError::Layout("the layout has no room".into()));
+    }
+    if input.room_components.len() != n
+        || input
+            .room_components
+            .iter()
+            .any(|&c| c >= input.components.len())
+    {
+        return Err(BuildError::Layout(
+            "every layout room needs its component".into(),
+        ));
+    }
+    let comp = |i: usize| &input.components[input.room_components[i]];
+    let mut warnings: Vec<String> = Vec::new();
+    let places = placements(input)?;
+    let names: Vec<String> = (0..n).map(|i| room_name(&module, i, n)).collect();
+    let game = match input.game {
+        TargetGame::K1 => Game::K1,
+        TargetGame::K2 => Game::K2,
+    };
+
+    // Walkmeshes in area space, transitions cleared (relink sets them from geometry).
+    let mut woks: Vec<Bwm> = Vec::with_capacity(n);
+    for i in 0..n {
+        let c = comp(i);
+        let clear: Vec<(i32, Option<i32>)> = {
+            let mut v: Vec<i32> = c
+                .walkmesh
+                .edges
+                .iter()
+                .map(|e| e.transition)
+                .filter(|&t| t >= 0)
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            v.into_iter().map(|t| (t, None)).collect()
+        };
+        let w = crate::walkmesh::transform(&c.walkmesh, &steps_of(&places[i], true), &clear)
+            .map_err(|e| BuildError::Invalid {
+                what: format!("room {i} ({}) walkmesh", c.label),
+                message: e.to_string(),
+            })?;
+        if walkable_triangles(&w).next().is_none() {
+            warnings.push(format!(
+                "room {i} ({}): its walkmesh has no walkable face",
+                c.label
+            ));
+        }
+        woks.push(w);
+    }
+    check_overlaps(
+        &(0..n)
+            .map(|i| (format!("{} {}", names[i], comp(i).label), &woks[i]))
+            .collect::<Vec<_>>(),
+    )?;
+
+    let joints = connect(input, &places, &mut warnings)?;
+    let mut hook_link: Vec<Vec<Option<usize>>> =
+        (0..n).map(|i| vec![None; comp(i).hooks.len()]).collect();
+    for &(a, ha, b, hb, _) in &joints {
+        hook_link[a][ha] = Some(b);
+        hook_link[b][hb] = Some(a);
+    }
+    for (i, hooks) in hook_link.iter().enumerate() {
+        for (h, l) in hooks.iter().enumerate() {
+            if l.is_none() {
+                warnings.push(format!(
+                    "room {i} ({} {}) hook {h} meets no other room's hook: its doorway leads nowhere",
+                    names[i],
+                    comp(i).label
+                ));
+            }
+        }
+    }
+
+    // Room links from geometry, by the code `relink` runs.
+    {
+        let mut refs: Vec<Option<&mut Bwm>> = woks.iter_mut().map(Some).collect();
+        relink::relink(&mut refs, &RelinkOptions::default());
+    }
+    let mut linked: BTreeMap<(usize, usize), usize> = BTreeMap::new();
+    let mut room_links = vec![0usize; n];
+    for (i, w) in woks.iter().enumerate() {
+        for e in &w.edges {
+            if e.transition >= 0 && (e.transition as usize) < n {
+                let j = e.transition as usize;
+                *linked.entry((i.min(j), i.max(j))).or_default() += 1;
+                room_links[i] += 1;
+            }
+        }
+    }
+    for &(a, ha, b, hb, _) in &joints {
+        if !linked.contains_key(&(a.min(b), a.max(b))) {
+            return Err(BuildError::Placement(format!(
+                "rooms {a} ({}) and {b} ({}) connect at hooks {ha} and {hb}, but no walkable edges of their walkmeshes meet there: check the kit's hooks and the rooms' placement",
+                comp(a).label,
+                comp(b).label
+            )));
+        }
+    }
+
+    // Rooms reachable over the connections from room 0.
+    let mut graph: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for &(a, _, b, _, _) in &joints {
+        graph[a].push(b);
+        graph[b].push(a);
+    }
+    let mut connected = vec![false; n];
+    let mut stack = vec![0usize];
+    connected[0] = true;
+    while let Some(r) = stack.pop() {
+        for &o in &graph[r] {
+            if !connected[o] {
+                connected[o] = true;
+                stack.push(o);
+            }
+        }
+    }
+    for (i, c) in connected.iter().enumerate() {
+        if !c {
+            warnings.push(format!(
+                "room {i} ({} {}) is not connected to the entry room: the player cannot walk there",
+                names[i],
+                comp(i).label
+            ));
+        }
+    }
+
+    // Lightmaps the kits supply get module names.
+    let mut lightmap_names: HashMap<String, String> = HashMap::new();
+    let mut files: Vec<ModuleFile> = Vec::new();
+    {
+        let mut stems: Vec<String> = input
+            .supplies
+            .lightmaps
+            .iter()
+            .map(|f| f.resref.to_ascii_lowercase())
+            .collect();
+        stems.sort();
+        stems.dedup();
+        for (k, s) in stems.into_iter().enumerate() {
+            lightmap_names.insert(s, format!("{module}_lm{k}"));
+        }
+        for f in &input.supplies.lightmaps {
+            let to = &lightmap_names[&f.resref.to_ascii_lowercase()];
+            files.push(ModuleFile {
+                resref: to.clone(),
+                ext: f.ext.clone(),
+                data: f.data.clone(),
+            });
+        }
+    }
+
+    // Models: flipped and rotated (the LYT position places them), renamed, for the game.
+    let mut models: Vec<Option<Model>> = Vec::with_capacity(n);
+    for i in 0..n {
+        let c = comp(i);
+        let Some(src) = &c.model else {
+            warnings.push(format!(
+                "room {i} ({}) has no model: the game draws nothing there",
+                c.label
+            ));
+            models.push(None);
+            continue;
+        };
+        let mut m = src.clone();
+        crate::models::transform(&mut m, &steps_of(&places[i], false));
+        rename_model(&mut m, &names[i], &lightmap_names);
+        retarget(&mut m, game);
+        models.push(Some(m));
+    }
+
+    // Doors at the connections: the wider door of the two hooks, at their midpoint.
+    let mut doors = Vec::new();
+    let mut connections = Vec::new();
+    let mut lyt = Lyt::default();
+    for (i, p) in places.iter().enumerate() {
+        lyt.rooms
+            .push(lyt::Placement::new(names[i].clone(), p.position));
+    }
+    for (k, &(a, ha, b, hb, explicit)) in joints.iter().enumerate() {
+        let (hook_a, hook_b) = (comp(a).hooks[ha], comp(b).hooks[hb]);
+        let da = comp(a).doors.get(hook_a.door);
+        let db = comp(b).doors.get(hook_b.door);
+        let (door, room, hook) = match (da, db) {
+            (Some(x), Some(y)) if y.width > x.width => (Some(y), b, hook_b),
+            (Some(x), _) => (Some(x), a, hook_a),
+            (None, y) => (y, b, hook_b),
+        };
+        let pa = places[a].point(hook_a.position);
+        let pb = places[b].point(hook_b.position);
+        let at = [
+            (pa[0] + pb[0]) / 2.0,
+            (pa[1] + pb[1]) / 2.0,
+            (pa[2] + pb[2]) / 2.0,
+        ];
+        let bearing = places[room].direction(hook.rotation).to_radians();
+        let resref = format!("{module}_dor{k:02}");
+        if let Some(d) = door {
+            files.push(ModuleFile {
+                resref: resref.clone(),
+                ext: "utd".into(),
+                data: gff::write(&records::rename_utd(&d.utd, &resref))
+                    .map_err(|e| BuildError::Encode(format!("{resref}.utd: {e}")))?,
+            });
+            doors.push(records::DoorSpec {
+                template: resref.clone(),
+                tag: resref.clone(),
+                position: at,
+                bearing,
+                linked: false,
+            });
+            let mut hook = DoorHook::new(names[room].clone(), resref.clone(), at);
+            hook.orientation = lyt_orientation(bearing);
+            lyt.doorhooks.push(hook);
+        } else {
+            warnings.push(format!(
+                "rooms {a} and {b} connect, but neither hook names a door template: the doorway stays open"
+            ));
+        }
+        connections.push(BuiltConnection {
+            rooms: [a, b],
+            hooks: [ha, hb],
+            door: if door.is_some() {
+                resref
+            } else {
+                String::new()
+            },
+            position: at,
+            explicit,
+        });
+    }
+
+    // Skybox: a room at the origin, seen from everywhere.
+    let mut sky: Option<(String, Model)> = None;
+    if let Some(s) = &layout.skybox {
+        match &input.supplies.skybox {
+            Some(m) => {
+                let name = format!("{module}_sky");
+                let mut m = m.clone();
+                rename_model(&mut m, &name, &lightmap_names);
+                retarget(&mut m, game);
+                lyt.rooms.push(lyt::Placement::new(name.clone(), [0.0; 3]));
+                sky = Some((name, m));
+            }
+            None => warnings.push(format!("skybox {s:?}: no kit supplies it; left out")),
+        }
+    }
+
+    // VIS from geometry; linked rooms always see each other.
+    let vis_rooms: Vec<VisRoom> = (0..n)
+        .map(|i| VisRoom {
+            name: names[i].clone(),
+            walkmesh: Some(&woks[i]),
+            model: models[i].as_ref(),
+            position: places[i].position,
+        })
+        .collect();
+    let links: Vec<(usize, usize)> = linked.keys().copied().collect();
+    let vis_result = visgen::generate_vis(&vis_rooms, &links, &VisOptions::default());
+    let mut vis: Vis = vis_result.vis;
+    warnings.extend(vis_result.warnings.iter().cloned());
+    if let Some((sky_name, _)) = &sky {
+        vis.add_room(sky_name);
+        for name in &names {
+            vis.set_visible(name, sky_name, true);
+        }
+    }
+
+    // Entry point: on walkable ground in the first room.
+    let entry = match layout.entry {
+        Some(e) => {
+            let q = crate::walkmesh::query_at(&woks[0], e[0], e[1], Some(e[2])).ok();
+            if !q.as_ref().is_some_and(|a| a.walkable) {
+                return Err(BuildError::Placement(format!(
+                    "entry {e:?} is not on walkable ground of room 0 ({})",
+                    comp(0).label
+                )));
+            }
+            e
+        }
+        None => interior_point(&woks[0]).ok_or_else(|| {
+            BuildError::Placement(format!(
+                "room 0 ({}) has no walkable ground for the entry point",
+                comp(0).label
+            ))
+        })?,
+    };
+
+    // Paths from the entry to every connected room, on the module's own ground.
+    let area = Area {
+        dir: PathBuf::new(),
+        resref: module.clone(),
+        lyt_path: PathBuf::from(format!("{module}.lyt")),
+        lyt: lyt.clone(),
+        vis_path: None,
+        vis: Some(vis.clone()),
+        vis_error: None,
+        rooms: (0..n)
+            .map(|i| AreaRoom {
+                name: names[i].clone(),
+                wok_path: None,
+                wok: Some(woks[i].clone()),
+                wok_error: None,
+            })
+            .collect(),
+        unlisted_woks: Vec::new(),
+    };
+    let reached = reach(&area, entry, &woks);
+    for i in 0..n {
+        if connected[i] && !reached[i] {
+            return Err(BuildError::Placement(format!(
+                "room {i} ({} {}) is connected in the layout, but no path from the entry reaches it",
+                names[i],
+                comp(i).label
+            )));
+        }
+    }
+
+    // Minimap and the ARE map block.
+    let placed: Vec<Option<PlacedImage>> = (0..n)
+        .map(|i| {
+            comp(i).image.as_ref().map(|image| PlacedImage {
+                image,
+                position: places[i].position,
+                rotation_deg: places[i].rotation,
+                flip_x: places[i].flip_x,
+                flip_y: places[i].flip_y,
+            })
+        })
+        .collect();
+    let minimap_images = placed.iter().filter(|p| p.is_some()).count();
+    let mm_rooms: Vec<MinimapRoom> = (0..n)
+        .map(|i| MinimapRoom {
+            walkmesh: Some(&woks[i]),
+            image: placed[i].clone(),
+        })
+        .collect();
+    let mm_opts = minimap::MinimapOptions {
+        game: match input.game {
+            TargetGame::K1 => minimap::Game::K1,
+            TargetGame::K2 => minimap::Game::K2,
+        },
+        ..minimap::MinimapOptions::default()
+    };
+    let mm = minimap::render_minimap(&mm_rooms, &mm_opts)
+        .map_err(|e| BuildError::Encode(format!("minimap: {e}")))?;
+    let samples = minimap::walkable_samples(&woks.iter().collect::<Vec<_>>(), 0.5, 200_000);
+    let coverage = minimap::coverage_in(mm.game, &mm.map, mm.width, mm.height, &mm.rgba, &samples);
+    files.push(ModuleFile {
+        resref: format!("lbl_map{module}"),
+        ext: "tga".into(),
+        data: areakit_formats::tga::write(
+            &areakit_formats::tga::Tga {
+                width: mm.width,
+                height: mm.height,
+                rgba: mm.rgba.clone(),
+            },
+            areakit_formats::tga::WriteOptions::default(),
+        )
+        .map_err(|e| BuildError::Encode(format!("lbl_map{module}.tga: {e}")))?,
+    });
+
+    // GFF records.
+    let are = records::make_are(&records::AreaSpec {
+        resref: module.clone(),
+        name: layout.name.clone(),
+        lighting: layout.lighting,
+        map: Some(mm.map),
+        rooms: lyt.rooms.iter().map(|r| r.name.clone()).collect(),
+        game: input.game,
+    });
+    let git = records::make_git(&doors, input.game);
+    let ifo = records::make_ifo(&records::ModuleSpec {
+        resref: module.clone(),
+        name: layout.name.clone(),
+        entry,
+        entry_direction: [0.0, 1.0],
+        game: input.game,
+    });
+    let enc_gff =
+        |g: &Gff, what: &str| gff::write(g).map_err(|e| BuildError::Encode(format!("{what}: {e}")));
+    files.push(ModuleFile {
+        resref: module.clone(),
+        ext: "are".into(),
+        data: enc_gff(&are, "ARE")?,
+    });
+    files.push(ModuleFile {
+        resref: module.clone(),
+        ext: "git".into(),
+        data: enc_gff(&git, "GIT")?,
+    });
+    files.push(ModuleFile {
+        resref: "module".into(),
+        ext: "ifo".into(),
+        data: enc_gff(&ifo, "IFO")?,
+    });
+    files.push(ModuleFile {
+        resref: module.clone(),
+        ext: "lyt".into(),
+        data: lyt::write(&lyt).map_err(|e| BuildError::Encode(format!("LYT: {e}")))?,
+    });
+    files.push(ModuleFile {
+        resref: module.clone(),
+        ext: "vis".into(),
+        data: areakit_formats::vis::write(&vis)
+            .map_err(|e| BuildError::Encode(format!("VIS: {e}")))?,
+    });
+    for i in 0..n {
+        files.push(ModuleFile {
+            resref: names[i].clone(),
+            ext: "wok".into(),
+            data: bwm::write(&woks[i])
+                .map_err(|e| BuildError::Encode(format!("{}.wok: {e}", names[i])))?,
+        });
+        if let Some(m) = &models[i] {
+            let (mdl_bytes, mdx_bytes) =
+                mdl::write(m).map_err(|e| BuildError::Encode(format!("{}.mdl: {e}", names[i])))?;
+            files.push(ModuleFile {
+                resref: names[i].clone(),
+                ext: "mdl".into(),
+                data: mdl_bytes,
+            });
+            files.push(ModuleFile {
+                resref: names[i].clone(),
+                ext: "mdx".into(),
+                data: mdx_bytes,
+            });
+        }
+    }
+    if let Some((name, m)) = &sky {
+        let (mdl_bytes, mdx_bytes) =
+            mdl::write(m).map_err(|e| BuildError::Encode(format!("{name}.mdl: {e}")))?;
+        files.push(ModuleFile {
+            resref: name.clone(),
+            ext: "mdl".into(),
+            data: mdl_bytes,
+        });
+        files.push(ModuleFile {
+            resref: name.clone(),
+            ext: "mdx".into(),
+            data: mdx_bytes,
+        });
+    }
+    for f in input.supplies.textures.iter().chain(&input.supplies.always) {
+        if files
+            .iter()
+            .any(|g| g.resref.eq_ignore_ascii_case(&f.resref) && g.ext == f.ext)
+        {
+            warnings.push(format!(
+                "kit file {}.{} has the name of a module file: left out",
+                f.resref, f.ext
+            ));
+            continue;
+        }
+        files.push(ModuleFile {
+            resref: f.resref.to_ascii_lowercase(),
+            ext: f.ext.clone(),
+            data: f.data.clone(),
+        });
+    }
+
+    let rooms = (0..n)
+        .map(|i| BuiltRoom {
+            name: names[i].clone(),
+            source: comp(i).label.clone(),
+            position: places[i].position,
+            rotation: places[i].rotation,
+            flip_x: places[i].flip_x,
+            flip_y: places[i].flip_y,
+            hooks: hook_link[i].clone(),
+            links: room_links[i],
+            reached: reached[i],
+        })
+        .collect();
+    let vis_pairs = vis_pair_count(&vis);
+    Ok(Built {
+        files,
+        report: BuildReport {
+            module,
+            game: input.game,
+            layout: layout.kind,
+            rooms,
+            connections,
+            entry,
+            vis_pairs,
+            linked_pairs: linked.len(),
+            minimap_coverage: coverage,
+            minimap_images,
+            warnings,
+        },
+    })
+}
+
+/// Room pairs a VIS lists (either direction), each once.
+fn vis_pair_count(vis: &Vis) -> usize {
+    let mut pairs = std::collections::BTreeSet::new();
+    for r in &vis.rooms {
+        for o in &r.visible {
+            let (a, b) = (r.name.to_ascii_lowercase(), o.to_ascii_lowercase());
+            if a != b {
+                pairs.insert(if a < b { (a, b) } else { (b, a) });
+            }
+        }
+    }
+    pairs.len()
+}
+
+/// Which rooms a path from `entry` reaches (each room's interior point as the goal).
+fn reach(area: &Area, entry: [f32; 3], woks: &[Bwm]) -> Vec<bool> {
+    let n = woks.len();
+    let source = NavSource::from_area(area);
+    let Ok(nav) = AreaNav::build(&source, &[], &NavOptions::default()) else {
+        return vec![false; n];
+    };
+    let mut searcher = areakit_geometry::nav::Searcher::new();
+    let from = PathPoint {
+        x: entry[0],
+        y: entry[1],
+        z: Some(entry[2]),
+    };
+    (0..n)
+        .map(|i| {
+            let Some(goal) = interior_point(&woks[i]) else {
+                return false;
+            };
+            let to = PathPoint {
+                x: goal[0],
+                y: goal[1],
+                z: Some(goal[2]),
+            };
+            nav.find(&mut searcher, from, to, PathMode::Fast, 0.5)
+                .found()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;
