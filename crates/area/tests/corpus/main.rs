@@ -6,6 +6,7 @@ mod hostile_inputs;
 mod lyt_vis_corpus;
 mod models_corpus;
 mod nav_corpus;
+mod records_corpus;
 mod walkmesh_check;
 mod walkmesh_query;
 mod walkmesh_rebuild;
