@@ -53,12 +53,12 @@ pub struct DoorSpec {
     pub position: [f32; 3],
     /// `Bearing`: radians about +Z.
     pub bearing: f32,
-    /// Whether the door stands between two rooms of the area (a connected door hook) rather
-    /// than at an open hook. Both are written alike, as the game's own doors inside a module
-    /// are: no transition (`LinkedToFlags` 0, `LinkedTo` and `LinkedToModule` empty). A door
-    /// whose `LinkedToModule` is set is a module transition: clicking it loads that module,
-    /// so linking a door between rooms to its own module (as PyKotor's indoor builder does)
-    /// would reload the module.
+    /// Whether the door is paired with a hook of another room (PyKotor's "linked door").
+    /// Nothing written depends on it: every built door is written as the game's own doors
+    /// inside a module are, with no transition (`LinkedToFlags` 0, `LinkedTo` and
+    /// `LinkedToModule` empty). A door whose `LinkedToModule` is set is a module transition —
+    /// clicking it loads that module — so linking a door between rooms to its own module, as
+    /// PyKotor's indoor builder does, would reload the module.
     pub linked: bool,
 }
 
@@ -693,6 +693,15 @@ mod tests {
                 ]
             );
         }
+        // Paired with another room's hook or not, a door is written alike: no transition.
+        let mut flipped = doors();
+        for d in &mut flipped {
+            d.linked = !d.linked;
+        }
+        assert_eq!(
+            make_git(&flipped, TargetGame::K1),
+            make_git(&doors(), TargetGame::K1)
+        );
         // No doors: the list is still there, empty.
         let empty = round_trip(&make_git(&[], TargetGame::K1));
         assert_eq!(
