@@ -317,7 +317,9 @@ pub fn render_minimap(
             }
         }
     }
-    let step = 1.0 / SUB as f64;
+    // Image subsamples sit on the closed pixel square, corners included, so that content
+    // touching a pixel shows in it (the kit images leave out their ground's edge pixels).
+    let step = 1.0 / (SUB - 1) as f64;
 
     // Images: the average colour of the subsamples on content, and their share.
     let mut image_rgb = vec![[0f32; 3]; 0];
@@ -369,10 +371,8 @@ pub fn render_minimap(
                 let i = py * w + px;
                 for sy in 0..SUB {
                     for sx in 0..SUB {
-                        let wpt = view.world(
-                            px as f64 + (sx as f64 + 0.5) * step,
-                            py as f64 + (sy as f64 + 0.5) * step,
-                        );
+                        let wpt =
+                            view.world(px as f64 + sx as f64 * step, py as f64 + sy as f64 * step);
                         if let Some(src) = pl.pixel(wpt).filter(|s| !is_background(s)) {
                             for k in 0..3 {
                                 image_rgb[i][k] += f32::from(src[k]);

@@ -4,6 +4,7 @@
 mod fuzz_regressions;
 mod hostile_inputs;
 mod lyt_vis_corpus;
+mod minimap_corpus;
 mod models_corpus;
 mod nav_corpus;
 mod records_corpus;
