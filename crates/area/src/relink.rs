@@ -227,7 +227,7 @@ pub fn coincide(e: [[f32; 3]; 3], f: [[f32; 3]; 3], tol: f32) -> Option<f32> {
     let tb = dot(sub(o[1], r[0]), u);
     let (lo, hi) = (ta.min(tb).max(0.0), ta.max(tb).min(len));
     let overlap = hi - lo;
-    if !(overlap > tol) {
+    if overlap.is_nan() || overlap <= tol {
         return None;
     }
     // The other edge's points over the overlap, at its two ends.
@@ -237,14 +237,16 @@ pub fn coincide(e: [[f32; 3]; 3], f: [[f32; 3]; 3], tol: f32) -> Option<f32> {
     };
     for t in [lo, hi] {
         let off = perpendicular(sub(at(t), r[0]), u);
-        if !(dot(off, off) <= tol * tol) {
+        let d2 = dot(off, off);
+        if d2.is_nan() || d2 > tol * tol {
             return None;
         }
     }
     // Faces on opposite sides of the edge.
     let side_r = perpendicular(sub(r[2], r[0]), u);
     let side_o = perpendicular(sub(o[2], r[0]), u);
-    if !(dot(side_r, side_o) < 0.0) {
+    let facing = dot(side_r, side_o);
+    if facing.is_nan() || facing >= 0.0 {
         return None;
     }
     Some(overlap)
