@@ -17,6 +17,7 @@ mod export_import;
 mod hostile_matrix;
 mod inputs;
 mod install;
+mod minimap;
 mod models;
 mod module;
 mod nav_area;
