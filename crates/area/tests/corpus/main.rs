@@ -8,6 +8,7 @@ mod minimap_corpus;
 mod models_corpus;
 mod nav_corpus;
 mod records_corpus;
+mod relink_corpus;
 mod walkmesh_check;
 mod walkmesh_query;
 mod walkmesh_rebuild;
