@@ -25,6 +25,9 @@ pub const SAMPLE_SPACING: f32 = 0.25;
 /// The most walkable samples taken (the grid widens beyond).
 pub const MAX_SAMPLES: usize = 200_000;
 
+/// A resource's origin and bytes.
+type NamedBytes = (String, Vec<u8>);
+
 /// The ARE map block, every field present (the `--json` keys are the ARE's labels).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[serde(rename_all = "PascalCase")]
@@ -125,7 +128,7 @@ pub fn minimap(
         }
     }
     // The ground, and the module's own ARE (its bytes) when the input is a module.
-    let (walkmeshes, rooms, module_are): (Vec<Bwm>, usize, Option<(String, Vec<u8>)>) =
+    let (walkmeshes, rooms, module_are): (Vec<Bwm>, usize, Option<NamedBytes>) =
         match crate::input::open(session, Some(input))? {
             Opened::Area {
                 module, resources, ..
