@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use areakit_app::build::{BuildOptions, BuildOutput};
 use areakit_app::{Error, Session};
 
 use super::Output;
@@ -26,6 +27,78 @@ pub struct BuildArgs {
 }
 
 /// Runs `areakit build`.
-pub fn run(_a: BuildArgs, _session: &Session, _out: &mut Output) -> Result<u8, Error> {
-    Err(Error::usage("build: under construction"))
+pub fn run(a: BuildArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
+    let opts = BuildOptions {
+        kits: a.kits.clone(),
+        force: a.force,
+    };
+    let r = areakit_app::build::build(session, &a.layout, &a.output, &opts)?;
+    if a.json {
+        let v = serde_json::to_string_pretty(&r).map_err(|e| Error::usage(e.to_string()))?;
+        out.line(&v)?;
+    } else {
+        text(&r, out)?;
+    }
+    Ok(0)
+}
+
+fn text(r: &BuildOutput, out: &mut Output) -> Result<(), Error> {
+    let b = &r.build;
+    out.line(&format!(
+        "{} -> {}: module {} ({}), {} rooms, {} doors, {} files ({} bytes)",
+        r.layout.display(),
+        r.output.display(),
+        b.module,
+        match b.game {
+            areakit_app::build::TargetGame::K1 => "K1",
+            areakit_app::build::TargetGame::K2 => "K2",
+        },
+        b.rooms.len(),
+        b.connections.iter().filter(|c| !c.door.is_empty()).count(),
+        r.files.len(),
+        r.bytes
+    ))?;
+    for room in &b.rooms {
+        let hooks: Vec<String> = room
+            .hooks
+            .iter()
+            .map(|h| h.map_or("-".to_string(), |o| o.to_string()))
+            .collect();
+        out.line(&format!(
+            "  {} {} at {:.2},{:.2},{:.2} rot {:.0}{}{} hooks [{}] links {}{}",
+            room.name,
+            room.source,
+            room.position[0],
+            room.position[1],
+            room.position[2],
+            room.rotation,
+            if room.flip_x { " flip-x" } else { "" },
+            if room.flip_y { " flip-y" } else { "" },
+            hooks.join(" "),
+            room.links,
+            if room.reached {
+                ""
+            } else {
+                " (not reached from the entry)"
+            }
+        ))?;
+    }
+    out.line(&format!(
+        "  entry {:.2},{:.2},{:.2}; VIS {} pairs ({} linked); minimap coverage {:.1}% ({} rooms from kit images)",
+        b.entry[0],
+        b.entry[1],
+        b.entry[2],
+        b.vis_pairs,
+        b.linked_pairs,
+        b.minimap_coverage * 100.0,
+        b.minimap_images
+    ))?;
+    for w in &b.warnings {
+        out.line(&format!("  warning: {w}"))?;
+    }
+    out.line(&format!(
+        "  check: {} errors, {} warnings, {} infos",
+        r.check.errors, r.check.warnings, r.check.infos
+    ))?;
+    Ok(())
 }
