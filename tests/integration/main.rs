@@ -8,6 +8,7 @@ mod common;
 
 mod area_check;
 mod ascii_walkmesh;
+mod build;
 mod cli_bwm;
 mod cli_capsules;
 mod cli_formats;
@@ -21,6 +22,7 @@ mod minimap;
 mod models;
 mod module;
 mod nav_area;
+mod relink;
 mod render;
 mod severity_review;
 mod text_oddities;

@@ -132,8 +132,9 @@ pub struct Component {
     pub hooks: Vec<ComponentHook>,
     /// Minimap image (Holocron's convention: 10 px per metre, centred on the origin).
     pub image: Option<RoomImage>,
-    /// Door templates, indexed by [`ComponentHook::door`].
-    pub doors: Vec<DoorTemplate>,
+    /// Door templates, indexed by [`ComponentHook::door`]; `None` where the kit names a
+    /// template it does not hold (those doorways stay open, with a warning).
+    pub doors: Vec<Option<DoorTemplate>>,
 }
 
 /// A file a kit supplies that the module carries.
@@ -897,8 +898,8 @@ pub fn build(input: &BuildInput) -> Result<Built, BuildError> {
     }
     for (k, &(a, ha, b, hb, explicit)) in joints.iter().enumerate() {
         let (hook_a, hook_b) = (comp(a).hooks[ha], comp(b).hooks[hb]);
-        let da = comp(a).doors.get(hook_a.door);
-        let db = comp(b).doors.get(hook_b.door);
+        let da = comp(a).doors.get(hook_a.door).and_then(Option::as_ref);
+        let db = comp(b).doors.get(hook_b.door).and_then(Option::as_ref);
         let (door, room, hook) = match (da, db) {
             (Some(x), Some(y)) if y.width > x.width => (Some(y), b, hook_b),
             (Some(x), _) => (Some(x), a, hook_a),
@@ -932,7 +933,9 @@ pub fn build(input: &BuildInput) -> Result<Built, BuildError> {
             lyt.doorhooks.push(hook);
         } else {
             warnings.push(format!(
-                "rooms {a} and {b} connect, but neither hook names a door template: the doorway stays open"
+                "rooms {a} ({}) and {b} ({}) connect, but neither hook's kit holds its door template: the doorway stays open",
+                comp(a).label,
+                comp(b).label
             ));
         }
         connections.push(BuiltConnection {

@@ -211,28 +211,26 @@ pub fn kit_component(k: &Kit, id: &str, game: TargetGame) -> Result<Component, B
             TargetGame::K1 => &d.utd_k1,
             TargetGame::K2 => &d.utd_k2,
         };
-        let p = k.file(&format!("{resref}.utd")).ok_or_else(|| {
-            BuildError::Missing(format!(
-                "kit {:?}: door template {resref}.utd is not in {}",
-                k.id,
-                k.dir.display()
-            ))
-        })?;
+        let Some(p) = k.file(&format!("{resref}.utd")) else {
+            // Doorways of this kind stay open (the build warns at each connection).
+            doors.push(None);
+            continue;
+        };
         let utd =
             gff::read(&kit::read_limited(&p, MAX_KIT_FILE)?).map_err(|e| BuildError::Invalid {
                 what: p.display().to_string(),
                 message: e.to_string(),
             })?;
-        doors.push(DoorTemplate {
+        doors.push(Some(DoorTemplate {
             label: format!("{}/{resref}", k.id),
             utd,
             width: d.width,
             height: d.height,
-        });
+        }));
     }
     let mut hooks = Vec::with_capacity(c.hooks.len());
     for (h, hook) in c.hooks.iter().enumerate() {
-        if hook.door >= doors.len() && !doors.is_empty() {
+        if hook.door >= doors.len() && !k.doors.is_empty() {
             return Err(BuildError::Missing(format!(
                 "{label}: hook {h} uses door {} but the kit has {} doors",
                 hook.door,
@@ -309,7 +307,7 @@ fn files_component(
         None => None,
     };
     let doors = match door {
-        Some(d) => vec![DoorTemplate {
+        Some(d) => vec![Some(DoorTemplate {
             label: d.utd.clone(),
             utd: gff::read(&read(&d.utd)?).map_err(|e| BuildError::Invalid {
                 what: d.utd.clone(),
@@ -317,7 +315,7 @@ fn files_component(
             })?,
             width: d.width,
             height: 0.0,
-        }],
+        })],
         None => Vec::new(),
     };
     Ok(Component {

@@ -77,7 +77,7 @@ fn square() -> Component {
             },
         ],
         image: None,
-        doors: vec![door()],
+        doors: vec![Some(door())],
     }
 }
 

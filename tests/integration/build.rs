@@ -1,0 +1,312 @@
+//! `areakit build` on the corpus kits, through the command line: a layout of at least six
+//! rooms from each kit (areakit's JSON, and the same rooms as a Holocron `.indoor`) makes a
+//! module that `check` passes with no error, whose connected rooms a path joins, with
+//! transitions on both sides of every connection, a VIS holding every linked pair and a
+//! minimap whose ARE mapping puts at least 98% of the walkable samples on drawn pixels; bad
+//! layouts are refused naming the room, with nothing written.
+
+use crate::common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use areakit_area::area::Area;
+use areakit_area::minimap;
+use areakit_area::navigation::{AreaNav, NavOptions, NavSource, PathMode, PathPoint};
+use areakit_formats::{bwm, gff, tga, vis};
+
+fn areakit() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_areakit"))
+}
+
+fn run(args: &[&std::ffi::OsStr]) -> (i32, String, String) {
+    let out = areakit().args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn kits() -> PathBuf {
+    common::corpus_dir().join("kotor/openkotor_pykotor/Tools/HolocronToolset/src/toolset/kits")
+}
+
+fn layouts() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/layouts")
+}
+
+fn tmp(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("areakit-build-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Runs `areakit build --json` and returns the report.
+fn build(layout: &Path, out: &Path) -> serde_json::Value {
+    let (code, stdout, stderr) = run(&[
+        "build".as_ref(),
+        layout.as_os_str(),
+        "--kits".as_ref(),
+        kits().as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "--json".as_ref(),
+    ]);
+    assert_eq!(code, 0, "build {}: {stderr}", layout.display());
+    serde_json::from_str(&stdout).expect("JSON report")
+}
+
+/// The same rooms as a Holocron `.indoor`: every placement written out (attachments resolved).
+fn indoor_of(report: &serde_json::Value, name: &str) -> String {
+    let rooms: Vec<serde_json::Value> = report["build"]["rooms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let (kit, component) = r["source"].as_str().unwrap().split_once('/').unwrap();
+            serde_json::json!({
+                "position": r["position"], "rotation": r["rotation"],
+                "flip_x": r["flip_x"], "flip_y": r["flip_y"],
+                "kit": kit, "component": component,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "module_id": report["build"]["module"], "warp": report["build"]["module"],
+        "name": {"stringref": -1, "0": name},
+        "lighting": [0.6, 0.6, 0.6], "skybox": "", "rooms": rooms,
+    })
+    .to_string()
+}
+
+/// Everything the acceptance asks of a built module, on the files themselves.
+fn verify(dir: &Path, report: &serde_json::Value) {
+    let b = &report["build"];
+    let module = b["module"].as_str().unwrap();
+    assert_eq!(report["check"]["errors"], 0, "{report:#}");
+    let rooms = b["rooms"].as_array().unwrap();
+    assert!(rooms.len() >= 6, "{} rooms", rooms.len());
+    let area = Area::open(&dir.join(format!("{module}.lyt"))).unwrap();
+    assert_eq!(area.rooms.len(), rooms.len());
+
+    // Transitions on both sides of every connection; the VIS holds every linked pair.
+    let vis = vis::read(&std::fs::read(dir.join(format!("{module}.vis"))).unwrap()).unwrap();
+    let leads = |from: usize, to: usize| {
+        area.rooms[from]
+            .wok
+            .as_ref()
+            .unwrap()
+            .edges
+            .iter()
+            .any(|e| e.transition == to as i32)
+    };
+    let connections = b["connections"].as_array().unwrap();
+    assert!(connections.len() >= rooms.len() - 1);
+    for c in connections {
+        let a = c["rooms"][0].as_u64().unwrap() as usize;
+        let z = c["rooms"][1].as_u64().unwrap() as usize;
+        assert!(
+            leads(a, z) && leads(z, a),
+            "connection {a}-{z}: transitions on both sides"
+        );
+    }
+    for (i, r) in area.rooms.iter().enumerate() {
+        for e in &r.wok.as_ref().unwrap().edges {
+            if e.transition >= 0 {
+                let j = e.transition as usize;
+                assert!(
+                    vis.is_visible(&r.name, &area.rooms[j].name)
+                        && vis.is_visible(&area.rooms[j].name, &r.name),
+                    "linked rooms {i} and {j} see each other"
+                );
+            }
+        }
+    }
+
+    // A path from the entry to every room the layout connects.
+    let nav = AreaNav::build(&NavSource::from_area(&area), &[], &NavOptions::default()).unwrap();
+    let mut searcher = areakit_geometry::nav::Searcher::new();
+    let e = b["entry"].as_array().unwrap();
+    let entry = PathPoint {
+        x: e[0].as_f64().unwrap() as f32,
+        y: e[1].as_f64().unwrap() as f32,
+        z: Some(e[2].as_f64().unwrap() as f32),
+    };
+    for (i, r) in area.rooms.iter().enumerate() {
+        let p = areakit_area::build::interior_point(r.wok.as_ref().unwrap()).unwrap();
+        let to = PathPoint {
+            x: p[0],
+            y: p[1],
+            z: Some(p[2]),
+        };
+        let found = nav.find(&mut searcher, entry, to, PathMode::Optimal, 0.5);
+        assert!(
+            found.found(),
+            "room {i} ({}): no path from the entry",
+            r.name
+        );
+    }
+
+    // The minimap as the game reads it: ARE map block, TGA pixels, walkable samples.
+    let are = gff::read(&std::fs::read(dir.join(format!("{module}.are"))).unwrap()).unwrap();
+    let map = gff::views::Are::from_gff(&are).map.expect("ARE map block");
+    let img = tga::read(&std::fs::read(dir.join(format!("lbl_map{module}.tga"))).unwrap()).unwrap();
+    let woks: Vec<&bwm::Bwm> = area.rooms.iter().filter_map(|r| r.wok.as_ref()).collect();
+    let samples = minimap::walkable_samples(&woks, 0.25, 400_000);
+    assert!(samples.len() > 1000, "{} samples", samples.len());
+    let cover = minimap::coverage(&map, img.width, img.height, &img.rgba, &samples);
+    assert!(cover >= 0.98, "minimap coverage {cover}");
+}
+
+#[test]
+fn each_corpus_kit_builds_a_module_that_checks_clean_from_json_and_indoor() {
+    let mut built = 0;
+    for kit in ["hiddenbek", "blackvulkar"] {
+        let t = tmp(kit);
+        let out = t.join("json");
+        let report = build(&layouts().join(format!("{kit}.json")), &out);
+        verify(&out, &report);
+
+        // The same rooms as a `.indoor`, packed as a .mod: the same module, byte for byte.
+        let indoor = t.join(format!("{kit}.indoor"));
+        std::fs::write(&indoor, indoor_of(&report, &format!("{kit} test"))).unwrap();
+        let packed = t.join("out.mod");
+        let r2 = build(&indoor, &packed);
+        assert_eq!(r2["packed"], true);
+        assert_eq!(r2["build"]["layout"], "indoor");
+        assert_eq!(r2["check"]["errors"], 0, "{r2:#}");
+        let (code, _, stderr) = run(&[
+            "extract".as_ref(),
+            packed.as_os_str(),
+            "-o".as_ref(),
+            t.join("x").as_os_str(),
+        ]);
+        assert_eq!(code, 0, "{stderr}");
+        verify(&t.join("x"), &r2);
+        for f in r2["files"].as_array().unwrap() {
+            let f = f.as_str().unwrap();
+            let a = std::fs::read(out.join(f)).unwrap();
+            let b = std::fs::read(t.join("x").join(f)).unwrap();
+            // The area name differs (the .indoor names it); everything else is the same.
+            if !f.ends_with(".are") && !f.ends_with(".ifo") {
+                assert!(
+                    a == b,
+                    "{kit}: {f} differs between the JSON and the .indoor build"
+                );
+            }
+        }
+        built += 1;
+        let _ = std::fs::remove_dir_all(&t);
+    }
+    assert_eq!(built, 2);
+}
+
+#[test]
+fn a_kit_without_models_builds_with_warnings() {
+    // endarspire: the JSON and WOKs only; rooms without models are warned about, and the VIS
+    // falls back to the room graph.
+    let t = tmp("endar");
+    let layout = t.join("endar.json");
+    std::fs::write(
+        &layout,
+        r#"{"module":"endar01","rooms":[
+            {"kit":"endarspire","component":"room_3","position":[0,0,0]},
+            {"kit":"endarspire","component":"room_3","attach":{"room":0,"to_hook":1,"hook":0}}]}"#,
+    )
+    .unwrap();
+    let r = build(&layout, &t.join("out"));
+    assert_eq!(r["check"]["errors"], 0, "{r:#}");
+    let warnings: Vec<&str> = r["build"]["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap())
+        .collect();
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("room 0") && w.contains("no model")),
+        "{warnings:?}"
+    );
+    assert_eq!(r["build"]["linked_pairs"], 1);
+    let _ = std::fs::remove_dir_all(&t);
+}
+
+#[test]
+fn bad_layouts_are_refused_naming_the_room_and_nothing_is_written() {
+    let t = tmp("faults");
+    let cases = [
+        (
+            r#"{"module":"bad01","rooms":[{"kit":"hiddenbek","component":"room_1"},{"kit":"hiddenbek","component":"no_such_room","position":[40,0,0]}]}"#,
+            "room 1",
+        ),
+        (
+            r#"{"module":"bad02","rooms":[{"kit":"hiddenbek","component":"room_1"},{"kit":"hiddenbek","component":"room_1","position":[2,0,0]}]}"#,
+            "overlap",
+        ),
+        (
+            r#"{"module":"bad03","rooms":[{"kit":"nokit","component":"room_1"}]}"#,
+            "nokit",
+        ),
+        (
+            "{\"module\":\"bad04\",\n\"rooms\":[{\"kit\":\"hiddenbek\",\"component\":\"room_1\",\"rotaton\":90}]}",
+            "2:",
+        ),
+    ];
+    for (i, (text, needle)) in cases.iter().enumerate() {
+        let layout = t.join(format!("bad{i}.json"));
+        std::fs::write(&layout, text).unwrap();
+        let out = t.join(format!("out{i}"));
+        let (code, _, stderr) = run(&[
+            "build".as_ref(),
+            layout.as_os_str(),
+            "--kits".as_ref(),
+            kits().as_os_str(),
+            "-o".as_ref(),
+            out.as_os_str(),
+        ]);
+        assert_eq!(code, 1, "{text}: {stderr}");
+        assert!(stderr.contains(needle), "{text}: {stderr}");
+        assert!(!out.exists(), "nothing written for {text}");
+    }
+    // An existing output is kept without --force; no temporary file is left beside it.
+    let out = t.join("exists");
+    std::fs::create_dir_all(&out).unwrap();
+    let layout = t.join("one.json");
+    std::fs::write(
+        &layout,
+        r#"{"module":"one01","rooms":[{"kit":"hiddenbek","component":"room_3"}]}"#,
+    )
+    .unwrap();
+    let args = |force: bool| {
+        let mut v: Vec<std::ffi::OsString> = vec![
+            "build".into(),
+            layout.clone().into(),
+            "--kits".into(),
+            kits().into(),
+            "-o".into(),
+            out.clone().into(),
+        ];
+        if force {
+            v.push("--force".into());
+        }
+        v
+    };
+    let a = args(false);
+    let (code, _, stderr) = run(&a.iter().map(|s| s.as_os_str()).collect::<Vec<_>>());
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("--force"), "{stderr}");
+    let a = args(true);
+    let (code, _, stderr) = run(&a.iter().map(|s| s.as_os_str()).collect::<Vec<_>>());
+    assert_eq!(code, 0, "{stderr}");
+    assert!(out.join("one01.lyt").exists());
+    let leftovers: Vec<_> = std::fs::read_dir(&t)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with('.'))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+    let _ = std::fs::remove_dir_all(&t);
+}
