@@ -175,6 +175,8 @@ pub struct BuildInput {
     pub supplies: Supplies,
     /// The game the module is for.
     pub game: TargetGame,
+    /// Threads for the VIS ray tests (0: one per core).
+    pub threads: usize,
 }
 
 /// One file of the module.
@@ -977,7 +979,11 @@ pub fn build(input: &BuildInput) -> Result<Built, BuildError> {
         })
         .collect();
     let links: Vec<(usize, usize)> = linked.keys().copied().collect();
-    let vis_result = visgen::generate_vis(&vis_rooms, &links, &VisOptions::default());
+    let vis_opts = VisOptions {
+        threads: input.threads,
+        ..VisOptions::default()
+    };
+    let vis_result = visgen::generate_vis(&vis_rooms, &links, &vis_opts);
     let mut vis: Vis = vis_result.vis;
     warnings.extend(vis_result.warnings.iter().cloned());
     if let Some((sky_name, _)) = &sky {

@@ -135,6 +135,7 @@ pub fn load(
         room_components,
         supplies,
         game,
+        threads: 0,
     })
 }
 

@@ -114,6 +114,7 @@ fn input(rooms: Vec<Position>) -> BuildInput {
         room_components: vec![0; n],
         supplies: Supplies::default(),
         game: TargetGame::K1,
+        threads: 1,
     }
 }
 
