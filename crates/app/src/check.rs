@@ -368,22 +368,25 @@ fn check_assembled(res: &dyn Resources, area: Option<&str>) -> Result<Option<Are
 /// Each room's model (`<room>.mdl` with its `.mdx`, from `res`) against the room's WOK:
 /// `model-walkmesh-mismatch` where the model's walkmesh, placed at the room's LYT position,
 /// and the WOK differ. Rooms without a model or a WOK give nothing; a model that does not
-/// decode gives an `invalid-file` finding under its own name.
+/// decode gives an `invalid-file` finding under its own name. With the models loaded once, the
+/// area's VIS is checked against their sight lines (`vis-missing-pair`, `vis-excess-pair`:
+/// [`crate::visibility::vis_findings`]).
 pub fn room_model_findings(module: &Module, res: &dyn Resources) -> Vec<Finding> {
     let mut out = Vec::new();
-    for rm in crate::rooms::room_models(module, res) {
+    let models = crate::rooms::room_models(module, res);
+    for rm in &models {
         let room = &module.area.rooms[rm.room];
         let Some(wok) = &room.wok else { continue };
-        let model = match rm.model {
+        let model = match &rm.model {
             Ok(m) => m,
             Err(e) => {
-                let mut f = decode_finding(&e);
-                f.place = f.place.file(rm.origin);
+                let mut f = decode_finding(e);
+                f.place = f.place.file(rm.origin.clone());
                 out.push(f);
                 continue;
             }
         };
-        for mut f in areakit_area::models::walkmesh_mismatch(&model, wok, &rm.name, rm.position) {
+        for mut f in areakit_area::models::walkmesh_mismatch(model, wok, &rm.name, rm.position) {
             // A WOK face is filed under the WOK, a model face (named by its node) under the model.
             let under = match (&room.wok_path, &f.place.item, f.place.face) {
                 (Some(w), None, Some(_)) => w.display().to_string(),
@@ -393,6 +396,7 @@ pub fn room_model_findings(module: &Module, res: &dyn Resources) -> Vec<Finding>
             out.push(f);
         }
     }
+    out.extend(crate::visibility::vis_findings(module, &models));
     out
 }
 
