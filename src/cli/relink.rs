@@ -2,7 +2,9 @@
 
 use std::path::PathBuf;
 
+use areakit_app::relink::RelinkReport;
 use areakit_app::{Error, Session};
+use areakit_area::relink::RelinkOptions;
 
 use super::Output;
 
@@ -23,6 +25,79 @@ pub struct RelinkArgs {
 }
 
 /// Runs `areakit relink`.
-pub fn run(_a: RelinkArgs, _session: &Session, _out: &mut Output) -> Result<u8, Error> {
-    Err(Error::usage("relink: under construction"))
+pub fn run(a: RelinkArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
+    let opts = RelinkOptions {
+        tolerance: a.tolerance,
+    };
+    let report = areakit_app::relink::relink(session, &a.input, &a.output, &opts)?;
+    if a.json {
+        super::print_json(out, &serde_json::to_value(&report).unwrap_or_default())?;
+    } else {
+        for line in text(&report) {
+            out.line(&line)?;
+        }
+    }
+    Ok(0)
+}
+
+/// A room's link as text: its index, or `none`.
+fn link(t: Option<u32>) -> String {
+    t.map_or_else(|| "none".to_string(), |t| t.to_string())
+}
+
+/// The text form of the report: one line per change, the edges shared by several rooms, then
+/// a summary.
+fn text(r: &RelinkReport) -> Vec<String> {
+    let mut lines: Vec<String> = r
+        .changes
+        .iter()
+        .map(|c| {
+            format!(
+                "room {} face {} edge {}: {} -> {}",
+                c.room_name,
+                c.face,
+                c.side,
+                link(c.from),
+                link(c.to)
+            )
+        })
+        .collect();
+    for s in &r.shared {
+        let rooms: Vec<String> = s
+            .rooms
+            .iter()
+            .map(|(room, len)| format!("{room} ({len:.2} m)"))
+            .collect();
+        lines.push(format!(
+            "room {} face {} edge {}: meets rooms {}; leads into the first",
+            s.room_name,
+            s.face,
+            s.side,
+            rooms.join(", ")
+        ));
+    }
+    let mut summary = format!(
+        "{} change{} ({} set, {} cleared, {} changed); {} links in {} of {} rooms",
+        r.changes.len(),
+        if r.changes.len() == 1 { "" } else { "s" },
+        r.set,
+        r.cleared,
+        r.changed,
+        r.links,
+        r.rooms_with_wok,
+        r.rooms
+    );
+    if r.unverified > 0 {
+        summary.push_str(&format!(
+            ", {} into rooms without a walkmesh kept unchecked",
+            r.unverified
+        ));
+    }
+    summary.push_str(&format!(
+        "; {} files written to {}",
+        r.written.len(),
+        r.output.display()
+    ));
+    lines.push(summary);
+    lines
 }
