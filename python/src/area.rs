@@ -377,6 +377,108 @@ impl PyArea {
         Ok(PyPathResult { outcome })
     }
 
+    /// Sets every room link (WOK transition) from geometry, as ``areakit relink AREA -o
+    /// OUTPUT``: walkable boundary edges of two rooms that coincide (within ``tolerance``
+    /// metres, in 3-D) link to each other; stale and one-way links are cleared. Writes the
+    /// area's WOKs (unchanged ones byte for byte), LYT and VIS to the folder ``output`` and
+    /// returns the report (``changes``: room, face, side, from, to). Runs without the GIL.
+    ///
+    /// >>> area.relink("fixed/")["changes"]
+    #[pyo3(signature = (output, tolerance = 0.1))]
+    fn relink(&self, py: Python<'_>, output: PathBuf, tolerance: f32) -> PyResult<PyObject> {
+        let report = py
+            .allow_threads(|| {
+                areakit_app::relink::relink(
+                    &self.session,
+                    &self.source,
+                    &output,
+                    &areakit_app::relink::RelinkOptions { tolerance },
+                )
+            })
+            .map_err(errors::lib_error)?;
+        report_to_py(py, &report)
+    }
+
+    /// Generates the area's visibility from its geometry, as ``areakit vis generate``: rooms
+    /// see each other when a sight line from eye height (``eye_height`` metres) above the
+    /// walkable floor reaches the other room through the openings, against the room models;
+    /// linked rooms always do. Without room models, rooms at most ``fallback_depth`` links
+    /// apart (with a warning). Returns the report (``method``, ``pairs``,
+    /// ``pairs_without_sampled_line``, ``warnings``, ...) with ``vis`` a ``Vis``; ``output``
+    /// also writes it. Runs without the GIL.
+    ///
+    /// >>> area.generate_vis()["vis"].visible_from("m13aa_01a")
+    #[pyo3(signature = (output = None, eye_height = 1.7, fallback_depth = 2))]
+    fn generate_vis(
+        &self,
+        py: Python<'_>,
+        output: Option<PathBuf>,
+        eye_height: f32,
+        fallback_depth: usize,
+    ) -> PyResult<PyObject> {
+        let opts = areakit_app::visibility::VisOptions {
+            eye_height,
+            fallback_depth,
+            ..areakit_app::visibility::VisOptions::default()
+        };
+        let (vis, report) = py
+            .allow_threads(|| match &output {
+                Some(out) => {
+                    areakit_app::visibility::generate(&self.session, &self.source, out, &opts)
+                        .map(|r| (r.result.vis.clone(), serde_json::to_value(&r)))
+                }
+                None => areakit_app::visibility::compute(&self.session, &self.source, &opts)
+                    .map(|(_, _, r)| (r.vis.clone(), serde_json::to_value(&r))),
+            })
+            .map_err(errors::lib_error)?;
+        let report = report.map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let d = input::json_to_py(py, &report)?;
+        d.bind(py)
+            .set_item("vis", PyVis::wrap(vis, output.clone()).into_pyobject(py)?)?;
+        Ok(d)
+    }
+
+    /// Draws the area's minimap as ``areakit minimap AREA -o OUTPUT``: a TGA of the walkable
+    /// ground, and the ARE map block that places it (``report["map"]``); with ``are_out``,
+    /// the ARE (``are``, else the module's own) written with that block. ``tsl`` computes the
+    /// block for KotOR 2's map screen. Returns the report (``coverage``: the share of walkable
+    /// samples the block puts on drawn pixels). Runs without the GIL.
+    ///
+    /// >>> area.minimap("lbl_mapmymod.tga", are_out="mymod.are")["coverage"]
+    #[pyo3(signature = (output, are = None, are_out = None, width = 512, height = 256, tsl = false))]
+    #[allow(clippy::too_many_arguments)]
+    fn minimap(
+        &self,
+        py: Python<'_>,
+        output: PathBuf,
+        are: Option<PathBuf>,
+        are_out: Option<PathBuf>,
+        width: u32,
+        height: u32,
+        tsl: bool,
+    ) -> PyResult<PyObject> {
+        use areakit_app::minimap::{Game, MinimapOptions};
+        let opts = MinimapOptions {
+            width,
+            height,
+            game: if tsl { Game::K2 } else { Game::K1 },
+            ..MinimapOptions::default()
+        };
+        let report = py
+            .allow_threads(|| {
+                areakit_app::minimap::minimap(
+                    &self.session,
+                    &self.source,
+                    &output,
+                    are.as_deref(),
+                    are_out.as_deref(),
+                    &opts,
+                )
+            })
+            .map_err(errors::lib_error)?;
+        report_to_py(py, &report)
+    }
+
     /// Everything ``areakit check`` finds in the area (LYT, VIS, room walkmeshes, links,
     /// navigation): a list of ``Finding``.
     fn check(&self, py: Python<'_>) -> PyResult<Vec<PyFinding>> {
@@ -449,9 +551,53 @@ fn path(
     Ok(PyPathResult { outcome })
 }
 
+/// A report's JSON serialisation (the CLI's ``--json``) as Python objects.
+fn report_to_py(py: Python<'_>, report: &impl serde::Serialize) -> PyResult<PyObject> {
+    let v = serde_json::to_value(report).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    input::json_to_py(py, &v)
+}
+
+/// Builds a module from a layout, as ``areakit build LAYOUT -o OUTPUT``: ``layout`` is a
+/// Holocron Toolset ``.indoor`` file or areakit's layout JSON (``docs/build.md``), ``kits``
+/// the folder of Holocron kits, ``output`` a folder or a ``.mod``; ``game`` (a game folder)
+/// lets rooms name game resources. The module is checked before it is put in place; nothing
+/// half-built is left. Returns the report (rooms, connections, entry, VIS pairs, minimap
+/// coverage, warnings, check counts). Runs without the GIL.
+///
+/// >>> areakit.build("my.indoor", "mymod.mod", kits="kits")["check"]["errors"]
+/// 0
+#[pyfunction]
+#[pyo3(signature = (layout, output, kits = None, game = None, force = false))]
+fn build(
+    py: Python<'_>,
+    layout: PathBuf,
+    output: PathBuf,
+    kits: Option<PathBuf>,
+    game: Option<PathBuf>,
+    force: bool,
+) -> PyResult<PyObject> {
+    let report = py
+        .allow_threads(|| {
+            let session = Session::open(Sources {
+                game,
+                module: None,
+                capsules: Vec::new(),
+            })?;
+            areakit_app::build::build(
+                &session,
+                &layout,
+                &output,
+                &areakit_app::build::BuildOptions { kits, force },
+            )
+        })
+        .map_err(errors::lib_error)?;
+    report_to_py(py, &report)
+}
+
 /// Registers the classes and `path`.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyArea>()?;
     m.add_class::<PyPathResult>()?;
-    m.add_function(wrap_pyfunction!(path, m)?)
+    m.add_function(wrap_pyfunction!(path, m)?)?;
+    m.add_function(wrap_pyfunction!(build, m)?)
 }

@@ -97,3 +97,60 @@ def test_check_corpus_walkmeshes_matches_methods():
     for p in files[:20]:
         ours = [f.code for f in areakit.Bwm.read(p).check()]
         assert ours == [f.code for f in by_path.get(str(p), [])], p
+
+
+KITS = "kotor/openkotor_pykotor/Tools/HolocronToolset/src/toolset/kits"
+
+
+@pytest.fixture
+def kits_dir():
+    from conftest import CORPUS
+
+    d = CORPUS / KITS
+    if not d.is_dir():
+        pytest.fail(f"{d} is missing: the build tests need ../shared/corpus")
+    return d
+
+
+def test_build_relink_vis_minimap_agree_with_the_cli(tmp_path, kits_dir):
+    """areakit.build makes the module `areakit build` makes; Area.relink, generate_vis and
+    minimap answer on it as `relink`, `vis generate` and `minimap` do."""
+    import json
+    import pathlib
+    import subprocess
+
+    layout = pathlib.Path(__file__).parents[2] / "examples/layouts/hiddenbek.json"
+    report = areakit.build(layout, tmp_path / "bek01", kits=kits_dir)
+    assert report["check"]["errors"] == 0
+    assert len(report["build"]["rooms"]) == 7
+    assert report["build"]["minimap_coverage"] >= 0.98
+    with pytest.raises(ValueError, match="--force"):
+        areakit.build(layout, tmp_path / "bek01", kits=kits_dir)
+    with pytest.raises(ValueError, match="no_such"):
+        bad = tmp_path / "bad.json"
+        bad.write_text(json.dumps({"module": "bad01", "rooms": [{"kit": "hiddenbek", "component": "no_such"}]}))
+        areakit.build(bad, tmp_path / "bad", kits=kits_dir)
+    assert not (tmp_path / "bad").exists()
+
+    area = areakit.Area.open(tmp_path / "bek01")
+    # Built from geometry, the links are right: relink changes nothing.
+    r = area.relink(tmp_path / "relinked")
+    assert r["changes"] == [] and r["links"] > 0
+    # The generated VIS is the one the build wrote.
+    v = area.generate_vis()
+    built = areakit.Vis.read(tmp_path / "bek01" / "bek01.vis")
+    for room in [f"bek01_{i:02}" for i in range(7)]:
+        assert sorted(v["vis"].visible_from(room)) == sorted(built.visible_from(room))
+    assert v["method"] == "sampled sight lines"
+    m = area.minimap(tmp_path / "lbl_mapbek01.tga")
+    assert m["coverage"] >= 0.98 and m["width"] == 512
+    # The same numbers as the CLI's --json.
+    exe = pathlib.Path(__file__).parents[2] / "target" / "debug" / "areakit"
+    if exe.exists():
+        out = subprocess.run(
+            [exe, "minimap", tmp_path / "bek01", "-o", tmp_path / "cli.tga", "--json"],
+            capture_output=True,
+            check=True,
+        )
+        cli = json.loads(out.stdout)
+        assert cli["map"] == m["map"] and cli["coverage"] == m["coverage"]

@@ -86,6 +86,14 @@ fn verify(dir: &Path, report: &serde_json::Value) {
     let b = &report["build"];
     let module = b["module"].as_str().unwrap();
     assert_eq!(report["check"]["errors"], 0, "{report:#}");
+    // Relinked from geometry: no room-link finding at all.
+    for f in report["check"]["findings"].as_array().unwrap() {
+        let code = f["code"].as_str().unwrap_or_default();
+        assert!(
+            !code.starts_with("area-link") && !code.starts_with("area-transition"),
+            "{f}"
+        );
+    }
     let rooms = b["rooms"].as_array().unwrap();
     assert!(rooms.len() >= 6, "{} rooms", rooms.len());
     let area = Area::open(&dir.join(format!("{module}.lyt"))).unwrap();

@@ -161,6 +161,18 @@ fn command_line(f: &Fixture, command: &str, kind: &str, out: &Path) -> Vec<OsStr
             input_args(&mut args);
             args.extend(["--from", "1.5,1.5", "--to", "18.5,16.5", "--json"].map(OsString::from));
         }
+        "vis generate" => {
+            args.extend(["vis", "generate"].map(OsString::from));
+            input_args(&mut args);
+            args.push("-o".into());
+            args.push(out.into());
+        }
+        "relink" | "minimap" => {
+            args.push(command.into());
+            input_args(&mut args);
+            args.push("-o".into());
+            args.push(out.into());
+        }
         "pth generate" => {
             args.extend(["pth", "generate"].map(OsString::from));
             input_args(&mut args);
@@ -210,7 +222,9 @@ fn output_name(command: &str, kind: &str) -> String {
         "pack" => "mod",
         "import" => "wok",
         "pth generate" => "pth",
-        "extract" => "dir",
+        "extract" | "relink" => "dir",
+        "vis generate" => "vis",
+        "minimap" => "tga",
         _ => "out",
     };
     format!(
@@ -233,9 +247,9 @@ fn check_success(command: &str, stdout: &str, out: &Path, cell: &str) {
         "ls" => assert!(json()["count"].as_u64().unwrap() >= 1, "{cell}"),
         "query" => assert!(json().get("face").is_some(), "{cell}: {stdout}"),
         "path" => assert!(json()["found"].is_boolean(), "{cell}: {stdout}"),
-        "extract" => assert!(
+        "extract" | "relink" => assert!(
             std::fs::read_dir(out).unwrap().count() >= 1,
-            "{cell}: nothing extracted"
+            "{cell}: nothing written"
         ),
         _ => assert!(
             std::fs::metadata(out).is_ok_and(|m| m.len() > 0),
@@ -308,6 +322,9 @@ fn every_command_takes_every_input_kind_the_table_says() {
             "ls",
             "extract",
             "pack",
+            "relink",
+            "vis generate",
+            "minimap",
         ],
         "the table's rows"
     );
@@ -352,6 +369,6 @@ fn every_command_takes_every_input_kind_the_table_says() {
             ran += 1;
         }
     }
-    assert_eq!(ran, 17 * KINDS.len());
+    assert_eq!(ran, 20 * KINDS.len());
     std::fs::remove_dir_all(&f.dir).unwrap();
 }

@@ -420,6 +420,7 @@ pub(crate) fn module_unit(
     }
     let (mut findings, nav) = module_findings(module);
     findings.extend(room_model_findings(module, res));
+    findings.extend(crate::minimap::minimap_findings(module, res));
     if let Some((pth_path, data)) = pth {
         // The path graph is checked on the bare ground: the module's navigation data when it
         // places no blocking object, else the ground built again without them.

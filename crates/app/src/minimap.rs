@@ -4,9 +4,8 @@
 
 use std::path::Path;
 
-use areakit_area::minimap::{
-    self, Game, Minimap, MinimapOptions, MinimapRoom, map_findings, walkable_samples,
-};
+use areakit_area::minimap::{self, Minimap, MinimapRoom, map_findings, walkable_samples};
+pub use areakit_area::minimap::{Game, MinimapOptions};
 use areakit_area::module::Module;
 use areakit_area::resources::Resources;
 use areakit_formats::bwm::Bwm;

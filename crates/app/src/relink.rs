@@ -10,7 +10,8 @@
 
 use std::path::{Path, PathBuf};
 
-use areakit_area::relink::{self as rl, LinkChange, RelinkOptions, SharedEdge};
+use areakit_area::relink::{self as rl, SharedEdge};
+pub use areakit_area::relink::{LinkChange, RelinkOptions};
 use areakit_area::resources::Resources;
 use areakit_formats::bwm;
 

@@ -86,6 +86,25 @@ pub fn generate(
     opts: &VisOptions,
 ) -> Result<VisReport, Error> {
     refuse_overwrite(input, output, false)?;
+    let (area, lyt_path, result) = compute(session, input, opts)?;
+    refuse_overwrite(&lyt_path, output, false)?;
+    let bytes = areakit_formats::vis::write(&result.vis).map_err(|e| Error::encode(output, e))?;
+    write_atomic(output, &bytes)?;
+    Ok(VisReport {
+        input: input.to_path_buf(),
+        output: output.to_path_buf(),
+        area,
+        result,
+    })
+}
+
+/// The VIS of the area `input`, generated and not written: the area's title, its LYT's path
+/// and the result (what `areakit vis generate` writes; Python's `Area.generate_vis`).
+pub fn compute(
+    session: &Session,
+    input: &Path,
+    opts: &VisOptions,
+) -> Result<(String, PathBuf, VisResult), Error> {
     if !(opts.eye_height.is_finite() && opts.eye_height > 0.0) {
         return Err(Error::usage(format!(
             "--eye-height {}: expected a height above the floor in metres (> 0)",
@@ -113,7 +132,6 @@ pub fn generate(
             input.display()
         )));
     };
-    refuse_overwrite(&module.area.lyt_path, output, false)?;
     let models = crate::rooms::room_models(&module, resources.as_ref());
     let rooms = vis_rooms(&module, &models);
     let mut result = visgen::generate_vis(&rooms, &room_links(&module), opts);
@@ -128,14 +146,7 @@ pub fn generate(
             );
         }
     }
-    let bytes = areakit_formats::vis::write(&result.vis).map_err(|e| Error::encode(output, e))?;
-    write_atomic(output, &bytes)?;
-    Ok(VisReport {
-        input: input.to_path_buf(),
-        output: output.to_path_buf(),
-        area: title,
-        result,
-    })
+    Ok((title, module.area.lyt_path.clone(), result))
 }
 
 /// The VIS findings of an area whose room models are `models` (as [`crate::rooms::room_models`]
