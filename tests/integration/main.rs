@@ -28,4 +28,5 @@ mod severity_review;
 mod text_oddities;
 mod trx_bake;
 mod viewer_browser;
+mod vis;
 mod write_faults;

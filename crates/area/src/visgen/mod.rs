@@ -81,8 +81,8 @@ impl Default for VisOptions {
         VisOptions {
             eye_height: DEFAULT_EYE_HEIGHT,
             fallback_depth: 2,
-            eye_spacing: 1.0,
-            target_spacing: 1.0,
+            eye_spacing: 1.5,
+            target_spacing: 1.5,
             max_samples_per_room: 4096,
             margin: 0.02,
             threads: 0,
@@ -447,16 +447,103 @@ fn with_margins(tris: &[[Vec3; 3]], margin: f32) -> Vec<Tri> {
             *uses.entry(edge(c[k], c[(k + 1) % 3])).or_default() += 1;
         }
     }
+    let patches = convex_patches(tris, &corner_ids, &groups);
     tris.iter()
         .zip(&corner_ids)
         .zip(groups)
         .map(|((t, c), group)| {
             let free = [0, 1, 2].map(|k| uses.get(&edge(c[k], c[(k + 1) % 3])) == Some(&1));
             let mut tri = Tri::with_margin(*t, free, margin);
-            tri.group = group;
+            tri.group = patches[group as usize];
             tri
         })
         .collect()
+}
+
+/// Vertices of a patch at most.
+const PATCH_CORNERS: usize = 64;
+
+/// Groups the faces (`groups[i]`: the face of triangle `i`, numbered in first-seen order) into
+/// convex planar patches: a face joins its neighbour across an edge when they lie in one plane,
+/// face the same way and the polygon stays convex. Returns each face's patch. The cube maps
+/// close a pixel whose four corner rays meet one patch: the patch is convex, so every ray
+/// between them meets it too.
+fn convex_patches(tris: &[[Vec3; 3]], corner_ids: &[[u32; 3]], groups: &[u32]) -> Vec<u32> {
+    use std::collections::HashMap;
+    let faces = groups.iter().map(|&g| g as usize + 1).max().unwrap_or(0);
+    // The first triangle of each face, and where each corner id is.
+    let mut first = vec![usize::MAX; faces];
+    let mut at: HashMap<u32, Vec3> = HashMap::new();
+    for (i, &g) in groups.iter().enumerate() {
+        if first[g as usize] == usize::MAX {
+            first[g as usize] = i;
+            for k in 0..3 {
+                at.entry(corner_ids[i][k]).or_insert(tris[i][k]);
+            }
+        }
+    }
+    let normal = |f: usize| {
+        let t = &tris[first[f]];
+        (t[1] - t[0]).cross(t[2] - t[0]).normalize_or_zero()
+    };
+    let edge = |a: u32, b: u32| (a.min(b), a.max(b));
+    let mut across: HashMap<(u32, u32), Vec<usize>> = HashMap::with_capacity(faces * 3 / 2);
+    for (f, &i) in first.iter().enumerate() {
+        let c = corner_ids[i];
+        for k in 0..3 {
+            across
+                .entry(edge(c[k], c[(k + 1) % 3]))
+                .or_default()
+                .push(f);
+        }
+    }
+    let mut patch = vec![u32::MAX; faces];
+    for f in 0..faces {
+        if patch[f] != u32::MAX {
+            continue;
+        }
+        let id = f as u32;
+        patch[f] = id;
+        let n = normal(f);
+        if n == Vec3::ZERO {
+            continue;
+        }
+        let mut poly: Vec<u32> = corner_ids[first[f]].to_vec();
+        let origin = at[&poly[0]];
+        let turn = |a: u32, b: u32, c: u32| {
+            let (a, b, c) = (at[&a], at[&b], at[&c]);
+            (b - a).cross(c - b).dot(n)
+        };
+        let mut grown = true;
+        while grown && poly.len() < PATCH_CORNERS {
+            grown = false;
+            for i in 0..poly.len() {
+                let (u, v) = (poly[i], poly[(i + 1) % poly.len()]);
+                let Some(list) = across.get(&edge(u, v)) else {
+                    continue;
+                };
+                let Some((q, w)) = list.iter().find_map(|&q| {
+                    if patch[q] != u32::MAX || normal(q).dot(n) < 0.9999 {
+                        return None;
+                    }
+                    let w = *corner_ids[first[q]].iter().find(|&&x| x != u && x != v)?;
+                    ((at[&w] - origin).dot(n).abs() < 1e-3).then_some((q, w))
+                }) else {
+                    continue;
+                };
+                let prev = poly[(i + poly.len() - 1) % poly.len()];
+                let next = poly[(i + 2) % poly.len()];
+                if turn(prev, u, w) >= -1e-6 && turn(u, w, v) >= -1e-6 && turn(w, v, next) >= -1e-6
+                {
+                    poly.insert(i + 1, w);
+                    patch[q] = id;
+                    grown = true;
+                    break;
+                }
+            }
+        }
+    }
+    patch
 }
 
 impl Prepared {

@@ -223,23 +223,25 @@ pub fn grid_area(spec: &GridSpec) -> SyntheticArea {
                 }
             }
             let position = [c as f32 * s, r as f32 * s, 0.0];
-            let mut walkmesh = Bwm::default();
-            walkmesh.vertices = vec![
-                [position[0], position[1], 0.0],
-                [position[0] + s, position[1], 0.0],
-                [position[0] + s, position[1] + s, 0.0],
-                [position[0], position[1] + s, 0.0],
-            ];
-            walkmesh.faces = vec![
-                Face {
-                    vertices: [0, 1, 2],
-                    material: Material::from_id(4),
-                },
-                Face {
-                    vertices: [0, 2, 3],
-                    material: Material::from_id(4),
-                },
-            ];
+            let walkmesh = Bwm {
+                vertices: vec![
+                    [position[0], position[1], 0.0],
+                    [position[0] + s, position[1], 0.0],
+                    [position[0] + s, position[1] + s, 0.0],
+                    [position[0], position[1] + s, 0.0],
+                ],
+                faces: vec![
+                    Face {
+                        vertices: [0, 1, 2],
+                        material: Material::from_id(4),
+                    },
+                    Face {
+                        vertices: [0, 2, 3],
+                        material: Material::from_id(4),
+                    },
+                ],
+                ..Bwm::default()
+            };
             let name = format!("r{c}_{r}");
             let model = trimesh_model(&name, &tris);
             let triangles = tris

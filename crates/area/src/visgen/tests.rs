@@ -407,3 +407,63 @@ fn pixels_hold_their_directions() {
         }
     }
 }
+
+#[test]
+fn coplanar_faces_join_into_convex_patches_only() {
+    // A U of quads round a doorway (three panels in one plane) and a floor quad at an angle.
+    let mut tris = Vec::new();
+    let mut quad = |a: [f32; 3], b: [f32; 3], c: [f32; 3], d: [f32; 3]| {
+        let [a, b, c, d] = [a, b, c, d].map(Vec3::from);
+        tris.push([a, b, c]);
+        tris.push([a, c, d]);
+    };
+    // Left panel, lintel, right panel (x from 0 to 3, door from 1 to 2 up to 2 m; 3 m high).
+    quad(
+        [1.0, 0.0, 0.0],
+        [0.0, 0.0, 0.0],
+        [0.0, 0.0, 3.0],
+        [1.0, 0.0, 3.0],
+    );
+    quad(
+        [2.0, 0.0, 2.0],
+        [1.0, 0.0, 2.0],
+        [1.0, 0.0, 3.0],
+        [2.0, 0.0, 3.0],
+    );
+    quad(
+        [3.0, 0.0, 0.0],
+        [2.0, 0.0, 0.0],
+        [2.0, 0.0, 3.0],
+        [3.0, 0.0, 3.0],
+    );
+    quad(
+        [0.0, 0.0, 0.0],
+        [3.0, 0.0, 0.0],
+        [3.0, 3.0, 0.0],
+        [0.0, 3.0, 0.0],
+    );
+    let t = with_margins(&tris, 0.0);
+    let bvh = Bvh::build(t);
+    // The group of the face hit straight on.
+    let g = |o: [f32; 3], d: [f32; 3]| {
+        let h = bvh
+            .first_hit_triangle(Vec3::from(o), Vec3::from(d), 100.0)
+            .unwrap();
+        bvh.group(h.1)
+    };
+    let y = [0.0, -1.0, 0.0];
+    let left = [g([0.2, 1.0, 0.2], y), g([0.8, 1.0, 2.8], y)];
+    let lintel = g([1.5, 1.0, 2.5], y);
+    let right = [g([2.2, 1.0, 2.9], y), g([2.9, 1.0, 0.1], y)];
+    let floor = [
+        g([0.1, 2.9, 1.0], [0.0, 0.0, -1.0]),
+        g([2.9, 0.1, 1.0], [0.0, 0.0, -1.0]),
+    ];
+    assert_eq!(left[0], left[1], "a quad is one patch");
+    assert_eq!(right[0], right[1]);
+    assert_eq!(floor[0], floor[1]);
+    // The panels may join the lintel (each union is convex) but never both: the U is not convex.
+    assert!(!(left[0] == lintel && right[0] == lintel));
+    assert_ne!(left[0], right[0]);
+    assert_ne!(floor[0], left[0]);
+}

@@ -9,6 +9,7 @@ mod models_corpus;
 mod nav_corpus;
 mod records_corpus;
 mod relink_corpus;
+mod visgen_corpus;
 mod walkmesh_check;
 mod walkmesh_query;
 mod walkmesh_rebuild;
