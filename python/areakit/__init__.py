@@ -3,7 +3,8 @@
 Read, write (byte for byte), check, query and navigate walkmeshes (``Bwm``: WOK/PWK/DWK),
 layouts (``Lyt``), visibility (``Vis``), areas (``Area``), NWN2 terrain (``Trx``), KotOR
 binary models with their MDX (``Mdl``), MDL ASCII models (``MdlAscii``), GFF, 2DA and the
-ERF/MOD/RIM/KEY/BIF capsules. The same Rust engine as the ``areakit``
+ERF/MOD/RIM/KEY/BIF capsules; builds modules from kit rooms (``build``) and repairs areas
+(``Area.relink``, ``Area.generate_vis``, ``Area.minimap``). The same Rust engine as the ``areakit``
 command line, with NumPy arrays and batch queries.
 
 >>> import areakit
@@ -34,6 +35,7 @@ from ._areakit import (
     TwoDa,
     Vis,
     __version__,
+    build,
     check,
     check_report,
     path,
@@ -58,6 +60,7 @@ __all__ = [
     "TwoDa",
     "Vis",
     "__version__",
+    "build",
     "check",
     "check_report",
     "path",

@@ -406,6 +406,30 @@ class Area:
         snap: float = 1.0,
     ) -> PathResult: ...
     def check(self) -> List[Finding]: ...
+    def relink(self, output: StrPath, tolerance: float = 0.1) -> Dict[str, Any]: ...
+    def generate_vis(
+        self,
+        output: Optional[StrPath] = None,
+        eye_height: float = 1.7,
+        fallback_depth: int = 2,
+    ) -> Dict[str, Any]: ...
+    def minimap(
+        self,
+        output: StrPath,
+        are: Optional[StrPath] = None,
+        are_out: Optional[StrPath] = None,
+        width: int = 512,
+        height: int = 256,
+        tsl: bool = False,
+    ) -> Dict[str, Any]: ...
+
+def build(
+    layout: StrPath,
+    output: StrPath,
+    kits: Optional[StrPath] = None,
+    game: Optional[StrPath] = None,
+    force: bool = False,
+) -> Dict[str, Any]: ...
 
 def check(paths: Union[StrPath, Sequence[StrPath]], jobs: Optional[int] = None) -> List[Finding]: ...
 def check_report(paths: Union[StrPath, Sequence[StrPath]], jobs: Optional[int] = None) -> Dict[str, Any]: ...
