@@ -586,6 +586,9 @@ fn height_in(t: [[f32; 3]; 3], p: [f32; 2]) -> Option<f32> {
     (l1 >= 0.0 && l2 >= 0.0 && l3 >= 0.0).then(|| l1 * a[2] + l2 * b[2] + l3 * c[2])
 }
 
+/// A corner rounded to centimetres, to match the edges walkable faces share.
+type CornerKey = (i64, i64, i64);
+
 /// The walkable point of a room farthest (in plan) from its walkable boundary, sampled at the
 /// walkable faces' centroids: where the entry point of the first room goes, and where paths to
 /// a room end. `None` when the room has no walkable face.
@@ -599,7 +602,7 @@ pub fn interior_point(w: &Bwm) -> Option<[f32; 3]> {
             (v[2] * 100.0).round() as i64,
         )
     };
-    let mut count: HashMap<((i64, i64, i64), (i64, i64, i64)), u32> = HashMap::new();
+    let mut count: HashMap<(CornerKey, CornerKey), u32> = HashMap::new();
     for t in &tris {
         for k in 0..3 {
             let (a, b) = (key(t[k]), key(t[(k + 1) % 3]));
@@ -741,7 +744,7 @@ pub fn build(input: &BuildInput) -> Result<Built, BuildError> {
 
     // Walkmeshes in area space, transitions cleared (relink sets them from geometry).
     let mut woks: Vec<Bwm> = Vec::with_capacity(n);
-    for i in 0..n {
+    for (i, place) in places.iter().enumerate() {
         let c = comp(i);
         let clear: Vec<(i32, Option<i32>)> = {
             let mut v: Vec<i32> = c
@@ -755,11 +758,12 @@ pub fn build(input: &BuildInput) -> Result<Built, BuildError> {
             v.dedup();
             v.into_iter().map(|t| (t, None)).collect()
         };
-        let w = crate::walkmesh::transform(&c.walkmesh, &steps_of(&places[i], true), &clear)
-            .map_err(|e| BuildError::Invalid {
+        let w = crate::walkmesh::transform(&c.walkmesh, &steps_of(place, true), &clear).map_err(
+            |e| BuildError::Invalid {
                 what: format!("room {i} ({}) walkmesh", c.label),
                 message: e.to_string(),
-            })?;
+            },
+        )?;
         if walkable_triangles(&w).next().is_none() {
             warnings.push(format!(
                 "room {i} ({}): its walkmesh has no walkable face",
@@ -1059,7 +1063,7 @@ pub fn build(input: &BuildInput) -> Result<Built, BuildError> {
     let mm_rooms: Vec<MinimapRoom> = (0..n)
         .map(|i| MinimapRoom {
             walkmesh: Some(&woks[i]),
-            image: placed[i].clone(),
+            image: placed[i],
         })
         .collect();
     let mm_opts = minimap::MinimapOptions {

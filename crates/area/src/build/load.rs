@@ -62,11 +62,12 @@ pub fn load(
                         "room {i} uses kit {kit:?}: name the kits folder (--kits DIR, or \"kits\" in the layout)"
                     ))
                 })?;
-                if !loaded_kits.contains_key(&kit.to_ascii_lowercase()) {
-                    let k = kit::load_kit(dir, kit)?;
-                    loaded_kits.insert(kit.to_ascii_lowercase(), k);
-                }
-                let k = &loaded_kits[&kit.to_ascii_lowercase()];
+                let k = match loaded_kits.entry(kit.to_ascii_lowercase()) {
+                    std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                    std::collections::hash_map::Entry::Vacant(e) => {
+                        e.insert(kit::load_kit(dir, kit)?)
+                    }
+                };
                 kit_component(k, component, game).map_err(|e| match e {
                     BuildError::Missing(m) => BuildError::Missing(format!("room {i}: {m}")),
                     other => other,
