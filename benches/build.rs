@@ -149,7 +149,7 @@ fn phase_models(b: Bencher) {
     });
 }
 
-/// Phase: the VIS from geometry (one thread).
+/// Phase: the VIS from geometry (one thread, the build's sample spacing).
 #[divan::bench(sample_count = 10)]
 fn phase_vis(b: Bencher) {
     let (built, woks, models) = built();
@@ -173,6 +173,8 @@ fn phase_vis(b: Bencher) {
         .collect();
     let opts = visgen::VisOptions {
         threads: 1,
+        eye_spacing: build::BUILD_VIS_SPACING,
+        target_spacing: build::BUILD_VIS_SPACING,
         ..visgen::VisOptions::default()
     };
     b.bench(|| visgen::generate_vis(&rooms, &links, &opts).pairs);

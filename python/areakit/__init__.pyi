@@ -412,6 +412,7 @@ class Area:
         output: Optional[StrPath] = None,
         eye_height: float = 1.7,
         fallback_depth: int = 2,
+        spacing: float = 1.5,
     ) -> Dict[str, Any]: ...
     def minimap(
         self,

@@ -403,22 +403,26 @@ impl PyArea {
     /// see each other when a sight line from eye height (``eye_height`` metres) above the
     /// walkable floor reaches the other room through the openings, against the room models;
     /// linked rooms always do. Without room models, rooms at most ``fallback_depth`` links
-    /// apart (with a warning). Returns the report (``method``, ``pairs``,
+    /// apart (with a warning). ``spacing`` (metres) is the distance between sample points, as
+    /// ``--spacing`` (finer finds narrow sight lines, slower). Returns the report (``method``, ``pairs``,
     /// ``pairs_without_sampled_line``, ``warnings``, ...) with ``vis`` a ``Vis``; ``output``
     /// also writes it. Runs without the GIL.
     ///
     /// >>> area.generate_vis()["vis"].visible_from("m13aa_01a")
-    #[pyo3(signature = (output = None, eye_height = 1.7, fallback_depth = 2))]
+    #[pyo3(signature = (output = None, eye_height = 1.7, fallback_depth = 2, spacing = 1.5))]
     fn generate_vis(
         &self,
         py: Python<'_>,
         output: Option<PathBuf>,
         eye_height: f32,
         fallback_depth: usize,
+        spacing: f32,
     ) -> PyResult<PyObject> {
         let opts = areakit_app::visibility::VisOptions {
             eye_height,
             fallback_depth,
+            eye_spacing: spacing,
+            target_spacing: spacing,
             ..areakit_app::visibility::VisOptions::default()
         };
         let (vis, report) = py

@@ -6,27 +6,14 @@
 //! layouts are refused naming the room, with nothing written.
 
 use crate::common;
+use crate::common::run;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use areakit_area::area::Area;
 use areakit_area::minimap;
 use areakit_area::navigation::{AreaNav, NavOptions, NavSource, PathMode, PathPoint};
 use areakit_formats::{bwm, gff, tga, vis};
-
-fn areakit() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_areakit"))
-}
-
-fn run(args: &[&std::ffi::OsStr]) -> (i32, String, String) {
-    let out = areakit().args(args).output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn kits() -> PathBuf {
     common::corpus_dir().join("kotor/openkotor_pykotor/Tools/HolocronToolset/src/toolset/kits")
@@ -316,5 +303,38 @@ fn bad_layouts_are_refused_naming_the_room_and_nothing_is_written() {
         .filter(|e| e.file_name().to_string_lossy().starts_with('.'))
         .collect();
     assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+    let _ = std::fs::remove_dir_all(&t);
+}
+
+#[test]
+fn rooms_named_by_their_files_join_kit_rooms() {
+    // A room given by its model, walkmesh, hooks and door template (here a kit room's own
+    // files by path), attached to a kit component: placed, joined, linked, checked clean.
+    let t = tmp("files");
+    let kit = kits().join("hiddenbek");
+    let layout = t.join("files.json");
+    let room = |name: &str| kit.join(name).display().to_string().replace('\\', "/");
+    std::fs::write(
+        &layout,
+        serde_json::json!({
+            "module": "files01",
+            "rooms": [
+                {"kit": "hiddenbek", "component": "hallway_1", "position": [0, 0, 0]},
+                {"model": room("room_3.mdl"), "walkmesh": room("room_3.wok"),
+                 "minimap": room("room_3.png"),
+                 "hooks": [{"position": [-0.36173081398010254, -7.504032135009766, 0.04331514239311218], "rotation": 180}],
+                 "door": {"utd": room("door0_k1.utd"), "width": 3.6},
+                 "attach": {"room": 0, "to_hook": 1, "hook": 0}}
+            ]
+        })
+        .to_string(),
+    )
+    .unwrap();
+    let r = build(&layout, &t.join("out"));
+    assert_eq!(r["check"]["errors"], 0, "{r:#}");
+    assert_eq!(r["build"]["connections"].as_array().unwrap().len(), 1);
+    assert_eq!(r["build"]["linked_pairs"], 1);
+    assert_eq!(r["build"]["rooms"][1]["source"], room("room_3.wok"));
+    assert!(t.join("out/files01_01.mdl").exists() && t.join("out/files01_dor00.utd").exists());
     let _ = std::fs::remove_dir_all(&t);
 }

@@ -2,18 +2,14 @@
 //! them (the TGA decoded, the ARE's `Map` struct), the refusals, and `check`'s view of a
 //! module's minimap through `areakit_app::minimap::minimap_findings`.
 
+use crate::common::{areakit, run};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use areakit_app::formats::bwm::{self, Bwm};
 use areakit_app::formats::gff::{self, Gff, Label, Value, views::Are};
 use areakit_app::formats::tga;
 use areakit_area::minimap::{self, Game, MinimapOptions, walkable_samples};
 use serde_json::Value as Json;
-
-fn areakit() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_areakit"))
-}
 
 /// A fresh demo area (demo.lyt and three room walkmeshes) with an ARE of its own.
 fn demo(name: &str) -> PathBuf {
@@ -36,15 +32,6 @@ fn woks(dir: &Path) -> Vec<Bwm> {
         .iter()
         .map(|r| bwm::read(&std::fs::read(dir.join(format!("{r}.wok"))).unwrap()).unwrap())
         .collect()
-}
-
-fn run(args: &[&std::ffi::OsStr]) -> (i32, String, String) {
-    let out = areakit().args(args).output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 /// The minimap and map block of the demo area, read back from the files: the TGA decodes to

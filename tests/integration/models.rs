@@ -3,22 +3,9 @@
 //! whose WOK no longer matches its model is reported.
 
 use crate::common;
+use crate::common::run;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn areakit() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_areakit"))
-}
-
-fn run(args: &[&std::ffi::OsStr]) -> (i32, String, String) {
-    let out = areakit().args(args).output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn kit_room(name: &str) -> PathBuf {
     common::corpus_dir()

@@ -2,24 +2,11 @@
 //! again (text and `--json`), the files it writes (atomically, the input untouched), `check` on
 //! the result, and the refusals.
 
+use crate::common::{areakit, run};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use areakit_app::formats::bwm;
 use serde_json::Value;
-
-fn areakit() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_areakit"))
-}
-
-fn run(args: &[&std::ffi::OsStr]) -> (i32, String, String) {
-    let out = areakit().args(args).output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 const ROOMS: [&str; 3] = ["demo_a", "demo_b", "demo_c"];
 

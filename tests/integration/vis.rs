@@ -3,24 +3,12 @@
 //! reads back symmetric, a VIS lacking a seen pair is `vis-missing-pair` in `check`, the input
 //! is never overwritten, and without models the room-graph fallback says so.
 
+use crate::common::run;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use areakit_app::Session;
 use areakit_area::visgen::synthetic::{GridSpec, SyntheticArea, grid_area};
 use areakit_formats::{bwm, lyt, mdl, vis};
-
-fn run(args: &[&std::ffi::OsStr]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_areakit"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("areakit-vis-{name}-{}", std::process::id()));

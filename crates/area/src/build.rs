@@ -285,6 +285,12 @@ const OVERLAP_LIMIT_M2: f32 = 1.0;
 /// rooms in each other.
 const STACKED_HEIGHT: f32 = 2.5;
 
+/// The VIS sample spacing of a build (metres): finer than `vis generate`'s default (1.5 m,
+/// chosen for 50-room areas in 5 s), because a module of kit rooms is small and its corridors
+/// line doorways up — on the 7-room hiddenbek example, 1.5 m finds 17 of the 21 pairs that the
+/// union of five spacings from 1.5 m to 0.35 m finds, 0.5 m all 21 (`docs/build.md`).
+pub const BUILD_VIS_SPACING: f32 = 0.5;
+
 /// Checks a module resref: lower-case letters, digits and `_`, and short enough that
 /// `lbl_map<module>` (the minimap) fits a 16-character resref.
 pub fn check_module_name(module: &str) -> Result<(), BuildError> {
@@ -985,6 +991,8 @@ pub fn build(input: &BuildInput) -> Result<Built, BuildError> {
     let links: Vec<(usize, usize)> = linked.keys().copied().collect();
     let vis_opts = VisOptions {
         threads: input.threads,
+        eye_spacing: BUILD_VIS_SPACING,
+        target_spacing: BUILD_VIS_SPACING,
         ..VisOptions::default()
     };
     let vis_result = visgen::generate_vis(&vis_rooms, &links, &vis_opts);

@@ -120,35 +120,7 @@ const VIS_WARNINGS: [&str; 10] = [
 /// the 12 rooms whose walkmesh is absent.
 #[test]
 fn corpus_m10aa_room_links_match_both_ways() {
-    let vis_files: Vec<_> = areakit_testkit::corpus_files(&["vis"])
-        .into_iter()
-        .filter(|p| p.ends_with("m10aa.vis"))
-        .collect();
-    assert_eq!(vis_files.len(), 1);
-    let woks: Vec<_> = areakit_testkit::corpus_files(&["wok"])
-        .into_iter()
-        .filter(|p| {
-            p.file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with("m10aa_"))
-        })
-        .collect();
-    assert_eq!(woks.len(), 5, "{woks:?}");
-
-    let v = vis::read(&std::fs::read(&vis_files[0]).unwrap()).unwrap();
-    let mut layout = lyt::Lyt::default();
-    for r in &v.rooms {
-        layout
-            .rooms
-            .push(lyt::Placement::new(r.name.clone(), [0.0; 3]));
-    }
-    let dir = std::env::temp_dir().join(format!("areakit-m10aa-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("m10aa.lyt"), lyt::write(&layout).unwrap()).unwrap();
-    std::fs::copy(&vis_files[0], dir.join("m10aa.vis")).unwrap();
-    for w in &woks {
-        std::fs::copy(w, dir.join(w.file_name().unwrap())).unwrap();
-    }
+    let dir = m10aa_dir("links");
     let area = areakit_area::area::Area::open(&dir).unwrap();
     let findings = areakit_area::area::check(&area);
     let _ = std::fs::remove_dir_all(&dir);
@@ -253,4 +225,37 @@ fn corpus_prefixes_never_panic() {
         }
     }
     assert_eq!(tried, 18518 + 24, "every prefix of every file");
+}
+
+/// A folder holding m10aa's LYT (made from its VIS order), its VIS and its five corpus WOKs.
+pub fn m10aa_dir(tag: &str) -> std::path::PathBuf {
+    let vis_files: Vec<_> = areakit_testkit::corpus_files(&["vis"])
+        .into_iter()
+        .filter(|p| p.ends_with("m10aa.vis"))
+        .collect();
+    assert_eq!(vis_files.len(), 1);
+    let woks: Vec<_> = areakit_testkit::corpus_files(&["wok"])
+        .into_iter()
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("m10aa_"))
+        })
+        .collect();
+    assert_eq!(woks.len(), 5, "{woks:?}");
+    let v = vis::read(&std::fs::read(&vis_files[0]).unwrap()).unwrap();
+    let mut layout = lyt::Lyt::default();
+    for r in &v.rooms {
+        layout
+            .rooms
+            .push(lyt::Placement::new(r.name.clone(), [0.0; 3]));
+    }
+    let dir = std::env::temp_dir().join(format!("areakit-m10aa-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("m10aa.lyt"), lyt::write(&layout).unwrap()).unwrap();
+    std::fs::copy(&vis_files[0], dir.join("m10aa.vis")).unwrap();
+    for w in &woks {
+        std::fs::copy(w, dir.join(w.file_name().unwrap())).unwrap();
+    }
+    dir
 }

@@ -8,48 +8,15 @@
 //! space, with 16 transitions, 8 of them between the five) and its VIS, whose room order is
 //! the LYT order (see `lyt_vis_corpus.rs`). Every area below is opened with `Area::open`.
 
+use crate::lyt_vis_corpus::m10aa_dir;
 use std::path::PathBuf;
 
 use areakit_area::area::{self, Area};
 use areakit_area::relink::{RelinkOptions, relink, relink_detailed};
 use areakit_formats::bwm::{self, Bwm};
-use areakit_formats::{lyt, vis};
 
 /// The room-link finding codes of `area::check`.
 const LINK_CODES: [&str; 2] = ["area-transition-missing-room", "area-link-one-way"];
-
-/// A folder holding m10aa's LYT (made from its VIS order), its VIS and its five corpus WOKs.
-fn m10aa_dir(tag: &str) -> PathBuf {
-    let vis_files: Vec<_> = areakit_testkit::corpus_files(&["vis"])
-        .into_iter()
-        .filter(|p| p.ends_with("m10aa.vis"))
-        .collect();
-    assert_eq!(vis_files.len(), 1);
-    let woks: Vec<_> = areakit_testkit::corpus_files(&["wok"])
-        .into_iter()
-        .filter(|p| {
-            p.file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with("m10aa_"))
-        })
-        .collect();
-    assert_eq!(woks.len(), 5, "{woks:?}");
-    let v = vis::read(&std::fs::read(&vis_files[0]).unwrap()).unwrap();
-    let mut layout = lyt::Lyt::default();
-    for r in &v.rooms {
-        layout
-            .rooms
-            .push(lyt::Placement::new(r.name.clone(), [0.0; 3]));
-    }
-    let dir = std::env::temp_dir().join(format!("areakit-relink-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("m10aa.lyt"), lyt::write(&layout).unwrap()).unwrap();
-    std::fs::copy(&vis_files[0], dir.join("m10aa.vis")).unwrap();
-    for w in &woks {
-        std::fs::copy(w, dir.join(w.file_name().unwrap())).unwrap();
-    }
-    dir
-}
 
 fn transitions(area: &Area) -> Vec<Vec<i32>> {
     area.rooms
