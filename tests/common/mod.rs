@@ -6,21 +6,6 @@ pub mod module_fixture;
 
 pub use areakit_testkit::{corpus_dir, corpus_files};
 
-/// The `areakit` binary under test.
-pub fn areakit() -> std::process::Command {
-    std::process::Command::new(env!("CARGO_BIN_EXE_areakit"))
-}
-
-/// Runs `areakit` with `args`: exit code (-1 when killed), stdout, stderr.
-pub fn run(args: &[&std::ffi::OsStr]) -> (i32, String, String) {
-    let out = areakit().args(args).output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 /// A closed box walkmesh (placeable or door, every face non-walkable): `2 hx` by `2 hy` in
 /// plan about the origin, `h` high, with everything derived rebuilt.
 #[allow(dead_code)]

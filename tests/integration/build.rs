@@ -6,7 +6,7 @@
 //! layouts are refused naming the room, with nothing written.
 
 use crate::common;
-use crate::common::run;
+use crate::support::run;
 
 use std::path::{Path, PathBuf};
 

@@ -25,6 +25,7 @@ mod nav_area;
 mod relink;
 mod render;
 mod severity_review;
+mod support;
 mod text_oddities;
 mod trx_bake;
 mod viewer_browser;

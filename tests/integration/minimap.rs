@@ -2,7 +2,7 @@
 //! them (the TGA decoded, the ARE's `Map` struct), the refusals, and `check`'s view of a
 //! module's minimap through `areakit_app::minimap::minimap_findings`.
 
-use crate::common::{areakit, run};
+use crate::support::{areakit, run};
 use std::path::{Path, PathBuf};
 
 use areakit_app::formats::bwm::{self, Bwm};

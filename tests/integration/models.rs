@@ -3,7 +3,7 @@
 //! whose WOK no longer matches its model is reported.
 
 use crate::common;
-use crate::common::run;
+use crate::support::run;
 
 use std::path::{Path, PathBuf};
 

@@ -2,7 +2,7 @@
 //! again (text and `--json`), the files it writes (atomically, the input untouched), `check` on
 //! the result, and the refusals.
 
-use crate::common::{areakit, run};
+use crate::support::{areakit, run};
 use std::path::{Path, PathBuf};
 
 use areakit_app::formats::bwm;

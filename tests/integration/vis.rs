@@ -3,7 +3,7 @@
 //! reads back symmetric, a VIS lacking a seen pair is `vis-missing-pair` in `check`, the input
 //! is never overwritten, and without models the room-graph fallback says so.
 
-use crate::common::run;
+use crate::support::run;
 use std::path::{Path, PathBuf};
 
 use areakit_app::Session;
