@@ -166,7 +166,13 @@ pub fn vis_findings(module: &Module, models: &[RoomModel]) -> Vec<Finding> {
         .as_ref()
         .map(|p| p.display().to_string())
         .unwrap_or_else(|| area.lyt_path.display().to_string());
-    visgen::vis_findings(&rooms, &room_links(module), vis, &VisOptions::default())
+    let spacing = visgen::check_spacing(&rooms);
+    let opts = VisOptions {
+        eye_spacing: spacing,
+        target_spacing: spacing,
+        ..VisOptions::default()
+    };
+    visgen::vis_findings(&rooms, &room_links(module), vis, &opts)
         .into_iter()
         .map(|mut f| {
             f.place = f.place.file(file.clone());

@@ -288,8 +288,9 @@ const STACKED_HEIGHT: f32 = 2.5;
 /// The VIS sample spacing of a build (metres): finer than `vis generate`'s default (1.5 m,
 /// chosen for 50-room areas in 5 s), because a module of kit rooms is small and its corridors
 /// line doorways up — on the 7-room hiddenbek example, 1.5 m finds 17 of the 21 pairs that the
-/// union of five spacings from 1.5 m to 0.35 m finds, 0.5 m all 21 (`docs/build.md`).
-pub const BUILD_VIS_SPACING: f32 = 0.5;
+/// union of five spacings from 1.5 m to 0.35 m finds, 0.5 m all 21 (`docs/build.md`). The
+/// finest spacing `check` samples a small area with ([`visgen::check_spacing`]).
+pub const BUILD_VIS_SPACING: f32 = visgen::CHECK_SPACINGS[0];
 
 /// Checks a module resref: lower-case letters, digits and `_`, and short enough that
 /// `lbl_map<module>` (the minimap) fits a 16-character resref.

@@ -91,6 +91,42 @@ impl Default for VisOptions {
     }
 }
 
+/// The sample spacings [`check_spacing`] picks from, finest first.
+pub const CHECK_SPACINGS: [f32; 5] = [0.5, 0.75, 1.0, 1.25, 1.5];
+
+/// Eye points per area that [`check_spacing`] allows at most (walkable area / spacing²).
+pub const CHECK_EYE_BUDGET: f32 = 6000.0;
+
+/// The sample spacing `check` uses on an area: the finest of [`CHECK_SPACINGS`] that keeps the
+/// walkable floor (all rooms' walkable faces, m²) within [`CHECK_EYE_BUDGET`] eye points — small
+/// areas are sampled densely (a module of kit rooms, ~1 000 m², at 0.5 m: the spacing `areakit
+/// build` generates with, so a built module meets its own VIS), large ones at the 1.5 m of
+/// `vis generate`.
+pub fn check_spacing(rooms: &[VisRoom<'_>]) -> f32 {
+    let area: f64 = rooms
+        .iter()
+        .filter_map(|r| r.walkmesh)
+        .flat_map(|w| {
+            w.faces
+                .iter()
+                .filter(|f| f.material.is_walkable())
+                .map(|f| {
+                    let p = |i: u32| {
+                        w.vertices
+                            .get(i as usize)
+                            .map_or(Vec3::ZERO, |v| Vec3::from(*v))
+                    };
+                    let (a, b, c) = (p(f.vertices[0]), p(f.vertices[1]), p(f.vertices[2]));
+                    f64::from((b - a).cross(c - a).length() * 0.5)
+                })
+        })
+        .sum();
+    CHECK_SPACINGS
+        .into_iter()
+        .find(|s| area / f64::from(s * s) <= f64::from(CHECK_EYE_BUDGET))
+        .unwrap_or(CHECK_SPACINGS[CHECK_SPACINGS.len() - 1])
+}
+
 /// The default eye height: 1.7 m above the walkable floor.
 pub const DEFAULT_EYE_HEIGHT: f32 = 1.7;
 

@@ -275,7 +275,14 @@ fn m10aa_rooms_hold_every_sight_line_the_oracle_finds_and_meet_the_games_vis() {
     // transitions number the rooms of the full LYT, which the corpus lacks).
     let links = shared_edges(&rooms);
     assert!(!links.is_empty());
-    let opts = VisOptions::default();
+    // Sampled as `check` samples this area.
+    let spacing = visgen::check_spacing(&vis_rooms);
+    let opts = VisOptions {
+        eye_spacing: spacing,
+        target_spacing: spacing,
+        ..VisOptions::default()
+    };
+    eprintln!("m10aa: check samples every {spacing} m");
     let r = visgen::generate_vis(&vis_rooms, &links, &opts);
     assert_eq!(r.method, "sampled sight lines");
     let names: Vec<String> = rooms.iter().map(|r| r.0.clone()).collect();
