@@ -29,11 +29,17 @@ pub fn check_text(report: &Report) -> String {
             f.finding.message
         ));
     }
+    let infos = report.count(Severity::Info);
     s.push_str(&format!(
-        "{} files checked: {} errors, {} warnings\n",
+        "{} files checked: {} errors, {} warnings{}\n",
         report.files_checked,
         report.count(Severity::Error),
-        report.count(Severity::Warning)
+        report.count(Severity::Warning),
+        if infos > 0 {
+            format!(", {infos} infos")
+        } else {
+            String::new()
+        }
     ));
     s
 }

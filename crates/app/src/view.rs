@@ -13,7 +13,6 @@ use std::path::Path;
 use base64::Engine as _;
 use serde_json::{Value, json};
 
-use areakit_formats::Severity;
 use areakit_formats::bwm::Material;
 
 use crate::Error;
@@ -213,7 +212,7 @@ pub fn view_data(map: &MapInput, objects: &[MapObject], paths: &[Vec<[f32; 3]>])
             let pos = f.place.position.filter(|p| p.iter().all(|c| c.is_finite()));
             json!({
                 "n": n + 1,
-                "severity": if f.severity == Severity::Error { "error" } else { "warning" },
+                "severity": f.severity.name(),
                 "code": f.code,
                 "message": f.message,
                 "room": map.rooms.get(*ri).and_then(|r| r.0.clone()),

@@ -280,7 +280,7 @@
       for (const f of D.findings) {
         if (!f.position) continue;
         const x = sx(f.position[0]), y = sy(f.position[1]);
-        const c = f.severity === "error" ? "#e00000" : "#c000c0";
+        const c = f.severity === "error" ? "#e00000" : f.severity === "info" ? "#707070" : "#c000c0";
         ctx.beginPath(); ctx.arc(x, y, f.n === highlight ? 10 : 6, 0, 2 * Math.PI); ctx.strokeStyle = c; ctx.lineWidth = 2; ctx.stroke();
         label(String(f.n), x + 7, y - 5, "bold 10px sans-serif", c, 2.5);
       }
