@@ -135,6 +135,8 @@ pub struct Component {
     /// Door templates, indexed by [`ComponentHook::door`]; `None` where the kit names a
     /// template it does not hold (those doorways stay open, with a warning).
     pub doors: Vec<Option<DoorTemplate>>,
+    /// The kit it comes from (its doorway padding models apply to its doors).
+    pub kit: Option<String>,
 }
 
 /// A file a kit supplies that the module carries.
@@ -160,6 +162,48 @@ pub struct Supplies {
     pub always: Vec<SuppliedFile>,
     /// The skybox model the layout names, if a kit has it.
     pub skybox: Option<Model>,
+    /// `doorway/` padding models: where two connected doors differ in height (`top`) or
+    /// width (`side`), the padding of the smaller door closes the gap.
+    pub padding: Vec<Padding>,
+}
+
+/// Which gap a padding model closes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PaddingKind {
+    /// Above the smaller door (`top<door>_<size>`): the other door is taller.
+    Top,
+    /// Beside it (`side<door>_<size>`): the other door is wider.
+    Side,
+}
+
+/// A doorway padding model of a kit (`doorway/top<door>_<size>.mdl` or `side...`).
+#[derive(Debug, Clone)]
+pub struct Padding {
+    /// The kit.
+    pub kit: String,
+    /// Top or side.
+    pub kind: PaddingKind,
+    /// The kit door (index into its doors) it pads.
+    pub door: usize,
+    /// The other door's size it is made for, in centimetres.
+    pub size_cm: u32,
+    /// The model.
+    pub model: Model,
+}
+
+/// Reads `top<door>_<size>` / `side<door>_<size>` (a padding model's file stem): kind, door,
+/// size in centimetres.
+pub fn padding_name(stem: &str) -> Option<(PaddingKind, usize, u32)> {
+    let lower = stem.to_ascii_lowercase();
+    let (kind, rest) = if let Some(r) = lower.strip_prefix("top") {
+        (PaddingKind::Top, r)
+    } else if let Some(r) = lower.strip_prefix("side") {
+        (PaddingKind::Side, r)
+    } else {
+        return None;
+    };
+    let (door, size) = rest.split_once('_')?;
+    Some((kind, door.parse().ok()?, size.parse().ok()?))
 }
 
 /// Everything `build` needs, loaded: the layout, one component per layout room, supplies.
@@ -980,6 +1024,84 @@ pub fn build(input: &BuildInput) -> Result<Built, BuildError> {
         }
     }
 
+    // Doorway padding (Holocron's rule): where two connected doors differ in height (width),
+    // the smaller door's kit pads it with its `top` (`side`) model of the smallest size above
+    // the other door's, turned to the door's bearing, at the door.
+    let mut pads: Vec<(String, Model, [usize; 2])> = Vec::new();
+    for &(a, ha, b, hb, _) in &joints {
+        let (hook_a, hook_b) = (comp(a).hooks[ha], comp(b).hooks[hb]);
+        let (Some(da), Some(db)) = (
+            comp(a).doors.get(hook_a.door).and_then(Option::as_ref),
+            comp(b).doors.get(hook_b.door).and_then(Option::as_ref),
+        ) else {
+            continue;
+        };
+        let at = {
+            let (pa, pb) = (
+                places[a].point(hook_a.position),
+                places[b].point(hook_b.position),
+            );
+            [
+                (pa[0] + pb[0]) / 2.0,
+                (pa[1] + pb[1]) / 2.0,
+                (pa[2] + pb[2]) / 2.0,
+            ]
+        };
+        for (kind, small_a, other) in [
+            (
+                PaddingKind::Top,
+                da.height < db.height,
+                da.height.max(db.height),
+            ),
+            (
+                PaddingKind::Side,
+                da.width < db.width,
+                da.width.max(db.width),
+            ),
+        ] {
+            let differs = match kind {
+                PaddingKind::Top => da.height != db.height,
+                PaddingKind::Side => da.width != db.width,
+            };
+            if !differs {
+                continue;
+            }
+            let (room, hook) = if small_a { (a, hook_a) } else { (b, hook_b) };
+            let Some(kit) = &comp(room).kit else {
+                continue;
+            };
+            let need = (other * 100.0).round() as u32;
+            let Some(p) = input
+                .supplies
+                .padding
+                .iter()
+                .filter(|p| {
+                    p.kind == kind
+                        && p.kit.eq_ignore_ascii_case(kit)
+                        && p.door == hook.door
+                        && p.size_cm > need
+                })
+                .min_by_key(|p| p.size_cm)
+            else {
+                warnings.push(format!(
+                    "rooms {a} and {b}: their doors differ in {}, and kit {kit:?} has no {} padding for door {} above {need} cm: the gap stays open",
+                    if kind == PaddingKind::Top { "height" } else { "width" },
+                    if kind == PaddingKind::Top { "top" } else { "side" },
+                    hook.door
+                ));
+                continue;
+            };
+            let name = format!("{module}_pad{:02}", pads.len());
+            let mut m = p.model.clone();
+            let bearing = places[room].direction(hook.rotation);
+            crate::models::transform(&mut m, &[Transform::RotateZ(bearing as f64)]);
+            rename_model(&mut m, &name, &lightmap_names);
+            retarget(&mut m, game);
+            lyt.rooms.push(lyt::Placement::new(name.clone(), at));
+            pads.push((name, m, [a, b]));
+        }
+    }
+
     // VIS from geometry; linked rooms always see each other.
     let vis_rooms: Vec<VisRoom> = (0..n)
         .map(|i| VisRoom {
@@ -1003,6 +1125,21 @@ pub fn build(input: &BuildInput) -> Result<Built, BuildError> {
         vis.add_room(sky_name);
         for name in &names {
             vis.set_visible(name, sky_name, true);
+        }
+    }
+    // A padding model is drawn with its doorway: from the two rooms and every room that sees
+    // either.
+    for (pad, _, [a, b]) in &pads {
+        vis.add_room(pad);
+        for (i, name) in names.iter().enumerate() {
+            let sees = i == *a
+                || i == *b
+                || vis.is_visible(name, &names[*a])
+                || vis.is_visible(name, &names[*b]);
+            if sees {
+                vis.set_visible(name, pad, true);
+                vis.set_visible(pad, name, true);
+            }
         }
     }
 
@@ -1167,7 +1304,12 @@ pub fn build(input: &BuildInput) -> Result<Built, BuildError> {
             });
         }
     }
-    if let Some((name, m)) = &sky {
+    let extra_models: Vec<(&String, &Model)> = sky
+        .iter()
+        .map(|(n, m)| (n, m))
+        .chain(pads.iter().map(|(n, m, _)| (n, m)))
+        .collect();
+    for (name, m) in extra_models {
         let (mdl_bytes, mdx_bytes) =
             mdl::write(m).map_err(|e| BuildError::Encode(format!("{name}.mdl: {e}")))?;
         files.push(ModuleFile {

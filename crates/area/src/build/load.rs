@@ -118,6 +118,27 @@ pub fn load(
                 });
             }
         }
+        for p in k.files_in("doorway") {
+            let (stem, ext) = stem_ext(&p);
+            if ext != "mdl" {
+                continue;
+            }
+            let Some((kind, door, size_cm)) = super::padding_name(&stem) else {
+                continue;
+            };
+            let Some(mdx) =
+                kit::find_file(p.parent().unwrap_or(Path::new(".")), &format!("{stem}.mdx"))
+            else {
+                continue;
+            };
+            supplies.padding.push(super::Padding {
+                kit: k.id.clone(),
+                kind,
+                door,
+                size_cm,
+                model: read_model(&p, &mdx)?,
+            });
+        }
         if supplies.skybox.is_none()
             && let Some(name) = &layout.skybox
         {
@@ -253,6 +274,7 @@ pub fn kit_component(k: &Kit, id: &str, game: TargetGame) -> Result<Component, B
         hooks,
         image,
         doors,
+        kit: Some(k.id.clone()),
     })
 }
 
@@ -335,5 +357,6 @@ fn files_component(
             .collect(),
         image,
         doors,
+        kit: None,
     })
 }

@@ -78,6 +78,7 @@ fn square() -> Component {
         ],
         image: None,
         doors: vec![Some(door())],
+        kit: Some("test".into()),
     }
 }
 
@@ -341,4 +342,59 @@ fn hooks_that_meet_without_facing_are_not_connected() {
     // Facing, the same placement connects.
     let built = build(&input(vec![at(0.0, 0.0, 0.0), at(0.0, 10.0, 0.0)])).unwrap();
     assert_eq!(built.report.connections.len(), 1);
+}
+
+#[test]
+fn doors_of_different_heights_get_the_smaller_doors_top_padding() {
+    // Room 1's door is 3 m high, room 0's 2.5 m: room 0's kit pads door 0 with its smallest
+    // top padding above 300 cm (350, not 250 or 400), turned to the door, at the door.
+    let mut i = input(vec![at(0.0, 0.0, 0.0), attach(0, 0, 1)]);
+    let mut tall = square();
+    tall.doors[0].as_mut().unwrap().height = 3.0;
+    i.components.push(tall);
+    i.room_components[1] = 1;
+    for size_cm in [250, 400, 350] {
+        i.supplies.padding.push(Padding {
+            kit: "test".into(),
+            kind: PaddingKind::Top,
+            door: 0,
+            size_cm,
+            model: Model::new(Game::K1, &format!("top0_{size_cm}")),
+        });
+    }
+    let built = build(&i).unwrap();
+    let lyt = lyt::read(file(&built, "tst01.lyt")).unwrap();
+    assert_eq!(lyt.rooms.len(), 3);
+    assert_eq!(lyt.rooms[2].name, "tst01_pad00");
+    assert_eq!(lyt.rooms[2].position, [0.0, 5.0, 0.0]);
+    let pad = mdl::read(
+        file(&built, "tst01_pad00.mdl"),
+        file(&built, "tst01_pad00.mdx"),
+    )
+    .unwrap();
+    assert_eq!(pad.geometry.name.as_string(), "tst01_pad00");
+    let vis = areakit_formats::vis::read(file(&built, "tst01.vis")).unwrap();
+    assert!(vis.is_visible("tst01_00", "tst01_pad00") && vis.is_visible("tst01_01", "tst01_pad00"));
+    // The same doors: no padding. Without a model that fits: a warning naming the rooms.
+    let built = build(&input(vec![at(0.0, 0.0, 0.0), attach(0, 0, 1)])).unwrap();
+    assert!(!built.files.iter().any(|f| f.resref.contains("pad")));
+    i.supplies.padding.retain(|p| p.size_cm < 300);
+    let built = build(&i).unwrap();
+    assert!(
+        built
+            .report
+            .warnings
+            .iter()
+            .any(|w| w.contains("rooms 0 and 1") && w.contains("height")),
+        "{:?}",
+        built.report.warnings
+    );
+}
+
+#[test]
+fn padding_names_give_kind_door_and_size() {
+    assert_eq!(padding_name("top0_350"), Some((PaddingKind::Top, 0, 350)));
+    assert_eq!(padding_name("Side1_420"), Some((PaddingKind::Side, 1, 420)));
+    assert_eq!(padding_name("door0_k1"), None);
+    assert_eq!(padding_name("top_x"), None);
 }
