@@ -182,19 +182,20 @@ pub fn write_module(
                 Erf::from_resources(ErfKind::Mod, members).map_err(|e| Error::encode(output, e))?;
             let data = areakit_formats::erf::write(&erf).map_err(|e| Error::encode(output, e))?;
             // The temporary capsule must keep the .mod extension for check to open it.
-            let tmp_mod = tmp.with_extension("mod");
-            std::fs::write(&tmp_mod, &data).map_err(|e| Error::io(&tmp_mod, e))?;
-            let c = check_module(session, &tmp_mod);
-            match c {
-                Ok(c) if c.errors == 0 => {
-                    std::fs::rename(&tmp_mod, output).map_err(|e| Error::io(output, e))?;
-                    Ok(c)
-                }
-                other => {
-                    cleanup(&tmp_mod);
-                    other.and_then(|c| Err(refused(layout, &c)))
-                }
+            let tmp_mod = PathBuf::from(format!("{}.mod", tmp.display()));
+            let c = std::fs::write(&tmp_mod, &data)
+                .map_err(|e| Error::io(&tmp_mod, e))
+                .and_then(|()| check_module(session, &tmp_mod));
+            let done = match c {
+                Ok(c) if c.errors == 0 => std::fs::rename(&tmp_mod, output)
+                    .map(|()| c)
+                    .map_err(|e| Error::io(output, e)),
+                other => other.and_then(|c| Err(refused(layout, &c))),
+            };
+            if done.is_err() {
+                cleanup(&tmp_mod);
             }
+            done
         } else {
             std::fs::create_dir(&tmp).map_err(|e| Error::io(&tmp, e))?;
             for f in &built.files {
