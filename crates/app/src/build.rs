@@ -124,13 +124,10 @@ fn temporary_beside(output: &Path, tag: &str) -> PathBuf {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "module".into());
     let pid = std::process::id();
-    for k in 0u32.. {
-        let p = parent.join(format!(".{name}.{tag}-{pid}-{k}"));
-        if !p.exists() {
-            return p;
-        }
-    }
-    unreachable!("an unused name exists")
+    (0u32..u32::MAX)
+        .map(|k| parent.join(format!(".{name}.{tag}-{pid}-{k}")))
+        .find(|p| !p.exists())
+        .unwrap_or_else(|| parent.join(format!(".{name}.{tag}-{pid}")))
 }
 
 /// Writes a built module to a temporary place, checks it, and renames it over `output`.
