@@ -637,41 +637,22 @@ fn height_in(t: [[f32; 3]; 3], p: [f32; 2]) -> Option<f32> {
     (l1 >= 0.0 && l2 >= 0.0 && l3 >= 0.0).then(|| l1 * a[2] + l2 * b[2] + l3 * c[2])
 }
 
-/// A corner rounded to centimetres, to match the edges walkable faces share.
-type CornerKey = (i64, i64, i64);
-
 /// The walkable point of a room farthest (in plan) from its walkable boundary, sampled at the
 /// walkable faces' centroids: where the entry point of the first room goes, and where paths to
 /// a room end. `None` when the room has no walkable face.
 pub fn interior_point(w: &Bwm) -> Option<[f32; 3]> {
     let tris: Vec<[[f32; 3]; 3]> = walkable_triangles(w).collect();
-    // Boundary: edges of walkable faces that no other walkable face shares (by position).
-    let key = |v: [f32; 3]| {
-        (
-            (v[0] * 100.0).round() as i64,
-            (v[1] * 100.0).round() as i64,
-            (v[2] * 100.0).round() as i64,
-        )
-    };
-    let mut count: HashMap<(CornerKey, CornerKey), u32> = HashMap::new();
-    for t in &tris {
-        for k in 0..3 {
-            let (a, b) = (key(t[k]), key(t[(k + 1) % 3]));
-            *count
-                .entry(if a < b { (a, b) } else { (b, a) })
-                .or_default() += 1;
-        }
-    }
-    let mut boundary: Vec<([f32; 2], [f32; 2])> = Vec::new();
-    for t in &tris {
-        for k in 0..3 {
-            let (a, b) = (key(t[k]), key(t[(k + 1) % 3]));
-            if count[&if a < b { (a, b) } else { (b, a) }] == 1 {
-                let (p, q) = (t[k], t[(k + 1) % 3]);
-                boundary.push(([p[0], p[1]], [q[0], q[1]]));
-            }
-        }
-    }
+    // The walkable boundary: the WOK's own perimeter edges (`face * 3 + side`).
+    let boundary: Vec<([f32; 2], [f32; 2])> = w
+        .edges
+        .iter()
+        .filter_map(|e| {
+            let t = w.face_positions((e.edge / 3) as usize)?;
+            let k = (e.edge % 3) as usize;
+            let (p, q) = (t[k], t[(k + 1) % 3]);
+            Some(([p[0], p[1]], [q[0], q[1]]))
+        })
+        .collect();
     let mut best: Option<(f32, [f32; 3])> = None;
     for t in &tris {
         let c = [
@@ -953,6 +934,15 @@ pub fn build(input: &BuildInput) -> Result<Built, BuildError> {
         lyt.rooms
             .push(lyt::Placement::new(names[i].clone(), p.position));
     }
+    // Each connection's doorway: the midpoint of its two hooks (the door and any padding).
+    let doorway: Vec<[f32; 3]> = joints
+        .iter()
+        .map(|&(a, ha, b, hb, _)| {
+            let pa = places[a].point(comp(a).hooks[ha].position);
+            let pb = places[b].point(comp(b).hooks[hb].position);
+            [0, 1, 2].map(|c| (pa[c] + pb[c]) / 2.0)
+        })
+        .collect();
     for (k, &(a, ha, b, hb, explicit)) in joints.iter().enumerate() {
         let (hook_a, hook_b) = (comp(a).hooks[ha], comp(b).hooks[hb]);
         let da = comp(a).doors.get(hook_a.door).and_then(Option::as_ref);
@@ -962,13 +952,7 @@ pub fn build(input: &BuildInput) -> Result<Built, BuildError> {
             (Some(x), _) => (Some(x), a, hook_a),
             (None, y) => (y, b, hook_b),
         };
-        let pa = places[a].point(hook_a.position);
-        let pb = places[b].point(hook_b.position);
-        let at = [
-            (pa[0] + pb[0]) / 2.0,
-            (pa[1] + pb[1]) / 2.0,
-            (pa[2] + pb[2]) / 2.0,
-        ];
+        let at = doorway[k];
         let bearing = places[room].direction(hook.rotation).to_radians();
         let resref = format!("{module}_dor{k:02}");
         if let Some(d) = door {
@@ -1028,7 +1012,7 @@ pub fn build(input: &BuildInput) -> Result<Built, BuildError> {
     // the smaller door's kit pads it with its `top` (`side`) model of the smallest size above
     // the other door's, turned to the door's bearing, at the door.
     let mut pads: Vec<(String, Model, [usize; 2])> = Vec::new();
-    for &(a, ha, b, hb, _) in &joints {
+    for (k, &(a, ha, b, hb, _)) in joints.iter().enumerate() {
         let (hook_a, hook_b) = (comp(a).hooks[ha], comp(b).hooks[hb]);
         let (Some(da), Some(db)) = (
             comp(a).doors.get(hook_a.door).and_then(Option::as_ref),
@@ -1036,17 +1020,7 @@ pub fn build(input: &BuildInput) -> Result<Built, BuildError> {
         ) else {
             continue;
         };
-        let at = {
-            let (pa, pb) = (
-                places[a].point(hook_a.position),
-                places[b].point(hook_b.position),
-            );
-            [
-                (pa[0] + pb[0]) / 2.0,
-                (pa[1] + pb[1]) / 2.0,
-                (pa[2] + pb[2]) / 2.0,
-            ]
-        };
+        let at = doorway[k];
         for (kind, small_a, other) in [
             (
                 PaddingKind::Top,
