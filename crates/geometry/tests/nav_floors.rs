@@ -46,7 +46,11 @@ fn rect_cells(
 }
 
 fn opts(mode: Mode) -> SearchOptions {
-    SearchOptions { mode, snap: 0.5 }
+    SearchOptions {
+        mode,
+        snap: 0.5,
+        ..SearchOptions::default()
+    }
 }
 
 #[test]

@@ -41,11 +41,12 @@ pub mod clearance;
 use glam::Vec3;
 
 pub mod mesh;
+pub mod poly;
 pub mod search;
 pub mod stitch;
 
 pub use mesh::{Island, LocateError, Location, NavMesh};
-pub use search::{DEFAULT_SNAP, Endpoint, Mode, Path, PathError, SearchOptions, Searcher};
+pub use search::{DEFAULT_SNAP, Endpoint, Layer, Mode, Path, PathError, SearchOptions, Searcher};
 pub use stitch::{Seam, SeamSegment, Stitched, stitch};
 
 /// The walkable ground: triangles over shared vertices, one region id per triangle.

