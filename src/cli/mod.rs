@@ -439,6 +439,9 @@ fn run_view(a: ViewArgs, session: &Session, out: &mut Output) -> Result<u8, Erro
     Ok(0)
 }
 
+/// The pairs of `path --pairs` answered together before their lines are printed.
+const PAIRS_BLOCK: usize = 8192;
+
 fn run_path(a: PathArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
     use areakit_app::navigation::PathMode;
     let mode = match a.mode {
@@ -467,6 +470,16 @@ fn run_path(a: PathArgs, session: &Session, out: &mut Output) -> Result<u8, Erro
         Some(f) => navigate::parse_pairs(session, f)?,
         None => Vec::new(),
     };
+    // (clap's `requires` gives way to the conflict of --pairs with --from.)
+    let pool = match (&a.pairs, a.threads) {
+        (Some(_), threads) => Some(navigate::thread_pool(threads.map(usize::from))?),
+        (None, Some(n)) => {
+            return Err(Error::usage(format!(
+                "--threads {n}: only with --pairs (a single query runs on one thread)"
+            )));
+        }
+        (None, None) => None,
+    };
     let mut ctx = navigate::PathContext::open(session, &req)?;
     if let Some((s, g)) = single {
         let r = ctx.find(s, g);
@@ -475,10 +488,19 @@ fn run_path(a: PathArgs, session: &Session, out: &mut Output) -> Result<u8, Erro
         } else {
             out.line(text::path_text(&r).trim_end())?;
         }
-    } else {
-        for (s, g) in pairs {
-            let r = ctx.find(s, g);
-            out.line(&serde_json::to_string(&r.to_json()).unwrap_or_default())?;
+    } else if let Some(pool) = pool {
+        // On all the pool's threads, a block of pairs at a time: each block's answers are
+        // printed in order, and a long file's answers are never all held at once.
+        for block in pairs.chunks(PAIRS_BLOCK) {
+            let lines: Vec<String> = pool.install(|| {
+                ctx.find_many(block)
+                    .iter()
+                    .map(|r| serde_json::to_string(&r.to_json()).unwrap_or_default())
+                    .collect()
+            });
+            for l in &lines {
+                out.line(l)?;
+            }
         }
     }
     Ok(0)

@@ -726,3 +726,103 @@ fn pth_generate_then_check_and_hand_made_findings() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `path --pairs` on one worker thread and on two prints the same bytes: one line per pair, in
+/// the file's order (each line's start is its pair's start), found or not.
+#[test]
+fn pairs_print_the_same_lines_on_one_thread_and_on_two() {
+    let wok = common::corpus_files(&["wok"])
+        .into_iter()
+        .filter(|f| {
+            bwm::read(&std::fs::read(f).unwrap()).is_ok_and(|m| m.walkable_face_count() > 200)
+        })
+        .min_by_key(|f| std::fs::metadata(f).unwrap().len())
+        .expect("a corpus WOK");
+    let m = bwm::read(&std::fs::read(&wok).unwrap()).unwrap();
+    let nav = nav_of(&NavSource::from_bwm(&m, "room"), &[], 0.0);
+    let mut rng = Rng(25);
+    let pairs = reachable_pairs(&nav.mesh, &mut rng, 300);
+    assert_eq!(pairs.len(), 300);
+    let pt = |e: Endpoint| format!("{},{},{}", e.x, e.y, e.z.unwrap());
+    let mut text = String::from("# start goal\n");
+    for (i, &(a, b)) in pairs.iter().enumerate() {
+        // Every tenth goal far off the ground: a line that says why, in its place.
+        let goal = if i % 10 == 9 {
+            "1e6,1e6".to_string()
+        } else {
+            pt(b)
+        };
+        text.push_str(&format!("{} {goal}\n", pt(a)));
+    }
+    let dir = tmp("pairs-threads");
+    let file = dir.join("pairs.txt");
+    std::fs::write(&file, text).unwrap();
+    let run = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_areakit"))
+            .args(["path", wok.to_str().unwrap(), "--pairs"])
+            .arg(&file)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{extra:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    for mode in ["optimal", "fast"] {
+        let one = run(&["--threads", "1", "--mode", mode]);
+        let two = run(&["--threads", "2", "--mode", mode]);
+        assert!(one == two, "{mode}: --threads 1 and 2 differ");
+        assert!(
+            run(&["--mode", mode]) == one,
+            "{mode}: default threads differ"
+        );
+        let lines: Vec<Value> = String::from_utf8(two)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), pairs.len());
+        for (i, (v, (a, _))) in lines.iter().zip(&pairs).enumerate() {
+            assert_eq!(v["mode"], mode);
+            assert_eq!(v["found"], i % 10 != 9, "line {i}: {v}");
+            if i % 10 == 9 {
+                assert!(v["reason"].as_str().unwrap().starts_with("goal"), "{v}");
+                continue;
+            }
+            assert_path_json(v);
+            let s = &v["start"];
+            let near = |k: usize, c: f32| (s[k].as_f64().unwrap() - f64::from(c)).abs() < 1e-3;
+            assert!(
+                near(0, a.x) && near(1, a.y),
+                "line {i}: start {s} for {a:?}"
+            );
+        }
+    }
+    // --threads: at least one, and only with --pairs.
+    let (code, _, err) = crate::support::run(&[
+        "path".as_ref(),
+        wok.as_os_str(),
+        "--pairs".as_ref(),
+        file.as_os_str(),
+        "--threads".as_ref(),
+        "0".as_ref(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    let (code, _, err) = crate::support::run(&[
+        "path".as_ref(),
+        wok.as_os_str(),
+        "--from".as_ref(),
+        "1,1".as_ref(),
+        "--to".as_ref(),
+        "2,2".as_ref(),
+        "--threads".as_ref(),
+        "2".as_ref(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--pairs"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -295,6 +295,48 @@ impl PathContext {
     ) -> PathOutcome {
         self.nav.find(&mut self.searcher, from, to, mode, snap)
     }
+
+    /// Many queries at once, on the current rayon pool (the global one, or the pool of
+    /// [`thread_pool`] inside its `install`): one answer per pair, in the order of `pairs`,
+    /// each the answer [`PathContext::find`] gives for that pair alone.
+    pub fn find_many(&self, pairs: &[(Endpoint, Endpoint)]) -> Vec<PathOutcome> {
+        self.find_many_with(pairs, self.mode, self.snap)
+    }
+
+    /// [`PathContext::find_many`] in another mode or with another snap distance than the
+    /// request's. Each worker thread searches with a [`Searcher`] of its own; the answers do
+    /// not depend on the number of threads.
+    pub fn find_many_with(
+        &self,
+        pairs: &[(Endpoint, Endpoint)],
+        mode: PathMode,
+        snap: f32,
+    ) -> Vec<PathOutcome> {
+        use rayon::prelude::*;
+        let nav = &self.nav;
+        pairs
+            .par_iter()
+            .map_init(Searcher::new, |searcher, &(from, to)| {
+                nav.find(searcher, from, to, mode, snap)
+            })
+            .collect()
+    }
+}
+
+/// A rayon pool of `threads` worker threads for [`PathContext::find_many`] (`None`: one per
+/// core, or `RAYON_NUM_THREADS` when set). Run the batch inside it:
+/// `pool.install(|| ctx.find_many(&pairs))`.
+pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, Error> {
+    if threads == Some(0) {
+        return Err(Error::usage("threads 0: expected at least 1"));
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(|e| {
+            let n = threads.map_or_else(|| "one per core".to_string(), |n| n.to_string());
+            Error::usage(format!("cannot start worker threads ({n}): {e}"))
+        })
 }
 
 /// The message for a path that was not found (`render --path`, `export --path`).
@@ -401,5 +443,93 @@ mod tests {
         assert!(parse_point("1,2,3,4").is_err());
         assert!(parse_point("1,NaN").is_err());
         assert!(parse_point("1,x").is_err());
+    }
+
+    /// A walkmesh-like ground: a `n` × `n` grid of unit squares with every third column of
+    /// squares left out on all but one row (walls to walk around).
+    fn comb(n: u32) -> NavSource {
+        use areakit_area::navigation::SourceKind;
+        use areakit_geometry::Vec3;
+        use areakit_geometry::nav::Surface;
+        let mut s = Surface::default();
+        for y in 0..=n {
+            for x in 0..=n {
+                s.vertices.push(Vec3::new(x as f32, y as f32, 0.0));
+            }
+        }
+        let v = |x: u32, y: u32| y * (n + 1) + x;
+        for y in 0..n {
+            for x in 0..n {
+                if x % 3 == 1 && y != n / 2 {
+                    continue;
+                }
+                s.triangles.push([v(x, y), v(x + 1, y), v(x + 1, y + 1)]);
+                s.triangles.push([v(x, y), v(x + 1, y + 1), v(x, y + 1)]);
+            }
+        }
+        s.regions = vec![0; s.triangles.len()];
+        NavSource {
+            faces: (0..s.triangles.len() as u32).collect(),
+            surface: s,
+            regions: vec!["comb".to_string()],
+            kind: SourceKind::Walkmesh,
+            baked: None,
+        }
+    }
+
+    #[test]
+    fn a_batch_answers_as_one_query_at_a_time_on_any_number_of_threads() {
+        fn sync<T: Sync>() {}
+        sync::<AreaNav>();
+        let req = PathRequest {
+            input: Path::new("comb"),
+            objects: None,
+            radius: 0.2,
+            snap: 1.0,
+            mode: PathMode::Optimal,
+        };
+        let session = Session::files_only();
+        let mut ctx = PathContext::from_parts(&session, comb(24), Vec::new(), &req).unwrap();
+        // Points all over the grid and beyond it (some off the ground, some in the walls).
+        let mut seed = 0x2545_f491_u64;
+        let mut coord = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % 2700) as f32 / 100.0 - 1.0
+        };
+        let pairs: Vec<(Endpoint, Endpoint)> = (0..300)
+            .map(|_| {
+                let mut p = || Endpoint {
+                    x: coord(),
+                    y: coord(),
+                    z: None,
+                };
+                (p(), p())
+            })
+            .collect();
+        for mode in [PathMode::Optimal, PathMode::Fast] {
+            let one_by_one: Vec<String> = pairs
+                .iter()
+                .map(|&(a, b)| ctx.find_with(a, b, mode, 1.0).to_json().to_string())
+                .collect();
+            let found = one_by_one.iter().filter(|j| j.contains("\"found\":true"));
+            assert!(found.count() > 150, "most pairs are joined");
+            assert!(one_by_one.iter().any(|j| j.contains("\"found\":false")));
+            for threads in [1, 2, 3] {
+                let pool = thread_pool(Some(threads)).unwrap();
+                let batch: Vec<String> = pool
+                    .install(|| ctx.find_many_with(&pairs, mode, 1.0))
+                    .iter()
+                    .map(|o| o.to_json().to_string())
+                    .collect();
+                assert_eq!(batch, one_by_one, "{threads} thread(s), {mode:?}");
+            }
+        }
+        let batch = ctx.find_many(&pairs[..5]);
+        assert_eq!(batch.len(), 5);
+        assert!(batch.iter().all(|o| o.mode == PathMode::Optimal));
+        assert!(ctx.find_many(&[]).is_empty());
+        assert!(thread_pool(Some(0)).is_err());
     }
 }
