@@ -39,6 +39,7 @@ from ._areakit import (
     check,
     check_report,
     path,
+    paths,
 )
 
 __all__ = [
@@ -64,4 +65,5 @@ __all__ = [
     "check",
     "check_report",
     "path",
+    "paths",
 ]

@@ -1,7 +1,7 @@
 """Typing stubs of ``areakit`` (the native module ``areakit._areakit``)."""
 
 import os
-from typing import Any, Dict, List, Optional, Sequence, Tuple, TypeVar, Union, overload
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, TypeVar, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -405,6 +405,13 @@ class Area:
         radius: float = 0.0,
         snap: float = 1.0,
     ) -> PathResult: ...
+    def paths(
+        self,
+        pairs: Iterable[Tuple[Sequence[float], Sequence[float]]],
+        mode: str = "optimal",
+        radius: float = 0.0,
+        snap: float = 1.0,
+    ) -> List[PathResult]: ...
     def check(self) -> List[Finding]: ...
     def relink(self, output: StrPath, tolerance: float = 0.1) -> Dict[str, Any]: ...
     def generate_vis(
@@ -443,3 +450,11 @@ def path(
     snap: float = 1.0,
     objects: Optional[StrPath] = None,
 ) -> PathResult: ...
+def paths(
+    source: StrPath,
+    pairs: Iterable[Tuple[Sequence[float], Sequence[float]]],
+    mode: str = "optimal",
+    radius: float = 0.0,
+    snap: float = 1.0,
+    objects: Optional[StrPath] = None,
+) -> List[PathResult]: ...

@@ -1,5 +1,5 @@
-//! `areakit.Area` (a layout, its visibility and room walkmeshes), `PathResult` and
-//! `areakit.path` (the engine of `areakit path`).
+//! `areakit.Area` (a layout, its visibility and room walkmeshes), `PathResult`,
+//! `areakit.path` and `areakit.paths` (the engine of `areakit path` and `path --pairs`).
 
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -40,6 +40,36 @@ fn endpoint(p: Vec<f32>, what: &str) -> PyResult<Endpoint> {
         y: p[1],
         z: p.get(2).copied(),
     })
+}
+
+/// The pairs of a batch: a sequence of ``(start, goal)``, each ``(x, y)`` or ``(x, y, z)``
+/// (tuples, lists or NumPy rows); an error names the pair.
+fn endpoint_pairs(pairs: &Bound<'_, PyAny>) -> PyResult<Vec<(Endpoint, Endpoint)>> {
+    if pairs.is_instance_of::<pyo3::types::PyString>() {
+        return Err(PyValueError::new_err(
+            "pairs: expected a sequence of (start, goal) pairs, not a string",
+        ));
+    }
+    let mut out = Vec::new();
+    for (i, item) in pairs.try_iter()?.enumerate() {
+        let item = item?;
+        let ends: Vec<Vec<f32>> = item.extract().map_err(|_| {
+            PyValueError::new_err(format!(
+                "pairs[{i}]: expected (start, goal), each (x, y) or (x, y, z)"
+            ))
+        })?;
+        let [start, goal] = <[Vec<f32>; 2]>::try_from(ends).map_err(|e| {
+            PyValueError::new_err(format!(
+                "pairs[{i}]: expected (start, goal), found {} item(s)",
+                e.len()
+            ))
+        })?;
+        out.push((
+            endpoint(start, &format!("pairs[{i}] start"))?,
+            endpoint(goal, &format!("pairs[{i}] goal"))?,
+        ));
+    }
+    Ok(out)
 }
 
 fn distance(v: f32, what: &str) -> PyResult<f32> {
@@ -347,34 +377,50 @@ impl PyArea {
         }
         let radius = distance(radius, "radius")?;
         let snap = distance(snap, "snap")?;
-        let cache = &self.nav;
         let outcome = py.allow_threads(|| {
-            let mut guard = cache.lock().unwrap_or_else(|e| e.into_inner());
-            if guard.as_ref().is_none_or(|c| c.radius != radius) {
-                // The same context `areakit path` builds for this area: its ground and its
-                // module's placed objects.
-                let req = PathRequest {
-                    input: &self.source,
-                    objects: None,
-                    radius,
-                    snap,
-                    mode,
-                };
-                let ctx = PathContext::from_parts(
-                    &self.session,
-                    self.module.nav_source(),
-                    self.module.placed(),
-                    &req,
-                )?;
-                *guard = Some(NavCache { radius, ctx });
-            }
-            let Some(c) = guard.as_mut() else {
-                return Err(areakit_app::Error::usage("no navigation data"));
-            };
-            Ok(c.ctx.find_with(from, to, mode, snap))
+            self.with_context(radius, snap, mode, |ctx| {
+                ctx.find_with(from, to, mode, snap)
+            })
         });
         let outcome = outcome.map_err(errors::lib_error)?;
         Ok(PyPathResult { outcome })
+    }
+
+    /// Many walks at once, as ``areakit path AREA --pairs FILE``: ``pairs`` is a sequence of
+    /// ``(start, goal)``, each ``(x, y)`` or ``(x, y, z)``; returns one ``PathResult`` per
+    /// pair, in order, each what ``path`` answers for that pair alone. The pairs are answered
+    /// on all cores, without the GIL; the options are those of ``path``.
+    ///
+    /// >>> rs = area.paths([((1.5, 1.5), (18.5, 16.5)), ((2, 2), (9, 4))], radius=0.35)
+    /// >>> [r.length for r in rs]
+    #[pyo3(signature = (pairs, mode = "optimal", radius = 0.0, snap = 1.0))]
+    fn paths(
+        &self,
+        py: Python<'_>,
+        pairs: &Bound<'_, PyAny>,
+        mode: &str,
+        radius: f32,
+        snap: f32,
+    ) -> PyResult<Vec<PyPathResult>> {
+        let pairs = endpoint_pairs(pairs)?;
+        let mode = parse_mode(mode)?;
+        if mode == PathMode::Baked {
+            return Err(PyValueError::new_err(
+                "mode \"baked\" needs an NWN2 TRX: use areakit.paths(\"x.trx\", ...)",
+            ));
+        }
+        let radius = distance(radius, "radius")?;
+        let snap = distance(snap, "snap")?;
+        let outcomes = py.allow_threads(|| {
+            self.with_context(radius, snap, mode, |ctx| {
+                ctx.find_many_with(&pairs, mode, snap)
+            })
+        });
+        let outcomes = outcomes.map_err(errors::lib_error)?;
+        Ok(outcomes
+            .into_iter()
+            .map(|outcome| PyPathResult { outcome })
+            .collect())
     }
 
     /// Sets every room link (WOK transition) from geometry, as ``areakit relink AREA -o
@@ -517,6 +563,41 @@ impl PyArea {
     }
 }
 
+impl PyArea {
+    /// Runs `f` on the area's path context for `radius`, built on first use (the same
+    /// context `areakit path` builds for this area: its ground and its module's placed
+    /// objects) and kept for the next query.
+    fn with_context<T>(
+        &self,
+        radius: f32,
+        snap: f32,
+        mode: PathMode,
+        f: impl FnOnce(&mut PathContext) -> T,
+    ) -> Result<T, areakit_app::Error> {
+        let mut guard = self.nav.lock().unwrap_or_else(|e| e.into_inner());
+        if guard.as_ref().is_none_or(|c| c.radius != radius) {
+            let req = PathRequest {
+                input: &self.source,
+                objects: None,
+                radius,
+                snap,
+                mode,
+            };
+            let ctx = PathContext::from_parts(
+                &self.session,
+                self.module.nav_source(),
+                self.module.placed(),
+                &req,
+            )?;
+            *guard = Some(NavCache { radius, ctx });
+        }
+        let Some(c) = guard.as_mut() else {
+            return Err(areakit_app::Error::usage("no navigation data"));
+        };
+        Ok(f(&mut c.ctx))
+    }
+}
+
 /// The shortest walk over a walkmesh, an area or an NWN2 terrain file, exactly as
 /// ``areakit path SOURCE --from X,Y --to X,Y`` (same options): ``source`` is a ``.wok``,
 /// a ``.lyt`` or area folder, or a ``.trx``/``.trn``; ``objects`` a JSON file of placed
@@ -553,6 +634,43 @@ fn path(
         })
         .map_err(errors::lib_error)?;
     Ok(PyPathResult { outcome })
+}
+
+/// Many walks over one walkmesh, area or NWN2 terrain file, exactly as ``areakit path SOURCE
+/// --pairs FILE`` (same options as ``path``): ``pairs`` is a sequence of ``(start, goal)``,
+/// each ``(x, y)`` or ``(x, y, z)``. The navigation data is built once; the pairs are answered
+/// on all cores, without the GIL. Returns one ``PathResult`` per pair, in order.
+///
+/// >>> rs = areakit.paths("m13aa_01a.wok", [((10, 2), (14, 9)), ((3, 3), (12, 4))], mode="fast")
+#[pyfunction]
+#[pyo3(signature = (source, pairs, mode = "optimal", radius = 0.0, snap = 1.0, objects = None))]
+fn paths(
+    py: Python<'_>,
+    source: PathBuf,
+    pairs: &Bound<'_, PyAny>,
+    mode: &str,
+    radius: f32,
+    snap: f32,
+    objects: Option<PathBuf>,
+) -> PyResult<Vec<PyPathResult>> {
+    let pairs = endpoint_pairs(pairs)?;
+    let mode = parse_mode(mode)?;
+    let outcomes = py
+        .allow_threads(|| {
+            let req = PathRequest {
+                input: &source,
+                objects: objects.as_deref(),
+                radius,
+                snap,
+                mode,
+            };
+            PathContext::open(&Session::files_only(), &req).map(|c| c.find_many(&pairs))
+        })
+        .map_err(errors::lib_error)?;
+    Ok(outcomes
+        .into_iter()
+        .map(|outcome| PyPathResult { outcome })
+        .collect())
 }
 
 /// A report's JSON serialisation (the CLI's ``--json``) as Python objects.
@@ -603,5 +721,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyArea>()?;
     m.add_class::<PyPathResult>()?;
     m.add_function(wrap_pyfunction!(path, m)?)?;
+    m.add_function(wrap_pyfunction!(paths, m)?)?;
     m.add_function(wrap_pyfunction!(build, m)?)
 }

@@ -9,7 +9,7 @@
 //! - [`text`]: `Lyt`, `Vis`, `MdlAscii`; [`trx`]: `Trx`; [`capsules`]: GFF, 2DA, ERF, RIM,
 //!   KEY, BIF (read, write, round trip, info);
 //! - [`mdl`]: `Mdl` (binary models with their MDX: nodes, mesh arrays, transform, ASCII);
-//! - [`area`]: `Area` (a LYT and its rooms), `PathResult`, `areakit.path`;
+//! - [`area`]: `Area` (a LYT and its rooms), `PathResult`, `areakit.path`, `areakit.paths`;
 //! - [`check`]: `areakit.check` and `Finding`.
 #![deny(unsafe_code)]
 

@@ -57,6 +57,57 @@ def test_path_function_matches_area_path(two_rooms):
         areakit.path(two_rooms / "nope.wok", (0, 0), (1, 1))
 
 
+def test_area_paths_answer_as_path_one_pair_at_a_time(two_rooms):
+    area = areakit.Area.open(two_rooms)
+    pairs = [
+        ((1.0, 5.0), (19.0, 5.0)),
+        ((1.0, 1.0, 0.0), (9.0, 9.0, 0.0)),
+        ((1.0, 5.0), (50.0, 50.0)),  # the goal is off the ground: a miss, in its place
+        ([np.float32(2.0), np.float32(3.0)], [18.0, 7.5]),  # lists, NumPy scalars
+    ]
+    for mode, radius in [("optimal", 0.0), ("fast", 0.5)]:
+        batch = area.paths(pairs, mode=mode, radius=radius, snap=0.0)
+        assert len(batch) == len(pairs)
+        one_by_one = [area.path(a, b, mode=mode, radius=radius, snap=0.0) for a, b in pairs]
+        assert [r.to_dict() for r in batch] == [r.to_dict() for r in one_by_one]
+        assert [r.found for r in batch] == [True, True, False, True]
+        assert all(r.mode == mode for r in batch)
+    assert batch[0].rooms == ["demo_a", "demo_b"]
+    assert area.paths([]) == []
+    # NumPy (n, 2, 2) arrays are pairs too.
+    arr = np.array([[[1.0, 5.0], [19.0, 5.0]], [[1.0, 1.0], [9.0, 9.0]]], dtype=np.float32)
+    assert [r.length for r in area.paths(arr)] == [r.length for r in area.paths(pairs[:2])]
+    for bad in ["1,2 3,4", [((1.0, 5.0),)], [((1.0,), (2.0, 3.0))], [((1.0, 5.0), (2.0, float("nan")))], [3]]:
+        with pytest.raises(ValueError, match="pairs"):
+            area.paths(bad)
+    with pytest.raises(ValueError):
+        area.paths(pairs, mode="baked")
+    with pytest.raises(ValueError):
+        area.paths(pairs, radius=-1.0)
+
+
+def test_paths_on_a_corpus_walkmesh_answer_as_path(tmp_path):
+    """areakit.paths (all cores) against areakit.path pair by pair on a corpus WOK: the same
+    answers in the same order; areakit.paths on the area of the same file agrees too."""
+    wok = next(f for f in corpus_files("wok") if areakit.Bwm.read(f).walkable_face_count > 300)
+    m = areakit.Bwm.read(wok)
+    centres = m.vertices[m.faces[m.walkable]].mean(axis=1)
+    rng = np.random.default_rng(25)
+    picks = rng.integers(0, len(centres), size=(120, 2))
+    pairs = [(tuple(map(float, centres[a])), tuple(map(float, centres[b]))) for a, b in picks]
+    pairs.append(((0.0, 0.0), (1e6, 1e6)))
+    for mode in ["optimal", "fast"]:
+        batch = areakit.paths(wok, pairs, mode=mode)
+        one_by_one = [areakit.path(wok, a, b, mode=mode) for a, b in pairs]
+        assert [r.to_dict() for r in batch] == [r.to_dict() for r in one_by_one]
+        assert sum(r.found for r in batch) >= 60
+        assert not batch[-1].found and batch[-1].reason
+    with pytest.raises(FileNotFoundError):
+        areakit.paths(tmp_path / "nope.wok", pairs)
+    with pytest.raises(ValueError, match="pairs\\[1\\] goal"):
+        areakit.paths(wok, [pairs[0], (pairs[1][0], (1.0,))])
+
+
 def test_path_on_a_baked_trx():
     trx = corpus_files("trx")
     assert len(trx) == 61
