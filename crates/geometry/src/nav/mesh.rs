@@ -44,6 +44,7 @@
 //! triangle whose height there is nearest to the hint wins, without one the highest; ties go to
 //! the lowest triangle index.
 
+use super::poly::Polygons;
 use super::{Surface, SurfaceError};
 use crate::query::tri_height_at;
 use glam::Vec3;
@@ -176,6 +177,8 @@ pub struct NavMesh {
     pub(crate) comp_parent: Vec<u32>,
     pub(crate) comp_depth: Vec<u32>,
     grid: Grid,
+    /// The triangles merged into convex polygons (the default search graph).
+    pub(crate) poly: Polygons,
 }
 
 #[inline]
@@ -213,7 +216,7 @@ impl NavMesh {
         let links = link(&tris, &flat, vertices.len());
         let (island, islands) = find_islands(&vertices, &tris, &links, &flat);
         let corners = find_corners(&vertices, &tris, &links, &flat);
-        let (comp, comp_parent, comp_depth) = bridge_tree(&links);
+        let (comp, comp_parent, comp_depth) = triangle_bridge_tree(&links);
         // A component lies in one island: keep the island per component only.
         let mut comp_island = vec![0u32; comp_parent.len()];
         for (c, i) in comp.iter().zip(&island) {
@@ -221,7 +224,7 @@ impl NavMesh {
         }
         drop(island);
         let grid = build_grid(&vertices, &tris, &flat);
-        Ok(NavMesh {
+        let mut mesh = NavMesh {
             vertices,
             tris,
             links,
@@ -233,7 +236,15 @@ impl NavMesh {
             comp_parent,
             comp_depth,
             grid,
-        })
+            poly: Polygons::default(),
+        };
+        mesh.poly = Polygons::build(&mesh);
+        Ok(mesh)
+    }
+
+    /// The convex polygons the triangles were merged into ([`super::poly`]).
+    pub fn polygons(&self) -> &Polygons {
+        &self.poly
     }
 
     /// Number of triangles (the same numbering as the surface's).
@@ -312,6 +323,7 @@ impl NavMesh {
             + self.comp_depth.capacity() * 4
             + self.grid.start.capacity() * 4
             + self.grid.items.capacity() * 4
+            + self.poly.memory_bytes()
             + size_of::<Self>()
     }
 
@@ -538,16 +550,41 @@ fn find_islands(
 /// goal's components: it would have to leave through the bridge it came in by, and the part
 /// between could be replaced by the straight piece of that edge. The searches use this to skip
 /// dead ends (whole dead-end corridors and rooms behind a single edge).
-fn bridge_tree(links: &[[u32; 3]]) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
-    let n = links.len();
+fn triangle_bridge_tree(links: &[[u32; 3]]) -> BridgeTree {
+    bridge_tree(
+        links.len(),
+        |t| t as usize * 3..t as usize * 3 + 3,
+        |slot| {
+            let l = links[slot / 3][slot % 3];
+            (l != NO_TRIANGLE).then(|| ((l >> 2), (l >> 2) as usize * 3 + (l & 3) as usize))
+        },
+    )
+}
+
+/// Per node its component, per component its parent in the bridge tree and its depth.
+pub(crate) type BridgeTree = (Vec<u32>, Vec<u32>, Vec<u32>);
+
+/// The 2-edge-connected components of a graph given by its edge slots and the tree its bridges
+/// make of them (one per connected part, rooted at the component of its lowest node).
+///
+/// `slots(v)` is node `v`'s range of edge slots; `across(slot)` the node on the other side and
+/// the slot that leads back, or `None` for a wall. Parallel edges (two slots joining the same
+/// two nodes) are never bridges.
+pub(crate) fn bridge_tree(
+    n: usize,
+    slots: impl Fn(u32) -> std::ops::Range<usize>,
+    across: impl Fn(usize) -> Option<(u32, usize)>,
+) -> BridgeTree {
     const UNSEEN: u32 = u32::MAX;
+    let total = if n == 0 { 0 } else { slots(n as u32 - 1).end };
     let mut tin = vec![UNSEEN; n];
     let mut low = vec![0u32; n];
-    // The link code (own side) of the tree edge a triangle was entered by.
-    let mut entry = vec![NO_TRIANGLE; n];
-    let mut bridge = vec![0u8; n];
+    // The node's own slot of the tree edge it was entered by.
+    let mut entry = vec![usize::MAX; n];
+    let mut bridge = vec![false; total];
     let mut timer = 0u32;
-    let mut stack: Vec<(u32, u8)> = Vec::new();
+    // (node, next slot to look at)
+    let mut stack: Vec<(u32, usize)> = Vec::new();
     for root in 0..n as u32 {
         if tin[root as usize] != UNSEEN {
             continue;
@@ -555,37 +592,40 @@ fn bridge_tree(links: &[[u32; 3]]) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
         tin[root as usize] = timer;
         low[root as usize] = timer;
         timer += 1;
-        stack.push((root, 0));
+        stack.push((root, slots(root).start));
         while let Some(&mut (t, ref mut k)) = stack.last_mut() {
             let tu = t as usize;
-            if *k < 3 {
-                let kk = *k as usize;
+            if *k < slots(t).end {
+                let slot = *k;
                 *k += 1;
-                let l = links[tu][kk];
-                if l == NO_TRIANGLE || t * 4 + kk as u32 == entry[tu] {
+                if slot == entry[tu] {
                     continue;
                 }
-                let nb = (l >> 2) as usize;
+                let Some((nb, back)) = across(slot) else {
+                    continue;
+                };
+                let nb = nb as usize;
                 if tin[nb] == UNSEEN {
                     tin[nb] = timer;
                     low[nb] = timer;
                     timer += 1;
-                    entry[nb] = l;
-                    stack.push((nb as u32, 0));
+                    entry[nb] = back;
+                    stack.push((nb as u32, slots(nb as u32).start));
                 } else {
                     low[tu] = low[tu].min(tin[nb]);
                 }
             } else {
                 stack.pop();
                 let e = entry[tu];
-                if e != NO_TRIANGLE {
-                    // The parent is across our entry edge.
-                    let pl = links[tu][(e & 3) as usize];
-                    let p = (pl >> 2) as usize;
+                // The parent is across our entry slot.
+                if e != usize::MAX
+                    && let Some((p, pe)) = across(e)
+                {
+                    let p = p as usize;
                     low[p] = low[p].min(low[tu]);
                     if low[tu] > tin[p] {
-                        bridge[tu] |= 1 << (e & 3);
-                        bridge[p] |= 1 << (pl & 3);
+                        bridge[e] = true;
+                        bridge[pe] = true;
                     }
                 }
             }
@@ -605,37 +645,44 @@ fn bridge_tree(links: &[[u32; 3]]) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
         comp[seed] = ncomp;
         queue.push(seed as u32);
         while let Some(t) = queue.pop() {
-            let tu = t as usize;
-            for (k, &l) in links[tu].iter().enumerate() {
-                if l != NO_TRIANGLE && bridge[tu] & (1 << k) == 0 {
-                    let nb = (l >> 2) as usize;
-                    if comp[nb] == NO_TRIANGLE {
-                        comp[nb] = ncomp;
-                        queue.push(nb as u32);
-                    }
+            for slot in slots(t) {
+                if bridge[slot] {
+                    continue;
+                }
+                if let Some((nb, _)) = across(slot)
+                    && comp[nb as usize] == NO_TRIANGLE
+                {
+                    comp[nb as usize] = ncomp;
+                    queue.push(nb);
                 }
             }
         }
         ncomp += 1;
     }
-    // The bridge tree: components are numbered in order of their lowest triangle, so a
-    // component's parent (reached first from the island's root) is found by a search over
-    // the bridges from each root component.
+    // The bridge tree: components are numbered in order of their lowest node, so a
+    // component's parent (reached first from the root) is found by a search over the
+    // bridges from each root component.
     let nc = ncomp as usize;
     let mut start = vec![0u32; nc + 1];
-    for (t, b) in bridge.iter().enumerate() {
-        start[comp[t] as usize + 1] += b.count_ones();
+    for t in 0..n as u32 {
+        for slot in slots(t) {
+            if bridge[slot] {
+                start[comp[t as usize] as usize + 1] += 1;
+            }
+        }
     }
     for i in 0..nc {
         start[i + 1] += start[i];
     }
     let mut fill = start.clone();
     let mut adj = vec![0u32; start[nc] as usize];
-    for (t, b) in bridge.iter().enumerate() {
-        for k in 0..3 {
-            if b & (1 << k) != 0 {
-                let c = comp[t] as usize;
-                adj[fill[c] as usize] = comp[(links[t][k] >> 2) as usize];
+    for t in 0..n as u32 {
+        for slot in slots(t) {
+            if bridge[slot]
+                && let Some((nb, _)) = across(slot)
+            {
+                let c = comp[t as usize] as usize;
+                adj[fill[c] as usize] = comp[nb as usize];
                 fill[c] += 1;
             }
         }

@@ -46,6 +46,7 @@ pub mod search;
 pub mod stitch;
 
 pub use mesh::{Island, LocateError, Location, NavMesh};
+pub use poly::Polygons;
 pub use search::{DEFAULT_SNAP, Endpoint, Layer, Mode, Path, PathError, SearchOptions, Searcher};
 pub use stitch::{Seam, SeamSegment, Stitched, stitch};
 

@@ -62,7 +62,10 @@
 //! queries allocate nothing once the buffers have grown.
 
 use super::mesh::{LocateError, Location, NO_TRIANGLE, NavMesh, cross2};
+use super::poly::NO_POLYGON;
 use glam::Vec3;
+
+mod polygons;
 
 /// Which search to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -260,7 +263,7 @@ struct Node {
 }
 
 /// A successor being built: where it is and what it carries.
-#[derive(Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 struct Succ {
     node: Node,
     f: f64,
@@ -277,7 +280,10 @@ struct Query<'a> {
     t: [f64; 2],
     /// The vertex the start lies exactly on, if any.
     s_vertex: u32,
+    /// The goal's triangle, or on the polygon layer its polygon.
     goal: u32,
+    /// On the polygon layer: the start's polygon.
+    start_poly: u32,
 }
 
 /// The reusable working memory of path searches. See the [module docs](self#reuse).
@@ -301,6 +307,15 @@ pub struct Searcher {
     /// the path reaches it.
     turns: Vec<(u32, Vec3, usize)>,
     portals: Vec<([f64; 2], u32, [f64; 2], u32)>,
+    /// Polygon layer: successors of one expansion, the corridor of polygons, per polygon the
+    /// query that last kept it in the corridor and where, and a breadth-first queue.
+    pbuf: Vec<Succ>,
+    steps: Vec<polygons::PolyStep>,
+    pstamp: Vec<u32>,
+    ppos_of: Vec<u32>,
+    bfs: Vec<(u32, u32)>,
+    crossings: Vec<[f64; 2]>,
+    walk: Vec<(u8, u8)>,
 }
 
 /// A triangle's state in a fast-mode search: everything one expansion reads or writes about
@@ -513,7 +528,6 @@ impl Searcher {
         layer: Layer,
         out: &mut Path,
     ) -> Result<(), PathError> {
-        let _ = layer;
         out.clear();
         let n = mesh.triangle_count();
         if start.triangle as usize >= n {
@@ -534,6 +548,11 @@ impl Searcher {
         }
         self.corridor.clear();
         self.turns.clear();
+        let (sp, gp) = (
+            mesh.poly.tri_poly[start.triangle as usize],
+            mesh.poly.tri_poly[goal.triangle as usize],
+        );
+        let polygons = layer == Layer::Polygons && sp != NO_POLYGON && gp != NO_POLYGON;
         if start.triangle == goal.triangle {
             self.corridor.push(start.triangle);
             self.turns.push((START, start.point, 0));
@@ -542,17 +561,30 @@ impl Searcher {
             self.prepare(mesh);
             // The components on the bridge-tree path between start and goal.
             let mut allowed = std::mem::take(&mut self.cstamp);
-            let (mut a, mut b) = (
-                mesh.comp[start.triangle as usize],
-                mesh.comp[goal.triangle as usize],
-            );
+            let (comp_parent, comp_depth, a, b) = if polygons {
+                let pl = &mesh.poly;
+                (
+                    &pl.comp_parent,
+                    &pl.comp_depth,
+                    pl.comp[sp as usize],
+                    pl.comp[gp as usize],
+                )
+            } else {
+                (
+                    &mesh.comp_parent,
+                    &mesh.comp_depth,
+                    mesh.comp[start.triangle as usize],
+                    mesh.comp[goal.triangle as usize],
+                )
+            };
+            let (mut a, mut b) = (a, b);
             while a != b {
-                if mesh.comp_depth[a as usize] >= mesh.comp_depth[b as usize] {
+                if comp_depth[a as usize] >= comp_depth[b as usize] {
                     allowed[a as usize] = self.stamp;
-                    a = mesh.comp_parent[a as usize];
+                    a = comp_parent[a as usize];
                 } else {
                     allowed[b as usize] = self.stamp;
-                    b = mesh.comp_parent[b as usize];
+                    b = comp_parent[b as usize];
                 }
                 if a == NO_TRIANGLE || b == NO_TRIANGLE {
                     break;
@@ -574,11 +606,38 @@ impl Searcher {
                         p.x == start.point.x && p.y == start.point.y
                     })
                     .unwrap_or(NO_TRIANGLE),
-                goal: goal.triangle,
+                goal: if polygons { gp } else { goal.triangle },
+                start_poly: sp,
             };
-            let r = match mode {
-                Mode::Optimal => self.polyanya(mesh, start, goal, &q, out),
-                Mode::Fast => self.astar(mesh, start, goal, &q, out),
+            let r = if polygons {
+                let r = if sp == gp {
+                    self.steps.clear();
+                    self.steps.push(polygons::PolyStep {
+                        poly: sp,
+                        edge: u8::MAX,
+                    });
+                    Ok(0)
+                } else {
+                    match mode {
+                        Mode::Optimal => self.polyanya_poly(mesh, &q),
+                        Mode::Fast => self.astar_poly(mesh, &q),
+                    }
+                };
+                r.map(|expanded| {
+                    out.expanded = expanded;
+                    self.sleeve(mesh, start, goal, &q);
+                    if self.corridor.len() == 1 {
+                        self.turns.push((START, start.point, 0));
+                        self.turns.push((START, goal.point, usize::MAX));
+                    } else {
+                        self.funnel(mesh, start, goal, &q);
+                    }
+                })
+            } else {
+                match mode {
+                    Mode::Optimal => self.polyanya(mesh, start, goal, &q, out),
+                    Mode::Fast => self.astar(mesh, start, goal, &q, out),
+                }
             };
             self.cstamp = allowed;
             r?;
@@ -629,6 +688,7 @@ impl Searcher {
             t: [f64::from(goal.point.x), f64::from(goal.point.y)],
             s_vertex: NO_TRIANGLE,
             goal: goal.triangle,
+            start_poly: NO_POLYGON,
         };
         if corridor.len() == 1 {
             self.turns.push((START, start.point, 0));
@@ -648,8 +708,9 @@ impl Searcher {
             self.vstamp.resize(nv, 0);
             self.vbest.resize(nv, 0.0);
         }
-        if self.cstamp.len() < mesh.comp_parent.len() {
-            self.cstamp.resize(mesh.comp_parent.len(), 0);
+        let ncomp = mesh.comp_parent.len().max(mesh.poly.comp_parent.len());
+        if self.cstamp.len() < ncomp {
+            self.cstamp.resize(ncomp, 0);
         }
         if self.tstate.len() < nt {
             self.tstate.resize(nt, TriState::default());
@@ -659,6 +720,7 @@ impl Searcher {
             self.vstamp.iter_mut().for_each(|s| *s = 0);
             self.tstate.iter_mut().for_each(|s| s.stamp = 0);
             self.cstamp.iter_mut().for_each(|s| *s = 0);
+            self.pstamp.iter_mut().for_each(|s| *s = 0);
             self.stamp = 1;
         }
         self.nodes.clear();
@@ -1382,6 +1444,13 @@ impl Searcher {
             self.portals
                 .push((Self::vpos(mesh, v), v, Self::vpos(mesh, u), u));
         }
+        self.run_funnel(mesh, start, goal, q);
+    }
+
+    /// The funnel algorithm over `self.portals` (the start, the corridor's edges, then the
+    /// goal is added here); fills `turns`, each turn with the index of the corridor edge it
+    /// lies on.
+    fn run_funnel(&mut self, mesh: &NavMesh, start: Location, goal: Location, q: &Query) {
         self.portals.push((q.t, START - 1, q.t, START - 1));
         self.turns.push((START, start.point, 0));
         let mut apex = q.s;

@@ -1,0 +1,753 @@
+//! The searches on the polygon layer ([`Layer::Polygons`](super::Layer::Polygons)).
+//!
+//! The same two searches as on triangles, with a convex polygon in place of a triangle:
+//!
+//! - **Optimal** (Polyanya): a node's interval lies on an edge of the polygon it looks into;
+//!   expanding it projects the interval's two rays across the polygon's far edges (from the
+//!   entry edge's right end round to its left end). The parts of the far edges between the
+//!   rays are observable (same root); the parts right of the right ray are reached by turning
+//!   at the interval's right end, when that end is a corner vertex (new root), and likewise on
+//!   the left; an edge that runs from the new root is swept by a collinear node, which sees
+//!   every far edge of the polygon beyond. Root-level pruning, following single successors
+//!   without the queue and skipping bridge-tree components off the start–goal tree path are as
+//!   on triangles.
+//! - **Fast**: A* over polygons (a polygon's position is the midpoint of the edge it was
+//!   entered by).
+//!
+//! Both give a corridor of polygons with the edges crossed. The path itself is then taken down
+//! to triangles: inside each polygon the triangles from the one it was entered by to the one it
+//! is left by (a breadth-first search among at most
+//! [`MAX_POLYGON_TRIANGLES`](crate::nav::poly::MAX_POLYGON_TRIANGLES)), and the funnel
+//! algorithm over that triangle corridor gives the turning points. The shortest path inside a
+//! corridor of convex polygons crosses each polygon in a straight piece, so the funnel finds
+//! the optimal path when the corridor is the optimal search's, and the triangle corridor gives
+//! [`Path::triangles`], the regions and the points on the surface as on the triangle layer.
+
+use super::{
+    COLLINEAR, FINAL, L_VERT, NO_TRIANGLE, Node, PathError, Query, R_VERT, START, Searcher, Succ,
+    TriState, dist, heuristic, lerp, queue_key,
+};
+use crate::nav::mesh::{Location, NavMesh, cross2};
+use crate::nav::poly::NO_POLYGON;
+
+/// [`PolyStep::edge`] of the start's polygon (not entered by an edge).
+const NO_EDGE: u8 = u8::MAX;
+
+/// One polygon of a corridor and the edge (its own slot index) it was entered by.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct PolyStep {
+    pub(super) poly: u32,
+    pub(super) edge: u8,
+}
+
+/// How an edge from `w0` to `w1` stands to a root at `rp`: `Some(0)` off its line;
+/// `Some(COLLINEAR)` on the edge itself (the root sees the whole polygon beyond); `None` on its
+/// line but off the edge (the polygon beyond lies across that line from the root, so nothing
+/// of it is seen through this edge).
+#[inline]
+fn line_class(rp: [f64; 2], w0: [f64; 2], w1: [f64; 2]) -> Option<u8> {
+    if cross2(w0, w1, rp) != 0.0 {
+        return Some(0);
+    }
+    let d = [w1[0] - w0[0], w1[1] - w0[1]];
+    let u = (rp[0] - w0[0]) * d[0] + (rp[1] - w0[1]) * d[1];
+    (u >= 0.0 && u <= d[0] * d[0] + d[1] * d[1]).then_some(COLLINEAR)
+}
+
+impl Searcher {
+    #[inline]
+    fn ppos(mesh: &NavMesh, v: u32) -> [f64; 2] {
+        let p = mesh.vertices[v as usize];
+        [f64::from(p.x), f64::from(p.y)]
+    }
+
+    /// Polyanya on the polygons: fills `self.steps` with the polygon corridor of the optimal
+    /// path.
+    pub(super) fn polyanya_poly(&mut self, mesh: &NavMesh, q: &Query) -> Result<usize, PathError> {
+        let pl = &mesh.poly;
+        let limit = 32 * mesh.triangle_count() + 1_000_000;
+        let p0 = q.start_poly;
+        let mut buf = std::mem::take(&mut self.pbuf);
+        buf.clear();
+        let range = pl.slots(p0);
+        let n0 = range.len();
+        for i in 0..n0 {
+            let pa = Self::ppos(mesh, pl.verts[range.start + i]);
+            let pb = Self::ppos(mesh, pl.verts[range.start + (i + 1) % n0]);
+            let Some(flags) = line_class(q.s, pa, pb) else {
+                continue;
+            };
+            Self::make_psucc(
+                mesh,
+                q,
+                &mut buf,
+                p0,
+                i,
+                (pa, true),
+                (pb, true),
+                START,
+                0.0,
+                flags,
+                p0,
+                NO_TRIANGLE,
+            );
+        }
+        for s in buf.drain(..) {
+            self.push(s);
+        }
+        let mut expanded = 0usize;
+        let mut result = Err(PathError::NotFound);
+        'search: while let Some((_, idx)) = self.heap.pop() {
+            let mut ni = idx;
+            loop {
+                let node = self.nodes[ni as usize];
+                if node.flags & FINAL != 0 {
+                    self.collect_poly_chain(q, ni);
+                    result = Ok(expanded);
+                    break 'search;
+                }
+                if node.root != START {
+                    let v = node.root as usize;
+                    if self.vstamp[v] == self.stamp && self.vbest[v] < node.g {
+                        break;
+                    }
+                }
+                expanded += 1;
+                buf.clear();
+                self.expand_poly(mesh, q, ni, &mut buf);
+                if self.nodes.len() > limit {
+                    result = Err(PathError::SearchLimit {
+                        nodes: self.nodes.len(),
+                    });
+                    break 'search;
+                }
+                if buf.len() == 1 && buf[0].node.flags & FINAL == 0 && buf[0].node.root == node.root
+                {
+                    ni = self.nodes.len() as u32;
+                    self.nodes.push(buf[0].node);
+                    continue;
+                }
+                for &s in &buf {
+                    self.push(s);
+                }
+                break;
+            }
+        }
+        self.pbuf = buf;
+        result
+    }
+
+    /// Builds the successor through edge `e` (a slot index) of polygon `p`; as
+    /// [`Searcher::make_succ`] on triangles.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn make_psucc(
+        mesh: &NavMesh,
+        q: &Query,
+        buf: &mut Vec<Succ>,
+        p: u32,
+        e: usize,
+        near_start: ([f64; 2], bool),
+        near_end: ([f64; 2], bool),
+        root: u32,
+        g: f64,
+        flags: u8,
+        sweep: u32,
+        parent: u32,
+    ) {
+        let pl = &mesh.poly;
+        let s = pl.first[p as usize] as usize + e;
+        let nb = pl.adj[s];
+        if nb == NO_POLYGON {
+            return;
+        }
+        if flags & COLLINEAR != 0 && nb == sweep {
+            return;
+        }
+        if q.allowed[pl.comp[nb as usize] as usize] != q.stamp {
+            return;
+        }
+        let l = near_end.0;
+        let r = near_start.0;
+        if l == r {
+            return;
+        }
+        let mut fl = flags;
+        if near_end.1 {
+            fl |= L_VERT;
+        }
+        if near_start.1 {
+            fl |= R_VERT;
+        }
+        let rp = Self::root_pos(mesh, q, root);
+        let h = if flags & COLLINEAR != 0 {
+            dist(rp, q.t)
+        } else {
+            heuristic(rp, l, r, q.t)
+        };
+        buf.push(Succ {
+            node: Node {
+                l,
+                r,
+                g,
+                root,
+                tri: nb,
+                parent,
+                sweep,
+                edge: pl.adj_edge[s],
+                flags: fl,
+            },
+            f: g + h,
+        });
+    }
+
+    fn final_psucc(buf: &mut Vec<Succ>, node: &Node, parent: u32, root: u32, total: f64) {
+        buf.push(Succ {
+            node: Node {
+                l: [0.0; 2],
+                r: [0.0; 2],
+                g: total,
+                root,
+                tri: node.tri,
+                parent,
+                sweep: NO_TRIANGLE,
+                edge: 0,
+                flags: FINAL,
+            },
+            f: total,
+        });
+    }
+
+    fn expand_poly(&mut self, mesh: &NavMesh, q: &Query, ni: u32, buf: &mut Vec<Succ>) {
+        let node = self.nodes[ni as usize];
+        let pl = &mesh.poly;
+        let p = node.tri;
+        let range = pl.slots(p);
+        let (f0, n) = (range.start, range.len());
+        let k = node.edge as usize;
+        // Corner i counted from the entry edge: 0 is its left end A, 1 its right end B; the
+        // far edges j = 1..n run from corner j to j + 1 (corner n is A again).
+        let vid = |i: usize| pl.verts[f0 + (k + i) % n];
+        let edge = |j: usize| (k + j) % n;
+        let rp = Self::root_pos(mesh, q, node.root);
+        let g = node.g;
+        let (l, r) = (node.l, node.r);
+
+        if node.flags & COLLINEAR != 0 {
+            if p == q.goal {
+                Self::final_psucc(buf, &node, ni, node.root, g + dist(rp, q.t));
+                return;
+            }
+            for j in 1..n {
+                let (va, vb) = (Self::ppos(mesh, vid(j)), Self::ppos(mesh, vid(j + 1)));
+                let Some(flags) = line_class(rp, va, vb) else {
+                    continue;
+                };
+                Self::make_psucc(
+                    mesh,
+                    q,
+                    buf,
+                    p,
+                    edge(j),
+                    (va, true),
+                    (vb, true),
+                    node.root,
+                    g,
+                    flags,
+                    if flags != 0 { node.sweep } else { NO_TRIANGLE },
+                    ni,
+                );
+            }
+            return;
+        }
+
+        let r_vert = node.flags & R_VERT != 0;
+        let l_vert = node.flags & L_VERT != 0;
+        let (ia, ib) = (vid(0), vid(1));
+        let (a, b) = (Self::ppos(mesh, ia), Self::ppos(mesh, ib));
+
+        if p == q.goal {
+            let tp = q.t;
+            if cross2(rp, r, tp) >= 0.0 && cross2(rp, l, tp) <= 0.0 {
+                Self::final_psucc(buf, &node, ni, node.root, g + dist(rp, tp));
+            } else if cross2(rp, r, tp) < 0.0 {
+                if r_vert && mesh.is_corner(ib) {
+                    let g2 = g + dist(rp, b);
+                    if self.claim_root(ib, g2) {
+                        Self::final_psucc(buf, &node, ni, ib, g2 + dist(b, tp));
+                    }
+                }
+            } else if l_vert && mesh.is_corner(ia) {
+                let g2 = g + dist(rp, a);
+                if self.claim_root(ia, g2) {
+                    Self::final_psucc(buf, &node, ni, ia, g2 + dist(a, tp));
+                }
+            }
+            return;
+        }
+
+        // Turning at B (right) or A (left): decided once, when first needed.
+        let mut turn_r: Option<(bool, f64)> = if r_vert && mesh.is_corner(ib) {
+            None
+        } else {
+            Some((false, 0.0))
+        };
+        let mut turn_l: Option<(bool, f64)> = if l_vert && mesh.is_corner(ia) {
+            None
+        } else {
+            Some((false, 0.0))
+        };
+        let mut w0 = b;
+        let mut or0 = cross2(rp, r, w0);
+        let mut ol0 = cross2(rp, l, w0);
+        for j in 1..n {
+            let w1 = if j + 1 == n {
+                a
+            } else {
+                Self::ppos(mesh, vid(j + 1))
+            };
+            let or1 = cross2(rp, r, w1);
+            let ol1 = cross2(rp, l, w1);
+            // The part right of the right ray: u in [0, rs]; left of the left ray: [ls, 1].
+            // An edge on a ray's own line belongs to that ray's outer side: what lies beyond it
+            // is seen only by turning at the interval's end.
+            let rs = if or0 == 0.0 && or1 == 0.0 || or0 <= 0.0 && or1 < 0.0 {
+                1.0
+            } else if or0 < 0.0 && or1 >= 0.0 {
+                (or0 / (or0 - or1)).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let mut ls = if ol0 == 0.0 && ol1 == 0.0 || ol1 >= 0.0 && ol0 > 0.0 {
+                0.0
+            } else if ol1 > 0.0 && ol0 <= 0.0 {
+                (ol0 / (ol0 - ol1)).clamp(0.0, 1.0)
+            } else {
+                1.0
+            };
+            if ls < rs {
+                ls = rs;
+            }
+            let at = |u: f64| -> ([f64; 2], bool) {
+                if u == 0.0 {
+                    (w0, true)
+                } else if u == 1.0 {
+                    (w1, true)
+                } else {
+                    (lerp(w0, w1, u), false)
+                }
+            };
+            let e = edge(j);
+            // An edge on a line through the root shows nothing beyond it (see `line_class`).
+            let through_root = cross2(w0, w1, rp) == 0.0;
+            if rs > 0.0 {
+                let (ok, g2) = *turn_r.get_or_insert_with(|| {
+                    let g2 = g + dist(rp, b);
+                    (self.claim_root(ib, g2), g2)
+                });
+                if ok && let Some(flags) = line_class(b, w0, w1) {
+                    Self::make_psucc(
+                        mesh,
+                        q,
+                        buf,
+                        p,
+                        e,
+                        (w0, true),
+                        at(rs),
+                        ib,
+                        g2,
+                        flags,
+                        if flags != 0 { p } else { NO_TRIANGLE },
+                        ni,
+                    );
+                }
+            }
+            if rs < ls && !through_root {
+                Self::make_psucc(
+                    mesh,
+                    q,
+                    buf,
+                    p,
+                    e,
+                    at(rs),
+                    at(ls),
+                    node.root,
+                    g,
+                    0,
+                    NO_TRIANGLE,
+                    ni,
+                );
+            }
+            if ls < 1.0 {
+                let (ok, g2) = *turn_l.get_or_insert_with(|| {
+                    let g2 = g + dist(rp, a);
+                    (self.claim_root(ia, g2), g2)
+                });
+                if ok && let Some(flags) = line_class(a, w0, w1) {
+                    Self::make_psucc(
+                        mesh,
+                        q,
+                        buf,
+                        p,
+                        e,
+                        at(ls),
+                        (w1, true),
+                        ia,
+                        g2,
+                        flags,
+                        if flags != 0 { p } else { NO_TRIANGLE },
+                        ni,
+                    );
+                }
+            }
+            w0 = w1;
+            or0 = or1;
+            ol0 = ol1;
+        }
+    }
+
+    /// The polygon corridor of the final node `fi`'s chain, into `self.steps`.
+    fn collect_poly_chain(&mut self, q: &Query, fi: u32) {
+        self.chain.clear();
+        let mut i = fi;
+        while i != NO_TRIANGLE {
+            self.chain.push(i);
+            i = self.nodes[i as usize].parent;
+        }
+        self.chain.reverse();
+        self.steps.clear();
+        self.steps.push(PolyStep {
+            poly: q.start_poly,
+            edge: NO_EDGE,
+        });
+        for &ni in &self.chain {
+            let n = &self.nodes[ni as usize];
+            if n.flags & FINAL == 0 {
+                self.steps.push(PolyStep {
+                    poly: n.tri,
+                    edge: n.edge,
+                });
+            }
+        }
+    }
+
+    /// A* over the polygons: fills `self.steps` with the corridor.
+    pub(super) fn astar_poly(&mut self, mesh: &NavMesh, q: &Query) -> Result<usize, PathError> {
+        let pl = &mesh.poly;
+        let stamp = self.stamp;
+        let p0 = q.start_poly;
+        self.tstate[p0 as usize] = TriState {
+            stamp,
+            g: 0.0,
+            parent: NO_TRIANGLE,
+            entry: NO_EDGE,
+            closed: false,
+        };
+        let (qs, qt) = (q.s.map(|c| c as f32), q.t.map(|c| c as f32));
+        let dist32 = |a: [f32; 2], b: [f32; 2]| {
+            let (dx, dy) = (a[0] - b[0], a[1] - b[1]);
+            (dx * dx + dy * dy).sqrt()
+        };
+        let vpos = |v: u32| {
+            let p = mesh.vertices[v as usize];
+            [p.x, p.y]
+        };
+        self.tqueue.push(queue_key(dist32(qs, qt), p0));
+        let mut expanded = 0usize;
+        let mut found = false;
+        while let Some(kq) = self.tqueue.pop() {
+            let p = kq as u32;
+            let pu = p as usize;
+            let st = &mut self.tstate[pu];
+            if st.closed {
+                continue;
+            }
+            st.closed = true;
+            let (g, entry) = (st.g, st.entry);
+            expanded += 1;
+            if p == q.goal {
+                found = true;
+                break;
+            }
+            let range = pl.slots(p);
+            let (f0, n) = (range.start, range.len());
+            let mid = |i: usize| {
+                let (a, b) = (vpos(pl.verts[f0 + i]), vpos(pl.verts[f0 + (i + 1) % n]));
+                [(a[0] + b[0]) * 0.5, (a[1] + b[1]) * 0.5]
+            };
+            let pos = if entry == NO_EDGE {
+                qs
+            } else {
+                mid(entry as usize)
+            };
+            for i in 0..n {
+                let nb = pl.adj[f0 + i];
+                if nb == NO_POLYGON {
+                    continue;
+                }
+                let nbu = nb as usize;
+                let ns = self.tstate[nbu];
+                let seen = ns.stamp == stamp;
+                if seen && ns.closed || q.allowed[pl.comp[nbu] as usize] != stamp {
+                    continue;
+                }
+                let m = mid(i);
+                let g2 = g + dist32(pos, m);
+                if seen && ns.g <= g2 {
+                    continue;
+                }
+                self.tstate[nbu] = TriState {
+                    stamp,
+                    g: g2,
+                    parent: p,
+                    entry: pl.adj_edge[f0 + i],
+                    closed: false,
+                };
+                self.tqueue.push(queue_key(g2 + dist32(m, qt), nb));
+            }
+        }
+        if !found {
+            return Err(PathError::NotFound);
+        }
+        self.steps.clear();
+        let mut p = q.goal;
+        while p != NO_TRIANGLE {
+            let st = self.tstate[p as usize];
+            self.steps.push(PolyStep {
+                poly: p,
+                edge: st.entry,
+            });
+            p = st.parent;
+        }
+        self.steps.reverse();
+        Ok(expanded)
+    }
+
+    /// The triangle corridor of the polygon corridor in `self.steps`, from the start's
+    /// triangle to the goal's, into `self.corridor`. A polygon met twice has the loop between
+    /// cut out (a shortest path crosses a convex polygon once).
+    ///
+    /// The funnel over the polygons' edges gives the path; inside each polygon the path is a
+    /// straight piece from where it enters to where it leaves (it turns only at corners, which
+    /// lie on the edges it crosses), and the triangles that piece crosses are walked.
+    pub(super) fn sleeve(&mut self, mesh: &NavMesh, start: Location, goal: Location, q: &Query) {
+        let pl = &mesh.poly;
+        // Cut loops: keep, per polygon, its position in the kept list.
+        let np = pl.count();
+        if self.pstamp.len() < np {
+            self.pstamp.resize(np, 0);
+            self.ppos_of.resize(np, 0);
+        }
+        let stamp = self.stamp;
+        let mut kept = 0usize;
+        for i in 0..self.steps.len() {
+            let step = self.steps[i];
+            let pu = step.poly as usize;
+            let at = self.ppos_of[pu] as usize;
+            if self.pstamp[pu] == stamp && at < kept && self.steps[at].poly == step.poly {
+                // Back in a polygon kept before: the loop since is dropped, and the polygon
+                // stays with the edge it was first entered by.
+                kept = at + 1;
+                continue;
+            }
+            self.pstamp[pu] = stamp;
+            self.ppos_of[pu] = kept as u32;
+            self.steps[kept] = step;
+            kept += 1;
+        }
+        self.steps.truncate(kept);
+        // The funnel over the polygons' edges.
+        self.portals.clear();
+        self.portals.push((q.s, START, q.s, START));
+        for i in 1..self.steps.len() {
+            let step = self.steps[i];
+            let f0 = pl.first[step.poly as usize] as usize;
+            let n = pl.first[step.poly as usize + 1] as usize - f0;
+            let e = step.edge as usize;
+            // In the polygon entered the edge runs from corner e to e + 1; walking in, corner
+            // e is on the left... seen from the polygon left behind it runs e + 1 -> e, so
+            // corner e is on its left.
+            let (vl, vr) = (pl.verts[f0 + e], pl.verts[f0 + (e + 1) % n]);
+            self.portals
+                .push((Self::ppos(mesh, vl), vl, Self::ppos(mesh, vr), vr));
+        }
+        self.turns.clear();
+        self.run_funnel(mesh, start, goal, q);
+        // Where the path crosses each polygon edge.
+        let pts = std::mem::take(&mut self.crossings);
+        let mut pts = pts;
+        pts.clear();
+        pts.push(q.s);
+        let mut j = 0usize;
+        for e in 0..self.steps.len().saturating_sub(1) {
+            while j + 2 < self.turns.len() && self.turns[j + 1].2 <= e {
+                j += 1;
+            }
+            let (_, lid, _, rid) = self.portals[e + 1];
+            let from_id = self.turns[j].0;
+            let p0 = self.turns[j].1;
+            let p1 = self.turns[j + 1].1;
+            let (a, b) = (
+                [f64::from(p0.x), f64::from(p0.y)],
+                [f64::from(p1.x), f64::from(p1.y)],
+            );
+            let (l, r) = (self.portals[e + 1].0, self.portals[e + 1].2);
+            let x = if j > 0 && (from_id == lid || from_id == rid) {
+                a
+            } else {
+                let dl = cross2(a, b, l);
+                let dr = cross2(a, b, r);
+                if dl != dr {
+                    let u = (dr / (dr - dl)).clamp(0.0, 1.0);
+                    lerp(r, l, u)
+                } else {
+                    a
+                }
+            };
+            pts.push(x);
+        }
+        pts.push(q.t);
+        // The triangles each straight piece crosses.
+        self.corridor.clear();
+        let mut cur = start.triangle;
+        for i in 0..self.steps.len() {
+            let p = self.steps[i].poly;
+            let t_out = if i + 1 < self.steps.len() {
+                let next = self.steps[i + 1];
+                let side = pl.side[pl.first[next.poly as usize] as usize + next.edge as usize];
+                let t_out = mesh.links[(side >> 2) as usize][(side & 3) as usize] >> 2;
+                (t_out, side >> 2)
+            } else {
+                (goal.triangle, NO_TRIANGLE)
+            };
+            self.walk_within(mesh, p, cur, t_out.0, pts[i], pts[i + 1]);
+            cur = t_out.1;
+        }
+        self.crossings = pts;
+        self.turns.clear();
+    }
+
+    /// Appends the triangles of polygon `p` from `a` to `b` that the straight piece `x` →
+    /// `y` crosses to `self.corridor`: a depth-first walk that steps only across edges the
+    /// piece crosses or touches, strict crossings first (a piece through a vertex may go round
+    /// it either way: every triangle there touches the piece at that vertex). A degenerate piece
+    /// (`x` = `y`, a vertex where the path turns) steps round that vertex. Falls back to a
+    /// breadth-first walk if rounding leaves no way (not expected).
+    fn walk_within(&mut self, mesh: &NavMesh, p: u32, a: u32, b: u32, x: [f64; 2], y: [f64; 2]) {
+        let pl = &mesh.poly;
+        let base = self.corridor.len();
+        let point = x == y;
+        // (triangle, candidates left as a bit mask, strict ones first)
+        let mut stack = std::mem::take(&mut self.walk);
+        stack.clear();
+        let cands = |t: u32, corridor: &[u32]| -> (u8, u8) {
+            let tri = mesh.tris[t as usize];
+            let (mut strict, mut touch) = (0u8, 0u8);
+            for k in 0..3 {
+                let l = mesh.links[t as usize][k];
+                if l == NO_TRIANGLE {
+                    continue;
+                }
+                let nb = l >> 2;
+                if pl.tri_poly[nb as usize] != p || corridor.contains(&nb) {
+                    continue;
+                }
+                let (u, v) = (Self::ppos(mesh, tri[k]), Self::ppos(mesh, tri[(k + 1) % 3]));
+                if point {
+                    if u == x || v == x {
+                        touch |= 1 << k;
+                    }
+                    continue;
+                }
+                let (ou, ov) = (cross2(x, y, u), cross2(x, y, v));
+                if ou < 0.0 && ov > 0.0 {
+                    strict |= 1 << k;
+                } else if ou <= 0.0 && ov >= 0.0 {
+                    touch |= 1 << k;
+                }
+            }
+            (strict, touch)
+        };
+        self.corridor.push(a);
+        stack.push(cands(a, &self.corridor[base..]));
+        let mut found = a == b;
+        while !found && let Some(top) = stack.last_mut() {
+            let t = self.corridor[self.corridor.len() - 1];
+            let k = if top.0 != 0 {
+                let k = top.0.trailing_zeros();
+                top.0 &= !(1 << k);
+                k
+            } else if top.1 != 0 {
+                let k = top.1.trailing_zeros();
+                top.1 &= !(1 << k);
+                k
+            } else {
+                stack.pop();
+                self.corridor.pop();
+                continue;
+            };
+            let nb = mesh.links[t as usize][k as usize] >> 2;
+            if self.corridor[base..].contains(&nb) {
+                continue;
+            }
+            self.corridor.push(nb);
+            if nb == b {
+                found = true;
+            } else {
+                stack.push(cands(nb, &self.corridor[base..]));
+            }
+        }
+        self.walk = stack;
+        if !found {
+            self.corridor.truncate(base);
+            self.triangles_within(mesh, p, a, b);
+        }
+    }
+
+    /// Appends the triangles of polygon `p` from `a` to `b` (a shortest walk between them
+    /// among the polygon's triangles) to `self.corridor`.
+    fn triangles_within(&mut self, mesh: &NavMesh, p: u32, a: u32, b: u32) {
+        if a == b {
+            self.corridor.push(a);
+            return;
+        }
+        let pl = &mesh.poly;
+        // Breadth-first among at most MAX_POLYGON_TRIANGLES triangles: (triangle, parent).
+        let bfs = &mut self.bfs;
+        bfs.clear();
+        bfs.push((a, u32::MAX));
+        let mut head = 0;
+        let mut found = None;
+        while head < bfs.len() {
+            let (t, _) = bfs[head];
+            for &l in &mesh.links[t as usize] {
+                if l == NO_TRIANGLE {
+                    continue;
+                }
+                let u = l >> 2;
+                if pl.tri_poly[u as usize] != p || bfs.iter().any(|&(x, _)| x == u) {
+                    continue;
+                }
+                bfs.push((u, head as u32));
+                if u == b {
+                    found = Some(bfs.len() - 1);
+                    break;
+                }
+            }
+            if found.is_some() {
+                break;
+            }
+            head += 1;
+        }
+        let start = self.corridor.len();
+        let mut i = found.unwrap_or(0);
+        loop {
+            self.corridor.push(bfs[i].0);
+            if bfs[i].1 == u32::MAX {
+                break;
+            }
+            i = bfs[i].1 as usize;
+        }
+        self.corridor[start..].reverse();
+    }
+}
