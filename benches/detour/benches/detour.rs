@@ -1,10 +1,11 @@
-//! areakit's `fast` mode against Recast/Detour's `findPath` + `findStraightPath`, in the same
-//! run, on the same triangles and the same random reachable pairs: the largest corpus walkmesh
-//! and the generated mazes of `benches/nav.rs` (its generator, included from
-//! `benches/nav_support/shared.rs`). The mazes are cut on a 64 m tile grid first (Detour's
-//! tiles index their vertices with 16 bits); both sides then search the cut triangles.
+//! Two Recast/Detour baselines for areakit's navigation, in the same run, on the same random
+//! reachable pairs: the largest corpus walkmesh and the generated mazes of `benches/nav.rs`
+//! (its generator, included from `benches/nav_support/shared.rs`).
 //!
-//! Four benches per mesh, each one pass over the pairs:
+//! **Detour on our triangles** (benches `ours_fast`, `detour`, `ours_fast_complete`,
+//! `detour_complete`): a Detour mesh filled by hand, one polygon per triangle. The mazes are
+//! cut on a 64 m tile grid first (Detour's tiles index their vertices with 16 bits); both sides
+//! then search the cut triangles.
 //! - `ours_fast`: `Searcher::find_path_into` from plan points with height hints, `Mode::Fast`
 //!   (location included), as `benches/nav.rs`'s `fast`;
 //! - `detour`: `findNearestPoly` twice + `findPath` + `findStraightPath` (location included);
@@ -15,12 +16,31 @@
 //!
 //! Setup prints the pair counts, how many pairs Detour completes (its node pool holds at most
 //! 65 535 polygons) and the length ratios (Detour / ours); with `DETOUR_INTERLEAVED` set, also
-//! both sides timed query by query in turn (see [`interleaved`]). Run by hand:
-//! `CARGO_TARGET_DIR=... cargo bench --manifest-path benches/detour/Cargo.toml`.
+//! both sides timed query by query in turn (see [`interleaved`]).
+//!
+//! **Detour on its own Recast navmesh** (benches `recast_*`): Recast voxelises the same
+//! walkable triangles (uncut: the very meshes and pairs of `benches/nav.rs`) and builds a tiled
+//! navmesh of merged polygons (`areakit_detour_bench::recast`). Setup prints the build, the
+//! ground the navmesh loses and adds against our triangles, the pairs Detour cannot join and
+//! Detour's lengths against our optimal ones; with `RECAST_INTERLEAVED` set it times Detour and
+//! ours (optimal and fast, on the polygon and the triangle layer) query by query in turn (see
+//! [`recast_interleaved`]) and prints the table of `benches/detour/RESULTS.md`.
+//! - `recast_detour`: `findNearestPoly` ×2 + `findPath` + `findStraightPath` from the points;
+//! - `recast_ours_{optimal,fast}_{polygons,triangles}`: `Searcher::find_path_into` from the
+//!   same points with height hints.
+//!
+//! Pairs: 10 000 on the corpus mesh (`RECAST_CORPUS_PAIRS`), 2 000 and 100 on the mazes
+//! (`NAV_BENCH_MAZE_PAIRS`, as `benches/nav.rs`). Recast parameters: `RecastConfig::from_env`.
+//! Run by hand: `CARGO_TARGET_DIR=... cargo bench --manifest-path benches/detour/Cargo.toml`.
 
-use areakit_detour_bench::{DetourMesh, Located, Query, cut_to_tiles};
+use areakit_detour_bench::recast::{
+    RecastConfig, RecastStats, detour_triangles, plan_area_detour, sample_by_area,
+};
+use areakit_detour_bench::{DetourMesh, Located, Outcome, Query, cut_to_tiles};
 use areakit_geometry::Vec3;
-use areakit_geometry::nav::{Location, Mode, NavMesh, Path, SearchOptions, Searcher, Surface};
+use areakit_geometry::nav::{
+    Layer, Location, Mode, NavMesh, Path, SearchOptions, Searcher, Surface,
+};
 use divan::Bencher;
 use divan::counter::ItemsCount;
 use std::sync::OnceLock;
@@ -346,4 +366,399 @@ fn detour_complete(bencher: Bencher, name: &str) {
             }
             total
         });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Detour on its own Recast navmesh.
+
+/// Plan half extent of Detour's `findNearestPoly` on the Recast navmesh (m): the navmesh's
+/// border strays from ours by up to a cell plus the simplification error, so a point of our
+/// ground near a wall may lie just outside it (height half extent: 1 m).
+const RECAST_LOCATE_PLAN: f32 = 0.5;
+
+/// Height differences (m) under which a point counts as on the other side's ground.
+const COVERAGE_TOLERANCES: [f32; 3] = [0.1, 0.25, 0.5];
+
+struct RecastCase {
+    name: String,
+    triangles: usize,
+    mesh: NavMesh,
+    detour: DetourMesh,
+    stats: RecastStats,
+    pairs: Vec<(Vec3, Vec3)>,
+}
+
+fn recast_case(name: &str, surface: Surface, seed: u64, count: usize) -> RecastCase {
+    let t0 = std::time::Instant::now();
+    let mesh = NavMesh::build(&surface).expect("valid surface");
+    let ours_build = t0.elapsed();
+    let pairs = random_pairs(&mesh, &surface, seed, count);
+    let cfg = RecastConfig::from_env();
+    let (detour, stats) = DetourMesh::recast(&surface, &cfg, |t| mesh.is_flat(t));
+    eprintln!(
+        "{name} (Recast): {} triangles; ours built in {:.3} s; Recast built in {:.3} s: {} polygons, {} vertices, {} detail triangles in {} tiles of {} ({} failed; largest {} polygons, {} vertices); {} pairs",
+        surface.triangles.len(),
+        ours_build.as_secs_f64(),
+        stats.build.as_secs_f64(),
+        stats.polygons,
+        stats.vertices,
+        stats.detail_triangles,
+        stats.tiles,
+        stats.grid_tiles,
+        stats.failed_tiles,
+        detour.max_tile_polygons,
+        detour.max_tile_vertices,
+        pairs.len(),
+    );
+    assert_eq!(stats.failed_tiles, 0, "Recast refused tiles");
+    let c = RecastCase {
+        name: name.to_string(),
+        triangles: surface.triangles.len(),
+        mesh,
+        detour,
+        stats,
+        pairs,
+    };
+    coverage(&c, &surface);
+    c
+}
+
+fn recast_cases() -> &'static [RecastCase] {
+    static CASES: OnceLock<Vec<RecastCase>> = OnceLock::new();
+    CASES.get_or_init(|| {
+        eprintln!("Recast: {}", RecastConfig::from_env().describe());
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+        let (file, s) = largest_corpus_surface(&dir);
+        eprintln!("corpus: {file}");
+        let corpus_pairs = std::env::var("RECAST_CORPUS_PAIRS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(PAIRS);
+        // `RECAST_ONLY=corpus,maze_120k` builds only those (the others' benches do nothing).
+        let only = std::env::var("RECAST_ONLY").ok();
+        let wanted = |name: &str| only.as_deref().is_none_or(|o| o.split(',').any(|w| w == name));
+        let mut all = Vec::new();
+        if wanted("corpus") {
+            all.push(recast_case("corpus", s, 1, corpus_pairs));
+        }
+        if wanted("maze_120k") {
+            all.push(recast_case("maze_120k", maze(74, 74, 3, 2), 2, maze_pairs(PAIRS_120K)));
+        }
+        if wanted("maze_1m") {
+            all.push(recast_case("maze_1m", maze(213, 213, 3, 3), 3, maze_pairs(PAIRS_1M)));
+        }
+        let interleaved = std::env::var_os("RECAST_INTERLEAVED").is_some();
+        let mut rows = Vec::new();
+        for c in &all {
+            rows.push(recast_interleaved(c, interleaved));
+        }
+        if interleaved {
+            eprintln!(
+                "\n| mesh | triangles | Recast polygons | pairs | Detour-on-Recast | ours optimal, polygons | ours fast, polygons | ours optimal, triangles | ours fast, triangles |\n|---|---|---|---|---|---|---|---|---|"
+            );
+            for r in rows {
+                eprintln!("{r}");
+            }
+            eprintln!("(queries/s; in brackets: ours / Detour-on-Recast)\n");
+        }
+        all
+    })
+}
+
+fn find_recast(name: &str) -> Option<&'static RecastCase> {
+    recast_cases().iter().find(|c| c.name == name)
+}
+
+/// The ground the Recast navmesh loses and adds: random points spread by plan area over our
+/// triangles, each looked up on the navmesh (a polygon over or under it within a height
+/// tolerance), and random points over the navmesh's detail triangles looked up on ours.
+fn coverage(c: &RecastCase, s: &Surface) {
+    let n: usize = std::env::var("RECAST_COVERAGE_SAMPLES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200_000);
+    let ours: Vec<u32> = (0..s.triangles.len() as u32)
+        .filter(|&t| !c.mesh.is_flat(t))
+        .collect();
+    let ours_area: Vec<f64> = ours
+        .iter()
+        .map(|&t| {
+            let [a, b, cc] = c.mesh.triangle_points(t).map(|v| v.as_dvec3());
+            0.5 * ((b.x - a.x) * (cc.y - a.y) - (b.y - a.y) * (cc.x - a.x)).abs()
+        })
+        .collect();
+    let theirs = detour_triangles(&c.detour);
+    let theirs_area: Vec<f64> = theirs.iter().map(plan_area_detour).collect();
+    let (a_ours, a_theirs): (f64, f64) = (ours_area.iter().sum(), theirs_area.iter().sum());
+
+    let mut q = Query::new(&c.detour);
+    let reach = 1.0;
+    let on_ours = sample_by_area(&ours_area, |i| c.mesh.triangle_points(ours[i]), n, 11);
+    let gaps_ours: Vec<f32> = on_ours
+        .iter()
+        .map(|&p| q.height_gap(p, reach).unwrap_or(f32::INFINITY))
+        .collect();
+    let on_theirs = sample_by_area(
+        &theirs_area,
+        |i| theirs[i].map(|p| Vec3::new(p[0], p[2], p[1])),
+        n,
+        12,
+    );
+    let gaps_theirs: Vec<f32> = on_theirs
+        .iter()
+        .map(|&p| {
+            c.mesh
+                .locate(p.x, p.y, Some(p.z))
+                .map_or(f32::INFINITY, |l| (l.point.z - p.z).abs())
+        })
+        .collect();
+    let part = |gaps: &[f32], tol: f32| {
+        gaps.iter().filter(|&&g| g > tol).count() as f64 / gaps.len().max(1) as f64
+    };
+    let mut line = format!(
+        "{} coverage ({n} samples a side): our ground {a_ours:.1} m², navmesh {a_theirs:.1} m² ({:+.2} %);",
+        c.name,
+        100.0 * (a_theirs / a_ours - 1.0)
+    );
+    for tol in COVERAGE_TOLERANCES {
+        let (lost, added) = (part(&gaps_ours, tol), part(&gaps_theirs, tol));
+        line += &format!(
+            " within {tol} m: loses {:.2} m² ({:.3} %), adds {:.2} m² ({:.3} % of ours);",
+            lost * a_ours,
+            100.0 * lost,
+            added * a_theirs,
+            100.0 * added * a_theirs / a_ours
+        );
+    }
+    let plan_lost = part(&gaps_ours, reach);
+    line += &format!(
+        " in plan (no navmesh polygon within {reach} m in height): loses {:.3} %",
+        100.0 * plan_lost
+    );
+    eprintln!("{line}");
+}
+
+/// Times `K` sides query by query in turn over `n` queries (the order rotates by one each
+/// query), so that a machine's changing load weighs on all alike; returns each side's summed
+/// time. `side(which, i)` runs query `i` on side `which`.
+fn interleave_k<const K: usize>(
+    n: usize,
+    mut side: impl FnMut(usize, usize),
+) -> [std::time::Duration; K] {
+    let mut t = [std::time::Duration::ZERO; K];
+    for i in 0..n {
+        for turn in 0..K {
+            let which = (i + turn) % K;
+            let start = std::time::Instant::now();
+            side(which, i);
+            t[which] += start.elapsed();
+        }
+    }
+    t
+}
+
+/// The four searches of ours the Recast table times, in its column order.
+const OURS: [(Mode, Layer, &str); 4] = [
+    (Mode::Optimal, Layer::Polygons, "optimal, polygons"),
+    (Mode::Fast, Layer::Polygons, "fast, polygons"),
+    (Mode::Optimal, Layer::Triangles, "optimal, triangles"),
+    (Mode::Fast, Layer::Triangles, "fast, triangles"),
+];
+
+/// Detour-on-Recast on every pair (locate both points, `findPath`, `findStraightPath`), and
+/// ours; with `timed`, all five query by query in turn (see [`interleave_k`]), otherwise only
+/// Detour and our optimal search on triangles (the reference length), untimed. Prints the
+/// pairs Detour cannot join and its length against our optimal one; returns the table row.
+fn recast_interleaved(c: &RecastCase, timed: bool) -> String {
+    let n = c.pairs.len();
+    let mut q = Query::with_half_extents(&c.detour, RECAST_LOCATE_PLAN, 1.0);
+    let mut searchers: Vec<Searcher> = (0..4).map(|_| Searcher::new()).collect();
+    let mut path = Path::default();
+    // Per pair: Detour's outcome (None: a point not located), ours per side (NaN: no path).
+    let mut detour: Vec<Option<Outcome>> = vec![None; n];
+    let mut ours = vec![[f32::NAN; 4]; n];
+    let mut run = |side: usize, i: usize| {
+        let (a, b) = c.pairs[i];
+        if side == 4 {
+            detour[i] = match (q.locate(a), q.locate(b)) {
+                (Some(la), Some(lb)) => Some(q.path(&la, &lb)),
+                _ => None,
+            };
+        } else {
+            let (mode, layer, _) = OURS[side];
+            let opts = SearchOptions {
+                mode,
+                layer,
+                ..Default::default()
+            };
+            if searchers[side]
+                .find_path_into(&c.mesh, a, b, &opts, &mut path)
+                .is_ok()
+            {
+                ours[i][side] = path.length_plan;
+            }
+        }
+    };
+    let t = if timed {
+        interleave_k::<5>(n, &mut run)
+    } else {
+        for i in 0..n {
+            run(4, i);
+            run(2, i);
+        }
+        [std::time::Duration::ZERO; 5]
+    };
+
+    let not_located = detour.iter().filter(|o| o.is_none()).count();
+    let partial = detour
+        .iter()
+        .filter(|o| o.is_some_and(|o| !o.complete))
+        .count();
+    let out_of_nodes = detour
+        .iter()
+        .filter(|o| o.is_some_and(|o| o.out_of_nodes))
+        .count();
+    let ours_failed = ours.iter().filter(|l| l[2].is_nan()).count();
+    let mut ratios: Vec<f64> = detour
+        .iter()
+        .zip(&ours)
+        .filter_map(|(d, l)| {
+            let d = (*d)?;
+            (d.complete && l[2] > 1e-3).then(|| f64::from(d.length_plan) / f64::from(l[2]))
+        })
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    let m = ratios.len();
+    let ratio_text = if m == 0 {
+        "-".to_string()
+    } else {
+        format!(
+            "median {:.4}, mean {:.4}, worst {:.4}, least {:.4}, above 1.05: {}",
+            ratios[m / 2],
+            ratios.iter().sum::<f64>() / m as f64,
+            ratios[m - 1],
+            ratios[0],
+            ratios.iter().filter(|&&r| r > 1.05).count()
+        )
+    };
+    eprintln!(
+        "{} (Recast): {n} pairs; Detour cannot join {} ({not_located} with a point not located within {RECAST_LOCATE_PLAN} m, {partial} partial paths of which {out_of_nodes} out of its 65 535 nodes); ours finds no path on {ours_failed}; Detour / ours optimal (plan length) on the {m} pairs both complete: {ratio_text}",
+        c.name,
+        not_located + partial,
+    );
+    if !timed {
+        return String::new();
+    }
+    // Our two layers' optimal lengths must agree.
+    let (mut worst, mut differ) = (0.0f64, 0usize);
+    for l in &ours {
+        let rel = f64::from((l[0] - l[2]).abs()) / f64::from(l[2].max(1e-6));
+        if rel > 1e-6 || l[0].is_nan() != l[2].is_nan() {
+            differ += 1;
+        }
+        if rel.is_finite() {
+            worst = worst.max(rel);
+        }
+    }
+    let qps = |d: std::time::Duration| n as f64 / d.as_secs_f64();
+    let detour_qps = qps(t[4]);
+    eprintln!(
+        "{} (Recast) interleaved: Detour-on-Recast {:.1}/s; {}; optimal polygons vs triangles: worst relative length difference {worst:.2e}, {differ} pairs beyond 1e-6",
+        c.name,
+        detour_qps,
+        OURS.iter()
+            .enumerate()
+            .map(|(k, (_, _, label))| format!(
+                "ours {label} {:.1}/s ({:.2}×)",
+                qps(t[k]),
+                qps(t[k]) / detour_qps
+            ))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let fmt = |x: f64| {
+        if x >= 100.0 {
+            format!("{x:.0}")
+        } else {
+            format!("{x:.1}")
+        }
+    };
+    format!(
+        "| {} | {} | {} | {n} | {} | {} |",
+        c.name,
+        c.triangles,
+        c.stats.polygons,
+        fmt(detour_qps),
+        (0..4)
+            .map(|k| format!("{} ({:.2}×)", fmt(qps(t[k])), qps(t[k]) / detour_qps))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    )
+}
+
+/// Detour on its Recast navmesh, from points: `findNearestPoly` ×2 + `findPath` +
+/// `findStraightPath`, one pass over the pairs.
+#[divan::bench(args = CASES, sample_count = 1, sample_size = 1)]
+fn recast_detour(bencher: Bencher, name: &str) {
+    let Some(c) = find_recast(name) else { return };
+    let mut q = Query::with_half_extents(&c.detour, RECAST_LOCATE_PLAN, 1.0);
+    bencher
+        .counter(ItemsCount::new(c.pairs.len()))
+        .bench_local(|| {
+            let mut total = 0.0f32;
+            for (a, b) in &c.pairs {
+                let (Some(la), Some(lb)) = (q.locate(*a), q.locate(*b)) else {
+                    continue;
+                };
+                total += q.path(&la, &lb).length_plan;
+            }
+            total
+        });
+}
+
+fn recast_ours(bencher: Bencher, name: &str, mode: Mode, layer: Layer) {
+    let Some(c) = find_recast(name) else { return };
+    let mut searcher = Searcher::new();
+    let mut path = Path::default();
+    let opts = SearchOptions {
+        mode,
+        layer,
+        ..Default::default()
+    };
+    bencher
+        .counter(ItemsCount::new(c.pairs.len()))
+        .bench_local(|| {
+            let mut total = 0.0f32;
+            for (a, b) in &c.pairs {
+                searcher
+                    .find_path_into(&c.mesh, *a, *b, &opts, &mut path)
+                    .expect("path");
+                total += path.length_plan;
+            }
+            total
+        });
+}
+
+/// Ours, optimal, polygon layer, from the same points with height hints.
+#[divan::bench(args = CASES, sample_count = 1, sample_size = 1)]
+fn recast_ours_optimal_polygons(bencher: Bencher, name: &str) {
+    recast_ours(bencher, name, Mode::Optimal, Layer::Polygons);
+}
+
+/// Ours, fast, polygon layer.
+#[divan::bench(args = CASES, sample_count = 1, sample_size = 1)]
+fn recast_ours_fast_polygons(bencher: Bencher, name: &str) {
+    recast_ours(bencher, name, Mode::Fast, Layer::Polygons);
+}
+
+/// Ours, optimal, triangle layer (the search before the polygon layer).
+#[divan::bench(args = CASES, sample_count = 1, sample_size = 1)]
+fn recast_ours_optimal_triangles(bencher: Bencher, name: &str) {
+    recast_ours(bencher, name, Mode::Optimal, Layer::Triangles);
+}
+
+/// Ours, fast, triangle layer.
+#[divan::bench(args = CASES, sample_count = 1, sample_size = 1)]
+fn recast_ours_fast_triangles(bencher: Bencher, name: &str) {
+    recast_ours(bencher, name, Mode::Fast, Layer::Triangles);
 }

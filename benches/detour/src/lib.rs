@@ -9,8 +9,13 @@
 //! an axis-aligned grid ([`cut_to_tiles`]) so that no triangle crosses a tile border; the same
 //! cut triangles then go to areakit's side of the comparison.
 //!
+//! [`recast`] builds the other baseline: a real Recast navmesh (voxelised, merged polygons)
+//! from the same triangles, searched by the same [`Query`].
+//!
 //! Axes: areakit is z-up (x, y in plan); Detour is y-up. A point (x, y, z) of ours is
 //! (x, z, y) in Detour.
+
+pub mod recast;
 
 use areakit_geometry::Vec3;
 use areakit_geometry::nav::Surface;
@@ -453,6 +458,7 @@ pub struct Query<'a> {
     mesh: &'a DetourMesh,
     query: *mut dt::dtNavMeshQuery,
     filter: dt::dtQueryFilter,
+    half: [f32; 3],
     corridor: Vec<dt::dtPolyRef>,
     straight: Vec<f32>,
     flags: Vec<u8>,
@@ -467,8 +473,15 @@ impl Drop for Query<'_> {
 }
 
 impl<'a> Query<'a> {
-    /// A query over `mesh` with the largest node pool Detour allows ([`MAX_NODES`]).
+    /// A query over `mesh` with the largest node pool Detour allows ([`MAX_NODES`]), locating
+    /// within half extents of 0.05 m in plan and 1 m in height.
     pub fn new(mesh: &'a DetourMesh) -> Self {
+        Self::with_half_extents(mesh, 0.05, 1.0)
+    }
+
+    /// [`Query::new`] locating within `plan` (half extent in x and y) and `height` (half
+    /// extent in z) of a point.
+    pub fn with_half_extents(mesh: &'a DetourMesh, plan: f32, height: f32) -> Self {
         // SAFETY: allocation and init against a live mesh, checked.
         let query = unsafe { dt::dtAllocNavMeshQuery() };
         assert!(!query.is_null());
@@ -485,6 +498,7 @@ impl<'a> Query<'a> {
                 m_includeFlags: 0xffff,
                 m_excludeFlags: 0,
             },
+            half: [plan, height, plan],
             corridor: vec![0; MAX_PATH],
             straight: vec![0.0; 3 * (MAX_PATH + 2)],
             flags: vec![0; MAX_PATH + 2],
@@ -492,10 +506,10 @@ impl<'a> Query<'a> {
         }
     }
 
-    /// `findNearestPoly` around our point `p` (half extents 0.05 m in plan, 1 m in height).
+    /// `findNearestPoly` around our point `p` (within the query's half extents).
     pub fn locate(&self, p: Vec3) -> Option<Located> {
         let c = to_detour(p);
-        let half = [0.05f32, 1.0, 0.05];
+        let half = self.half;
         let mut poly: dt::dtPolyRef = 0;
         let mut point = [0.0f32; 3];
         // SAFETY: pointers to live locals; the query is initialised.
@@ -509,6 +523,42 @@ impl<'a> Query<'a> {
             )
         };
         (status & dt::DT_SUCCESS != 0 && poly != 0).then_some(Located { poly, point })
+    }
+
+    /// The least height difference between our point `p` and the Detour ground right above or
+    /// below it (polygons containing `p` in plan, within `reach` in height); `None` when no
+    /// polygon lies over or under `p` within `reach`.
+    pub fn height_gap(&mut self, p: Vec3, reach: f32) -> Option<f32> {
+        let c = to_detour(p);
+        let half = [1e-3f32, reach, 1e-3];
+        let mut n = 0i32;
+        // SAFETY: buffers sized as announced; the query is initialised.
+        let status = unsafe {
+            (*self.query).queryPolygons(
+                c.as_ptr(),
+                half.as_ptr(),
+                &self.filter,
+                self.refs.as_mut_ptr(),
+                &mut n,
+                self.refs.len() as i32,
+            )
+        };
+        if status & dt::DT_SUCCESS == 0 {
+            return None;
+        }
+        let mut best: Option<f32> = None;
+        for &r in &self.refs[..n as usize] {
+            let mut h = 0.0f32;
+            // SAFETY: as above; fails when `c` lies outside the polygon in plan.
+            let status = unsafe { (*self.query).getPolyHeight(r, c.as_ptr(), &mut h) };
+            if status & dt::DT_SUCCESS != 0 {
+                let gap = (h - p.z).abs();
+                if gap <= reach && best.is_none_or(|b| gap < b) {
+                    best = Some(gap);
+                }
+            }
+        }
+        best
     }
 
     /// The surface triangle Detour located a point in.
