@@ -1,10 +1,11 @@
 //! Path searches on every corpus WOK with walkable faces: random pairs of points in the same
 //! island get a path in both modes, the paths lie on walkable ground (every sample on a
 //! corridor triangle at its height, the corridor a chain of neighbours) and the optimal path is
-//! never longer than the fast one.
+//! never longer than the fast one; and the optimal search on the polygon layer (the default)
+//! gives the lengths of the optimal search on the triangles, on every corpus WOK and TRX.
 
 use areakit_geometry::Vec3;
-use areakit_geometry::nav::{Mode, NavMesh, Path, SearchOptions, Searcher, Surface};
+use areakit_geometry::nav::{Layer, Mode, NavMesh, Path, SearchOptions, Searcher, Surface};
 
 /// The walkable faces of a walkmesh as a surface (one region).
 fn surface_of(b: &areakit_formats::bwm::Bwm) -> Surface {
@@ -154,6 +155,16 @@ fn paths_on_every_corpus_wok() {
             });
             let optimal = path.length_plan;
             searcher
+                .path_between_on(&mesh, la, lb, Mode::Optimal, Layer::Triangles, &mut path)
+                .unwrap_or_else(|e| panic!("{}: triangles {a} -> {b}: {e}", f.display()));
+            let rel = (path.length_plan - optimal).abs() / optimal.max(1e-3);
+            assert!(
+                rel <= 1e-6,
+                "{}: {a} -> {b}: polygons {optimal}, triangles {}",
+                f.display(),
+                path.length_plan
+            );
+            searcher
                 .path_between(&mesh, la, lb, Mode::Fast, &mut path)
                 .unwrap_or_else(|e| panic!("{}: fast {a} -> {b}: {e}", f.display()));
             check_on_ground(&mesh, &path)
@@ -179,6 +190,97 @@ fn paths_on_every_corpus_wok() {
     assert_eq!(files.len(), 108);
     assert_eq!(meshes, 108);
     assert_eq!(pairs, 108 * 25);
+}
+
+/// Every corpus TRX (NWN2 terrain: regular grids, whose straight rows of vertices are where
+/// merged polygons and rays through vertices meet): random reachable pairs get the same optimal
+/// length on the polygon layer as on the triangles (within 1e-6), a path on the ground, and a
+/// fast path no shorter.
+#[test]
+fn polygon_layer_lengths_equal_the_triangles_on_every_corpus_trx() {
+    let files = areakit_testkit::corpus_files(&["trx"]);
+    let mut rng = Rng(0x7a11_90e5_0bad_cafe);
+    let mut searcher = Searcher::new();
+    let mut path = Path::default();
+    let (mut meshes, mut pairs, mut worst) = (0, 0, 0.0f64);
+    let (mut triangles, mut polygons) = (0usize, 0usize);
+    for f in &files {
+        let Ok(t) = areakit_formats::trx::read(&std::fs::read(f).unwrap()) else {
+            continue;
+        };
+        let Some(w) = t.walkmesh() else { continue };
+        let src = areakit_area::navigation::NavSource::from_trx(w, "t");
+        let mesh = NavMesh::build(&src.surface).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        mesh.polygons()
+            .validate(&mesh)
+            .unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let usable: Vec<u32> = (0..mesh.triangle_count() as u32)
+            .filter(|&t| !mesh.is_flat(t))
+            .collect();
+        if usable.is_empty() {
+            continue;
+        }
+        meshes += 1;
+        triangles += usable.len();
+        polygons += mesh.polygons().count();
+        let mut found = 0;
+        let mut tries = 0;
+        while found < 12 && tries < 400 {
+            tries += 1;
+            let ta = usable[(rng.next() % usable.len() as u64) as usize];
+            let tb = usable[(rng.next() % usable.len() as u64) as usize];
+            let centre = |t: u32| {
+                let [a, b, c] = mesh.triangle_points(t);
+                (a + b + c) / 3.0
+            };
+            let (a, b) = (centre(ta), centre(tb));
+            let (Some(la), Some(lb)) = (
+                mesh.locate(a.x, a.y, Some(a.z)),
+                mesh.locate(b.x, b.y, Some(b.z)),
+            ) else {
+                continue;
+            };
+            if !mesh.reachable(la.triangle, lb.triangle) {
+                continue;
+            }
+            searcher
+                .path_between_on(&mesh, la, lb, Mode::Optimal, Layer::Triangles, &mut path)
+                .unwrap_or_else(|e| panic!("{}: triangles {a} -> {b}: {e}", f.display()));
+            let want = path.length_plan;
+            searcher
+                .path_between_on(&mesh, la, lb, Mode::Optimal, Layer::Polygons, &mut path)
+                .unwrap_or_else(|e| panic!("{}: polygons {a} -> {b}: {e}", f.display()));
+            check_on_ground(&mesh, &path)
+                .unwrap_or_else(|e| panic!("{}: polygons {a} -> {b}: {e}", f.display()));
+            let rel = f64::from((path.length_plan - want).abs()) / f64::from(want.max(1e-3));
+            assert!(
+                rel <= 1e-6,
+                "{}: {a} -> {b}: polygons {}, triangles {want}",
+                f.display(),
+                path.length_plan
+            );
+            worst = worst.max(rel);
+            searcher
+                .path_between_on(&mesh, la, lb, Mode::Fast, Layer::Polygons, &mut path)
+                .unwrap_or_else(|e| panic!("{}: fast {a} -> {b}: {e}", f.display()));
+            check_on_ground(&mesh, &path)
+                .unwrap_or_else(|e| panic!("{}: fast {a} -> {b}: {e}", f.display()));
+            assert!(
+                path.length_plan >= want * (1.0 - 1e-6),
+                "{}: fast shorter",
+                f.display()
+            );
+            found += 1;
+        }
+        pairs += found;
+    }
+    eprintln!(
+        "{} TRX: {meshes} walkmeshes, {triangles} triangles in {polygons} polygons, {pairs} pairs, worst relative difference {worst:.2e}",
+        files.len()
+    );
+    assert_eq!(files.len(), 61);
+    assert_eq!(meshes, 61);
+    assert!(pairs >= 61 * 10, "only {pairs} pairs");
 }
 
 #[path = "../../../geometry/tests/nav_support/mod.rs"]

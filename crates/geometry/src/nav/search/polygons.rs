@@ -40,18 +40,23 @@ pub(super) struct PolyStep {
     pub(super) edge: u8,
 }
 
-/// How an edge from `w0` to `w1` stands to a root at `rp`: `Some(0)` off its line;
-/// `Some(COLLINEAR)` on the edge itself (the root sees the whole polygon beyond); `None` on its
-/// line but off the edge (the polygon beyond lies across that line from the root, so nothing
-/// of it is seen through this edge).
+/// The flags of a successor through the edge from `w0` to `w1` with its root at `rp`:
+/// [`COLLINEAR`] when the root lies on the edge itself (it sees the whole polygon beyond), else
+/// none. A root on the edge's line but off the edge gives a degenerate node (its rays run along
+/// that line): it sees nothing beyond but carries the path along the line to the edge's end,
+/// where it may turn.
 #[inline]
-fn line_class(rp: [f64; 2], w0: [f64; 2], w1: [f64; 2]) -> Option<u8> {
+fn line_class(rp: [f64; 2], w0: [f64; 2], w1: [f64; 2]) -> u8 {
     if cross2(w0, w1, rp) != 0.0 {
-        return Some(0);
+        return 0;
     }
     let d = [w1[0] - w0[0], w1[1] - w0[1]];
     let u = (rp[0] - w0[0]) * d[0] + (rp[1] - w0[1]) * d[1];
-    (u >= 0.0 && u <= d[0] * d[0] + d[1] * d[1]).then_some(COLLINEAR)
+    if u >= 0.0 && u <= d[0] * d[0] + d[1] * d[1] {
+        COLLINEAR
+    } else {
+        0
+    }
 }
 
 impl Searcher {
@@ -74,9 +79,7 @@ impl Searcher {
         for i in 0..n0 {
             let pa = Self::ppos(mesh, pl.verts[range.start + i]);
             let pb = Self::ppos(mesh, pl.verts[range.start + (i + 1) % n0]);
-            let Some(flags) = line_class(q.s, pa, pb) else {
-                continue;
-            };
+            let flags = line_class(q.s, pa, pb);
             Self::make_psucc(
                 mesh,
                 q,
@@ -240,9 +243,7 @@ impl Searcher {
             }
             for j in 1..n {
                 let (va, vb) = (Self::ppos(mesh, vid(j)), Self::ppos(mesh, vid(j + 1)));
-                let Some(flags) = line_class(rp, va, vb) else {
-                    continue;
-                };
+                let flags = line_class(rp, va, vb);
                 Self::make_psucc(
                     mesh,
                     q,
@@ -286,6 +287,11 @@ impl Searcher {
             return;
         }
 
+        // A root on the interval's own line (off the interval, else the node would be
+        // collinear) sees nothing of this polygon but the line: the node only carries the path
+        // along it to the interval's ends, where it may turn. Its observable successors would
+        // lie on that line too and lead back across it.
+        let degenerate = cross2(l, r, rp) == 0.0;
         // Turning at B (right) or A (left): decided once, when first needed.
         let mut turn_r: Option<(bool, f64)> = if r_vert && mesh.is_corner(ib) {
             None
@@ -309,16 +315,14 @@ impl Searcher {
             let or1 = cross2(rp, r, w1);
             let ol1 = cross2(rp, l, w1);
             // The part right of the right ray: u in [0, rs]; left of the left ray: [ls, 1].
-            // An edge on a ray's own line belongs to that ray's outer side: what lies beyond it
-            // is seen only by turning at the interval's end.
-            let rs = if or0 == 0.0 && or1 == 0.0 || or0 <= 0.0 && or1 < 0.0 {
+            let rs = if or0 <= 0.0 && or1 < 0.0 {
                 1.0
             } else if or0 < 0.0 && or1 >= 0.0 {
                 (or0 / (or0 - or1)).clamp(0.0, 1.0)
             } else {
                 0.0
             };
-            let mut ls = if ol0 == 0.0 && ol1 == 0.0 || ol1 >= 0.0 && ol0 > 0.0 {
+            let mut ls = if ol1 >= 0.0 && ol0 > 0.0 {
                 0.0
             } else if ol1 > 0.0 && ol0 <= 0.0 {
                 (ol0 / (ol0 - ol1)).clamp(0.0, 1.0)
@@ -338,14 +342,13 @@ impl Searcher {
                 }
             };
             let e = edge(j);
-            // An edge on a line through the root shows nothing beyond it (see `line_class`).
-            let through_root = cross2(w0, w1, rp) == 0.0;
             if rs > 0.0 {
                 let (ok, g2) = *turn_r.get_or_insert_with(|| {
                     let g2 = g + dist(rp, b);
                     (self.claim_root(ib, g2), g2)
                 });
-                if ok && let Some(flags) = line_class(b, w0, w1) {
+                if ok {
+                    let flags = line_class(b, w0, w1);
                     Self::make_psucc(
                         mesh,
                         q,
@@ -362,7 +365,7 @@ impl Searcher {
                     );
                 }
             }
-            if rs < ls && !through_root {
+            if rs < ls && !degenerate {
                 Self::make_psucc(
                     mesh,
                     q,
@@ -383,7 +386,8 @@ impl Searcher {
                     let g2 = g + dist(rp, a);
                     (self.claim_root(ia, g2), g2)
                 });
-                if ok && let Some(flags) = line_class(a, w0, w1) {
+                if ok {
+                    let flags = line_class(a, w0, w1);
                     Self::make_psucc(
                         mesh,
                         q,
