@@ -481,6 +481,7 @@ fn run_path(a: PathArgs, session: &Session, out: &mut Output) -> Result<u8, Erro
         (None, None) => None,
     };
     let mut ctx = navigate::PathContext::open(session, &req)?;
+    ctx.nav.measure_landmarks(usize::from(a.landmarks));
     if let Some((s, g)) = single {
         let r = ctx.find(s, g);
         if a.json {

@@ -672,7 +672,8 @@ fn pth_generate_then_check_and_hand_made_findings() {
         &[],
         0.0,
     );
-    assert!(areakit_app::pth::check_pth(&pth, &nav, "gen.pth").is_empty());
+    let found = areakit_app::pth::check_pth(&pth, &nav, "gen.pth");
+    assert!(found.is_empty(), "{found:?}");
 
     // Hand-made: a point off the ground, a connection through the pillar of room a.
     let bad = Pth::from_adjacency(
@@ -772,6 +773,25 @@ fn pairs_print_the_same_lines_on_one_thread_and_on_two() {
         );
         out.stdout
     };
+    // Landmarks change the effort, never the answer: the same lengths and points.
+    let parse = |b: Vec<u8>| -> Vec<Value> {
+        String::from_utf8(b)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let plain = parse(run(&["--mode", "optimal"]));
+    let bounded = parse(run(&["--mode", "optimal", "--landmarks", "4"]));
+    assert_eq!(plain.len(), bounded.len());
+    let mut compared = 0;
+    for (i, (p, b)) in plain.iter().zip(&bounded).enumerate() {
+        assert_eq!(p["found"], b["found"], "line {i}");
+        assert_eq!(p["points"], b["points"], "line {i}: {p} {b}");
+        assert_eq!(p["length"], b["length"], "line {i}");
+        compared += usize::from(p["found"] == true);
+    }
+    assert_eq!(compared, 270);
     for mode in ["optimal", "fast"] {
         let one = run(&["--threads", "1", "--mode", mode]);
         let two = run(&["--threads", "2", "--mode", mode]);

@@ -419,6 +419,14 @@ impl AreaNav {
         })
     }
 
+    /// Measures distances from `count` landmarks on the searched mesh (0 removes them): the
+    /// optimal search's bound ([`areakit_geometry::nav::landmarks`]); answers are unchanged.
+    pub fn measure_landmarks(&mut self, count: usize) {
+        if count > 0 || self.mesh.landmarks().is_some() {
+            self.mesh.measure_landmarks(count);
+        }
+    }
+
     /// The ground before any carving (rooms stitched, no radius, no blockers): the mesh
     /// searched when nothing was carved.
     pub fn ground_mesh(&self) -> &NavMesh {

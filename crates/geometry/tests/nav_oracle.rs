@@ -25,6 +25,7 @@ fn optimal_equals_visibility_graph_oracle() {
     let mut searcher = Searcher::new();
     let mut path = Path::default();
     let (mut domains, mut pairs, mut vertex_pairs, mut worst) = (0, 0, 0, 0.0f64);
+    let mut landmark_checks = 0usize;
     let mut ratios = Vec::new();
     let mut samples = 0;
     for d in 0..24 {
@@ -36,6 +37,25 @@ fn optimal_equals_visibility_graph_oracle() {
         let oracle = Oracle::new(&s);
         assert!(oracle.node_count() > 0, "domain {d} has reflex vertices");
         domains += 1;
+        // The same mesh with landmarks: their distances are the oracle's, and the search
+        // they bound stays exact.
+        let mut with_lm = mesh.clone();
+        with_lm.measure_landmarks(3);
+        let lm = with_lm.landmarks().expect("landmarks");
+        for i in 0..lm.count() {
+            let src = s.vertices[lm.sources()[i] as usize];
+            for p in 0..with_lm.polygons().count() as u32 {
+                for &v in with_lm.polygons().corners(p) {
+                    let want = oracle.distance(p2(src), p2(s.vertices[v as usize]));
+                    let got = f64::from(lm.distance(i, v));
+                    assert!(
+                        (got - want).abs() <= 1e-5 * want.max(1.0),
+                        "domain {d}: landmark {i} to vertex {v}: {got}, oracle {want}"
+                    );
+                    landmark_checks += 1;
+                }
+            }
+        }
         for k in 0..30 {
             // Some endpoints exactly on vertices (start/goal at a corner).
             let a = if k % 7 == 0 {
@@ -70,6 +90,15 @@ fn optimal_equals_visibility_graph_oracle() {
                 .unwrap_or_else(|e| panic!("domain {d} pair {k}: {e}"));
             let optimal = path.length_plan;
             searcher
+                .find_path_into(&with_lm, a, b, &opts(Mode::Optimal), &mut path)
+                .unwrap_or_else(|e| panic!("landmarks: domain {d} pair {k}: {e}"));
+            let rel = (f64::from(path.length_plan) - want).abs() / want.max(1e-9);
+            assert!(
+                rel <= 1e-5,
+                "landmarks: domain {d} pair {k}: {} oracle {want}",
+                path.length_plan
+            );
+            searcher
                 .find_path_into(&mesh, a, b, &opts(Mode::Fast), &mut path)
                 .unwrap();
             assert!(
@@ -93,6 +122,10 @@ fn optimal_equals_visibility_graph_oracle() {
     );
     assert_eq!(domains, 24);
     assert_eq!(pairs, 24 * 30);
+    assert!(
+        landmark_checks > 24 * 20,
+        "only {landmark_checks} landmark distances checked"
+    );
 }
 
 #[test]

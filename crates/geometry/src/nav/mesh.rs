@@ -179,6 +179,8 @@ pub struct NavMesh {
     grid: Grid,
     /// The triangles merged into convex polygons (the default search graph).
     pub(crate) poly: Polygons,
+    /// Distances from landmarks, if measured ([`NavMesh::measure_landmarks`]).
+    pub(crate) lm: Option<super::landmarks::Landmarks>,
 }
 
 #[inline]
@@ -237,9 +239,24 @@ impl NavMesh {
             comp_depth,
             grid,
             poly: Polygons::default(),
+            lm: None,
         };
         mesh.poly = Polygons::build(&mesh);
         Ok(mesh)
+    }
+
+    /// Measures the distances from `count` landmarks ([`super::landmarks`]) for the optimal
+    /// search's bound (0 removes them). Costs `count + 1` searches over the whole mesh.
+    pub fn measure_landmarks(&mut self, count: usize) {
+        self.lm = (count > 0).then(|| super::landmarks::Landmarks::build(self, count));
+        if self.lm.as_ref().is_some_and(|l| l.count() == 0) {
+            self.lm = None;
+        }
+    }
+
+    /// The landmarks, if measured.
+    pub fn landmarks(&self) -> Option<&super::landmarks::Landmarks> {
+        self.lm.as_ref()
     }
 
     /// The convex polygons the triangles were merged into ([`super::poly`]).
@@ -324,6 +341,7 @@ impl NavMesh {
             + self.grid.start.capacity() * 4
             + self.grid.items.capacity() * 4
             + self.poly.memory_bytes()
+            + self.lm.as_ref().map_or(0, |l| l.memory_bytes())
             + size_of::<Self>()
     }
 

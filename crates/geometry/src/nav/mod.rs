@@ -40,6 +40,7 @@ pub mod clearance;
 
 use glam::Vec3;
 
+pub mod landmarks;
 pub mod mesh;
 pub mod poly;
 pub mod search;

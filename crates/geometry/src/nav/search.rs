@@ -284,6 +284,10 @@ struct Query<'a> {
     goal: u32,
     /// On the polygon layer: the start's polygon.
     start_poly: u32,
+    /// A flood ([`Searcher::flood`]): no goal, `h` = 0, every vertex's distance recorded.
+    flood: bool,
+    /// Landmark bounds for the goal ([`super::landmarks`]), if the mesh has landmarks.
+    lm: Option<&'a super::landmarks::GoalBounds>,
 }
 
 /// The reusable working memory of path searches. See the [module docs](self#reuse).
@@ -315,6 +319,8 @@ pub struct Searcher {
     ppos_of: Vec<u32>,
     bfs: Vec<(u32, u32)>,
     crossings: Vec<[f64; 2]>,
+    /// A flood's distances per vertex ([`Searcher::flood`]).
+    fdist: Vec<f64>,
     walk: Vec<(u8, u8)>,
 }
 
@@ -608,6 +614,16 @@ impl Searcher {
                     .unwrap_or(NO_TRIANGLE),
                 goal: if polygons { gp } else { goal.triangle },
                 start_poly: sp,
+                flood: false,
+                lm: None,
+            };
+            let gb = match (&mesh.lm, polygons && mode == Mode::Optimal) {
+                (Some(lm), true) => Some(lm.goal_bounds(mesh, gp, q.t, sp, q.s)),
+                _ => None,
+            };
+            let q = Query {
+                lm: gb.as_ref(),
+                ..q
             };
             let r = if polygons {
                 let r = if sp == gp {
@@ -689,6 +705,8 @@ impl Searcher {
             s_vertex: NO_TRIANGLE,
             goal: goal.triangle,
             start_poly: NO_POLYGON,
+            flood: false,
+            lm: None,
         };
         if corridor.len() == 1 {
             self.turns.push((START, start.point, 0));
@@ -1451,6 +1469,25 @@ impl Searcher {
     /// goal is added here); fills `turns`, each turn with the index of the corridor edge it
     /// lies on.
     fn run_funnel(&mut self, mesh: &NavMesh, start: Location, goal: Location, q: &Query) {
+        // A start lying on the first portals (on the edge of its triangle) crosses them where
+        // it stands, and a goal on the last ones likewise: they become points, which keeps the
+        // funnel from opening at an apex on its own portal's line.
+        let on = |p: [f64; 2], (l, _, r, _): ([f64; 2], u32, [f64; 2], u32)| {
+            let d = [r[0] - l[0], r[1] - l[1]];
+            let u = (p[0] - l[0]) * d[0] + (p[1] - l[1]) * d[1];
+            cross2(l, r, p) == 0.0 && u >= 0.0 && u <= d[0] * d[0] + d[1] * d[1]
+        };
+        let n = self.portals.len();
+        let mut i = 1;
+        while i < n && on(q.s, self.portals[i]) {
+            self.portals[i] = (q.s, START, q.s, START);
+            i += 1;
+        }
+        let mut j = n;
+        while j > i && on(q.t, self.portals[j - 1]) {
+            self.portals[j - 1] = (q.t, START - 1, q.t, START - 1);
+            j -= 1;
+        }
         self.portals.push((q.t, START - 1, q.t, START - 1));
         self.turns.push((START, start.point, 0));
         let mut apex = q.s;

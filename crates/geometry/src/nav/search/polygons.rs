@@ -140,6 +140,92 @@ impl Searcher {
         result
     }
 
+    #[inline]
+    fn record(&mut self, v: u32, d: f64) {
+        let x = &mut self.fdist[v as usize];
+        if d < *x {
+            *x = d;
+        }
+    }
+
+    /// A flood's records for an expanded node (not collinear): every corner of the polygon
+    /// the root sees (in the cone, or an interval end that is a corner), and those seen by
+    /// turning at an interval end where the expansion turned (the parts outside the cone,
+    /// walls included: nothing else would reach a wall's corners from there).
+    fn record_seen(
+        &mut self,
+        mesh: &NavMesh,
+        q: &Query,
+        node: &Node,
+        p: u32,
+        turn_r: Option<(bool, f64)>,
+        turn_l: Option<(bool, f64)>,
+    ) {
+        let pl = &mesh.poly;
+        let range = pl.slots(p);
+        let (f0, n) = (range.start, range.len());
+        let k = node.edge as usize;
+        let rp = Self::root_pos(mesh, q, node.root);
+        let (ia, ib) = (pl.verts[f0 + k], pl.verts[f0 + (k + 1) % n]);
+        let (a, b) = (Self::ppos(mesh, ia), Self::ppos(mesh, ib));
+        if node.flags & L_VERT != 0 {
+            self.record(ia, node.g + dist(rp, a));
+        }
+        if node.flags & R_VERT != 0 {
+            self.record(ib, node.g + dist(rp, b));
+        }
+        for j in 1..n {
+            let v = pl.verts[f0 + (k + j) % n];
+            let w = Self::ppos(mesh, v);
+            let (or, ol) = (cross2(rp, node.r, w), cross2(rp, node.l, w));
+            if or >= 0.0 && ol <= 0.0 {
+                self.record(v, node.g + dist(rp, w));
+            } else if or < 0.0 {
+                if let Some((true, g2)) = turn_r {
+                    self.record(v, g2 + dist(b, w));
+                }
+            } else if let Some((true, g2)) = turn_l {
+                self.record(v, g2 + dist(a, w));
+            }
+        }
+    }
+
+    /// The walking distance (in plan) from `source` to every vertex: the optimal search with
+    /// no goal run until nothing is left, recording each vertex seen from a node's root at
+    /// the root's distance plus the straight piece (infinite for vertices it cannot reach).
+    pub(crate) fn flood(&mut self, mesh: &NavMesh, source: Location) -> &[f64] {
+        let nv = mesh.vertices.len();
+        self.fdist.clear();
+        self.fdist.resize(nv, f64::INFINITY);
+        let Some(sp) = mesh.poly.of_triangle(source.triangle) else {
+            return &self.fdist;
+        };
+        self.prepare(mesh);
+        let s = [f64::from(source.point.x), f64::from(source.point.y)];
+        let q = Query {
+            allowed: &[],
+            stamp: self.stamp,
+            s,
+            t: s,
+            s_vertex: mesh
+                .poly
+                .corners(sp)
+                .iter()
+                .copied()
+                .find(|&v| Self::ppos(mesh, v) == s)
+                .unwrap_or(NO_TRIANGLE),
+            goal: NO_POLYGON,
+            start_poly: sp,
+            flood: true,
+            lm: None,
+        };
+        for &v in mesh.poly.corners(sp) {
+            self.record(v, dist(s, Self::ppos(mesh, v)));
+        }
+        let _ = self.polyanya_poly(mesh, &q);
+        &self.fdist
+    }
+
     /// Builds the successor through edge `e` (a slot index) of polygon `p`; as
     /// [`Searcher::make_succ`] on triangles.
     #[allow(clippy::too_many_arguments)]
@@ -167,7 +253,7 @@ impl Searcher {
         if flags & COLLINEAR != 0 && nb == sweep {
             return;
         }
-        if q.allowed[pl.comp[nb as usize] as usize] != q.stamp {
+        if !q.flood && q.allowed[pl.comp[nb as usize] as usize] != q.stamp {
             return;
         }
         let l = near_end.0;
@@ -183,11 +269,20 @@ impl Searcher {
             fl |= R_VERT;
         }
         let rp = Self::root_pos(mesh, q, root);
-        let h = if flags & COLLINEAR != 0 {
+        let mut h = if q.flood {
+            0.0
+        } else if flags & COLLINEAR != 0 {
             dist(rp, q.t)
         } else {
             heuristic(rp, l, r, q.t)
         };
+        if let (Some(gb), Some(lm)) = (q.lm, &mesh.lm) {
+            h = h.max(if root == START {
+                gb.start
+            } else {
+                lm.bound(gb, root)
+            });
+        }
         buf.push(Succ {
             node: Node {
                 l,
@@ -240,6 +335,12 @@ impl Searcher {
             if p == q.goal {
                 Self::final_psucc(buf, &node, ni, node.root, g + dist(rp, q.t));
                 return;
+            }
+            if q.flood {
+                // The root sees the whole polygon.
+                for j in 0..n {
+                    self.record(vid(j), g + dist(rp, Self::ppos(mesh, vid(j))));
+                }
             }
             for j in 1..n {
                 let (va, vb) = (Self::ppos(mesh, vid(j)), Self::ppos(mesh, vid(j + 1)));
@@ -407,6 +508,9 @@ impl Searcher {
             w0 = w1;
             or0 = or1;
             ol0 = ol1;
+        }
+        if q.flood {
+            self.record_seen(mesh, q, &node, p, turn_r, turn_l);
         }
     }
 
@@ -753,5 +857,63 @@ impl Searcher {
             i = bfs[i].1 as usize;
         }
         self.corridor[start..].reverse();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::nav::{Layer, Mode, NavMesh, Path, SearchOptions, Searcher, Surface};
+    use glam::Vec3;
+
+    /// A 9 × 1 strip of unit cells, each split by its rising diagonal: one polygon.
+    fn strip() -> NavMesh {
+        let mut s = Surface::default();
+        for x in 0..=9 {
+            s.vertices.push(Vec3::new(x as f32, 0.0, 0.0));
+            s.vertices.push(Vec3::new(x as f32, 1.0, 0.0));
+        }
+        for x in 0..9u32 {
+            let (a, b, c, d) = (2 * x, 2 * x + 2, 2 * x + 3, 2 * x + 1);
+            s.triangles.push([a, b, c]);
+            s.triangles.push([a, c, d]);
+            s.regions.extend([0, 0]);
+        }
+        NavMesh::build(&s).unwrap()
+    }
+
+    #[test]
+    fn a_straight_walk_from_a_start_on_its_triangle_edge() {
+        let mesh = strip();
+        assert_eq!(mesh.polygons().count(), 1);
+        let mut s = Searcher::new();
+        let mut p = Path::default();
+        for (mode, layer) in [
+            (Mode::Optimal, Layer::Triangles),
+            (Mode::Optimal, Layer::Polygons),
+            (Mode::Fast, Layer::Triangles),
+            (Mode::Fast, Layer::Polygons),
+        ] {
+            let o = SearchOptions {
+                mode,
+                layer,
+                ..SearchOptions::default()
+            };
+            s.find_path_into(
+                &mesh,
+                Vec3::new(1.0, 0.35, 0.0),
+                Vec3::new(3.0, 0.35, 0.0),
+                &o,
+                &mut p,
+            )
+            .unwrap();
+            assert_eq!(
+                p.points.len(),
+                2,
+                "{mode:?} {layer:?}: {:?} {:?}",
+                p.points,
+                p.triangles
+            );
+            assert!((p.length_plan - 2.0).abs() < 1e-6, "{mode:?} {layer:?}");
+        }
     }
 }
