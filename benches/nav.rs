@@ -2,7 +2,9 @@
 //! WOK or NWN2 TRX), on a generated maze of about 120 000 triangles and on one of about a
 //! million; random reachable pairs with a fixed seed: 10 000 on the corpus mesh, 2 000 on the
 //! 120 000-triangle maze, 100 on the million-triangle one (see [`cases`]); each against the
-//! `polyanya` crate (optimal) on the same triangles, in the same run. Also the `NavMesh` build
+//! `polyanya` crate (optimal) on the same triangles, in the same run; the default searches run
+//! on the polygon layer, `optimal_triangles`/`fast_triangles` on the triangles (the search as
+//! it was before it) and `optimal_landmarks` with 8 landmarks. Also the `NavMesh` build
 //! of the million-triangle maze and its memory.
 //!
 //! The Recast/Detour baseline of the fast mode (`findPath` + `findStraightPath`) calls C++
@@ -17,7 +19,7 @@
 //! shared machine, with the lengths compared on every pair.
 
 use areakit_geometry::Vec3;
-use areakit_geometry::nav::{Location, Mode, NavMesh, Path, Searcher, Surface};
+use areakit_geometry::nav::{Layer, Location, Mode, NavMesh, Path, Searcher, Surface};
 use divan::Bencher;
 use divan::counter::ItemsCount;
 use std::sync::OnceLock;
@@ -297,6 +299,76 @@ fn optimal(bencher: Bencher, name: &str) {
             for (a, b) in &c.pairs {
                 searcher
                     .find_path_into(&c.mesh, *a, *b, &opts, &mut path)
+                    .expect("path");
+                total += path.length_plan;
+            }
+            total
+        });
+}
+
+/// The optimal search on the triangles themselves (`Layer::Triangles`: the search as it was
+/// before the polygon layer), same pairs.
+#[divan::bench(args = CASES, sample_count = 1, sample_size = 1)]
+fn optimal_triangles(bencher: Bencher, name: &str) {
+    layer_bench(bencher, name, Mode::Optimal, Layer::Triangles, false);
+}
+
+/// The fast search on the triangles themselves, same pairs.
+#[divan::bench(args = CASES, sample_count = 1, sample_size = 1)]
+fn fast_triangles(bencher: Bencher, name: &str) {
+    layer_bench(bencher, name, Mode::Fast, Layer::Triangles, false);
+}
+
+/// The optimal search on the polygons bounded by 8 landmarks (measured once in setup, the
+/// time printed), same pairs.
+#[divan::bench(args = CASES, sample_count = 1, sample_size = 1)]
+fn optimal_landmarks(bencher: Bencher, name: &str) {
+    layer_bench(bencher, name, Mode::Optimal, Layer::Polygons, true);
+}
+
+fn with_landmarks(c: &Case) -> &'static NavMesh {
+    static MESHES: OnceLock<Vec<(String, NavMesh)>> = OnceLock::new();
+    let all = MESHES.get_or_init(|| {
+        cases()
+            .iter()
+            .map(|c| {
+                let mut m = c.mesh.clone();
+                let t = std::time::Instant::now();
+                m.measure_landmarks(8);
+                eprintln!(
+                    "{}: 8 landmarks measured in {:.1} ms ({:.1} bytes per triangle with them)",
+                    c.name,
+                    t.elapsed().as_secs_f64() * 1e3,
+                    m.memory_bytes() as f64 / m.triangle_count() as f64
+                );
+                (c.name.clone(), m)
+            })
+            .collect()
+    });
+    &all.iter().find(|(n, _)| *n == c.name).expect("case").1
+}
+
+fn layer_bench(bencher: Bencher, name: &str, mode: Mode, layer: Layer, landmarks: bool) {
+    let c = find(name);
+    let mesh = if landmarks {
+        with_landmarks(c)
+    } else {
+        &c.mesh
+    };
+    let mut searcher = Searcher::new();
+    let mut path = Path::default();
+    let opts = areakit_geometry::nav::SearchOptions {
+        mode,
+        layer,
+        ..Default::default()
+    };
+    bencher
+        .counter(ItemsCount::new(c.pairs.len()))
+        .bench_local(|| {
+            let mut total = 0.0f32;
+            for (a, b) in &c.pairs {
+                searcher
+                    .find_path_into(mesh, *a, *b, &opts, &mut path)
                     .expect("path");
                 total += path.length_plan;
             }

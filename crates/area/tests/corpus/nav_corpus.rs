@@ -97,6 +97,7 @@ fn paths_on_every_corpus_wok() {
     let mut path = Path::default();
     let (mut meshes, mut pairs, mut longer) = (0, 0, 0usize);
     let (mut without_walkable, mut unreadable) = (0, 0);
+    let (mut triangles, mut polygons) = (0usize, 0usize);
     for f in &files {
         let Ok(b) = areakit_formats::bwm::read(&std::fs::read(f).unwrap()) else {
             unreadable += 1;
@@ -112,6 +113,8 @@ fn paths_on_every_corpus_wok() {
             continue;
         }
         meshes += 1;
+        triangles += usable.len();
+        polygons += mesh.polygons().count();
         let point = |rng: &mut Rng, t: u32| {
             let [a, b, c] = mesh.triangle_points(t).map(|v| v.as_dvec3());
             let (mut u, mut v) = (rng.unit(), rng.unit());
@@ -184,7 +187,7 @@ fn paths_on_every_corpus_wok() {
     }
     let _ = SearchOptions::default();
     eprintln!(
-        "{} WOKs: {meshes} with walkable faces ({without_walkable} without, {unreadable} unreadable), {pairs} pairs, fast longer on {longer}",
+        "{} WOKs: {meshes} with walkable faces ({without_walkable} without, {unreadable} unreadable), {triangles} walkable triangles in {polygons} polygons, {pairs} pairs, fast longer on {longer}",
         files.len()
     );
     assert_eq!(files.len(), 108);
