@@ -284,26 +284,11 @@ fn interleaved(c: &Case) {
 
 const CASES: [&str; 3] = ["corpus", "maze_120k", "maze_1m"];
 
-/// Our optimal search (Polyanya), 10 000 queries from plan points with height hints
-/// (location included).
+/// Our optimal search (Polyanya on the polygon layer, the default), from plan points with
+/// height hints (location included).
 #[divan::bench(args = CASES, sample_count = 1, sample_size = 1)]
 fn optimal(bencher: Bencher, name: &str) {
-    let c = find(name);
-    let mut searcher = Searcher::new();
-    let mut path = Path::default();
-    let opts = areakit_geometry::nav::SearchOptions::default();
-    bencher
-        .counter(ItemsCount::new(c.pairs.len()))
-        .bench_local(|| {
-            let mut total = 0.0f32;
-            for (a, b) in &c.pairs {
-                searcher
-                    .find_path_into(&c.mesh, *a, *b, &opts, &mut path)
-                    .expect("path");
-                total += path.length_plan;
-            }
-            total
-        });
+    layer_bench(bencher, name, Mode::Optimal, Layer::Polygons, false);
 }
 
 /// The optimal search on the triangles themselves (`Layer::Triangles`: the search as it was
@@ -397,28 +382,10 @@ fn polyanya_crate(bencher: Bencher, name: &str) {
         });
 }
 
-/// Our fast search (A* over triangles + funnel).
+/// Our fast search (A* over the polygon layer + funnel, the default).
 #[divan::bench(args = CASES, sample_count = 1, sample_size = 1)]
 fn fast(bencher: Bencher, name: &str) {
-    let c = find(name);
-    let mut searcher = Searcher::new();
-    let mut path = Path::default();
-    let opts = areakit_geometry::nav::SearchOptions {
-        mode: Mode::Fast,
-        ..Default::default()
-    };
-    bencher
-        .counter(ItemsCount::new(c.pairs.len()))
-        .bench_local(|| {
-            let mut total = 0.0f32;
-            for (a, b) in &c.pairs {
-                searcher
-                    .find_path_into(&c.mesh, *a, *b, &opts, &mut path)
-                    .expect("path");
-                total += path.length_plan;
-            }
-            total
-        });
+    layer_bench(bencher, name, Mode::Fast, Layer::Polygons, false);
 }
 
 /// `NavMesh::build` of the million-triangle maze.

@@ -52,8 +52,9 @@
 //! # What `expanded` counts
 //!
 //! [`Path::expanded`] is the search effort: in optimal mode the number of search nodes
-//! expanded (taken from the queue or followed at once), each of which visits one triangle;
-//! in fast mode the number of triangles taken from the queue.
+//! expanded (taken from the queue or followed at once), each of which visits one polygon (one
+//! triangle on [`Layer::Triangles`]); in fast mode the number of polygons (triangles) taken
+//! from the queue. A start and goal in one polygon expand none.
 //!
 //! # Reuse
 //!
