@@ -276,7 +276,7 @@ pub struct PathOutcome {
     pub notes: Vec<String>,
     /// The rooms passed, by name, in order.
     pub rooms: Vec<String>,
-    /// The search effort: nodes expanded (optimal), triangles taken from the queue (fast),
+    /// The search effort: nodes expanded (optimal), polygons taken from the queue (fast),
     /// triangles of the corridor (baked).
     pub faces_visited: usize,
     /// The mode that answered.
