@@ -672,9 +672,9 @@ impl Searcher {
             let f0 = pl.first[step.poly as usize] as usize;
             let n = pl.first[step.poly as usize + 1] as usize - f0;
             let e = step.edge as usize;
-            // In the polygon entered the edge runs from corner e to e + 1; walking in, corner
-            // e is on the left... seen from the polygon left behind it runs e + 1 -> e, so
-            // corner e is on its left.
+            // The polygon entered has the edge from its corner e to e + 1; the polygon left
+            // behind has it from e + 1 to e, and walking out across it corner e is on the left
+            // (as `funnel` reads a triangle edge).
             let (vl, vr) = (pl.verts[f0 + e], pl.verts[f0 + (e + 1) % n]);
             self.portals
                 .push((Self::ppos(mesh, vl), vl, Self::ppos(mesh, vr), vr));
@@ -812,8 +812,8 @@ impl Searcher {
         }
     }
 
-    /// Appends the triangles of polygon `p` from `a` to `b` (a shortest walk between them
-    /// among the polygon's triangles) to `self.corridor`.
+    /// Appends the triangles of polygon `p` from `a` to `b` (a walk with the fewest steps
+    /// among the polygon's triangles; the fallback of `walk_within`) to `self.corridor`.
     fn triangles_within(&mut self, mesh: &NavMesh, p: u32, a: u32, b: u32) {
         if a == b {
             self.corridor.push(a);
