@@ -383,6 +383,8 @@ struct RecastCase {
     name: String,
     triangles: usize,
     mesh: NavMesh,
+    /// The same mesh with 8 landmarks measured (`NavMesh::measure_landmarks`).
+    mesh_lm: NavMesh,
     detour: DetourMesh,
     stats: RecastStats,
     pairs: Vec<(Vec3, Vec3)>,
@@ -411,10 +413,18 @@ fn recast_case(name: &str, surface: Surface, seed: u64, count: usize) -> RecastC
         pairs.len(),
     );
     assert_eq!(stats.failed_tiles, 0, "Recast refused tiles");
+    let mut mesh_lm = mesh.clone();
+    let t1 = std::time::Instant::now();
+    mesh_lm.measure_landmarks(8);
+    eprintln!(
+        "{name}: 8 landmarks measured in {:.3} s",
+        t1.elapsed().as_secs_f64()
+    );
     let c = RecastCase {
         name: name.to_string(),
         triangles: surface.triangles.len(),
         mesh,
+        mesh_lm,
         detour,
         stats,
         pairs,
@@ -454,7 +464,7 @@ fn recast_cases() -> &'static [RecastCase] {
         }
         if interleaved {
             eprintln!(
-                "\n| mesh | triangles | Recast polygons | pairs | Detour-on-Recast | ours optimal, polygons | ours fast, polygons | ours optimal, triangles | ours fast, triangles |\n|---|---|---|---|---|---|---|---|---|"
+                "\n| mesh | triangles | Recast polygons | pairs | Detour-on-Recast | ours optimal, polygons | ours fast, polygons | ours optimal, triangles | ours fast, triangles | ours optimal, polygons, 8 landmarks |\n|---|---|---|---|---|---|---|---|---|---|"
             );
             for r in rows {
                 eprintln!("{r}");
@@ -557,13 +567,22 @@ fn interleave_k<const K: usize>(
     t
 }
 
-/// The four searches of ours the Recast table times, in its column order.
-const OURS: [(Mode, Layer, &str); 4] = [
+/// The five searches of ours the Recast table times, in its column order (the last on the
+/// mesh with 8 landmarks).
+const OURS: [(Mode, Layer, &str); 5] = [
     (Mode::Optimal, Layer::Polygons, "optimal, polygons"),
     (Mode::Fast, Layer::Polygons, "fast, polygons"),
     (Mode::Optimal, Layer::Triangles, "optimal, triangles"),
     (Mode::Fast, Layer::Triangles, "fast, triangles"),
+    (
+        Mode::Optimal,
+        Layer::Polygons,
+        "optimal, polygons, 8 landmarks",
+    ),
 ];
+
+/// The side of [`recast_interleaved`] that is Detour.
+const DETOUR: usize = OURS.len();
 
 /// Detour-on-Recast on every pair (locate both points, `findPath`, `findStraightPath`), and
 /// ours; with `timed`, all five query by query in turn (see [`interleave_k`]), otherwise only
@@ -572,14 +591,14 @@ const OURS: [(Mode, Layer, &str); 4] = [
 fn recast_interleaved(c: &RecastCase, timed: bool) -> String {
     let n = c.pairs.len();
     let mut q = Query::with_half_extents(&c.detour, RECAST_LOCATE_PLAN, 1.0);
-    let mut searchers: Vec<Searcher> = (0..4).map(|_| Searcher::new()).collect();
+    let mut searchers: Vec<Searcher> = (0..OURS.len()).map(|_| Searcher::new()).collect();
     let mut path = Path::default();
     // Per pair: Detour's outcome (None: a point not located), ours per side (NaN: no path).
     let mut detour: Vec<Option<Outcome>> = vec![None; n];
-    let mut ours = vec![[f32::NAN; 4]; n];
+    let mut ours = vec![[f32::NAN; OURS.len()]; n];
     let mut run = |side: usize, i: usize| {
         let (a, b) = c.pairs[i];
-        if side == 4 {
+        if side == DETOUR {
             detour[i] = match (q.locate(a), q.locate(b)) {
                 (Some(la), Some(lb)) => Some(q.path(&la, &lb)),
                 _ => None,
@@ -591,8 +610,9 @@ fn recast_interleaved(c: &RecastCase, timed: bool) -> String {
                 layer,
                 ..Default::default()
             };
+            let mesh = if side == 4 { &c.mesh_lm } else { &c.mesh };
             if searchers[side]
-                .find_path_into(&c.mesh, a, b, &opts, &mut path)
+                .find_path_into(mesh, a, b, &opts, &mut path)
                 .is_ok()
             {
                 ours[i][side] = path.length_plan;
@@ -600,13 +620,13 @@ fn recast_interleaved(c: &RecastCase, timed: bool) -> String {
         }
     };
     let t = if timed {
-        interleave_k::<5>(n, &mut run)
+        interleave_k::<6>(n, &mut run)
     } else {
         for i in 0..n {
-            run(4, i);
+            run(DETOUR, i);
             run(2, i);
         }
-        [std::time::Duration::ZERO; 5]
+        [std::time::Duration::ZERO; 6]
     };
 
     let not_located = detour.iter().filter(|o| o.is_none()).count();
@@ -652,18 +672,20 @@ fn recast_interleaved(c: &RecastCase, timed: bool) -> String {
     // Our two layers' optimal lengths must agree.
     let (mut worst, mut differ) = (0.0f64, 0usize);
     for l in &ours {
-        let rel = f64::from((l[0] - l[2]).abs()) / f64::from(l[2].max(1e-6));
-        if rel > 1e-6 || l[0].is_nan() != l[2].is_nan() {
-            differ += 1;
-        }
-        if rel.is_finite() {
-            worst = worst.max(rel);
+        for k in [0, 4] {
+            let rel = f64::from((l[k] - l[2]).abs()) / f64::from(l[2].max(1e-6));
+            if rel > 1e-6 || l[k].is_nan() != l[2].is_nan() {
+                differ += 1;
+            }
+            if rel.is_finite() {
+                worst = worst.max(rel);
+            }
         }
     }
     let qps = |d: std::time::Duration| n as f64 / d.as_secs_f64();
-    let detour_qps = qps(t[4]);
+    let detour_qps = qps(t[DETOUR]);
     eprintln!(
-        "{} (Recast) interleaved: Detour-on-Recast {:.1}/s; {}; optimal polygons vs triangles: worst relative length difference {worst:.2e}, {differ} pairs beyond 1e-6",
+        "{} (Recast) interleaved: Detour-on-Recast {:.1}/s; {}; optimal polygons (with and without landmarks) vs triangles: worst relative length difference {worst:.2e}, {differ} pairs beyond 1e-6",
         c.name,
         detour_qps,
         OURS.iter()
@@ -689,7 +711,7 @@ fn recast_interleaved(c: &RecastCase, timed: bool) -> String {
         c.triangles,
         c.stats.polygons,
         fmt(detour_qps),
-        (0..4)
+        (0..OURS.len())
             .map(|k| format!("{} ({:.2}×)", fmt(qps(t[k])), qps(t[k]) / detour_qps))
             .collect::<Vec<_>>()
             .join(" | ")
