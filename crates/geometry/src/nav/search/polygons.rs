@@ -15,13 +15,12 @@
 //!   entered by).
 //!
 //! Both give a corridor of polygons with the edges crossed. The path itself is then taken down
-//! to triangles: inside each polygon the triangles from the one it was entered by to the one it
-//! is left by (a breadth-first search among at most
-//! [`MAX_POLYGON_TRIANGLES`](crate::nav::poly::MAX_POLYGON_TRIANGLES)), and the funnel
-//! algorithm over that triangle corridor gives the turning points. The shortest path inside a
-//! corridor of convex polygons crosses each polygon in a straight piece, so the funnel finds
-//! the optimal path when the corridor is the optimal search's, and the triangle corridor gives
-//! [`Path::triangles`], the regions and the points on the surface as on the triangle layer.
+//! to triangles ([`Searcher::sleeve`]): the funnel over the polygons' edges gives the path;
+//! inside each polygon it is one straight piece (it turns only at corners on the edges it
+//! crosses), whose triangles are walked (among at most
+//! [`MAX_POLYGON_TRIANGLES`](crate::nav::poly::MAX_POLYGON_TRIANGLES)); the funnel over that
+//! triangle corridor gives the turning points again, and [`Path::triangles`], the regions and
+//! the points on the surface as on the triangle layer.
 
 use super::{
     COLLINEAR, FINAL, L_VERT, NO_TRIANGLE, Node, PathError, Query, R_VERT, START, Searcher, Succ,
