@@ -143,6 +143,8 @@ proptest! {
         // One triangle of region 0 per row has its edge on the cut split at the middle vertex.
         prop_assert_eq!(st.split_triangles, ny);
         let a_mesh = NavMesh::build(&whole).unwrap();
+        // Holes may cut the whole in two (then there is nothing to compare across the cut).
+        prop_assume!(a_mesh.islands().len() == 1);
         let b_mesh = NavMesh::build(&st.surface).unwrap();
         prop_assert_eq!(b_mesh.islands().len(), 1);
         let mut rng = Rng(seed.rotate_left(17) | 1);
