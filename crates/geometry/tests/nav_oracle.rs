@@ -26,6 +26,7 @@ fn optimal_equals_visibility_graph_oracle() {
     let mut path = Path::default();
     let (mut domains, mut pairs, mut vertex_pairs, mut worst) = (0, 0, 0, 0.0f64);
     let mut landmark_checks = 0usize;
+    let mut cg_pairs = 0usize;
     let mut ratios = Vec::new();
     let mut samples = 0;
     for d in 0..24 {
@@ -56,6 +57,11 @@ fn optimal_equals_visibility_graph_oracle() {
                 }
             }
         }
+        // With the corner graph (and with landmarks besides): exact, and fast within 2 %.
+        let mut with_cg = mesh.clone();
+        with_cg.build_corner_graph();
+        let mut with_both = with_lm.clone();
+        with_both.build_corner_graph();
         for k in 0..30 {
             // Some endpoints exactly on vertices (start/goal at a corner).
             let a = if k % 7 == 0 {
@@ -98,6 +104,31 @@ fn optimal_equals_visibility_graph_oracle() {
                 "landmarks: domain {d} pair {k}: {} oracle {want}",
                 path.length_plan
             );
+            for (what, m) in [("corner graph", &with_cg), ("graph and landmarks", &with_both)] {
+                searcher
+                    .find_path_into(m, a, b, &opts(Mode::Optimal), &mut path)
+                    .unwrap_or_else(|e| panic!("{what}: domain {d} pair {k}: {e}"));
+                let rel = (f64::from(path.length_plan) - want).abs() / want.max(1e-9);
+                assert!(
+                    rel <= 1e-5,
+                    "{what}: domain {d} pair {k} {a} -> {b}: {} oracle {want} ({:?})",
+                    path.length_plan,
+                    path.points
+                );
+                samples += check_on_ground(m, &path, 0.05)
+                    .unwrap_or_else(|e| panic!("{what}: domain {d} pair {k}: {e}"));
+                searcher
+                    .find_path_into(m, a, b, &opts(Mode::Fast), &mut path)
+                    .unwrap_or_else(|e| panic!("{what} fast: domain {d} pair {k}: {e}"));
+                let f = f64::from(path.length_plan);
+                assert!(
+                    f >= want * (1.0 - 1e-5) && f <= want * 1.02 * (1.0 + 1e-5),
+                    "{what} fast: domain {d} pair {k}: {f} oracle {want}"
+                );
+                samples += check_on_ground(m, &path, 0.05)
+                    .unwrap_or_else(|e| panic!("{what} fast: domain {d} pair {k}: {e}"));
+                cg_pairs += 1;
+            }
             searcher
                 .find_path_into(&mesh, a, b, &opts(Mode::Fast), &mut path)
                 .unwrap();
@@ -122,6 +153,12 @@ fn optimal_equals_visibility_graph_oracle() {
     );
     assert_eq!(domains, 24);
     assert_eq!(pairs, 24 * 30);
+    assert_eq!(cg_pairs, 2 * 24 * 30);
+    assert_eq!(
+        searcher.corner_fallbacks(),
+        0,
+        "corner-graph queries fell back to the polygon search"
+    );
     assert!(
         landmark_checks > 24 * 20,
         "only {landmark_checks} landmark distances checked"

@@ -181,6 +181,8 @@ pub struct NavMesh {
     pub(crate) poly: Polygons,
     /// Distances from landmarks, if measured ([`NavMesh::measure_landmarks`]).
     pub(crate) lm: Option<super::landmarks::Landmarks>,
+    /// The corner graph, if built ([`NavMesh::build_corner_graph`]).
+    pub(crate) cg: Option<super::corners::CornerGraph>,
 }
 
 #[inline]
@@ -240,6 +242,7 @@ impl NavMesh {
             grid,
             poly: Polygons::default(),
             lm: None,
+            cg: None,
         };
         mesh.poly = Polygons::build(&mesh);
         Ok(mesh)
@@ -252,6 +255,17 @@ impl NavMesh {
         if self.lm.as_ref().is_some_and(|l| l.count() == 0) {
             self.lm = None;
         }
+    }
+
+    /// Builds the corner graph ([`super::corners`]): the optimal search on the polygon layer
+    /// then sweeps only from the start and the goal and searches the graph between them.
+    pub fn build_corner_graph(&mut self) {
+        self.cg = Some(super::corners::CornerGraph::build(self));
+    }
+
+    /// The corner graph, if built.
+    pub fn corner_graph(&self) -> Option<&super::corners::CornerGraph> {
+        self.cg.as_ref()
     }
 
     /// The landmarks, if measured.
@@ -342,6 +356,7 @@ impl NavMesh {
             + self.grid.items.capacity() * 4
             + self.poly.memory_bytes()
             + self.lm.as_ref().map_or(0, |l| l.memory_bytes())
+            + self.cg.as_ref().map_or(0, |g| g.memory_bytes())
             + size_of::<Self>()
     }
 

@@ -37,6 +37,7 @@
 //! allocate nothing.
 
 pub mod clearance;
+pub mod corners;
 
 use glam::Vec3;
 

@@ -66,6 +66,7 @@ use super::mesh::{LocateError, Location, NO_TRIANGLE, NavMesh, cross2};
 use super::poly::NO_POLYGON;
 use glam::Vec3;
 
+mod corners;
 mod polygons;
 
 /// Which search to run.
@@ -235,6 +236,10 @@ impl std::fmt::Display for PathError {
 
 impl std::error::Error for PathError {}
 
+/// The fast mode's weight on the corner-graph search's lower bounds: its paths are at most
+/// this much longer than the shortest.
+const FAST_WEIGHT: f64 = 1.02;
+
 /// The root of the start point.
 const START: u32 = u32::MAX;
 const L_VERT: u8 = 1;
@@ -287,6 +292,10 @@ struct Query<'a> {
     start_poly: u32,
     /// A flood ([`Searcher::flood`]): no goal, `h` = 0, every vertex's distance recorded.
     flood: bool,
+    /// A visibility sweep ([`Searcher::sweep_from`]): the root never changes; where the
+    /// optimal search would turn at a corner, the corner is recorded in
+    /// [`Searcher::events`] instead.
+    sweep: bool,
     /// Landmark bounds for the goal ([`super::landmarks`]), if the mesh has landmarks.
     lm: Option<&'a super::landmarks::GoalBounds>,
 }
@@ -322,6 +331,16 @@ pub struct Searcher {
     crossings: Vec<[f64; 2]>,
     /// A flood's distances per vertex ([`Searcher::flood`]).
     fdist: Vec<f64>,
+    /// A sweep's turning corners: vertex, distance from the source, the node that saw it.
+    events: Vec<(u32, f64, u32)>,
+    /// A sweep's pending nodes.
+    stack: Vec<u32>,
+    /// Per vertex: its state in a corner-graph query.
+    cstate: Vec<corners::CornerState>,
+    /// Corner-graph queries that fell back to the polygon search (rounding hid a piece).
+    fallbacks: usize,
+    /// The corner-graph search's weight on its lower bounds (1: optimal).
+    weight: f64,
     walk: Vec<(u8, u8)>,
 }
 
@@ -512,6 +531,12 @@ impl Searcher {
         self.path_between_on(mesh, s, t, options.mode, options.layer, out)
     }
 
+    /// Corner-graph queries so far that fell back to the polygon search ([`NavMesh::build_corner_graph`]).
+    #[doc(hidden)]
+    pub fn corner_fallbacks(&self) -> usize {
+        self.fallbacks
+    }
+
     /// The path between two located points (see [`NavMesh::locate`]), on the default
     /// [`Layer`].
     pub fn path_between(
@@ -616,9 +641,10 @@ impl Searcher {
                 goal: if polygons { gp } else { goal.triangle },
                 start_poly: sp,
                 flood: false,
+                sweep: false,
                 lm: None,
             };
-            let gb = match (&mesh.lm, polygons && mode == Mode::Optimal) {
+            let gb = match (&mesh.lm, polygons && (mode == Mode::Optimal || mesh.cg.is_some())) {
                 (Some(lm), true) => Some(lm.goal_bounds(mesh, gp, q.t, sp, q.s)),
                 _ => None,
             };
@@ -635,9 +661,45 @@ impl Searcher {
                     });
                     Ok(0)
                 } else {
-                    match mode {
-                        Mode::Optimal => self.polyanya_poly(mesh, &q),
-                        Mode::Fast => self.astar_poly(mesh, &q),
+                    match (mode, &mesh.cg) {
+                        (_, Some(cg)) => {
+                            let qt = Query {
+                                s: q.t,
+                                t: q.s,
+                                s_vertex: mesh
+                                    .triangle(goal.triangle)
+                                    .into_iter()
+                                    .find(|&v| {
+                                        let p = mesh.vertices[v as usize];
+                                        p.x == goal.point.x && p.y == goal.point.y
+                                    })
+                                    .unwrap_or(NO_TRIANGLE),
+                                goal: sp,
+                                start_poly: gp,
+                                sweep: true,
+                                lm: None,
+                                ..q
+                            };
+                            let qs = Query {
+                                sweep: true,
+                                lm: None,
+                                ..q
+                            };
+                            let weight = match mode {
+                                Mode::Optimal => 1.0,
+                                Mode::Fast => std::env::var("CG_W").ok().and_then(|x| x.parse().ok()).unwrap_or(FAST_WEIGHT),
+                            };
+                            match self.corner_search(mesh, cg, &qs, &qt, gb.as_ref(), weight) {
+                                Err(PathError::NotFound) => {
+                                    self.nodes.clear();
+                                    self.heap.clear();
+                                    self.polyanya_poly(mesh, &q)
+                                }
+                                r => r,
+                            }
+                        }
+                        (Mode::Optimal, None) => self.polyanya_poly(mesh, &q),
+                        (Mode::Fast, None) => self.astar_poly(mesh, &q),
                     }
                 };
                 r.map(|expanded| {
@@ -707,6 +769,7 @@ impl Searcher {
             goal: goal.triangle,
             start_poly: NO_POLYGON,
             flood: false,
+            sweep: false,
             lm: None,
         };
         if corridor.len() == 1 {

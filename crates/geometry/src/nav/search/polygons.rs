@@ -60,7 +60,7 @@ fn line_class(rp: [f64; 2], w0: [f64; 2], w1: [f64; 2]) -> u8 {
 
 impl Searcher {
     #[inline]
-    fn ppos(mesh: &NavMesh, v: u32) -> [f64; 2] {
+    pub(super) fn ppos(mesh: &NavMesh, v: u32) -> [f64; 2] {
         let p = mesh.vertices[v as usize];
         [f64::from(p.x), f64::from(p.y)]
     }
@@ -68,32 +68,9 @@ impl Searcher {
     /// Polyanya on the polygons: fills `self.steps` with the polygon corridor of the optimal
     /// path.
     pub(super) fn polyanya_poly(&mut self, mesh: &NavMesh, q: &Query) -> Result<usize, PathError> {
-        let pl = &mesh.poly;
         let limit = 32 * mesh.triangle_count() + 1_000_000;
-        let p0 = q.start_poly;
         let mut buf = std::mem::take(&mut self.pbuf);
-        buf.clear();
-        let range = pl.slots(p0);
-        let n0 = range.len();
-        for i in 0..n0 {
-            let pa = Self::ppos(mesh, pl.verts[range.start + i]);
-            let pb = Self::ppos(mesh, pl.verts[range.start + (i + 1) % n0]);
-            let flags = line_class(q.s, pa, pb);
-            Self::make_psucc(
-                mesh,
-                q,
-                &mut buf,
-                p0,
-                i,
-                (pa, true),
-                (pb, true),
-                START,
-                0.0,
-                flags,
-                p0,
-                NO_TRIANGLE,
-            );
-        }
+        Self::start_psuccs(mesh, q, &mut buf);
         for s in buf.drain(..) {
             self.push(s);
         }
@@ -137,6 +114,34 @@ impl Searcher {
         }
         self.pbuf = buf;
         result
+    }
+
+    /// The first nodes: one through each edge of the start's polygon (into `buf`, cleared).
+    pub(super) fn start_psuccs(mesh: &NavMesh, q: &Query, buf: &mut Vec<Succ>) {
+        let pl = &mesh.poly;
+        let p0 = q.start_poly;
+        buf.clear();
+        let range = pl.slots(p0);
+        let n0 = range.len();
+        for i in 0..n0 {
+            let pa = Self::ppos(mesh, pl.verts[range.start + i]);
+            let pb = Self::ppos(mesh, pl.verts[range.start + (i + 1) % n0]);
+            let flags = line_class(q.s, pa, pb);
+            Self::make_psucc(
+                mesh,
+                q,
+                buf,
+                p0,
+                i,
+                (pa, true),
+                (pb, true),
+                START,
+                0.0,
+                flags,
+                p0,
+                NO_TRIANGLE,
+            );
+        }
     }
 
     #[inline]
@@ -216,6 +221,7 @@ impl Searcher {
             goal: NO_POLYGON,
             start_poly: sp,
             flood: true,
+            sweep: false,
             lm: None,
         };
         for &v in mesh.poly.corners(sp) {
@@ -252,7 +258,7 @@ impl Searcher {
         if flags & COLLINEAR != 0 && nb == sweep {
             return;
         }
-        if !q.flood && q.allowed[pl.comp[nb as usize] as usize] != q.stamp {
+        if !q.allowed.is_empty() && q.allowed[pl.comp[nb as usize] as usize] != q.stamp {
             return;
         }
         let l = near_end.0;
@@ -315,7 +321,7 @@ impl Searcher {
         });
     }
 
-    fn expand_poly(&mut self, mesh: &NavMesh, q: &Query, ni: u32, buf: &mut Vec<Succ>) {
+    pub(super) fn expand_poly(&mut self, mesh: &NavMesh, q: &Query, ni: u32, buf: &mut Vec<Succ>) {
         let node = self.nodes[ni as usize];
         let pl = &mesh.poly;
         let p = node.tri;
@@ -324,8 +330,10 @@ impl Searcher {
         let k = node.edge as usize;
         // Corner i counted from the entry edge: 0 is its left end A, 1 its right end B; the
         // far edges j = 1..n run from corner j to j + 1 (corner n is A again).
-        let vid = |i: usize| pl.verts[f0 + (k + i) % n];
-        let edge = |j: usize| (k + j) % n;
+        // (k + i) mod n for i in 0..=n, without a division.
+        let wrap = |i: usize| if k + i >= n { k + i - n } else { k + i };
+        let vid = |i: usize| pl.verts[f0 + wrap(i)];
+        let edge = wrap;
         let rp = Self::root_pos(mesh, q, node.root);
         let g = node.g;
         let (l, r) = (node.l, node.r);
@@ -333,7 +341,9 @@ impl Searcher {
         if node.flags & COLLINEAR != 0 {
             if p == q.goal {
                 Self::final_psucc(buf, &node, ni, node.root, g + dist(rp, q.t));
-                return;
+                if !q.sweep {
+                    return;
+                }
             }
             if q.flood {
                 // The root sees the whole polygon.
@@ -367,7 +377,12 @@ impl Searcher {
         let (ia, ib) = (vid(0), vid(1));
         let (a, b) = (Self::ppos(mesh, ia), Self::ppos(mesh, ib));
 
-        if p == q.goal {
+        if p == q.goal && q.sweep {
+            // A sweep sees the goal or not, and goes on (its turns are all wanted).
+            if cross2(rp, r, q.t) >= 0.0 && cross2(rp, l, q.t) <= 0.0 {
+                Self::final_psucc(buf, &node, ni, node.root, g + dist(rp, q.t));
+            }
+        } else if p == q.goal {
             let tp = q.t;
             if cross2(rp, r, tp) >= 0.0 && cross2(rp, l, tp) <= 0.0 {
                 Self::final_psucc(buf, &node, ni, node.root, g + dist(rp, tp));
@@ -445,7 +460,7 @@ impl Searcher {
             if rs > 0.0 {
                 let (ok, g2) = *turn_r.get_or_insert_with(|| {
                     let g2 = g + dist(rp, b);
-                    (self.claim_root(ib, g2), g2)
+                    (self.turn_at(q, ib, g2, ni), g2)
                 });
                 if ok {
                     let flags = line_class(b, w0, w1);
@@ -484,7 +499,7 @@ impl Searcher {
             if ls < 1.0 {
                 let (ok, g2) = *turn_l.get_or_insert_with(|| {
                     let g2 = g + dist(rp, a);
-                    (self.claim_root(ia, g2), g2)
+                    (self.turn_at(q, ia, g2, ni), g2)
                 });
                 if ok {
                     let flags = line_class(a, w0, w1);
@@ -514,7 +529,7 @@ impl Searcher {
     }
 
     /// The polygon corridor of the final node `fi`'s chain, into `self.steps`.
-    fn collect_poly_chain(&mut self, q: &Query, fi: u32) {
+    pub(super) fn collect_poly_chain(&mut self, q: &Query, fi: u32) {
         self.chain.clear();
         let mut i = fi;
         while i != NO_TRIANGLE {

@@ -1,0 +1,469 @@
+//! Visibility sweeps on the polygon layer: the optimal search held to one root.
+//!
+//! A sweep from a source runs the polygon layer's Polyanya expansion with the root fixed: its
+//! nodes are the intervals the source sees, and where the search would turn at a corner (a
+//! taut path from the source may bend there) the corner is recorded instead, with its
+//! distance. Every optimal path's turning points are such corners of the turning point before
+//! (the optimal search finds every optimal path by exactly these turns), which makes the
+//! recorded corners the edges of the corner graph ([`crate::nav::corners`]).
+
+use super::{COLLINEAR, FINAL, L_VERT, R_VERT, NO_TRIANGLE, PathError, Query, Searcher, dist, key};
+use super::polygons::PolyStep;
+use crate::nav::corners::CornerGraph;
+use crate::nav::landmarks::GoalBounds;
+use crate::nav::mesh::{NavMesh, cross2};
+use crate::nav::poly::NO_POLYGON;
+
+impl Searcher {
+    /// Where a node would turn at corner `v` after `g`: in a sweep, records the corner (no
+    /// node turns); else claims the root ([`Searcher::claim_root`]).
+    #[inline]
+    pub(super) fn turn_at(&mut self, q: &Query, v: u32, g: f64, ni: u32) -> bool {
+        if q.sweep {
+            if v != q.s_vertex {
+                self.events.push((v, g, ni));
+            }
+            false
+        } else {
+            self.claim_root(v, g)
+        }
+    }
+
+    /// Sweeps from vertex `v`, starting in polygon `poly` (one that has `v` as a corner): the
+    /// corners a taut path from `v` may turn at next, with their distances (a corner may be
+    /// listed more than once).
+    pub(crate) fn sweep_from(&mut self, mesh: &NavMesh, v: u32, poly: u32) -> &[(u32, f64, u32)] {
+        self.prepare(mesh);
+        self.events.clear();
+        let s = Self::ppos(mesh, v);
+        let q = Query {
+            allowed: &[],
+            stamp: self.stamp,
+            s,
+            t: s,
+            s_vertex: v,
+            goal: NO_POLYGON,
+            start_poly: poly,
+            flood: false,
+            sweep: true,
+            lm: None,
+        };
+        let limit = 32 * mesh.triangle_count() + 1_000_000;
+        let mut buf = std::mem::take(&mut self.pbuf);
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
+        Self::start_psuccs(mesh, &q, &mut buf);
+        loop {
+            for s in buf.drain(..) {
+                if s.node.flags & FINAL == 0 {
+                    stack.push(self.nodes.len() as u32);
+                    self.nodes.push(s.node);
+                }
+            }
+            let Some(ni) = stack.pop() else { break };
+            if self.nodes.len() > limit {
+                break;
+            }
+            self.expand_poly(mesh, &q, ni, &mut buf);
+        }
+        self.pbuf = buf;
+        self.stack = stack;
+        &self.events
+    }
+}
+
+/// Heap tags: a node of the start's sweep, of the goal's sweep, or a corner.
+const TAG_S: u32 = 0;
+const TAG_T: u32 = 1 << 30;
+const TAG_C: u32 = 2 << 30;
+const TAG_MASK: u32 = 3 << 30;
+
+/// A corner's state in a corner-graph query.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct CornerState {
+    /// The query that last reached it.
+    stamp: u32,
+    closed: bool,
+    g: f64,
+    /// The corner before it, or `TAG_S | node` for the start's sweep node that saw it.
+    parent: u32,
+    /// The query whose goal sweep saw it (then `td` is its distance to the goal).
+    tstamp: u32,
+    td: f64,
+}
+
+/// What a directed sweep looks for.
+#[derive(Clone, Copy)]
+enum Target {
+    Corner(u32),
+    Goal,
+}
+
+#[inline]
+fn cone_holds(rp: [f64; 2], l: [f64; 2], r: [f64; 2], x: [f64; 2]) -> bool {
+    let tol = 1e-9 * (dist(rp, x) * (dist(rp, l) + dist(rp, r)) + 1e-12);
+    cross2(rp, r, x) >= -tol && cross2(rp, l, x) <= tol
+}
+
+impl Searcher {
+    /// The optimal search over the corner graph: sweeps from the start and from the goal and a
+    /// search over the graph between the corners they see, all in one queue ordered by lower
+    /// bounds of the whole length. Fills `self.steps` with the polygon corridor of the optimal
+    /// path (as [`Searcher::polyanya_poly`]); `q` is the query from the start, `qt` the same
+    /// from the goal.
+    pub(super) fn corner_search(
+        &mut self,
+        mesh: &NavMesh,
+        graph: &CornerGraph,
+        q: &Query,
+        qt: &Query,
+        lmb: Option<&GoalBounds>,
+        weight: f64,
+    ) -> Result<usize, PathError> {
+        self.weight = weight;
+        let nv = mesh.vertices.len();
+        if self.cstate.len() < nv {
+            self.cstate.resize(nv, CornerState::default());
+        }
+        let stamp = self.stamp;
+        let limit = 32 * mesh.triangle_count() + 1_000_000;
+        let mut buf = std::mem::take(&mut self.pbuf);
+        for (qq, tag) in [(q, TAG_S), (qt, TAG_T)] {
+            Self::start_psuccs(mesh, qq, &mut buf);
+            for s in buf.drain(..) {
+                if s.node.flags & FINAL == 0 {
+                    let i = self.nodes.len() as u32;
+                    self.nodes.push(s.node);
+                    self.heap.push((key(weight * s.f), i | tag));
+                }
+            }
+        }
+        let t = q.t;
+        let mut best = f64::INFINITY;
+        let mut best_corner = NO_TRIANGLE;
+        let mut direct = NO_TRIANGLE;
+        let mut expanded = 0usize;
+        let mut cnt = [0usize; 4];
+        'search: while let Some((k, item)) = self.heap.pop() {
+            if k >= key(best) {
+                break;
+            }
+            let (tag, i) = (item & TAG_MASK, item & !TAG_MASK);
+            expanded += 1;
+            cnt[(tag >> 30) as usize] += 1;
+            if tag == TAG_C {
+                let st = &mut self.cstate[i as usize];
+                if st.closed {
+                    continue;
+                }
+                st.closed = true;
+                let g = st.g;
+                let (to, len) = graph.edges(i);
+                for (&w, &d) in to.iter().zip(len) {
+                    let g2 = g + f64::from(d);
+                    self.relax(mesh, graph, w, g2, i | TAG_C, t, lmb, &mut best, &mut best_corner);
+                }
+                continue;
+            }
+            let qq = if tag == TAG_S { q } else { qt };
+            let mut ni = i;
+            loop {
+                buf.clear();
+                self.events.clear();
+                self.expand_poly(mesh, qq, ni, &mut buf);
+                let events = std::mem::take(&mut self.events);
+                for &(c, d, e) in &events {
+                    if tag == TAG_S {
+                        self.relax(mesh, graph, c, d, TAG_S | e, t, lmb, &mut best, &mut best_corner);
+                    } else {
+                        let st = &mut self.cstate[c as usize];
+                        if st.tstamp != stamp || d < st.td {
+                            st.tstamp = stamp;
+                            st.td = d;
+                        }
+                        if st.stamp == stamp && st.g + st.td < best {
+                            best = st.g + st.td;
+                            best_corner = c;
+                        }
+                    }
+                }
+                self.events = events;
+                if self.nodes.len() > limit {
+                    self.pbuf = buf;
+                    return Err(PathError::SearchLimit {
+                        nodes: self.nodes.len(),
+                    });
+                }
+                // A single successor is followed at once (its bound is no smaller).
+                if buf.len() == 1 && buf[0].node.flags & FINAL == 0 {
+                    ni = self.nodes.len() as u32;
+                    self.nodes.push(buf[0].node);
+                    continue;
+                }
+                for s in buf.drain(..) {
+                    let j = self.nodes.len() as u32;
+                    if s.node.flags & FINAL != 0 {
+                        if tag == TAG_S {
+                            // The goal seen straight from the start: nothing is shorter.
+                            self.nodes.push(s.node);
+                            direct = j;
+                            break 'search;
+                        }
+                        continue;
+                    }
+                    self.nodes.push(s.node);
+                    self.heap.push((key(weight * s.f), j | tag));
+                }
+                break;
+            }
+        }
+        self.pbuf = buf;
+        if std::env::var_os("CG_STATS").is_some() {
+            eprintln!("stats {} {} {} {} {} {:.4}", cnt[0], cnt[1], cnt[2], self.nodes.len(), direct != NO_TRIANGLE, if direct != NO_TRIANGLE { 1.0 } else { best / dist(q.s, q.t) });
+        }
+        if direct != NO_TRIANGLE {
+            self.collect_poly_chain(q, direct);
+            return Ok(expanded);
+        }
+        if best_corner == NO_TRIANGLE {
+            if std::env::var_os("CG_DEBUG").is_some() { eprintln!("no corner"); }
+            self.fallbacks += 1;
+            return Err(PathError::NotFound);
+        }
+        // The corners from the last back to the first, and the start's sweep node that saw the
+        // first.
+        let mut seq = std::mem::take(&mut self.chain);
+        seq.clear();
+        let mut c = best_corner;
+        let first_node = loop {
+            seq.push(c);
+            let p = self.cstate[c as usize].parent;
+            if p & TAG_MASK == TAG_C {
+                c = p & !TAG_MASK;
+            } else {
+                break p & !TAG_MASK;
+            }
+        };
+        seq.reverse();
+        self.collect_poly_chain_into_steps(q, first_node);
+        let ok = (0..seq.len()).all(|j| {
+            let target = if j + 1 < seq.len() {
+                Target::Corner(seq[j + 1])
+            } else {
+                Target::Goal
+            };
+            let r = self.directed(mesh, seq[j], target, q, qt.s_vertex);
+            if !r && std::env::var_os("CG_DEBUG").is_some() { eprintln!("directed fail {j}/{} from {} target {}", seq.len(), seq[j], match target { Target::Corner(v) => v as i64, Target::Goal => -1 }); }
+            r
+        });
+        self.chain = seq;
+        if ok {
+            Ok(expanded)
+        } else {
+            self.fallbacks += 1;
+            Err(PathError::NotFound)
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn relax(
+        &mut self,
+        mesh: &NavMesh,
+        graph: &CornerGraph,
+        c: u32,
+        g: f64,
+        parent: u32,
+        t: [f64; 2],
+        lmb: Option<&GoalBounds>,
+        best: &mut f64,
+        best_corner: &mut u32,
+    ) {
+        let stamp = self.stamp;
+        let st = &mut self.cstate[c as usize];
+        if st.stamp != stamp {
+            st.stamp = stamp;
+            st.closed = false;
+            st.g = f64::INFINITY;
+        }
+        if st.closed || g >= st.g {
+            return;
+        }
+        st.g = g;
+        st.parent = parent;
+        if st.tstamp == stamp && g + st.td < *best {
+            *best = g + st.td;
+            *best_corner = c;
+        }
+        if graph.degree(c) == 0 {
+            // Only ever the last corner: the goal's sweep completes it.
+            return;
+        }
+        let mut h = dist(Self::ppos(mesh, c), t);
+        if let (Some(gb), Some(lm)) = (lmb, &mesh.lm) {
+            h = h.max(lm.bound(gb, c));
+        }
+        self.heap.push((key(g + self.weight * h), c | TAG_C));
+    }
+
+    /// `self.steps`: the start's polygon and the polygons of node `ni`'s chain.
+    fn collect_poly_chain_into_steps(&mut self, q: &Query, ni: u32) {
+        self.steps.clear();
+        self.steps.push(PolyStep {
+            poly: q.start_poly,
+            edge: u8::MAX,
+        });
+        self.append_chain(ni);
+    }
+
+    /// Appends the polygons of node `ni`'s chain (root first) to `self.steps`.
+    fn append_chain(&mut self, ni: u32) {
+        let at = self.steps.len();
+        let mut i = ni;
+        while i != NO_TRIANGLE {
+            let n = &self.nodes[i as usize];
+            if n.flags & FINAL == 0 {
+                self.steps.push(PolyStep {
+                    poly: n.tri,
+                    edge: n.edge,
+                });
+            }
+            i = n.parent;
+        }
+        self.steps[at..].reverse();
+    }
+
+    /// Sweeps from corner `from`, starting in the last polygon of `self.steps`, along the
+    /// straight piece to `target` only, and appends the polygons it crosses to `self.steps`.
+    /// False if rounding hides the target.
+    fn directed(
+        &mut self,
+        mesh: &NavMesh,
+        from: u32,
+        target: Target,
+        q0: &Query,
+        goal_vertex: u32,
+    ) -> bool {
+        let Some(last) = self.steps.last() else {
+            return false;
+        };
+        let poly = last.poly;
+        let at_goal = matches!(target, Target::Goal);
+        if at_goal && poly == q0.goal {
+            // The goal's polygon is convex: the last piece stays inside it.
+            return true;
+        }
+        // A goal on a vertex is reached in any polygon round it, then the polygons round the
+        // vertex lead to the goal's.
+        let tv = if at_goal { goal_vertex } else { NO_TRIANGLE };
+        if tv != NO_TRIANGLE && mesh.poly.corners(poly).contains(&tv) {
+            return self.round_vertex(mesh, tv, q0.goal);
+        }
+        let s = Self::ppos(mesh, from);
+        let (x, goal) = match target {
+            Target::Corner(v) => (Self::ppos(mesh, v), NO_POLYGON),
+            Target::Goal => (q0.t, q0.goal),
+        };
+        self.nodes.clear();
+        self.events.clear();
+        let q = Query {
+            allowed: &[],
+            stamp: self.stamp,
+            s,
+            t: x,
+            s_vertex: from,
+            goal,
+            start_poly: poly,
+            flood: false,
+            sweep: true,
+            lm: None,
+        };
+        let mut buf = std::mem::take(&mut self.pbuf);
+        let mut stack = std::mem::take(&mut self.stack);
+        stack.clear();
+        Self::start_psuccs(mesh, &q, &mut buf);
+        let mut found = NO_TRIANGLE;
+        let limit = 4 * mesh.triangle_count() + 1000;
+        'sweep: loop {
+            for sc in buf.drain(..) {
+                let n = sc.node;
+                if n.flags & FINAL != 0 {
+                    if matches!(target, Target::Goal) {
+                        found = n.parent;
+                        break 'sweep;
+                    }
+                    continue;
+                }
+                if n.flags & COLLINEAR != 0 || cone_holds(s, n.l, n.r, x) {
+                    if tv != NO_TRIANGLE
+                        && (n.flags & L_VERT != 0 && n.l == x || n.flags & R_VERT != 0 && n.r == x)
+                    {
+                        found = self.nodes.len() as u32;
+                        self.nodes.push(n);
+                        break 'sweep;
+                    }
+                    stack.push(self.nodes.len() as u32);
+                    self.nodes.push(n);
+                }
+            }
+            let Some(ni) = stack.pop() else { break };
+            if self.nodes.len() > limit {
+                break;
+            }
+            self.events.clear();
+            self.expand_poly(mesh, &q, ni, &mut buf);
+            if let Target::Corner(v) = target
+                && let Some(&(_, _, e)) = self.events.iter().find(|e| e.0 == v)
+            {
+                found = e;
+                break;
+            }
+        }
+        buf.clear();
+        self.pbuf = buf;
+        self.stack = stack;
+        if found == NO_TRIANGLE {
+            return false;
+        }
+        self.append_chain(found);
+        tv == NO_TRIANGLE || self.round_vertex(mesh, tv, q0.goal)
+    }
+
+    /// Appends the polygons round vertex `v` from the last of `self.steps` to polygon `to`
+    /// (either way round; false if neither reaches it).
+    fn round_vertex(&mut self, mesh: &NavMesh, v: u32, to: u32) -> bool {
+        let pl = &mesh.poly;
+        let Some(&last) = self.steps.last() else {
+            return false;
+        };
+        let at = self.steps.len();
+        for forward in [true, false] {
+            let mut p = last.poly;
+            let mut guard = 0;
+            while p != to && guard < 64 {
+                guard += 1;
+                let range = pl.slots(p);
+                let n = range.len();
+                let Some(i) = (0..n).find(|&i| pl.verts[range.start + i] == v) else {
+                    break;
+                };
+                // The edge from v (forward) or the edge into v.
+                let e = if forward { i } else { (i + n - 1) % n };
+                let nb = pl.adj[range.start + e];
+                if nb == NO_POLYGON || nb == last.poly {
+                    break;
+                }
+                self.steps.push(PolyStep {
+                    poly: nb,
+                    edge: pl.adj_edge[range.start + e],
+                });
+                p = nb;
+            }
+            if p == to {
+                return true;
+            }
+            self.steps.truncate(at);
+        }
+        false
+    }
+}
