@@ -5,8 +5,9 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use areakit_app::geometry::nav::Endpoint;
+use areakit_app::geometry::nav::landmarks::MAX_LANDMARKS;
 use areakit_app::module::Module;
-use areakit_app::navigate::{PathContext, PathRequest};
+use areakit_app::navigate::{CornerGraphChoice, PathContext, PathRequest, Precompute};
 use areakit_app::navigation::{PathMode, PathOutcome};
 use areakit_app::{Session, Sources};
 use pyo3::exceptions::PyValueError;
@@ -70,6 +71,29 @@ fn endpoint_pairs(pairs: &Bound<'_, PyAny>) -> PyResult<Vec<(Endpoint, Endpoint)
         ));
     }
     Ok(out)
+}
+
+/// The optional precomputation of a batch (`landmarks`, `corner_graph` as on the command line).
+fn precompute(landmarks: usize, corner_graph: &str) -> PyResult<Precompute> {
+    if landmarks > MAX_LANDMARKS {
+        return Err(PyValueError::new_err(format!(
+            "landmarks {landmarks}: expected 0 to {MAX_LANDMARKS}"
+        )));
+    }
+    let corner_graph = match corner_graph {
+        "auto" => CornerGraphChoice::Auto,
+        "yes" => CornerGraphChoice::Yes,
+        "no" => CornerGraphChoice::No,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "corner_graph {other:?}: expected \"auto\", \"yes\" or \"no\""
+            )));
+        }
+    };
+    Ok(Precompute {
+        landmarks,
+        corner_graph,
+    })
 }
 
 fn distance(v: f32, what: &str) -> PyResult<f32> {
@@ -391,9 +415,14 @@ impl PyArea {
     /// pair, in order, each what ``path`` answers for that pair alone. The pairs are answered
     /// on all cores, without the GIL; the options are those of ``path``.
     ///
+    /// ``landmarks`` and ``corner_graph`` (``"auto"``, ``"yes"``, ``"no"``) are the
+    /// precomputation of ``areakit path --landmarks N --corner-graph WHEN``, built once and
+    /// kept with the navigation data.
+    ///
     /// >>> rs = area.paths([((1.5, 1.5), (18.5, 16.5)), ((2, 2), (9, 4))], radius=0.35)
     /// >>> [r.length for r in rs]
-    #[pyo3(signature = (pairs, mode = "optimal", radius = 0.0, snap = 1.0))]
+    #[pyo3(signature = (pairs, mode = "optimal", radius = 0.0, snap = 1.0, landmarks = 0, corner_graph = "auto"))]
+    #[allow(clippy::too_many_arguments)]
     fn paths(
         &self,
         py: Python<'_>,
@@ -401,8 +430,11 @@ impl PyArea {
         mode: &str,
         radius: f32,
         snap: f32,
+        landmarks: usize,
+        corner_graph: &str,
     ) -> PyResult<Vec<PyPathResult>> {
         let pairs = endpoint_pairs(pairs)?;
+        let pre = precompute(landmarks, corner_graph)?;
         let mode = parse_mode(mode)?;
         if mode == PathMode::Baked {
             return Err(PyValueError::new_err(
@@ -413,6 +445,7 @@ impl PyArea {
         let snap = distance(snap, "snap")?;
         let outcomes = py.allow_threads(|| {
             self.with_context(radius, snap, mode, |ctx| {
+                ctx.precompute_for(pre, mode, pairs.len());
                 ctx.find_many_with(&pairs, mode, snap)
             })
         });
@@ -641,9 +674,12 @@ fn path(
 /// each ``(x, y)`` or ``(x, y, z)``. The navigation data is built once; the pairs are answered
 /// on all cores, without the GIL. Returns one ``PathResult`` per pair, in order.
 ///
+/// ``landmarks`` and ``corner_graph`` are ``--landmarks N --corner-graph WHEN``.
+///
 /// >>> rs = areakit.paths("m13aa_01a.wok", [((10, 2), (14, 9)), ((3, 3), (12, 4))], mode="fast")
 #[pyfunction]
-#[pyo3(signature = (source, pairs, mode = "optimal", radius = 0.0, snap = 1.0, objects = None))]
+#[pyo3(signature = (source, pairs, mode = "optimal", radius = 0.0, snap = 1.0, objects = None, landmarks = 0, corner_graph = "auto"))]
+#[allow(clippy::too_many_arguments)]
 fn paths(
     py: Python<'_>,
     source: PathBuf,
@@ -652,8 +688,11 @@ fn paths(
     radius: f32,
     snap: f32,
     objects: Option<PathBuf>,
+    landmarks: usize,
+    corner_graph: &str,
 ) -> PyResult<Vec<PyPathResult>> {
     let pairs = endpoint_pairs(pairs)?;
+    let pre = precompute(landmarks, corner_graph)?;
     let mode = parse_mode(mode)?;
     let outcomes = py
         .allow_threads(|| {
@@ -664,7 +703,10 @@ fn paths(
                 snap,
                 mode,
             };
-            PathContext::open(&Session::files_only(), &req).map(|c| c.find_many(&pairs))
+            PathContext::open(&Session::files_only(), &req).map(|mut c| {
+                c.precompute(pre, pairs.len());
+                c.find_many(&pairs)
+            })
         })
         .map_err(errors::lib_error)?;
     Ok(outcomes

@@ -75,7 +75,7 @@ pub enum Command {
     Convert(ConvertArgs),
     /// Find the shortest walk between two points of a walkmesh, an area or an NWN2 terrain.
     #[command(
-        after_help = "Exit code 0 whether or not a path exists (the answer says which); 1 invalid input; 2 usage or I/O error.\n\nExamples:\n  areakit path areakit-demo/demo.lyt --from 2,5 --to 28,5 --json\n  areakit path m13aa_01a.wok --from 10,2 --to 14,9 --radius 0.35 --objects objects.json\n  areakit path module.trx --from 20,30 --to 80,95 --mode baked\n  areakit path areakit-demo --pairs pairs.txt > paths.jsonl\n  areakit path maze.lyt --pairs pairs.txt --landmarks 8 > paths.jsonl\n  areakit path m13aa_01a.wok --pairs pairs.txt --threads 2 --mode fast"
+        after_help = "Exit code 0 whether or not a path exists (the answer says which); 1 invalid input; 2 usage or I/O error.\n\nExamples:\n  areakit path areakit-demo/demo.lyt --from 2,5 --to 28,5 --json\n  areakit path m13aa_01a.wok --from 10,2 --to 14,9 --radius 0.35 --objects objects.json\n  areakit path module.trx --from 20,30 --to 80,95 --mode baked\n  areakit path areakit-demo --pairs pairs.txt > paths.jsonl\n  areakit path maze.lyt --pairs pairs.txt --landmarks 8 > paths.jsonl\n  areakit path module.trx --pairs pairs.txt --landmarks 8 --corner-graph yes > paths.jsonl\n  areakit path m13aa_01a.wok --pairs pairs.txt --threads 2 --mode fast"
     )]
     Path(PathArgs),
     /// List the resources of capsules (ERF/MOD/SAV/HAK, RIM, KEY) or of a game: size, type, where each comes from and which copies it shadows.
@@ -409,6 +409,9 @@ pub struct PathArgs {
     /// Measure distances from N landmarks first (0: none): the optimal search then skips ground that leads away from the goal, and answers stay exact. Costs N+1 searches over the whole ground; pays off on many queries (--pairs) over mazes and long corridors (docs/navigation.md).
     #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=8))]
     pub landmarks: u8,
+    /// Build the corner graph first (tangent lines between wall corners): the optimal search then sweeps only from the start and the goal, and answers stay exact; fast mode searches it too, within 2 % of the shortest. auto: for optimal --pairs files of 128 pairs or more (docs/navigation.md).
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = CornerGraphArg::Auto)]
+    pub corner_graph: CornerGraphArg,
     /// Worker threads answering --pairs (default: one per core). The output is the same for any number.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
@@ -427,6 +430,17 @@ pub struct PathArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+}
+
+/// When `areakit path` builds the corner graph.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CornerGraphArg {
+    /// For optimal --pairs files of 128 pairs or more.
+    Auto,
+    /// Always.
+    Yes,
+    /// Never.
+    No,
 }
 
 /// The search of `areakit path`.

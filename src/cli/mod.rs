@@ -12,9 +12,9 @@ use std::io::{self, Write};
 use areakit_app::session::{Session, Sources, refuse_overwrite};
 use areakit_app::{Error, info, navigate};
 use args::{
-    BakeArgs, CheckArgs, Cli, Command, ConvertArgs, DemoArgs, ExportArgs, ExtractArgs, ImportArgs,
-    InfoArgs, LsArgs, PackArgs, PathArgs, PathModeArg, PthCommand, QueryArgs, RebuildArgs,
-    RenderArgs, TransformArgs, ViewArgs,
+    BakeArgs, CheckArgs, Cli, Command, ConvertArgs, CornerGraphArg, DemoArgs, ExportArgs,
+    ExtractArgs, ImportArgs, InfoArgs, LsArgs, PackArgs, PathArgs, PathModeArg, PthCommand,
+    QueryArgs, RebuildArgs, RenderArgs, TransformArgs, ViewArgs,
 };
 
 /// Buffered standard output that treats a closed pipe as success.
@@ -481,7 +481,18 @@ fn run_path(a: PathArgs, session: &Session, out: &mut Output) -> Result<u8, Erro
         (None, None) => None,
     };
     let mut ctx = navigate::PathContext::open(session, &req)?;
-    ctx.nav.measure_landmarks(usize::from(a.landmarks));
+    let queries = if single.is_some() { 1 } else { pairs.len() };
+    ctx.precompute(
+        navigate::Precompute {
+            landmarks: usize::from(a.landmarks),
+            corner_graph: match a.corner_graph {
+                CornerGraphArg::Auto => navigate::CornerGraphChoice::Auto,
+                CornerGraphArg::Yes => navigate::CornerGraphChoice::Yes,
+                CornerGraphArg::No => navigate::CornerGraphChoice::No,
+            },
+        },
+        queries,
+    );
     if let Some((s, g)) = single {
         let r = ctx.find(s, g);
         if a.json {

@@ -6,6 +6,7 @@ use std::path::Path;
 use areakit_area::navigation::{AreaNav, NavOptions, NavSource, PathMode, PathOutcome};
 use areakit_area::objects::{self, PlacedObject, PlacedWalkmesh};
 use areakit_formats::{DecodeError, ErrorKind, Location, bwm, trx};
+use areakit_geometry::nav::landmarks::MAX_LANDMARKS;
 use areakit_geometry::nav::{Endpoint, Searcher};
 
 use crate::Error;
@@ -213,6 +214,47 @@ impl PathRequest<'_> {
     }
 }
 
+/// Whether a [`PathContext`] builds the corner graph ([`Precompute`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CornerGraphChoice {
+    /// For optimal-mode batches of at least [`AUTO_CORNER_GRAPH_PAIRS`] queries (where it
+    /// pays for itself; the lengths are the same either way).
+    #[default]
+    Auto,
+    /// Always.
+    Yes,
+    /// Never.
+    No,
+}
+
+/// [`CornerGraphChoice::Auto`] builds the corner graph for optimal batches of this many pairs.
+pub const AUTO_CORNER_GRAPH_PAIRS: usize = 128;
+
+/// The optional precomputation of a [`PathContext`], built once and used by every query
+/// (docs/navigation.md): optimal lengths are the same with or without it, only faster.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Precompute {
+    /// Landmarks to measure (0–8; 0: none).
+    pub landmarks: usize,
+    /// The corner graph.
+    pub corner_graph: CornerGraphChoice,
+}
+
+/// What [`PathContext::precompute`] built, and in how long.
+#[derive(Debug, Clone, Copy, PartialEq, Default, serde::Serialize)]
+pub struct PrecomputeReport {
+    /// Landmarks measured.
+    pub landmarks: usize,
+    /// Seconds spent measuring them.
+    pub landmark_seconds: f64,
+    /// Whether the corner graph was built.
+    pub corner_graph: bool,
+    /// Its directed edges.
+    pub corner_graph_edges: usize,
+    /// Seconds spent building it.
+    pub corner_graph_seconds: f64,
+}
+
 /// The ground and objects of a request, built once for many queries.
 pub struct PathContext {
     /// The navigation data.
@@ -276,6 +318,45 @@ impl PathContext {
             snap: req.snap,
             mode: req.mode,
         })
+    }
+
+    /// Builds the optional precomputation for `queries` queries in the request's mode
+    /// ([`Precompute`]); what is already there is kept (the report counts only what was
+    /// built now).
+    pub fn precompute(&mut self, p: Precompute, queries: usize) -> PrecomputeReport {
+        self.precompute_for(p, self.mode, queries)
+    }
+
+    /// [`PathContext::precompute`] for queries in `mode` (another mode than the request's).
+    pub fn precompute_for(
+        &mut self,
+        p: Precompute,
+        mode: PathMode,
+        queries: usize,
+    ) -> PrecomputeReport {
+        let mut r = PrecomputeReport::default();
+        let have = self.nav.mesh.landmarks().map_or(0, |l| l.count());
+        if p.landmarks > 0 && p.landmarks.min(MAX_LANDMARKS) != have {
+            let t = std::time::Instant::now();
+            self.nav.measure_landmarks(p.landmarks);
+            r.landmark_seconds = t.elapsed().as_secs_f64();
+            r.landmarks = self.nav.mesh.landmarks().map_or(0, |l| l.count());
+        }
+        let graph = match p.corner_graph {
+            CornerGraphChoice::Yes => true,
+            CornerGraphChoice::No => false,
+            CornerGraphChoice::Auto => {
+                mode == PathMode::Optimal && queries >= AUTO_CORNER_GRAPH_PAIRS
+            }
+        };
+        if graph && mode != PathMode::Baked && self.nav.mesh.corner_graph().is_none() {
+            let t = std::time::Instant::now();
+            self.nav.build_corner_graph(true);
+            r.corner_graph_seconds = t.elapsed().as_secs_f64();
+            r.corner_graph_edges = self.nav.mesh.corner_graph().map_or(0, |g| g.edge_count());
+            r.corner_graph = self.nav.mesh.corner_graph().is_some();
+        }
+        r
     }
 
     /// One query.

@@ -427,6 +427,18 @@ impl AreaNav {
         }
     }
 
+    /// Builds (or with `false` drops) the corner graph of the searched mesh
+    /// ([`areakit_geometry::nav::corners`]): the optimal search then sweeps only from the
+    /// start and the goal; its lengths are unchanged. The fast mode searches the graph too,
+    /// within 2 % of the shortest length.
+    pub fn build_corner_graph(&mut self, on: bool) {
+        if on {
+            self.mesh.build_corner_graph();
+        } else {
+            self.mesh.drop_corner_graph();
+        }
+    }
+
     /// The ground before any carving (rooms stitched, no radius, no blockers): the mesh
     /// searched when nothing was carved.
     pub fn ground_mesh(&self) -> &NavMesh {

@@ -104,7 +104,10 @@ fn optimal_equals_visibility_graph_oracle() {
                 "landmarks: domain {d} pair {k}: {} oracle {want}",
                 path.length_plan
             );
-            for (what, m) in [("corner graph", &with_cg), ("graph and landmarks", &with_both)] {
+            for (what, m) in [
+                ("corner graph", &with_cg),
+                ("graph and landmarks", &with_both),
+            ] {
                 searcher
                     .find_path_into(m, a, b, &opts(Mode::Optimal), &mut path)
                     .unwrap_or_else(|e| panic!("{what}: domain {d} pair {k}: {e}"));

@@ -211,6 +211,39 @@ impl Landmarks {
         (lo, hi)
     }
 
+    /// A lower bound on the walking distance to the goal of `g` from any point of the piece
+    /// `[r, l]` of the edge from vertex `a` to vertex `b` (every such point is within
+    /// `max(|a r|, |a l|)` of `a` along the edge, and likewise for `b`).
+    #[inline]
+    pub(crate) fn edge_bound(
+        &self,
+        g: &GoalBounds,
+        (a, pa): (u32, [f64; 2]),
+        (b, pb): (u32, [f64; 2]),
+        r: [f64; 2],
+        l: [f64; 2],
+    ) -> f64 {
+        let d2 = |p: [f64; 2], q: [f64; 2]| {
+            (p[0] - q[0]) * (p[0] - q[0]) + (p[1] - q[1]) * (p[1] - q[1])
+        };
+        let ea = d2(pa, r).max(d2(pa, l)).sqrt();
+        let eb = d2(pb, r).max(d2(pb, l)).sqrt();
+        let ra = &self.dist[a as usize * self.k..a as usize * self.k + self.k];
+        let rb = &self.dist[b as usize * self.k..b as usize * self.k + self.k];
+        let mut best = 0.0f64;
+        for i in 0..g.k {
+            let (da, db) = (f64::from(ra[i]), f64::from(rb[i]));
+            if !(da.is_finite() && db.is_finite() && g.hi[i].is_finite()) {
+                continue;
+            }
+            let lo = (da - ea).max(db - eb);
+            let hi = (da + ea).min(db + eb);
+            let b = (g.lo[i] - hi).max(lo - g.hi[i]) - margin(hi, g.hi[i]);
+            best = best.max(b);
+        }
+        best
+    }
+
     /// A lower bound on the walking distance from vertex `v` to the goal of `g`.
     #[inline]
     pub(crate) fn bound(&self, g: &GoalBounds, v: u32) -> f64 {

@@ -260,7 +260,12 @@ impl NavMesh {
     /// Builds the corner graph ([`super::corners`]): the optimal search on the polygon layer
     /// then sweeps only from the start and the goal and searches the graph between them.
     pub fn build_corner_graph(&mut self) {
-        self.cg = Some(super::corners::CornerGraph::build(self));
+        self.cg = super::corners::CornerGraph::build(self);
+    }
+
+    /// Drops the corner graph.
+    pub fn drop_corner_graph(&mut self) {
+        self.cg = None;
     }
 
     /// The corner graph, if built.

@@ -296,6 +296,9 @@ struct Query<'a> {
     /// optimal search would turn at a corner, the corner is recorded in
     /// [`Searcher::events`] instead.
     sweep: bool,
+    /// In a sweep: also record every corner seen (the goal's sweep: the last turn of a path
+    /// is a corner that sees the goal).
+    seen: bool,
     /// Landmark bounds for the goal ([`super::landmarks`]), if the mesh has landmarks.
     lm: Option<&'a super::landmarks::GoalBounds>,
 }
@@ -642,9 +645,13 @@ impl Searcher {
                 start_poly: sp,
                 flood: false,
                 sweep: false,
+                seen: false,
                 lm: None,
             };
-            let gb = match (&mesh.lm, polygons && (mode == Mode::Optimal || mesh.cg.is_some())) {
+            let gb = match (
+                &mesh.lm,
+                polygons && (mode == Mode::Optimal || mesh.cg.is_some()),
+            ) {
                 (Some(lm), true) => Some(lm.goal_bounds(mesh, gp, q.t, sp, q.s)),
                 _ => None,
             };
@@ -663,6 +670,10 @@ impl Searcher {
                 } else {
                     match (mode, &mesh.cg) {
                         (_, Some(cg)) => {
+                            let gb_rev = match &mesh.lm {
+                                Some(lm) => Some(lm.goal_bounds(mesh, sp, q.s, gp, q.t)),
+                                None => None,
+                            };
                             let qt = Query {
                                 s: q.t,
                                 t: q.s,
@@ -677,17 +688,14 @@ impl Searcher {
                                 goal: sp,
                                 start_poly: gp,
                                 sweep: true,
-                                lm: None,
+                                seen: true,
+                                lm: gb_rev.as_ref(),
                                 ..q
                             };
-                            let qs = Query {
-                                sweep: true,
-                                lm: None,
-                                ..q
-                            };
+                            let qs = Query { sweep: true, ..q };
                             let weight = match mode {
                                 Mode::Optimal => 1.0,
-                                Mode::Fast => std::env::var("CG_W").ok().and_then(|x| x.parse().ok()).unwrap_or(FAST_WEIGHT),
+                                Mode::Fast => FAST_WEIGHT,
                             };
                             match self.corner_search(mesh, cg, &qs, &qt, gb.as_ref(), weight) {
                                 Err(PathError::NotFound) => {
@@ -770,6 +778,7 @@ impl Searcher {
             start_poly: NO_POLYGON,
             flood: false,
             sweep: false,
+            seen: false,
             lm: None,
         };
         if corridor.len() == 1 {

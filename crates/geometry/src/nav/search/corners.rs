@@ -7,8 +7,8 @@
 //! (the optimal search finds every optimal path by exactly these turns), which makes the
 //! recorded corners the edges of the corner graph ([`crate::nav::corners`]).
 
-use super::{COLLINEAR, FINAL, L_VERT, R_VERT, NO_TRIANGLE, PathError, Query, Searcher, dist, key};
 use super::polygons::PolyStep;
+use super::{COLLINEAR, FINAL, L_VERT, NO_TRIANGLE, PathError, Query, R_VERT, Searcher, dist, key};
 use crate::nav::corners::CornerGraph;
 use crate::nav::landmarks::GoalBounds;
 use crate::nav::mesh::{NavMesh, cross2};
@@ -29,6 +29,21 @@ impl Searcher {
         }
     }
 
+    /// Calls `f` with the polygon of every node of the last sweep.
+    pub(crate) fn swept_polygons(&self, mut f: impl FnMut(u32)) {
+        for n in &self.nodes {
+            f(n.tri);
+        }
+    }
+
+    /// A goal's sweep sees vertex `v` at distance `d` from node `ni`: recorded if a corner.
+    #[inline]
+    pub(super) fn seen_corner(&mut self, mesh: &NavMesh, v: u32, d: f64, ni: u32) {
+        if mesh.is_corner(v) {
+            self.events.push((v, d, ni));
+        }
+    }
+
     /// Sweeps from vertex `v`, starting in polygon `poly` (one that has `v` as a corner): the
     /// corners a taut path from `v` may turn at next, with their distances (a corner may be
     /// listed more than once).
@@ -46,6 +61,7 @@ impl Searcher {
             start_poly: poly,
             flood: false,
             sweep: true,
+            seen: false,
             lm: None,
         };
         let limit = 32 * mesh.triangle_count() + 1_000_000;
@@ -143,14 +159,12 @@ impl Searcher {
         let mut best_corner = NO_TRIANGLE;
         let mut direct = NO_TRIANGLE;
         let mut expanded = 0usize;
-        let mut cnt = [0usize; 4];
         'search: while let Some((k, item)) = self.heap.pop() {
             if k >= key(best) {
                 break;
             }
             let (tag, i) = (item & TAG_MASK, item & !TAG_MASK);
             expanded += 1;
-            cnt[(tag >> 30) as usize] += 1;
             if tag == TAG_C {
                 let st = &mut self.cstate[i as usize];
                 if st.closed {
@@ -161,7 +175,17 @@ impl Searcher {
                 let (to, len) = graph.edges(i);
                 for (&w, &d) in to.iter().zip(len) {
                     let g2 = g + f64::from(d);
-                    self.relax(mesh, graph, w, g2, i | TAG_C, t, lmb, &mut best, &mut best_corner);
+                    self.relax(
+                        mesh,
+                        graph,
+                        w,
+                        g2,
+                        i | TAG_C,
+                        t,
+                        lmb,
+                        &mut best,
+                        &mut best_corner,
+                    );
                 }
                 continue;
             }
@@ -174,7 +198,17 @@ impl Searcher {
                 let events = std::mem::take(&mut self.events);
                 for &(c, d, e) in &events {
                     if tag == TAG_S {
-                        self.relax(mesh, graph, c, d, TAG_S | e, t, lmb, &mut best, &mut best_corner);
+                        self.relax(
+                            mesh,
+                            graph,
+                            c,
+                            d,
+                            TAG_S | e,
+                            t,
+                            lmb,
+                            &mut best,
+                            &mut best_corner,
+                        );
                     } else {
                         let st = &mut self.cstate[c as usize];
                         if st.tstamp != stamp || d < st.td {
@@ -218,15 +252,11 @@ impl Searcher {
             }
         }
         self.pbuf = buf;
-        if std::env::var_os("CG_STATS").is_some() {
-            eprintln!("stats {} {} {} {} {} {:.4}", cnt[0], cnt[1], cnt[2], self.nodes.len(), direct != NO_TRIANGLE, if direct != NO_TRIANGLE { 1.0 } else { best / dist(q.s, q.t) });
-        }
         if direct != NO_TRIANGLE {
             self.collect_poly_chain(q, direct);
             return Ok(expanded);
         }
         if best_corner == NO_TRIANGLE {
-            if std::env::var_os("CG_DEBUG").is_some() { eprintln!("no corner"); }
             self.fallbacks += 1;
             return Err(PathError::NotFound);
         }
@@ -252,9 +282,7 @@ impl Searcher {
             } else {
                 Target::Goal
             };
-            let r = self.directed(mesh, seq[j], target, q, qt.s_vertex);
-            if !r && std::env::var_os("CG_DEBUG").is_some() { eprintln!("directed fail {j}/{} from {} target {}", seq.len(), seq[j], match target { Target::Corner(v) => v as i64, Target::Goal => -1 }); }
-            r
+            self.directed(mesh, seq[j], target, q, qt.s_vertex)
         });
         self.chain = seq;
         if ok {
@@ -364,8 +392,6 @@ impl Searcher {
             Target::Corner(v) => (Self::ppos(mesh, v), NO_POLYGON),
             Target::Goal => (q0.t, q0.goal),
         };
-        self.nodes.clear();
-        self.events.clear();
         let q = Query {
             allowed: &[],
             stamp: self.stamp,
@@ -376,50 +402,60 @@ impl Searcher {
             start_poly: poly,
             flood: false,
             sweep: true,
+            seen: false,
             lm: None,
         };
         let mut buf = std::mem::take(&mut self.pbuf);
         let mut stack = std::mem::take(&mut self.stack);
-        stack.clear();
-        Self::start_psuccs(mesh, &q, &mut buf);
         let mut found = NO_TRIANGLE;
         let limit = 4 * mesh.triangle_count() + 1000;
-        'sweep: loop {
-            for sc in buf.drain(..) {
-                let n = sc.node;
-                if n.flags & FINAL != 0 {
-                    if matches!(target, Target::Goal) {
-                        found = n.parent;
-                        break 'sweep;
+        // First only the nodes whose cone holds the target; if rounding hid it there, the
+        // whole sweep.
+        for filtered in [true, false] {
+            self.nodes.clear();
+            stack.clear();
+            Self::start_psuccs(mesh, &q, &mut buf);
+            'sweep: loop {
+                for sc in buf.drain(..) {
+                    let n = sc.node;
+                    if n.flags & FINAL != 0 {
+                        if matches!(target, Target::Goal) {
+                            found = n.parent;
+                            break 'sweep;
+                        }
+                        continue;
                     }
-                    continue;
-                }
-                if n.flags & COLLINEAR != 0 || cone_holds(s, n.l, n.r, x) {
-                    if tv != NO_TRIANGLE
-                        && (n.flags & L_VERT != 0 && n.l == x || n.flags & R_VERT != 0 && n.r == x)
-                    {
-                        found = self.nodes.len() as u32;
+                    if !filtered || n.flags & COLLINEAR != 0 || cone_holds(s, n.l, n.r, x) {
+                        if tv != NO_TRIANGLE
+                            && (n.flags & L_VERT != 0 && n.l == x
+                                || n.flags & R_VERT != 0 && n.r == x)
+                        {
+                            found = self.nodes.len() as u32;
+                            self.nodes.push(n);
+                            break 'sweep;
+                        }
+                        stack.push(self.nodes.len() as u32);
                         self.nodes.push(n);
-                        break 'sweep;
                     }
-                    stack.push(self.nodes.len() as u32);
-                    self.nodes.push(n);
+                }
+                let Some(ni) = stack.pop() else { break };
+                if self.nodes.len() > limit {
+                    break;
+                }
+                self.events.clear();
+                self.expand_poly(mesh, &q, ni, &mut buf);
+                if let Target::Corner(v) = target
+                    && let Some(&(_, _, e)) = self.events.iter().find(|e| e.0 == v)
+                {
+                    found = e;
+                    break;
                 }
             }
-            let Some(ni) = stack.pop() else { break };
-            if self.nodes.len() > limit {
-                break;
-            }
-            self.events.clear();
-            self.expand_poly(mesh, &q, ni, &mut buf);
-            if let Target::Corner(v) = target
-                && let Some(&(_, _, e)) = self.events.iter().find(|e| e.0 == v)
-            {
-                found = e;
+            buf.clear();
+            if found != NO_TRIANGLE {
                 break;
             }
         }
-        buf.clear();
         self.pbuf = buf;
         self.stack = stack;
         if found == NO_TRIANGLE {

@@ -44,6 +44,19 @@ pub(super) struct PolyStep {
 /// none. A root on the edge's line but off the edge gives a degenerate node (its rays run along
 /// that line): it sees nothing beyond but carries the path along the line to the edge's end,
 /// where it may turn.
+/// The distance from `p` to the segment from `a` to `b`.
+#[inline]
+fn point_segment(p: [f64; 2], a: [f64; 2], b: [f64; 2]) -> f64 {
+    let d = [b[0] - a[0], b[1] - a[1]];
+    let dd = d[0] * d[0] + d[1] * d[1];
+    let u = if dd > 0.0 {
+        (((p[0] - a[0]) * d[0] + (p[1] - a[1]) * d[1]) / dd).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    dist(p, lerp(a, b, u))
+}
+
 #[inline]
 fn line_class(rp: [f64; 2], w0: [f64; 2], w1: [f64; 2]) -> u8 {
     if cross2(w0, w1, rp) != 0.0 {
@@ -222,6 +235,7 @@ impl Searcher {
             start_poly: sp,
             flood: true,
             sweep: false,
+            seen: false,
             lm: None,
         };
         for &v in mesh.poly.corners(sp) {
@@ -282,7 +296,23 @@ impl Searcher {
             heuristic(rp, l, r, q.t)
         };
         if let (Some(gb), Some(lm)) = (q.lm, &mesh.lm) {
-            h = h.max(if root == START {
+            h = h.max(if q.sweep {
+                // The root stays: bound the rest from the interval on.
+                let f0 = pl.first[p as usize] as usize;
+                let n = pl.first[p as usize + 1] as usize - f0;
+                let (va, vb) = (
+                    pl.verts[f0 + e],
+                    pl.verts[f0 + if e + 1 == n { 0 } else { e + 1 }],
+                );
+                let near = point_segment(rp, r, l);
+                near + lm.edge_bound(
+                    gb,
+                    (va, Self::ppos(mesh, va)),
+                    (vb, Self::ppos(mesh, vb)),
+                    r,
+                    l,
+                )
+            } else if root == START {
                 gb.start
             } else {
                 lm.bound(gb, root)
@@ -349,6 +379,11 @@ impl Searcher {
                 // The root sees the whole polygon.
                 for j in 0..n {
                     self.record(vid(j), g + dist(rp, Self::ppos(mesh, vid(j))));
+                }
+            }
+            if q.seen {
+                for j in 0..n {
+                    self.seen_corner(mesh, vid(j), g + dist(rp, Self::ppos(mesh, vid(j))), ni);
                 }
             }
             for j in 1..n {
@@ -418,6 +453,14 @@ impl Searcher {
         } else {
             Some((false, 0.0))
         };
+        if q.seen && !degenerate {
+            if l_vert {
+                self.seen_corner(mesh, ia, g + dist(rp, a), ni);
+            }
+            if r_vert {
+                self.seen_corner(mesh, ib, g + dist(rp, b), ni);
+            }
+        }
         let mut w0 = b;
         let mut or0 = cross2(rp, r, w0);
         let mut ol0 = cross2(rp, l, w0);
@@ -429,6 +472,9 @@ impl Searcher {
             };
             let or1 = cross2(rp, r, w1);
             let ol1 = cross2(rp, l, w1);
+            if q.seen && j + 1 < n && or1 >= 0.0 && ol1 <= 0.0 && !degenerate {
+                self.seen_corner(mesh, vid(j + 1), g + dist(rp, w1), ni);
+            }
             // The part right of the right ray: u in [0, rs]; left of the left ray: [ls, 1].
             let rs = if or0 <= 0.0 && or1 < 0.0 {
                 1.0
