@@ -4,8 +4,10 @@
 //! 120 000-triangle maze, 100 on the million-triangle one (see [`cases`]); each against the
 //! `polyanya` crate (optimal) on the same triangles, in the same run; the default searches run
 //! on the polygon layer, `optimal_triangles`/`fast_triangles` on the triangles (the search as
-//! it was before it) and `optimal_landmarks` with 8 landmarks. Also the `NavMesh` build
-//! of the million-triangle maze and its memory.
+//! it was before it), `optimal_landmarks` with 8 landmarks, `optimal_corner_graph` over the
+//! corner graph, and `optimal_corner_graph_landmarks`/`fast_corner_graph_landmarks` with both.
+//! Also the `NavMesh` build of the million-triangle maze and its memory, and the corner graph's
+//! build there (`build_corner_graph_1m`).
 //!
 //! The Recast/Detour baseline of the fast mode (`findPath` + `findStraightPath`) calls C++
 //! through FFI and lives in its own crate outside the workspace, `benches/detour/`, run by hand
@@ -288,57 +290,118 @@ const CASES: [&str; 3] = ["corpus", "maze_120k", "maze_1m"];
 /// height hints (location included).
 #[divan::bench(args = CASES, sample_count = 1, sample_size = 1)]
 fn optimal(bencher: Bencher, name: &str) {
-    layer_bench(bencher, name, Mode::Optimal, Layer::Polygons, false);
+    layer_bench(bencher, name, Mode::Optimal, Layer::Polygons, Pre::None);
 }
 
 /// The optimal search on the triangles themselves (`Layer::Triangles`: the search as it was
 /// before the polygon layer), same pairs.
 #[divan::bench(args = CASES, sample_count = 1, sample_size = 1)]
 fn optimal_triangles(bencher: Bencher, name: &str) {
-    layer_bench(bencher, name, Mode::Optimal, Layer::Triangles, false);
+    layer_bench(bencher, name, Mode::Optimal, Layer::Triangles, Pre::None);
 }
 
 /// The fast search on the triangles themselves, same pairs.
 #[divan::bench(args = CASES, sample_count = 1, sample_size = 1)]
 fn fast_triangles(bencher: Bencher, name: &str) {
-    layer_bench(bencher, name, Mode::Fast, Layer::Triangles, false);
+    layer_bench(bencher, name, Mode::Fast, Layer::Triangles, Pre::None);
 }
 
 /// The optimal search on the polygons bounded by 8 landmarks (measured once in setup, the
 /// time printed), same pairs.
 #[divan::bench(args = CASES, sample_count = 1, sample_size = 1)]
 fn optimal_landmarks(bencher: Bencher, name: &str) {
-    layer_bench(bencher, name, Mode::Optimal, Layer::Polygons, true);
+    layer_bench(
+        bencher,
+        name,
+        Mode::Optimal,
+        Layer::Polygons,
+        Pre::Landmarks,
+    );
 }
 
-fn with_landmarks(c: &Case) -> &'static NavMesh {
-    static MESHES: OnceLock<Vec<(String, NavMesh)>> = OnceLock::new();
+/// The optimal search over the corner graph (built once in setup, the time printed), same
+/// pairs.
+#[divan::bench(args = CASES, sample_count = 1, sample_size = 1)]
+fn optimal_corner_graph(bencher: Bencher, name: &str) {
+    layer_bench(bencher, name, Mode::Optimal, Layer::Polygons, Pre::Graph);
+}
+
+/// The optimal search over the corner graph bounded by 8 landmarks, same pairs.
+#[divan::bench(args = CASES, sample_count = 1, sample_size = 1)]
+fn optimal_corner_graph_landmarks(bencher: Bencher, name: &str) {
+    layer_bench(bencher, name, Mode::Optimal, Layer::Polygons, Pre::Both);
+}
+
+/// The fast search over the corner graph bounded by 8 landmarks (within 2 % of the shortest),
+/// same pairs.
+#[divan::bench(args = CASES, sample_count = 1, sample_size = 1)]
+fn fast_corner_graph_landmarks(bencher: Bencher, name: &str) {
+    layer_bench(bencher, name, Mode::Fast, Layer::Polygons, Pre::Both);
+}
+
+/// The optional precomputation a bench's mesh carries.
+#[derive(Clone, Copy, PartialEq)]
+enum Pre {
+    None,
+    Landmarks,
+    Graph,
+    Both,
+}
+
+/// The case's mesh with `pre` (built once per kind, the time and memory printed).
+fn prepared(c: &'static Case, pre: Pre) -> &'static NavMesh {
+    type Meshes = Vec<(String, [NavMesh; 3])>;
+    static MESHES: OnceLock<Meshes> = OnceLock::new();
     let all = MESHES.get_or_init(|| {
         cases()
             .iter()
             .map(|c| {
-                let mut m = c.mesh.clone();
+                let per_tri = |m: &NavMesh| m.memory_bytes() as f64 / m.triangle_count() as f64;
+                let mut lm = c.mesh.clone();
                 let t = std::time::Instant::now();
-                m.measure_landmarks(8);
+                lm.measure_landmarks(8);
                 eprintln!(
                     "{}: 8 landmarks measured in {:.1} ms ({:.1} bytes per triangle with them)",
                     c.name,
                     t.elapsed().as_secs_f64() * 1e3,
-                    m.memory_bytes() as f64 / m.triangle_count() as f64
+                    per_tri(&lm)
                 );
-                (c.name.clone(), m)
+                let mut graph = c.mesh.clone();
+                let t = std::time::Instant::now();
+                graph.build_corner_graph();
+                eprintln!(
+                    "{}: corner graph built in {:.1} ms, {} edges ({:.1} bytes per triangle with it)",
+                    c.name,
+                    t.elapsed().as_secs_f64() * 1e3,
+                    graph.corner_graph().map_or(0, |g| g.edge_count()),
+                    per_tri(&graph)
+                );
+                let mut both = lm.clone();
+                both.build_corner_graph();
+                eprintln!(
+                    "{}: {:.1} bytes per triangle with landmarks and the corner graph",
+                    c.name,
+                    per_tri(&both)
+                );
+                (c.name.clone(), [lm, graph, both])
             })
             .collect()
     });
-    &all.iter().find(|(n, _)| *n == c.name).expect("case").1
+    let m = &all.iter().find(|(n, _)| *n == c.name).expect("case").1;
+    match pre {
+        Pre::None => &c.mesh,
+        Pre::Landmarks => &m[0],
+        Pre::Graph => &m[1],
+        Pre::Both => &m[2],
+    }
 }
 
-fn layer_bench(bencher: Bencher, name: &str, mode: Mode, layer: Layer, landmarks: bool) {
+fn layer_bench(bencher: Bencher, name: &str, mode: Mode, layer: Layer, pre: Pre) {
     let c = find(name);
-    let mesh = if landmarks {
-        with_landmarks(c)
-    } else {
+    let mesh = if pre == Pre::None {
         &c.mesh
+    } else {
+        prepared(c, pre)
     };
     let mut searcher = Searcher::new();
     let mut path = Path::default();
@@ -385,7 +448,18 @@ fn polyanya_crate(bencher: Bencher, name: &str) {
 /// Our fast search (A* over the polygon layer + funnel, the default).
 #[divan::bench(args = CASES, sample_count = 1, sample_size = 1)]
 fn fast(bencher: Bencher, name: &str) {
-    layer_bench(bencher, name, Mode::Fast, Layer::Polygons, false);
+    layer_bench(bencher, name, Mode::Fast, Layer::Polygons, Pre::None);
+}
+
+/// `NavMesh::build_corner_graph` on the million-triangle maze (on all cores).
+#[divan::bench(sample_count = 3)]
+fn build_corner_graph_1m(bencher: Bencher) {
+    let c = find("maze_1m");
+    bencher.bench_local(|| {
+        let mut m = c.mesh.clone();
+        m.build_corner_graph();
+        m.corner_graph().map_or(0, |g| g.edge_count())
+    });
 }
 
 /// `NavMesh::build` of the million-triangle maze.

@@ -74,6 +74,12 @@ def test_area_paths_answer_as_path_one_pair_at_a_time(two_rooms):
         assert all(r.mode == mode for r in batch)
     assert batch[0].rooms == ["demo_a", "demo_b"]
     assert area.paths([]) == []
+    # Over the corner graph (kept with the area's navigation data): the same optimal lengths.
+    plain = areakit.Area.open(two_rooms).paths(pairs, snap=0.0)
+    graph = areakit.Area.open(two_rooms).paths(pairs, snap=0.0, corner_graph="yes", landmarks=2)
+    assert [r.found for r in graph] == [r.found for r in plain]
+    found = [r.length for r in plain if r.found]
+    assert [r.length for r in graph if r.found] == pytest.approx(found, rel=1e-5)
     # NumPy (n, 2, 2) arrays are pairs too.
     arr = np.array([[[1.0, 5.0], [19.0, 5.0]], [[1.0, 1.0], [9.0, 9.0]]], dtype=np.float32)
     assert [r.length for r in area.paths(arr)] == [r.length for r in area.paths(pairs[:2])]
@@ -102,6 +108,20 @@ def test_paths_on_a_corpus_walkmesh_answer_as_path(tmp_path):
         assert [r.to_dict() for r in batch] == [r.to_dict() for r in one_by_one]
         assert sum(r.found for r in batch) >= 60
         assert not batch[-1].found and batch[-1].reason
+    # The corner graph and landmarks change the effort, never the optimal length; fast mode
+    # over the graph stays within 2 % of it.
+    plain = areakit.paths(wok, pairs, corner_graph="no")
+    graph = areakit.paths(wok, pairs, corner_graph="yes", landmarks=4)
+    fast = areakit.paths(wok, pairs, mode="fast", corner_graph="yes")
+    for p, g, f in zip(plain, graph, fast):
+        assert p.found == g.found == f.found
+        if p.found:
+            assert g.length == pytest.approx(p.length, rel=1e-5)
+            assert p.length * (1 - 1e-5) <= f.length <= p.length * 1.02 + 1e-5
+    with pytest.raises(ValueError, match="corner_graph"):
+        areakit.paths(wok, pairs, corner_graph="sometimes")
+    with pytest.raises(ValueError, match="landmarks"):
+        areakit.paths(wok, pairs, landmarks=9)
     with pytest.raises(FileNotFoundError):
         areakit.paths(tmp_path / "nope.wok", pairs)
     with pytest.raises(ValueError, match="pairs\\[1\\] goal"):

@@ -792,6 +792,31 @@ fn pairs_print_the_same_lines_on_one_thread_and_on_two() {
         compared += usize::from(p["found"] == true);
     }
     assert_eq!(compared, 270);
+    // The corner graph (built by default for a batch this long) changes the effort, never the
+    // optimal length; fast mode over it stays within 2 % of it.
+    let graph = parse(run(&["--mode", "optimal", "--corner-graph", "yes"]));
+    let without = parse(run(&["--mode", "optimal", "--corner-graph", "no"]));
+    let fast = parse(run(&["--mode", "fast", "--corner-graph", "yes"]));
+    let mut compared = 0;
+    for (i, ((g, w), f)) in graph.iter().zip(&without).zip(&fast).enumerate() {
+        assert_eq!(g["found"], w["found"], "line {i}");
+        assert_eq!(f["found"], w["found"], "line {i}");
+        if w["found"] != true {
+            continue;
+        }
+        let (lg, lw, lf) = (
+            g["length"].as_f64().unwrap(),
+            w["length"].as_f64().unwrap(),
+            f["length"].as_f64().unwrap(),
+        );
+        assert!((lg - lw).abs() <= 1e-5 * lw.max(1.0), "line {i}: {lg} {lw}");
+        assert!(
+            lf >= lw * (1.0 - 1e-5) && lf <= lw * 1.02 + 1e-5,
+            "line {i}: fast {lf} optimal {lw}"
+        );
+        compared += 1;
+    }
+    assert_eq!(compared, 270);
     for mode in ["optimal", "fast"] {
         let one = run(&["--threads", "1", "--mode", mode]);
         let two = run(&["--threads", "2", "--mode", mode]);

@@ -385,6 +385,10 @@ struct RecastCase {
     mesh: NavMesh,
     /// The same mesh with 8 landmarks measured (`NavMesh::measure_landmarks`).
     mesh_lm: NavMesh,
+    /// The same mesh with the corner graph (`NavMesh::build_corner_graph`).
+    mesh_cg: NavMesh,
+    /// The same mesh with 8 landmarks and the corner graph.
+    mesh_cg_lm: NavMesh,
     detour: DetourMesh,
     stats: RecastStats,
     pairs: Vec<(Vec3, Vec3)>,
@@ -420,11 +424,28 @@ fn recast_case(name: &str, surface: Surface, seed: u64, count: usize) -> RecastC
         "{name}: 8 landmarks measured in {:.3} s",
         t1.elapsed().as_secs_f64()
     );
+    let mut mesh_cg = mesh.clone();
+    let t2 = std::time::Instant::now();
+    mesh_cg.build_corner_graph();
+    let edges = mesh_cg.corner_graph().map_or(0, |g| g.edge_count());
+    eprintln!(
+        "{name}: corner graph built in {:.3} s: {edges} edges, {:.1} bytes per triangle (navigation data in all: {:.1} bytes per triangle, with 8 landmarks {:.1})",
+        t2.elapsed().as_secs_f64(),
+        mesh_cg.corner_graph().map_or(0, |g| g.memory_bytes()) as f64
+            / surface.triangles.len() as f64,
+        mesh_cg.memory_bytes() as f64 / surface.triangles.len() as f64,
+        (mesh_cg.memory_bytes() + mesh_lm.landmarks().map_or(0, |l| l.memory_bytes())) as f64
+            / surface.triangles.len() as f64,
+    );
+    let mut mesh_cg_lm = mesh_lm.clone();
+    mesh_cg_lm.build_corner_graph();
     let c = RecastCase {
         name: name.to_string(),
         triangles: surface.triangles.len(),
         mesh,
         mesh_lm,
+        mesh_cg,
+        mesh_cg_lm,
         detour,
         stats,
         pairs,
@@ -464,7 +485,7 @@ fn recast_cases() -> &'static [RecastCase] {
         }
         if interleaved {
             eprintln!(
-                "\n| mesh | triangles | Recast polygons | pairs | Detour-on-Recast | ours optimal, polygons | ours fast, polygons | ours optimal, triangles | ours fast, triangles | ours optimal, polygons, 8 landmarks |\n|---|---|---|---|---|---|---|---|---|---|"
+                "\n| mesh | triangles | Recast polygons | pairs | Detour-on-Recast | ours optimal, polygons | ours fast, polygons | ours optimal, triangles | ours fast, triangles | ours optimal, polygons, 8 landmarks | ours optimal, corner graph | ours optimal, corner graph, 8 landmarks | ours fast, corner graph, 8 landmarks |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|"
             );
             for r in rows {
                 eprintln!("{r}");
@@ -567,9 +588,9 @@ fn interleave_k<const K: usize>(
     t
 }
 
-/// The five searches of ours the Recast table times, in its column order (the last on the
-/// mesh with 8 landmarks).
-const OURS: [(Mode, Layer, &str); 5] = [
+/// The eight searches of ours the Recast table times, in its column order (the fifth on the
+/// mesh with 8 landmarks, the sixth with the corner graph, the last two with both).
+const OURS: [(Mode, Layer, &str); 8] = [
     (Mode::Optimal, Layer::Polygons, "optimal, polygons"),
     (Mode::Fast, Layer::Polygons, "fast, polygons"),
     (Mode::Optimal, Layer::Triangles, "optimal, triangles"),
@@ -578,6 +599,17 @@ const OURS: [(Mode, Layer, &str); 5] = [
         Mode::Optimal,
         Layer::Polygons,
         "optimal, polygons, 8 landmarks",
+    ),
+    (Mode::Optimal, Layer::Polygons, "optimal, corner graph"),
+    (
+        Mode::Optimal,
+        Layer::Polygons,
+        "optimal, corner graph, 8 landmarks",
+    ),
+    (
+        Mode::Fast,
+        Layer::Polygons,
+        "fast, corner graph, 8 landmarks",
     ),
 ];
 
@@ -596,8 +628,19 @@ fn recast_interleaved(c: &RecastCase, timed: bool) -> String {
     // Per pair: Detour's outcome (None: a point not located), ours per side (NaN: no path).
     let mut detour: Vec<Option<Outcome>> = vec![None; n];
     let mut ours = vec![[f32::NAN; OURS.len()]; n];
+    // `RECAST_COLUMNS=2,3,6,7` times only those of ours (fewer sides in turn, less cache
+    // traffic between them); the reference, optimal on triangles (2), always runs.
+    let columns: Vec<bool> = match std::env::var("RECAST_COLUMNS") {
+        Ok(v) => (0..OURS.len())
+            .map(|k| k == 2 || v.split(',').any(|w| w.trim() == k.to_string()))
+            .collect(),
+        Err(_) => vec![true; OURS.len()],
+    };
     let mut run = |side: usize, i: usize| {
         let (a, b) = c.pairs[i];
+        if side != DETOUR && !columns[side] {
+            return;
+        }
         if side == DETOUR {
             detour[i] = match (q.locate(a), q.locate(b)) {
                 (Some(la), Some(lb)) => Some(q.path(&la, &lb)),
@@ -610,7 +653,12 @@ fn recast_interleaved(c: &RecastCase, timed: bool) -> String {
                 layer,
                 ..Default::default()
             };
-            let mesh = if side == 4 { &c.mesh_lm } else { &c.mesh };
+            let mesh = match side {
+                4 => &c.mesh_lm,
+                5 => &c.mesh_cg,
+                6 | 7 => &c.mesh_cg_lm,
+                _ => &c.mesh,
+            };
             if searchers[side]
                 .find_path_into(mesh, a, b, &opts, &mut path)
                 .is_ok()
@@ -620,13 +668,13 @@ fn recast_interleaved(c: &RecastCase, timed: bool) -> String {
         }
     };
     let t = if timed {
-        interleave_k::<6>(n, &mut run)
+        interleave_k::<9>(n, &mut run)
     } else {
         for i in 0..n {
             run(DETOUR, i);
             run(2, i);
         }
-        [std::time::Duration::ZERO; 6]
+        [std::time::Duration::ZERO; 9]
     };
 
     let not_located = detour.iter().filter(|o| o.is_none()).count();
@@ -672,7 +720,7 @@ fn recast_interleaved(c: &RecastCase, timed: bool) -> String {
     // Our two layers' optimal lengths must agree.
     let (mut worst, mut differ) = (0.0f64, 0usize);
     for l in &ours {
-        for k in [0, 4] {
+        for k in [0, 4, 5, 6].into_iter().filter(|&k| columns[k]) {
             let rel = f64::from((l[k] - l[2]).abs()) / f64::from(l[2].max(1e-6));
             if rel > 1e-6 || l[k].is_nan() != l[2].is_nan() {
                 differ += 1;
@@ -682,14 +730,32 @@ fn recast_interleaved(c: &RecastCase, timed: bool) -> String {
             }
         }
     }
+    // The fast searches' lengths against the optimal one.
+    for k in [1, 7].into_iter().filter(|&k| columns[k]) {
+        let mut r: Vec<f64> = ours
+            .iter()
+            .filter(|l| l[2] > 1e-3 && l[k].is_finite())
+            .map(|l| f64::from(l[k]) / f64::from(l[2]))
+            .collect();
+        r.sort_by(f64::total_cmp);
+        if let (Some(m), Some(w)) = (r.get(r.len() / 2), r.last()) {
+            eprintln!(
+                "{} (Recast): ours {} / optimal: median {m:.4}, worst {w:.4} ({} pairs)",
+                c.name,
+                OURS[k].2,
+                r.len()
+            );
+        }
+    }
     let qps = |d: std::time::Duration| n as f64 / d.as_secs_f64();
     let detour_qps = qps(t[DETOUR]);
     eprintln!(
-        "{} (Recast) interleaved: Detour-on-Recast {:.1}/s; {}; optimal polygons (with and without landmarks) vs triangles: worst relative length difference {worst:.2e}, {differ} pairs beyond 1e-6",
+        "{} (Recast) interleaved: Detour-on-Recast {:.1}/s; {}; optimal polygons (with and without landmarks and the corner graph) vs triangles: worst relative length difference {worst:.2e}, {differ} pairs beyond 1e-6",
         c.name,
         detour_qps,
         OURS.iter()
             .enumerate()
+            .filter(|(k, _)| columns[*k])
             .map(|(k, (_, _, label))| format!(
                 "ours {label} {:.1}/s ({:.2}×)",
                 qps(t[k]),
@@ -712,7 +778,11 @@ fn recast_interleaved(c: &RecastCase, timed: bool) -> String {
         c.stats.polygons,
         fmt(detour_qps),
         (0..OURS.len())
-            .map(|k| format!("{} ({:.2}×)", fmt(qps(t[k])), qps(t[k]) / detour_qps))
+            .map(|k| if columns[k] {
+                format!("{} ({:.2}×)", fmt(qps(t[k])), qps(t[k]) / detour_qps)
+            } else {
+                "-".to_string()
+            })
             .collect::<Vec<_>>()
             .join(" | ")
     )

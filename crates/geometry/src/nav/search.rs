@@ -246,6 +246,8 @@ const L_VERT: u8 = 1;
 const R_VERT: u8 = 2;
 const COLLINEAR: u8 = 4;
 const FINAL: u8 = 8;
+/// A sweep node whose landmark bound is still to be taken (when it leaves the queue).
+const LAZY_BOUND: u8 = 16;
 
 /// A Polyanya search node.
 #[derive(Clone, Copy)]
@@ -670,10 +672,10 @@ impl Searcher {
                 } else {
                     match (mode, &mesh.cg) {
                         (_, Some(cg)) => {
-                            let gb_rev = match &mesh.lm {
-                                Some(lm) => Some(lm.goal_bounds(mesh, sp, q.s, gp, q.t)),
-                                None => None,
-                            };
+                            let gb_rev = mesh
+                                .lm
+                                .as_ref()
+                                .map(|lm| lm.goal_bounds(mesh, sp, q.s, gp, q.t));
                             let qt = Query {
                                 s: q.t,
                                 t: q.s,

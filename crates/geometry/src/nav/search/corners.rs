@@ -8,7 +8,10 @@
 //! recorded corners the edges of the corner graph ([`crate::nav::corners`]).
 
 use super::polygons::PolyStep;
-use super::{COLLINEAR, FINAL, L_VERT, NO_TRIANGLE, PathError, Query, R_VERT, Searcher, dist, key};
+use super::{
+    COLLINEAR, FINAL, L_VERT, LAZY_BOUND, NO_TRIANGLE, PathError, Query, R_VERT, Searcher, dist,
+    key,
+};
 use crate::nav::corners::CornerGraph;
 use crate::nav::landmarks::GoalBounds;
 use crate::nav::mesh::{NavMesh, cross2};
@@ -164,6 +167,17 @@ impl Searcher {
                 break;
             }
             let (tag, i) = (item & TAG_MASK, item & !TAG_MASK);
+            if tag != TAG_C && self.nodes[i as usize].flags & LAZY_BOUND != 0 {
+                // Its landmark bound now: back in the queue if that raises it.
+                let node = &mut self.nodes[i as usize];
+                node.flags &= !LAZY_BOUND;
+                let qq = if tag == TAG_S { q } else { qt };
+                let k2 = key(weight * Self::sweep_bound(mesh, qq, node));
+                if k2 > k {
+                    self.heap.push((k2, item));
+                    continue;
+                }
+            }
             expanded += 1;
             if tag == TAG_C {
                 let st = &mut self.cstate[i as usize];

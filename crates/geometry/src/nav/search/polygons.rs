@@ -23,8 +23,8 @@
 //! the points on the surface as on the triangle layer.
 
 use super::{
-    COLLINEAR, FINAL, L_VERT, NO_TRIANGLE, Node, PathError, Query, R_VERT, START, Searcher, Succ,
-    TriState, dist, heuristic, lerp, queue_key,
+    COLLINEAR, FINAL, L_VERT, LAZY_BOUND, NO_TRIANGLE, Node, PathError, Query, R_VERT, START,
+    Searcher, Succ, TriState, dist, heuristic, lerp, queue_key,
 };
 use crate::nav::mesh::{Location, NavMesh, cross2};
 use crate::nav::poly::NO_POLYGON;
@@ -127,6 +127,31 @@ impl Searcher {
         }
         self.pbuf = buf;
         result
+    }
+
+    /// A sweep node's landmark bound: the least length from its root through its interval to
+    /// the goal (`q.lm`'s), 0 without landmarks.
+    pub(super) fn sweep_bound(mesh: &NavMesh, q: &Query, node: &Node) -> f64 {
+        let (Some(gb), Some(lm)) = (q.lm, &mesh.lm) else {
+            return 0.0;
+        };
+        let pl = &mesh.poly;
+        let range = pl.slots(node.tri);
+        let (f0, n) = (range.start, range.len());
+        let e = node.edge as usize;
+        let (va, vb) = (
+            pl.verts[f0 + e],
+            pl.verts[f0 + if e + 1 == n { 0 } else { e + 1 }],
+        );
+        let rp = Self::root_pos(mesh, q, node.root);
+        point_segment(rp, node.r, node.l)
+            + lm.edge_bound(
+                gb,
+                (va, Self::ppos(mesh, va)),
+                (vb, Self::ppos(mesh, vb)),
+                node.r,
+                node.l,
+            )
     }
 
     /// The first nodes: one through each edge of the start's polygon (into `buf`, cleared).
@@ -296,27 +321,17 @@ impl Searcher {
             heuristic(rp, l, r, q.t)
         };
         if let (Some(gb), Some(lm)) = (q.lm, &mesh.lm) {
-            h = h.max(if q.sweep {
-                // The root stays: bound the rest from the interval on.
-                let f0 = pl.first[p as usize] as usize;
-                let n = pl.first[p as usize + 1] as usize - f0;
-                let (va, vb) = (
-                    pl.verts[f0 + e],
-                    pl.verts[f0 + if e + 1 == n { 0 } else { e + 1 }],
-                );
-                let near = point_segment(rp, r, l);
-                near + lm.edge_bound(
-                    gb,
-                    (va, Self::ppos(mesh, va)),
-                    (vb, Self::ppos(mesh, vb)),
-                    r,
-                    l,
-                )
-            } else if root == START {
-                gb.start
+            if q.sweep {
+                // The root stays; the bound from the interval on is taken when the node
+                // leaves the queue ([`Searcher::sweep_bound`]): most never do.
+                fl |= LAZY_BOUND;
             } else {
-                lm.bound(gb, root)
-            });
+                h = h.max(if root == START {
+                    gb.start
+                } else {
+                    lm.bound(gb, root)
+                });
+            }
         }
         buf.push(Succ {
             node: Node {
