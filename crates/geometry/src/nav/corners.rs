@@ -1,17 +1,23 @@
-//! The corner graph: for every corner, the corners a taut path from it may turn at next, and
-//! their distances, precomputed once (optional, like [`super::landmarks`]).
+//! The corner graph: for every corner, the corners the optimal search may turn at next from
+//! it, and their distances, precomputed once (optional, like [`super::landmarks`]).
 //!
-//! An optimal path turns only at corners ([`NavMesh::is_corner`]), and each straight piece
-//! between two turns is tangent to the walls at both ends. The graph holds exactly those
-//! pieces: `v → w` is kept when a sweep from `v` may turn at `w` and a sweep from `w` may turn
-//! at `v` (the *tangent visibility graph*). A query then needs sweeps only from its start and
-//! its goal, and a search over the graph between them.
+//! An optimal path turns only at corners ([`NavMesh::is_corner`]). The optimal search
+//! ([`super::search`], Polyanya) reaches each turn from the one before by a *sweep*: the
+//! intervals the previous turn sees, until a ray grazes a corner with ground beyond it, where
+//! the path may turn. The graph holds exactly those turns, `v → w` when the sweep from `v`
+//! turns at `w` (directed: along a wall with collinear corners the sweep from one end turns at
+//! the far end and the sweep from there at the nearest corner, so keeping only pairs seen from
+//! both ends, the classic tangent visibility graph, loses paths). A vertex whose walkable
+//! wedges meet only at a point gets one sweep per wedge. A query then sweeps only from its
+//! start and its goal and searches the graph between them ([`super::search`]'s corner search).
+//!
+//! Distances are stored as `f32` (the route's length is measured again on its points).
 
 use super::mesh::NavMesh;
 use super::poly::NO_POLYGON;
 use super::search::Searcher;
 
-/// Tangent visibility between corners. See the [module docs](self).
+/// The turns of the optimal search between corners. See the [module docs](self).
 #[derive(Debug, Clone, Default)]
 pub struct CornerGraph {
     /// `first[v]..first[v + 1]`: the edges of vertex `v` in `to` and `len`.
@@ -21,7 +27,7 @@ pub struct CornerGraph {
 }
 
 impl CornerGraph {
-    /// Sweeps from every corner of `mesh` and keeps the tangent pairs (`None` only if a
+    /// Sweeps from every corner of `mesh` and keeps the turns (`None` only if a
     /// worker thread failed).
     pub fn build(mesh: &NavMesh) -> Option<CornerGraph> {
         let nv = mesh.vertices.len();

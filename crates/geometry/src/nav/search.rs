@@ -380,6 +380,17 @@ impl std::fmt::Debug for Node {
     }
 }
 
+/// The vertex of its triangle a located point lies exactly on (in plan), if any.
+fn vertex_at(mesh: &NavMesh, at: Location) -> u32 {
+    mesh.triangle(at.triangle)
+        .into_iter()
+        .find(|&v| {
+            let p = mesh.vertices[v as usize];
+            p.x == at.point.x && p.y == at.point.y
+        })
+        .unwrap_or(NO_TRIANGLE)
+}
+
 #[inline]
 fn dist(a: [f64; 2], b: [f64; 2]) -> f64 {
     ((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1])).sqrt()
@@ -635,14 +646,7 @@ impl Searcher {
                 stamp: self.stamp,
                 s: [f64::from(start.point.x), f64::from(start.point.y)],
                 t: [f64::from(goal.point.x), f64::from(goal.point.y)],
-                s_vertex: mesh
-                    .triangle(start.triangle)
-                    .into_iter()
-                    .find(|&v| {
-                        let p = mesh.vertices[v as usize];
-                        p.x == start.point.x && p.y == start.point.y
-                    })
-                    .unwrap_or(NO_TRIANGLE),
+                s_vertex: vertex_at(mesh, start),
                 goal: if polygons { gp } else { goal.triangle },
                 start_poly: sp,
                 flood: false,
@@ -679,14 +683,7 @@ impl Searcher {
                             let qt = Query {
                                 s: q.t,
                                 t: q.s,
-                                s_vertex: mesh
-                                    .triangle(goal.triangle)
-                                    .into_iter()
-                                    .find(|&v| {
-                                        let p = mesh.vertices[v as usize];
-                                        p.x == goal.point.x && p.y == goal.point.y
-                                    })
-                                    .unwrap_or(NO_TRIANGLE),
+                                s_vertex: vertex_at(mesh, goal),
                                 goal: sp,
                                 start_poly: gp,
                                 sweep: true,
