@@ -116,12 +116,7 @@ fn paths_on_every_corpus_wok() {
         meshes += 1;
         triangles += usable.len();
         polygons += mesh.polygons().count();
-        // The same mesh with the corner graph (every other one with landmarks besides).
-        let mut graphed = mesh.clone();
-        if meshes % 2 == 0 {
-            graphed.measure_landmarks(4);
-        }
-        graphed.build_corner_graph();
+        let graphed = graphed(&mesh, meshes % 2 == 0);
         let point = |rng: &mut Rng, t: u32| {
             let [a, b, c] = mesh.triangle_points(t).map(|v| v.as_dvec3());
             let (mut u, mut v) = (rng.unit(), rng.unit());
@@ -211,6 +206,16 @@ fn paths_on_every_corpus_wok() {
     );
 }
 
+/// `mesh` with the corner graph (and 4 landmarks besides when `landmarks`).
+fn graphed(mesh: &NavMesh, landmarks: bool) -> NavMesh {
+    let mut m = mesh.clone();
+    if landmarks {
+        m.measure_landmarks(4);
+    }
+    m.build_corner_graph();
+    m
+}
+
 /// On a mesh with the corner graph: the optimal length is `want` (within 1e-6) and the fast
 /// one within 2 % above it, both on the ground.
 fn check_graphed(
@@ -272,11 +277,7 @@ fn polygon_layer_lengths_equal_the_triangles_on_every_corpus_trx() {
         meshes += 1;
         triangles += usable.len();
         polygons += mesh.polygons().count();
-        let mut graphed = mesh.clone();
-        if meshes % 2 == 0 {
-            graphed.measure_landmarks(4);
-        }
-        graphed.build_corner_graph();
+        let graphed = graphed(&mesh, meshes % 2 == 0);
         let mut found = 0;
         let mut tries = 0;
         while found < 12 && tries < 400 {

@@ -344,8 +344,6 @@ pub struct Searcher {
     cstate: Vec<corners::CornerState>,
     /// Corner-graph queries that fell back to the polygon search (rounding hid a piece).
     fallbacks: usize,
-    /// The corner-graph search's weight on its lower bounds (1: optimal).
-    weight: f64,
     walk: Vec<(u8, u8)>,
 }
 

@@ -118,6 +118,23 @@ enum Target {
     Goal,
 }
 
+/// A corner-graph query's constants for [`Searcher::relax`].
+struct GraphQuery<'a> {
+    graph: &'a CornerGraph,
+    /// The goal.
+    t: [f64; 2],
+    /// Landmark bounds for the goal.
+    lmb: Option<&'a GoalBounds>,
+    /// The weight on the bounds (1: optimal).
+    weight: f64,
+}
+
+/// The best complete path so far: its length and its last corner.
+struct Best {
+    len: f64,
+    corner: u32,
+}
+
 #[inline]
 fn cone_holds(rp: [f64; 2], l: [f64; 2], r: [f64; 2], x: [f64; 2]) -> bool {
     let tol = 1e-9 * (dist(rp, x) * (dist(rp, l) + dist(rp, r)) + 1e-12);
@@ -139,7 +156,12 @@ impl Searcher {
         lmb: Option<&GoalBounds>,
         weight: f64,
     ) -> Result<usize, PathError> {
-        self.weight = weight;
+        let gq = GraphQuery {
+            graph,
+            t: q.t,
+            lmb,
+            weight,
+        };
         let nv = mesh.vertices.len();
         if self.cstate.len() < nv {
             self.cstate.resize(nv, CornerState::default());
@@ -157,13 +179,14 @@ impl Searcher {
                 }
             }
         }
-        let t = q.t;
-        let mut best = f64::INFINITY;
-        let mut best_corner = NO_TRIANGLE;
+        let mut best = Best {
+            len: f64::INFINITY,
+            corner: NO_TRIANGLE,
+        };
         let mut direct = NO_TRIANGLE;
         let mut expanded = 0usize;
         'search: while let Some((k, item)) = self.heap.pop() {
-            if k >= key(best) {
+            if k >= key(best.len) {
                 break;
             }
             let (tag, i) = (item & TAG_MASK, item & !TAG_MASK);
@@ -189,17 +212,7 @@ impl Searcher {
                 let (to, len) = graph.edges(i);
                 for (&w, &d) in to.iter().zip(len) {
                     let g2 = g + f64::from(d);
-                    self.relax(
-                        mesh,
-                        graph,
-                        w,
-                        g2,
-                        i | TAG_C,
-                        t,
-                        lmb,
-                        &mut best,
-                        &mut best_corner,
-                    );
+                    self.relax(mesh, &gq, w, g2, i | TAG_C, &mut best);
                 }
                 continue;
             }
@@ -212,26 +225,16 @@ impl Searcher {
                 let events = std::mem::take(&mut self.events);
                 for &(c, d, e) in &events {
                     if tag == TAG_S {
-                        self.relax(
-                            mesh,
-                            graph,
-                            c,
-                            d,
-                            TAG_S | e,
-                            t,
-                            lmb,
-                            &mut best,
-                            &mut best_corner,
-                        );
+                        self.relax(mesh, &gq, c, d, TAG_S | e, &mut best);
                     } else {
                         let st = &mut self.cstate[c as usize];
                         if st.tstamp != stamp || d < st.td {
                             st.tstamp = stamp;
                             st.td = d;
                         }
-                        if st.stamp == stamp && st.g + st.td < best {
-                            best = st.g + st.td;
-                            best_corner = c;
+                        if st.stamp == stamp && st.g + st.td < best.len {
+                            best.len = st.g + st.td;
+                            best.corner = c;
                         }
                     }
                 }
@@ -270,7 +273,7 @@ impl Searcher {
             self.collect_poly_chain(q, direct);
             return Ok(expanded);
         }
-        if best_corner == NO_TRIANGLE {
+        if best.corner == NO_TRIANGLE {
             self.fallbacks += 1;
             return Err(PathError::NotFound);
         }
@@ -278,7 +281,7 @@ impl Searcher {
         // first.
         let mut seq = std::mem::take(&mut self.chain);
         seq.clear();
-        let mut c = best_corner;
+        let mut c = best.corner;
         let first_node = loop {
             seq.push(c);
             let p = self.cstate[c as usize].parent;
@@ -289,7 +292,7 @@ impl Searcher {
             }
         };
         seq.reverse();
-        self.collect_poly_chain_into_steps(q, first_node);
+        self.collect_poly_chain(q, first_node);
         let ok = (0..seq.len()).all(|j| {
             let target = if j + 1 < seq.len() {
                 Target::Corner(seq[j + 1])
@@ -307,19 +310,17 @@ impl Searcher {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// Corner `c` reached at `g` (from `parent`): kept if shorter, completes a path if the
+    /// goal's sweep saw it, and is queued if it has edges.
     #[inline]
     fn relax(
         &mut self,
         mesh: &NavMesh,
-        graph: &CornerGraph,
+        gq: &GraphQuery,
         c: u32,
         g: f64,
         parent: u32,
-        t: [f64; 2],
-        lmb: Option<&GoalBounds>,
-        best: &mut f64,
-        best_corner: &mut u32,
+        best: &mut Best,
     ) {
         let stamp = self.stamp;
         let st = &mut self.cstate[c as usize];
@@ -333,33 +334,23 @@ impl Searcher {
         }
         st.g = g;
         st.parent = parent;
-        if st.tstamp == stamp && g + st.td < *best {
-            *best = g + st.td;
-            *best_corner = c;
+        if st.tstamp == stamp && g + st.td < best.len {
+            best.len = g + st.td;
+            best.corner = c;
         }
-        if graph.degree(c) == 0 {
+        if gq.graph.degree(c) == 0 {
             // Only ever the last corner: the goal's sweep completes it.
             return;
         }
-        let mut h = dist(Self::ppos(mesh, c), t);
-        if let (Some(gb), Some(lm)) = (lmb, &mesh.lm) {
+        let mut h = dist(Self::ppos(mesh, c), gq.t);
+        if let (Some(gb), Some(lm)) = (gq.lmb, &mesh.lm) {
             h = h.max(lm.bound(gb, c));
         }
-        self.heap.push((key(g + self.weight * h), c | TAG_C));
-    }
-
-    /// `self.steps`: the start's polygon and the polygons of node `ni`'s chain.
-    fn collect_poly_chain_into_steps(&mut self, q: &Query, ni: u32) {
-        self.steps.clear();
-        self.steps.push(PolyStep {
-            poly: q.start_poly,
-            edge: u8::MAX,
-        });
-        self.append_chain(ni);
+        self.heap.push((key(g + gq.weight * h), c | TAG_C));
     }
 
     /// Appends the polygons of node `ni`'s chain (root first) to `self.steps`.
-    fn append_chain(&mut self, ni: u32) {
+    pub(super) fn append_chain(&mut self, ni: u32) {
         let at = self.steps.len();
         let mut i = ni;
         while i != NO_TRIANGLE {

@@ -589,29 +589,15 @@ impl Searcher {
         }
     }
 
-    /// The polygon corridor of the final node `fi`'s chain, into `self.steps`.
+    /// The polygon corridor of node `fi`'s chain (the start's polygon first; a final node
+    /// adds none), into `self.steps`.
     pub(super) fn collect_poly_chain(&mut self, q: &Query, fi: u32) {
-        self.chain.clear();
-        let mut i = fi;
-        while i != NO_TRIANGLE {
-            self.chain.push(i);
-            i = self.nodes[i as usize].parent;
-        }
-        self.chain.reverse();
         self.steps.clear();
         self.steps.push(PolyStep {
             poly: q.start_poly,
             edge: NO_EDGE,
         });
-        for &ni in &self.chain {
-            let n = &self.nodes[ni as usize];
-            if n.flags & FINAL == 0 {
-                self.steps.push(PolyStep {
-                    poly: n.tri,
-                    edge: n.edge,
-                });
-            }
-        }
+        self.append_chain(fi);
     }
 
     /// A* over the polygons: fills `self.steps` with the corridor.
