@@ -342,7 +342,8 @@ pub struct Searcher {
     stack: Vec<u32>,
     /// Per vertex: its state in a corner-graph query.
     cstate: Vec<corners::CornerState>,
-    /// Corner-graph queries that fell back to the polygon search (rounding hid a piece).
+    /// Corner-graph queries that fell back to the polygon search (no corridor followed the
+    /// graph's route).
     fallbacks: usize,
     walk: Vec<(u8, u8)>,
 }
@@ -673,36 +674,14 @@ impl Searcher {
                     Ok(0)
                 } else {
                     match (mode, &mesh.cg) {
-                        (_, Some(cg)) => {
-                            let gb_rev = mesh
-                                .lm
-                                .as_ref()
-                                .map(|lm| lm.goal_bounds(mesh, sp, q.s, gp, q.t));
-                            let qt = Query {
-                                s: q.t,
-                                t: q.s,
-                                s_vertex: vertex_at(mesh, goal),
-                                goal: sp,
-                                start_poly: gp,
-                                sweep: true,
-                                seen: true,
-                                lm: gb_rev.as_ref(),
-                                ..q
-                            };
-                            let qs = Query { sweep: true, ..q };
-                            let weight = match mode {
-                                Mode::Optimal => 1.0,
-                                Mode::Fast => FAST_WEIGHT,
-                            };
-                            match self.corner_search(mesh, cg, &qs, &qt, gb.as_ref(), weight) {
-                                Err(PathError::NotFound) => {
-                                    self.nodes.clear();
-                                    self.heap.clear();
-                                    self.polyanya_poly(mesh, &q)
-                                }
-                                r => r,
-                            }
-                        }
+                        (_, Some(cg)) => self.corner_query(
+                            mesh,
+                            cg,
+                            &q,
+                            gb.as_ref(),
+                            vertex_at(mesh, goal),
+                            mode,
+                        ),
                         (Mode::Optimal, None) => self.polyanya_poly(mesh, &q),
                         (Mode::Fast, None) => self.astar_poly(mesh, &q),
                     }

@@ -9,8 +9,8 @@
 
 use super::polygons::PolyStep;
 use super::{
-    COLLINEAR, FINAL, L_VERT, LAZY_BOUND, NO_TRIANGLE, PathError, Query, R_VERT, Searcher, dist,
-    key,
+    COLLINEAR, FAST_WEIGHT, FINAL, L_VERT, LAZY_BOUND, Mode, NO_TRIANGLE, PathError, Query, R_VERT,
+    Searcher, dist, key,
 };
 use crate::nav::corners::CornerGraph;
 use crate::nav::landmarks::GoalBounds;
@@ -142,6 +142,50 @@ fn cone_holds(rp: [f64; 2], l: [f64; 2], r: [f64; 2], x: [f64; 2]) -> bool {
 }
 
 impl Searcher {
+    /// A query on a mesh with the corner graph: the search over it
+    /// ([`Searcher::corner_search`]) from `q` (the polygon layer's query from the start, `gb`
+    /// its landmark bounds) and the same query from the goal (on vertex `goal_vertex` if any),
+    /// weighted for the fast mode; the polygon layer's optimal search if no corridor follows
+    /// the graph's route.
+    pub(super) fn corner_query(
+        &mut self,
+        mesh: &NavMesh,
+        graph: &CornerGraph,
+        q: &Query,
+        gb: Option<&GoalBounds>,
+        goal_vertex: u32,
+        mode: Mode,
+    ) -> Result<usize, PathError> {
+        let gb_rev = mesh
+            .lm
+            .as_ref()
+            .map(|lm| lm.goal_bounds(mesh, q.start_poly, q.s, q.goal, q.t));
+        let qt = Query {
+            s: q.t,
+            t: q.s,
+            s_vertex: goal_vertex,
+            goal: q.start_poly,
+            start_poly: q.goal,
+            sweep: true,
+            seen: true,
+            lm: gb_rev.as_ref(),
+            ..*q
+        };
+        let qs = Query { sweep: true, ..*q };
+        let weight = match mode {
+            Mode::Optimal => 1.0,
+            Mode::Fast => FAST_WEIGHT,
+        };
+        match self.corner_search(mesh, graph, &qs, &qt, gb, weight) {
+            Err(PathError::NotFound) => {
+                self.nodes.clear();
+                self.heap.clear();
+                self.polyanya_poly(mesh, q)
+            }
+            r => r,
+        }
+    }
+
     /// The optimal search over the corner graph: sweeps from the start and from the goal and a
     /// search over the graph between the corners they see, all in one queue ordered by lower
     /// bounds of the whole length. Fills `self.steps` with the polygon corridor of the optimal
