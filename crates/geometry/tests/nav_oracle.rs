@@ -162,6 +162,11 @@ fn optimal_equals_visibility_graph_oracle() {
         0,
         "corner-graph queries fell back to the polygon search"
     );
+    assert_eq!(
+        searcher.walk_fallbacks(),
+        0,
+        "corner-graph paths not walked straight through the triangles"
+    );
     assert!(
         landmark_checks > 24 * 20,
         "only {landmark_checks} landmark distances checked"

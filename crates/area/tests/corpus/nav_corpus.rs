@@ -204,6 +204,11 @@ fn paths_on_every_corpus_wok() {
         0,
         "corner-graph queries fell back"
     );
+    assert_eq!(
+        searcher.walk_fallbacks(),
+        0,
+        "corner-graph paths not walked through the triangles"
+    );
 }
 
 /// `mesh` with the corner graph (and 4 landmarks besides when `landmarks`).
@@ -344,9 +349,14 @@ fn polygon_layer_lengths_equal_the_triangles_on_every_corpus_trx() {
     // can make the graph's shortest route pass through it; no corridor follows it, and the
     // query falls back to the polygon search (2 of 732 pairs here, each in both modes).
     let fallbacks = searcher.corner_fallbacks();
+    let walk_fallbacks = searcher.walk_fallbacks();
     eprintln!(
-        "corner graph: {fallbacks} of {} queries fell back",
+        "corner graph: {fallbacks} of {} queries fell back, {walk_fallbacks} not walked straight",
         2 * graphed_pairs
+    );
+    assert!(
+        walk_fallbacks * 100 <= 2 * graphed_pairs,
+        "{walk_fallbacks} not walked straight"
     );
     assert!(
         fallbacks * 100 <= 2 * graphed_pairs,

@@ -68,6 +68,7 @@ use glam::Vec3;
 
 mod corners;
 mod polygons;
+mod walk;
 
 /// Which search to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -345,6 +346,12 @@ pub struct Searcher {
     /// Corner-graph queries that fell back to the polygon search (no corridor followed the
     /// graph's route).
     fallbacks: usize,
+    /// Corner-graph queries whose path could not be walked straight through the triangles
+    /// (the polygon corridor was rebuilt instead).
+    walk_fallbacks: usize,
+    /// The last corner-graph route's first sweep node (the start's, which saw its first
+    /// corner or the goal).
+    route: u32,
     walk: Vec<(u8, u8)>,
 }
 
@@ -552,6 +559,14 @@ impl Searcher {
         self.fallbacks
     }
 
+    /// Corner-graph queries so far whose path was not walked straight through the triangles
+    /// (its corridor was rebuilt from the polygons; at a point where two walkable wedges
+    /// touch, or where rounding hid a piece).
+    #[doc(hidden)]
+    pub fn walk_fallbacks(&self) -> usize {
+        self.walk_fallbacks
+    }
+
     /// The path between two located points (see [`NavMesh::locate`]), on the default
     /// [`Layer`].
     pub fn path_between(
@@ -671,23 +686,22 @@ impl Searcher {
                         poly: sp,
                         edge: u8::MAX,
                     });
-                    Ok(0)
+                    Ok((0, false))
                 } else {
                     match (mode, &mesh.cg) {
-                        (_, Some(cg)) => self.corner_query(
-                            mesh,
-                            cg,
-                            &q,
-                            gb.as_ref(),
-                            vertex_at(mesh, goal),
-                            mode,
-                        ),
-                        (Mode::Optimal, None) => self.polyanya_poly(mesh, &q),
-                        (Mode::Fast, None) => self.astar_poly(mesh, &q),
+                        (_, Some(cg)) => {
+                            self.corner_query(mesh, cg, &q, gb.as_ref(), (start, goal), mode)
+                        }
+                        (Mode::Optimal, None) => self.polyanya_poly(mesh, &q).map(|e| (e, false)),
+                        (Mode::Fast, None) => self.astar_poly(mesh, &q).map(|e| (e, false)),
                     }
                 };
-                r.map(|expanded| {
+                r.map(|(expanded, walked)| {
                     out.expanded = expanded;
+                    if walked {
+                        // The corridor and the turns are the path already.
+                        return;
+                    }
                     self.sleeve(mesh, start, goal, &q);
                     if self.corridor.len() == 1 {
                         self.turns.push((START, start.point, 0));

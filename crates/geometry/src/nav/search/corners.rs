@@ -10,11 +10,11 @@
 use super::polygons::PolyStep;
 use super::{
     COLLINEAR, FAST_WEIGHT, FINAL, L_VERT, LAZY_BOUND, Mode, NO_TRIANGLE, PathError, Query, R_VERT,
-    Searcher, dist, key,
+    Searcher, dist, key, vertex_at,
 };
 use crate::nav::corners::CornerGraph;
 use crate::nav::landmarks::GoalBounds;
-use crate::nav::mesh::{NavMesh, cross2};
+use crate::nav::mesh::{Location, NavMesh, cross2};
 use crate::nav::poly::NO_POLYGON;
 
 impl Searcher {
@@ -143,19 +143,22 @@ fn cone_holds(rp: [f64; 2], l: [f64; 2], r: [f64; 2], x: [f64; 2]) -> bool {
 
 impl Searcher {
     /// A query on a mesh with the corner graph: the search over it
-    /// ([`Searcher::corner_search`]) from `q` (the polygon layer's query from the start, `gb`
-    /// its landmark bounds) and the same query from the goal (on vertex `goal_vertex` if any),
-    /// weighted for the fast mode; the polygon layer's optimal search if no corridor follows
-    /// the graph's route.
+    /// ([`Searcher::corner_search`]) from `q` (the polygon layer's query from `start`, `gb`
+    /// its landmark bounds) and the same query from `goal`, weighted for the fast mode. The
+    /// path found is walked straight through the triangles ([`Searcher::walk_polyline`]:
+    /// `self.corridor` and `self.turns` are then the path, and the result says so); if that
+    /// walk fails, its polygon corridor is rebuilt into `self.steps`; if that fails too, the
+    /// polygon layer's optimal search fills `self.steps`.
     pub(super) fn corner_query(
         &mut self,
         mesh: &NavMesh,
         graph: &CornerGraph,
         q: &Query,
         gb: Option<&GoalBounds>,
-        goal_vertex: u32,
+        (start, goal): (Location, Location),
         mode: Mode,
-    ) -> Result<usize, PathError> {
+    ) -> Result<(usize, bool), PathError> {
+        let goal_vertex = vertex_at(mesh, goal);
         let gb_rev = mesh
             .lm
             .as_ref()
@@ -177,13 +180,29 @@ impl Searcher {
             Mode::Fast => FAST_WEIGHT,
         };
         match self.corner_search(mesh, graph, &qs, &qt, gb, weight) {
-            Err(PathError::NotFound) => {
-                self.nodes.clear();
-                self.heap.clear();
-                self.polyanya_poly(mesh, q)
+            Ok(expanded) => {
+                let seq = std::mem::take(&mut self.chain);
+                let walked = self.walk_polyline(mesh, start, goal, &seq);
+                self.chain = seq;
+                if walked {
+                    return Ok((expanded, true));
+                }
+                self.walk_fallbacks += 1;
+                if self.chain.is_empty() {
+                    self.collect_poly_chain(q, self.route);
+                    return Ok((expanded, false));
+                }
+                if self.corner_corridor(mesh, q, goal_vertex) {
+                    return Ok((expanded, false));
+                }
             }
-            r => r,
+            Err(PathError::NotFound) => {}
+            Err(e) => return Err(e),
         }
+        self.fallbacks += 1;
+        self.nodes.clear();
+        self.heap.clear();
+        self.polyanya_poly(mesh, q).map(|e| (e, false))
     }
 
     /// The optimal search over the corner graph: sweeps from the start and from the goal and a
@@ -313,21 +332,19 @@ impl Searcher {
             }
         }
         self.pbuf = buf;
+        self.chain.clear();
         if direct != NO_TRIANGLE {
-            self.collect_poly_chain(q, direct);
+            self.route = direct;
             return Ok(expanded);
         }
         if best.corner == NO_TRIANGLE {
-            self.fallbacks += 1;
             return Err(PathError::NotFound);
         }
         // The corners from the last back to the first, and the start's sweep node that saw the
         // first.
-        let mut seq = std::mem::take(&mut self.chain);
-        seq.clear();
         let mut c = best.corner;
-        let first_node = loop {
-            seq.push(c);
+        self.route = loop {
+            self.chain.push(c);
             let p = self.cstate[c as usize].parent;
             if p & TAG_MASK == TAG_C {
                 c = p & !TAG_MASK;
@@ -335,23 +352,26 @@ impl Searcher {
                 break p & !TAG_MASK;
             }
         };
-        seq.reverse();
-        self.collect_poly_chain(q, first_node);
+        self.chain.reverse();
+        Ok(expanded)
+    }
+
+    /// The polygon corridor of the route the last [`Searcher::corner_search`] found (its
+    /// corners in `self.chain`), into `self.steps`: the start's sweep up to the first corner,
+    /// then a sweep held to each next turn. False if rounding hides a turn.
+    fn corner_corridor(&mut self, mesh: &NavMesh, q: &Query, goal_vertex: u32) -> bool {
+        self.collect_poly_chain(q, self.route);
+        let seq = std::mem::take(&mut self.chain);
         let ok = (0..seq.len()).all(|j| {
             let target = if j + 1 < seq.len() {
                 Target::Corner(seq[j + 1])
             } else {
                 Target::Goal
             };
-            self.directed(mesh, seq[j], target, q, qt.s_vertex)
+            self.directed(mesh, seq[j], target, q, goal_vertex)
         });
         self.chain = seq;
-        if ok {
-            Ok(expanded)
-        } else {
-            self.fallbacks += 1;
-            Err(PathError::NotFound)
-        }
+        ok
     }
 
     /// Corner `c` reached at `g` (from `parent`): kept if shorter, completes a path if the
