@@ -24,7 +24,14 @@ pub struct CornerGraph {
     first: Vec<u32>,
     to: Vec<u32>,
     len: Vec<f32>,
+    /// Per vertex: the far ends of its two walls (the boundary edge into it, the one out of
+    /// it), where it has one wall each way and its triangles go round it once in plan; else
+    /// [`NO_WALLS`]. See [`CornerGraph::taut`].
+    walls: Vec<[u32; 2]>,
 }
+
+/// [`CornerGraph`]'s `walls` of a vertex where turns are not filtered.
+const NO_WALLS: [u32; 2] = [u32::MAX; 2];
 
 impl CornerGraph {
     /// Sweeps from every corner of `mesh` and keeps the turns (`None` only if a
@@ -98,7 +105,42 @@ impl CornerGraph {
         first.push(to.len() as u32);
         to.shrink_to_fit();
         len.shrink_to_fit();
-        Some(CornerGraph { first, to, len })
+        Some(CornerGraph {
+            first,
+            to,
+            len,
+            walls: walls(mesh),
+        })
+    }
+
+    /// Whether a path that reaches corner `v` from `u` and goes on to `w` (plan positions) may
+    /// be a shortest one: it must turn round the obstacle at `v`, that is, the walls at `v`
+    /// lie in the angle between the two pieces (a path that turns away from them can be cut
+    /// short beside `v`). Exact: every test is the sign of a product of differences of `f32`
+    /// coordinates. True where `v`'s walls are not known ([`NO_WALLS`]) and for a path going
+    /// straight on.
+    #[inline]
+    pub(crate) fn taut(&self, mesh: &NavMesh, v: u32, u: [f64; 2], w: [f64; 2]) -> bool {
+        let [p, n] = self.walls[v as usize];
+        if p == u32::MAX {
+            return true;
+        }
+        let pos = |x: u32| {
+            let q = mesh.vertices[x as usize];
+            [f64::from(q.x), f64::from(q.y)]
+        };
+        let o = pos(v);
+        let rel = |a: [f64; 2]| [a[0] - o[0], a[1] - o[1]];
+        let cross = |a: [f64; 2], b: [f64; 2]| a[0] * b[1] - a[1] * b[0];
+        let (l1, l2) = (rel(u), rel(w));
+        let s = cross(l1, l2);
+        if s == 0.0 {
+            return true;
+        }
+        // The angle between the pieces, counter-clockwise from `a` to `b` (under 180°).
+        let (a, b) = if s > 0.0 { (l1, l2) } else { (l2, l1) };
+        let inside = |x: [f64; 2]| cross(a, x) >= 0.0 && cross(x, b) >= 0.0;
+        inside(rel(pos(p))) || inside(rel(pos(n)))
     }
 
     /// Number of directed edges.
@@ -128,8 +170,73 @@ impl CornerGraph {
 
     /// Bytes held.
     pub fn memory_bytes(&self) -> usize {
-        self.first.capacity() * 4 + self.to.capacity() * 4 + self.len.capacity() * 4
+        self.first.capacity() * 4
+            + self.to.capacity() * 4
+            + self.len.capacity() * 4
+            + self.walls.capacity() * 8
     }
+}
+
+/// Per vertex: the far ends of its wall into it and its wall out of it (boundary edges of
+/// triangles with plan area, which have the ground on their left), where it has exactly one of
+/// each and the plan angles round it (the triangles' and the obstacle's between the walls) add
+/// up to one turn; else [`NO_WALLS`] (a pinched vertex, ground overlapping itself round the
+/// vertex, or no wall).
+fn walls(mesh: &NavMesh) -> Vec<[u32; 2]> {
+    const MANY: u32 = u32::MAX - 1;
+    let nv = mesh.vertices.len();
+    let mut w = vec![NO_WALLS; nv];
+    let set = |slot: &mut u32, x: u32| *slot = if *slot == u32::MAX { x } else { MANY };
+    for (t, tri) in mesh.tris.iter().enumerate() {
+        if mesh.is_flat(t as u32) {
+            continue;
+        }
+        for k in 0..3 {
+            if mesh.links[t][k] == super::mesh::NO_TRIANGLE {
+                let (a, b) = (tri[k], tri[(k + 1) % 3]);
+                set(&mut w[a as usize][1], b);
+                set(&mut w[b as usize][0], a);
+            }
+        }
+    }
+    let pos = |x: u32| mesh.vertices[x as usize].truncate().as_dvec2();
+    let angle = |o: glam::DVec2, a: glam::DVec2, b: glam::DVec2| {
+        let (a, b) = (a - o, b - o);
+        // Counter-clockwise from a to b, in [0, 2π).
+        let t = a.perp_dot(b).atan2(a.dot(b));
+        if t < 0.0 {
+            t + std::f64::consts::TAU
+        } else {
+            t
+        }
+    };
+    let mut turn = vec![0.0f64; nv];
+    for v in 0..nv {
+        let [p, n] = w[v];
+        if p >= MANY || n >= MANY {
+            w[v] = NO_WALLS;
+        } else {
+            let o = pos(v as u32);
+            turn[v] = angle(o, pos(p), pos(n));
+        }
+    }
+    for (t, tri) in mesh.tris.iter().enumerate() {
+        if mesh.is_flat(t as u32) {
+            continue;
+        }
+        for k in 0..3 {
+            let v = tri[k] as usize;
+            if w[v] != NO_WALLS {
+                turn[v] += angle(pos(tri[k]), pos(tri[(k + 1) % 3]), pos(tri[(k + 2) % 3]));
+            }
+        }
+    }
+    for v in 0..nv {
+        if w[v] != NO_WALLS && (turn[v] - std::f64::consts::TAU).abs() > 1e-6 {
+            w[v] = NO_WALLS;
+        }
+    }
+    w
 }
 
 /// One block's sweeps: per vertex its first edge (from the block's start), targets, distances.

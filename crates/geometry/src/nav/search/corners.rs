@@ -271,9 +271,18 @@ impl Searcher {
                     continue;
                 }
                 st.closed = true;
-                let g = st.g;
+                let (g, parent) = (st.g, st.parent);
+                // Where the path came from: the corner before, or the start.
+                let u = if parent & TAG_MASK == TAG_C {
+                    Self::ppos(mesh, parent & !TAG_MASK)
+                } else {
+                    q.s
+                };
                 let (to, len) = graph.edges(i);
                 for (&w, &d) in to.iter().zip(len) {
+                    if !graph.taut(mesh, i, u, Self::ppos(mesh, w)) {
+                        continue;
+                    }
                     let g2 = g + f64::from(d);
                     self.relax(mesh, &gq, w, g2, i | TAG_C, &mut best);
                 }
