@@ -27,9 +27,9 @@
 //!
 //! # Dead ends
 //!
-//! A *bridge* is an edge whose removal splits its island. The triangles joined without
-//! crossing a bridge form components, and the bridges join the components into a tree (one per
-//! island). A shortest path from the start to the goal stays in the components on the tree path
+//! A *bridge* is an edge whose removal splits its island. The polygons ([`super::poly`])
+//! joined without crossing a bridge form components, and the bridges join the components into
+//! a tree (one per island); a triangle belongs to its polygon's component. A shortest path from the start to the goal stays in the components on the tree path
 //! between theirs: entering another one would mean leaving it by the same bridge, and the part
 //! in between could be replaced by a straight piece of that edge. The searches skip the other
 //! components: whole dead-end corridors and rooms behind a single edge are never searched.
@@ -37,14 +37,14 @@
 //! # Point location
 //!
 //! A uniform grid over the plan bounds lists each triangle in every cell its box overlaps
-//! (a cell per two triangles of the bounds' area; the cell size doubles while the lists would hold more than
+//! (a cell per sixteen triangles of the bounds' area; the cell size doubles while the lists would hold more than
 //! eight entries per triangle). [`NavMesh::locate`] applies the rule of
 //! [`crate::query::Locator::face_at`] over the walkable triangles: a triangle contains
 //! `(x, y)` when the point is inside or on its edges seen from above; with a height hint the
 //! triangle whose height there is nearest to the hint wins, without one the highest; ties go to
 //! the lowest triangle index.
 
-use super::poly::Polygons;
+use super::poly::{NO_POLYGON, Polygons};
 use super::{Surface, SurfaceError};
 use crate::query::tri_height_at;
 use glam::Vec3;
@@ -163,19 +163,14 @@ pub struct NavMesh {
     /// Per edge `k` (from corner `k` to `k + 1`): `neighbour * 4 + its edge`, or
     /// [`NO_TRIANGLE`].
     pub(crate) links: Vec<[u32; 3]>,
-    pub(crate) regions: Vec<u32>,
-    /// Per bridge-tree component: its island.
+    pub(crate) regions: Regions,
+    /// Per bridge-tree component of the polygon layer: its island.
     comp_island: Vec<u32>,
+    /// The islands of the triangles without plan area (each its own), by triangle.
+    flat_island: Vec<(u32, u32)>,
     islands: Vec<Island>,
     /// One bit per vertex: a corner (see the module docs).
     corners: Vec<u64>,
-    /// Per triangle: its 2-edge-connected component (triangles joined without crossing a
-    /// bridge edge: an edge whose removal splits its island).
-    pub(crate) comp: Vec<u32>,
-    /// Per component: its parent in the bridge tree of its island ([`NO_TRIANGLE`] at a root)
-    /// and its depth.
-    pub(crate) comp_parent: Vec<u32>,
-    pub(crate) comp_depth: Vec<u32>,
     grid: Grid,
     /// The triangles merged into convex polygons (the default search graph).
     pub(crate) poly: Polygons,
@@ -183,6 +178,46 @@ pub struct NavMesh {
     pub(crate) lm: Option<super::landmarks::Landmarks>,
     /// The corner graph, if built ([`NavMesh::build_corner_graph`]).
     pub(crate) cg: Option<super::corners::CornerGraph>,
+}
+
+/// Per triangle: its region, in the narrowest integer type that holds them all (most surfaces
+/// have fewer than 256 rooms).
+#[derive(Debug, Clone)]
+pub(crate) enum Regions {
+    U8(Vec<u8>),
+    U16(Vec<u16>),
+    U32(Vec<u32>),
+}
+
+impl Regions {
+    fn new(r: &[u32]) -> Regions {
+        let max = r.iter().copied().max().unwrap_or(0);
+        if let Ok(small) = r.iter().map(|&x| u8::try_from(x)).collect() {
+            Regions::U8(small)
+        } else if max <= u32::from(u16::MAX) {
+            Regions::U16(r.iter().map(|&x| x as u16).collect())
+        } else {
+            Regions::U32(r.to_vec())
+        }
+    }
+
+    /// Triangle `t`'s region.
+    #[inline]
+    pub(crate) fn get(&self, t: u32) -> u32 {
+        match self {
+            Regions::U8(v) => u32::from(v[t as usize]),
+            Regions::U16(v) => u32::from(v[t as usize]),
+            Regions::U32(v) => v[t as usize],
+        }
+    }
+
+    fn memory_bytes(&self) -> usize {
+        match self {
+            Regions::U8(v) => v.capacity(),
+            Regions::U16(v) => v.capacity() * 2,
+            Regions::U32(v) => v.capacity() * 4,
+        }
+    }
 }
 
 #[inline]
@@ -220,31 +255,34 @@ impl NavMesh {
         let links = link(&tris, &flat, vertices.len());
         let (island, islands) = find_islands(&vertices, &tris, &links, &flat);
         let corners = find_corners(&vertices, &tris, &links, &flat);
-        let (comp, comp_parent, comp_depth) = triangle_bridge_tree(&links);
-        // A component lies in one island: keep the island per component only.
-        let mut comp_island = vec![0u32; comp_parent.len()];
-        for (c, i) in comp.iter().zip(&island) {
-            comp_island[*c as usize] = *i;
-        }
-        drop(island);
         let grid = build_grid(&vertices, &tris, &flat);
         let mut mesh = NavMesh {
             vertices,
             tris,
             links,
-            regions: surface.regions.clone(),
-            comp_island,
+            regions: Regions::new(&surface.regions),
+            comp_island: Vec::new(),
+            flat_island: Vec::new(),
             islands,
             corners,
-            comp,
-            comp_parent,
-            comp_depth,
             grid,
             poly: Polygons::default(),
             lm: None,
             cg: None,
         };
         mesh.poly = Polygons::build(&mesh);
+        // A component lies in one island: keep the island per component only.
+        let pl = &mesh.poly;
+        let mut comp_island = vec![0u32; pl.comp_parent.len()];
+        let mut flat_island = Vec::new();
+        for (t, &i) in island.iter().enumerate() {
+            match pl.tri_poly[t] {
+                NO_POLYGON => flat_island.push((t as u32, i)),
+                p => comp_island[pl.comp[p as usize] as usize] = i,
+            }
+        }
+        mesh.comp_island = comp_island;
+        mesh.flat_island = flat_island;
         Ok(mesh)
     }
 
@@ -311,12 +349,18 @@ impl NavMesh {
 
     /// The region (room) of triangle `t`.
     pub fn region(&self, t: u32) -> u32 {
-        self.regions[t as usize]
+        self.regions.get(t)
     }
 
     /// The island of triangle `t` (an index into [`NavMesh::islands`]).
     pub fn island_of(&self, t: u32) -> u32 {
-        self.comp_island[self.comp[t as usize] as usize]
+        match self.poly.tri_poly[t as usize] {
+            NO_POLYGON => {
+                let i = self.flat_island.partition_point(|f| f.0 < t);
+                self.flat_island[i].1
+            }
+            p => self.comp_island[self.poly.comp[p as usize] as usize],
+        }
     }
 
     /// The islands, numbered in order of their lowest triangle.
@@ -350,19 +394,49 @@ impl NavMesh {
         self.vertices.capacity() * size_of::<Vec3>()
             + self.tris.capacity() * 12
             + self.links.capacity() * 12
-            + self.regions.capacity() * 4
+            + self.regions.memory_bytes()
             + self.comp_island.capacity() * 4
+            + self.flat_island.capacity() * 8
             + self.islands.capacity() * size_of::<Island>()
             + self.corners.capacity() * 8
-            + self.comp.capacity() * 4
-            + self.comp_parent.capacity() * 4
-            + self.comp_depth.capacity() * 4
             + self.grid.start.capacity() * 4
             + self.grid.items.capacity() * 4
             + self.poly.memory_bytes()
             + self.lm.as_ref().map_or(0, |l| l.memory_bytes())
             + self.cg.as_ref().map_or(0, |g| g.memory_bytes())
             + size_of::<Self>()
+    }
+
+    /// [`NavMesh::memory_bytes`] array by array: (name, bytes).
+    #[doc(hidden)]
+    pub fn memory_breakdown(&self) -> Vec<(&'static str, usize)> {
+        use std::mem::size_of;
+        let pl = &self.poly;
+        vec![
+            ("vertices", self.vertices.capacity() * size_of::<Vec3>()),
+            ("tris", self.tris.capacity() * 12),
+            ("links", self.links.capacity() * 12),
+            ("regions", self.regions.memory_bytes()),
+            (
+                "islands",
+                self.comp_island.capacity() * 4
+                    + self.flat_island.capacity() * 8
+                    + self.islands.capacity() * size_of::<Island>(),
+            ),
+            ("corners", self.corners.capacity() * 8),
+            (
+                "grid",
+                (self.grid.start.capacity() + self.grid.items.capacity()) * 4,
+            ),
+            ("poly first", pl.first.capacity() * 4),
+            ("poly verts", pl.verts.capacity() * 4),
+            ("poly adj", pl.adj.capacity() * 4 + pl.adj_edge.capacity()),
+            ("tri_poly", pl.tri_poly.capacity() * 4),
+            (
+                "poly comp",
+                (pl.comp.capacity() + pl.comp_parent.capacity() + pl.comp_depth.capacity()) * 4,
+            ),
+        ]
     }
 
     /// The height of triangle `t` at `(x, y)` if it contains the point seen from above.
@@ -581,24 +655,6 @@ fn find_islands(
     (island, islands)
 }
 
-/// The 2-edge-connected components of the triangle graph and the tree the bridges make of
-/// them (one tree per island, rooted at the component of the island's lowest triangle).
-///
-/// A shortest path never enters a component off the tree path between the start's and the
-/// goal's components: it would have to leave through the bridge it came in by, and the part
-/// between could be replaced by the straight piece of that edge. The searches use this to skip
-/// dead ends (whole dead-end corridors and rooms behind a single edge).
-fn triangle_bridge_tree(links: &[[u32; 3]]) -> BridgeTree {
-    bridge_tree(
-        links.len(),
-        |t| t as usize * 3..t as usize * 3 + 3,
-        |slot| {
-            let l = links[slot / 3][slot % 3];
-            (l != NO_TRIANGLE).then(|| ((l >> 2), (l >> 2) as usize * 3 + (l & 3) as usize))
-        },
-    )
-}
-
 /// Per node its component, per component its parent in the bridge tree and its depth.
 pub(crate) type BridgeTree = (Vec<u32>, Vec<u32>, Vec<u32>);
 
@@ -754,17 +810,28 @@ fn find_corners(
     flat: &[bool],
 ) -> Vec<u64> {
     let nv = vertices.len();
-    let mut angle = vec![0.0f64; nv];
     let mut boundary = vec![false; nv];
     for ((t, l), f) in tris.iter().zip(links).zip(flat) {
         if *f {
             continue;
         }
-        let p = t.map(|i| plan(vertices[i as usize]));
         for k in 0..3 {
             if l[k] == NO_TRIANGLE {
                 boundary[t[k] as usize] = true;
                 boundary[t[(k + 1) % 3] as usize] = true;
+            }
+        }
+    }
+    // The plan angles round the boundary vertices only.
+    let mut angle = vec![0.0f64; nv];
+    for (t, f) in tris.iter().zip(flat) {
+        if *f || !t.iter().any(|&v| boundary[v as usize]) {
+            continue;
+        }
+        let p = t.map(|i| plan(vertices[i as usize]));
+        for k in 0..3 {
+            if !boundary[t[k] as usize] {
+                continue;
             }
             let o = p[k];
             let a = p[(k + 1) % 3];
@@ -806,7 +873,7 @@ fn build_grid(vertices: &[Vec3], tris: &[[u32; 3]], flat: &[bool]) -> Grid {
     }
     let w = (max[0] - min[0]).max(1e-6);
     let h = (max[1] - min[1]).max(1e-6);
-    let mut cell = (2.0 * w * h / count as f64).sqrt().max(w.max(h) / 65536.0);
+    let mut cell = (16.0 * w * h / count as f64).sqrt().max(w.max(h) / 65536.0);
     let boxes = |cell: f64| {
         let inv = 1.0 / cell;
         let nx = ((w * inv).floor() as u64 + 1).min(1 << 20) as u32;

@@ -12,8 +12,7 @@
 //! removed ([`NavMesh`]'s rule: same vertex indices, opposite sides), so nothing is joined that
 //! the triangles do not join, and heights stay with the triangles: a polygon is only a
 //! coarser node of the same graph. A polygon holds at most [`MAX_POLYGON_VERTICES`] corners
-//! and [`MAX_POLYGON_TRIANGLES`] triangles, which bounds the work of one search step and of
-//! finding the triangles a path crosses inside one polygon.
+//! and [`MAX_POLYGON_TRIANGLES`] triangles, which bounds the work of one search step.
 //!
 //! Triangles without plan area belong to no polygon (they are left out of the search, as in
 //! [`NavMesh`]).
@@ -21,10 +20,10 @@
 //! # What the searches read
 //!
 //! Per polygon its corners counter-clockwise; per polygon edge (a *slot*, edge `i` running
-//! from corner `i` to `i + 1`) the neighbour across it and that neighbour's edge index, and
-//! the triangle side inside the polygon that lies on it (to step back down to triangles);
-//! per triangle its polygon; and the bridge tree of the polygon graph (as
-//! [`NavMesh`]'s module docs explain for triangles).
+//! from corner `i` to `i + 1`) the neighbour across it and that neighbour's edge index; per
+//! triangle its polygon; and the bridge tree of the polygon graph ([`NavMesh`]'s module docs).
+//! A path found on the polygons comes back down to triangles by walking its straight pieces
+//! through them ([`super::search`]).
 
 use super::mesh::{NO_TRIANGLE, NavMesh, bridge_tree, cross2};
 
@@ -48,8 +47,6 @@ pub struct Polygons {
     pub(crate) adj: Vec<u32>,
     /// Per slot: the edge's index in the neighbour's slots.
     pub(crate) adj_edge: Vec<u8>,
-    /// Per slot: the triangle side on the edge inside this polygon (`triangle * 4 + edge`).
-    pub(crate) side: Vec<u32>,
     /// Per triangle: its polygon ([`NO_POLYGON`] for a triangle without plan area).
     pub(crate) tri_poly: Vec<u32>,
     /// Per polygon: its bridge-tree component; per component its parent and depth.
@@ -91,8 +88,8 @@ impl Polygons {
     }
 
     /// Checks the layer against its mesh: every polygon convex and counter-clockwise in plan,
-    /// every neighbour link mutual with the edge reversed, every triangle side on a polygon
-    /// edge inside its polygon. The first problem found, or `Ok`.
+    /// every neighbour link mutual with the edge reversed, every triangle inside its polygon.
+    /// The first problem found, or `Ok`.
     pub fn validate(&self, mesh: &NavMesh) -> Result<(), String> {
         let pos = |v: u32| {
             let p = mesh.vertices[v as usize];
@@ -114,11 +111,6 @@ impl Polygons {
                     return Err(format!("polygon {p}: not convex at corner {}", (i + 1) % n));
                 }
                 let s = r.start + i;
-                let side = self.side[s];
-                let (t, k) = ((side >> 2) as usize, (side & 3) as usize);
-                if self.tri_poly[t] != p || mesh.tris[t][k] != a || mesh.tris[t][(k + 1) % 3] != b {
-                    return Err(format!("polygon {p} edge {i}: side {t}.{k} not on it"));
-                }
                 let q = self.adj[s];
                 if q != NO_POLYGON {
                     let rq = self.slots(q);
@@ -134,6 +126,18 @@ impl Polygons {
                 }
             }
         }
+        for (t, &p) in self.tri_poly.iter().enumerate() {
+            if p == NO_POLYGON {
+                continue;
+            }
+            let c = self.corners(p);
+            let inside = |v: u32| {
+                (0..c.len()).all(|i| cross2(pos(c[i]), pos(c[(i + 1) % c.len()]), pos(v)) >= 0.0)
+            };
+            if !mesh.tris[t].iter().all(|&v| inside(v)) {
+                return Err(format!("triangle {t}: a corner outside polygon {p}"));
+            }
+        }
         Ok(())
     }
 
@@ -142,7 +146,6 @@ impl Polygons {
         (self.first.capacity()
             + self.verts.capacity()
             + self.adj.capacity()
-            + self.side.capacity()
             + self.tri_poly.capacity()
             + self.comp.capacity()
             + self.comp_parent.capacity()
@@ -181,22 +184,40 @@ impl Polygons {
             let l = mesh.links[h as usize / 3][h as usize % 3];
             (l != NO_TRIANGLE).then(|| (l >> 2) * 3 + (l & 3))
         };
-        // Shared edges, longest first (each once: from the lower slot).
-        let mut edges: Vec<(u64, u32)> = Vec::new();
+        // Shared edges, longest first (each once: from the lower slot), by length class: the
+        // exponent and top bits of the squared length, classes about 1 % of the length apart;
+        // within a class in triangle order, which keeps the merge's memory accesses near each
+        // other (a counting sort, in one pass each way).
+        const CLASS_SHIFT: u32 = 52 - 5;
+        let class = |h: u32| {
+            let (a, b) = (pos(tail(h)), pos(head(h)));
+            let len2 = (a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2);
+            (len2.to_bits() >> CLASS_SHIFT) as usize
+        };
+        let shared = |h: u32| !flat[h as usize / 3] && twin(h).is_some_and(|o| o > h);
+        let mut count = vec![0u32; 1 << (64 - CLASS_SHIFT - 1)];
         for h in 0..3 * n as u32 {
-            if flat[h as usize / 3] {
-                continue;
-            }
-            if let Some(o) = twin(h)
-                && o > h
-            {
-                let (a, b) = (pos(tail(h)), pos(head(h)));
-                let len2 = (a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2);
-                edges.push((len2.to_bits(), h));
+            if shared(h) {
+                count[class(h)] += 1;
             }
         }
-        edges.sort_unstable_by(|a, b| b.cmp(a));
-        for &(_, h) in &edges {
+        // Start of each class, longest class first.
+        let mut at = 0u32;
+        for c in count.iter_mut().rev() {
+            let k = *c;
+            *c = at;
+            at += k;
+        }
+        let mut edges = vec![0u32; at as usize];
+        for h in 0..3 * n as u32 {
+            if shared(h) {
+                let c = &mut count[class(h)];
+                edges[*c as usize] = h;
+                *c += 1;
+            }
+        }
+        drop(count);
+        for &h in &edges {
             if !alive[h as usize] {
                 continue;
             }
@@ -326,11 +347,9 @@ impl Polygons {
         }
         let mut adj = vec![NO_POLYGON; half.len()];
         let mut adj_edge = vec![0u8; half.len()];
-        let mut side = vec![0u32; half.len()];
         for p in 0..np {
             for s in first[p] as usize..first[p + 1] as usize {
                 let h = half[s];
-                side[s] = (h / 3) * 4 + h % 3;
                 if let Some(o) = twin(h) {
                     let os = slot_of[o as usize];
                     let q = tri_poly[o as usize / 3];
@@ -354,7 +373,6 @@ impl Polygons {
             verts,
             adj,
             adj_edge,
-            side,
             tri_poly,
             comp,
             comp_parent,

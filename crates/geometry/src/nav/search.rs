@@ -328,13 +328,11 @@ pub struct Searcher {
     turns: Vec<(u32, Vec3, usize)>,
     portals: Vec<([f64; 2], u32, [f64; 2], u32)>,
     /// Polygon layer: successors of one expansion, the corridor of polygons, per polygon the
-    /// query that last kept it in the corridor and where, and a breadth-first queue.
+    /// query that last kept it in the corridor and where.
     pbuf: Vec<Succ>,
     steps: Vec<polygons::PolyStep>,
     pstamp: Vec<u32>,
     ppos_of: Vec<u32>,
-    bfs: Vec<(u32, u32)>,
-    crossings: Vec<[f64; 2]>,
     /// A flood's distances per vertex ([`Searcher::flood`]).
     fdist: Vec<f64>,
     /// A sweep's turning corners: vertex, distance from the source, the node that saw it.
@@ -352,7 +350,6 @@ pub struct Searcher {
     /// The last corner-graph route's first sweep node (the start's, which saw its first
     /// corner or the goal).
     route: u32,
-    walk: Vec<(u8, u8)>,
 }
 
 /// A triangle's state in a fast-mode search: everything one expansion reads or writes about
@@ -623,21 +620,14 @@ impl Searcher {
             self.prepare(mesh);
             // The components on the bridge-tree path between start and goal.
             let mut allowed = std::mem::take(&mut self.cstamp);
-            let (comp_parent, comp_depth, a, b) = if polygons {
-                let pl = &mesh.poly;
-                (
-                    &pl.comp_parent,
-                    &pl.comp_depth,
-                    pl.comp[sp as usize],
-                    pl.comp[gp as usize],
-                )
+            // (Polygon components: a triangle's is its polygon's, on either layer; located
+            // triangles have plan area, so a polygon.)
+            let pl = &mesh.poly;
+            let (comp_parent, comp_depth) = (&pl.comp_parent, &pl.comp_depth);
+            let (a, b) = if sp != NO_POLYGON && gp != NO_POLYGON {
+                (pl.comp[sp as usize], pl.comp[gp as usize])
             } else {
-                (
-                    &mesh.comp_parent,
-                    &mesh.comp_depth,
-                    mesh.comp[start.triangle as usize],
-                    mesh.comp[goal.triangle as usize],
-                )
+                (NO_TRIANGLE, NO_TRIANGLE)
             };
             let (mut a, mut b) = (a, b);
             while a != b {
@@ -696,20 +686,28 @@ impl Searcher {
                         (Mode::Fast, None) => self.astar_poly(mesh, &q).map(|e| (e, false)),
                     }
                 };
-                r.map(|(expanded, walked)| {
-                    out.expanded = expanded;
-                    if walked {
-                        // The corridor and the turns are the path already.
-                        return;
+                match r {
+                    Ok((expanded, walked)) => {
+                        out.expanded = expanded;
+                        if walked || self.sleeve(mesh, start, goal, &q) {
+                            Ok(())
+                        } else {
+                            // Not walked straight through the triangles (not expected: every
+                            // test is exact): the triangle layer's search instead.
+                            self.walk_fallbacks += 1;
+                            let qt = Query {
+                                goal: goal.triangle,
+                                lm: None,
+                                ..q
+                            };
+                            match mode {
+                                Mode::Optimal => self.polyanya(mesh, start, goal, &qt, out),
+                                Mode::Fast => self.astar(mesh, start, goal, &qt, out),
+                            }
+                        }
                     }
-                    self.sleeve(mesh, start, goal, &q);
-                    if self.corridor.len() == 1 {
-                        self.turns.push((START, start.point, 0));
-                        self.turns.push((START, goal.point, usize::MAX));
-                    } else {
-                        self.funnel(mesh, start, goal, &q);
-                    }
-                })
+                    Err(e) => Err(e),
+                }
             } else {
                 match mode {
                     Mode::Optimal => self.polyanya(mesh, start, goal, &q, out),
@@ -789,7 +787,7 @@ impl Searcher {
             self.vstamp.resize(nv, 0);
             self.vbest.resize(nv, 0.0);
         }
-        let ncomp = mesh.comp_parent.len().max(mesh.poly.comp_parent.len());
+        let ncomp = mesh.poly.comp_parent.len();
         if self.cstamp.len() < ncomp {
             self.cstamp.resize(ncomp, 0);
         }
@@ -962,7 +960,7 @@ impl Searcher {
         if flags & COLLINEAR != 0 && nb == sweep {
             return;
         }
-        if q.allowed[mesh.comp[nb as usize] as usize] != q.stamp {
+        if q.allowed[mesh.poly.comp[mesh.poly.tri_poly[nb as usize] as usize] as usize] != q.stamp {
             return;
         }
         if nb != q.goal {
@@ -1469,7 +1467,8 @@ impl Searcher {
                 let nb = (link >> 2) as usize;
                 let ns = self.tstate[nb];
                 let seen = ns.stamp == stamp;
-                if seen && ns.closed || q.allowed[mesh.comp[nb] as usize] != stamp {
+                let comp = mesh.poly.comp[mesh.poly.tri_poly[nb] as usize];
+                if seen && ns.closed || q.allowed[comp as usize] != stamp {
                     continue;
                 }
                 let g2 = g + dist32(pos, m);
@@ -1620,7 +1619,7 @@ impl Searcher {
         out.length_plan = plan_len as f32;
         out.triangles.extend_from_slice(&self.corridor);
         for &t in &self.corridor {
-            let r = mesh.regions[t as usize];
+            let r = mesh.regions.get(t);
             if out.regions.last() != Some(&r) {
                 out.regions.push(r);
             }

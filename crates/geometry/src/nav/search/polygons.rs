@@ -692,14 +692,18 @@ impl Searcher {
         Ok(expanded)
     }
 
-    /// The triangle corridor of the polygon corridor in `self.steps`, from the start's
-    /// triangle to the goal's, into `self.corridor`. A polygon met twice has the loop between
-    /// cut out (a shortest path crosses a convex polygon once).
-    ///
-    /// The funnel over the polygons' edges gives the path; inside each polygon the path is a
-    /// straight piece from where it enters to where it leaves (it turns only at corners, which
-    /// lie on the edges it crosses), and the triangles that piece crosses are walked.
-    pub(super) fn sleeve(&mut self, mesh: &NavMesh, start: Location, goal: Location, q: &Query) {
+    /// The path through the polygon corridor in `self.steps` (from the start's polygon to the
+    /// goal's): the funnel over the polygons' edges gives its turns, and its pieces are walked
+    /// straight through the triangles ([`Searcher::walk_polyline`]), which fills
+    /// `self.corridor` and `self.turns`. A polygon met twice has the loop between cut out (a
+    /// shortest path crosses a convex polygon once). False if the walk fails.
+    pub(super) fn sleeve(
+        &mut self,
+        mesh: &NavMesh,
+        start: Location,
+        goal: Location,
+        q: &Query,
+    ) -> bool {
         let pl = &mesh.poly;
         // Cut loops: keep, per polygon, its position in the kept list.
         let np = pl.count();
@@ -742,182 +746,17 @@ impl Searcher {
         }
         self.turns.clear();
         self.run_funnel(mesh, start, goal, q);
-        // Where the path crosses each polygon edge.
-        let pts = std::mem::take(&mut self.crossings);
-        let mut pts = pts;
-        pts.clear();
-        pts.push(q.s);
-        let mut j = 0usize;
-        for e in 0..self.steps.len().saturating_sub(1) {
-            while j + 2 < self.turns.len() && self.turns[j + 1].2 <= e {
-                j += 1;
-            }
-            let (_, lid, _, rid) = self.portals[e + 1];
-            let from_id = self.turns[j].0;
-            let p0 = self.turns[j].1;
-            let p1 = self.turns[j + 1].1;
-            let (a, b) = (
-                [f64::from(p0.x), f64::from(p0.y)],
-                [f64::from(p1.x), f64::from(p1.y)],
-            );
-            let (l, r) = (self.portals[e + 1].0, self.portals[e + 1].2);
-            let x = if j > 0 && (from_id == lid || from_id == rid) {
-                a
-            } else {
-                let dl = cross2(a, b, l);
-                let dr = cross2(a, b, r);
-                if dl != dr {
-                    let u = (dr / (dr - dl)).clamp(0.0, 1.0);
-                    lerp(r, l, u)
-                } else {
-                    a
-                }
-            };
-            pts.push(x);
-        }
-        pts.push(q.t);
-        // The triangles each straight piece crosses.
-        self.corridor.clear();
-        let mut cur = start.triangle;
-        for i in 0..self.steps.len() {
-            let p = self.steps[i].poly;
-            let t_out = if i + 1 < self.steps.len() {
-                let next = self.steps[i + 1];
-                let side = pl.side[pl.first[next.poly as usize] as usize + next.edge as usize];
-                let t_out = mesh.links[(side >> 2) as usize][(side & 3) as usize] >> 2;
-                (t_out, side >> 2)
-            } else {
-                (goal.triangle, NO_TRIANGLE)
-            };
-            self.walk_within(mesh, p, cur, t_out.0, pts[i], pts[i + 1]);
-            cur = t_out.1;
-        }
-        self.crossings = pts;
-        self.turns.clear();
-    }
-
-    /// Appends the triangles of polygon `p` from `a` to `b` that the straight piece `x` →
-    /// `y` crosses to `self.corridor`: a depth-first walk that steps only across edges the
-    /// piece crosses or touches, strict crossings first (a piece through a vertex may go round
-    /// it either way: every triangle there touches the piece at that vertex). A degenerate piece
-    /// (`x` = `y`, a vertex where the path turns) steps round that vertex. Falls back to a
-    /// breadth-first walk if rounding leaves no way (not expected).
-    fn walk_within(&mut self, mesh: &NavMesh, p: u32, a: u32, b: u32, x: [f64; 2], y: [f64; 2]) {
-        let pl = &mesh.poly;
-        let base = self.corridor.len();
-        let point = x == y;
-        // (triangle, candidates left as a bit mask, strict ones first)
-        let mut stack = std::mem::take(&mut self.walk);
-        stack.clear();
-        let cands = |t: u32, corridor: &[u32]| -> (u8, u8) {
-            let tri = mesh.tris[t as usize];
-            let (mut strict, mut touch) = (0u8, 0u8);
-            for k in 0..3 {
-                let l = mesh.links[t as usize][k];
-                if l == NO_TRIANGLE {
-                    continue;
-                }
-                let nb = l >> 2;
-                if pl.tri_poly[nb as usize] != p || corridor.contains(&nb) {
-                    continue;
-                }
-                let (u, v) = (Self::ppos(mesh, tri[k]), Self::ppos(mesh, tri[(k + 1) % 3]));
-                if point {
-                    if u == x || v == x {
-                        touch |= 1 << k;
-                    }
-                    continue;
-                }
-                let (ou, ov) = (cross2(x, y, u), cross2(x, y, v));
-                if ou < 0.0 && ov > 0.0 {
-                    strict |= 1 << k;
-                } else if ou <= 0.0 && ov >= 0.0 {
-                    touch |= 1 << k;
-                }
-            }
-            (strict, touch)
-        };
-        self.corridor.push(a);
-        stack.push(cands(a, &self.corridor[base..]));
-        let mut found = a == b;
-        while !found && let Some(top) = stack.last_mut() {
-            let t = self.corridor[self.corridor.len() - 1];
-            let k = if top.0 != 0 {
-                let k = top.0.trailing_zeros();
-                top.0 &= !(1 << k);
-                k
-            } else if top.1 != 0 {
-                let k = top.1.trailing_zeros();
-                top.1 &= !(1 << k);
-                k
-            } else {
-                stack.pop();
-                self.corridor.pop();
-                continue;
-            };
-            let nb = mesh.links[t as usize][k as usize] >> 2;
-            if self.corridor[base..].contains(&nb) {
-                continue;
-            }
-            self.corridor.push(nb);
-            if nb == b {
-                found = true;
-            } else {
-                stack.push(cands(nb, &self.corridor[base..]));
-            }
-        }
-        self.walk = stack;
-        if !found {
-            self.corridor.truncate(base);
-            self.triangles_within(mesh, p, a, b);
-        }
-    }
-
-    /// Appends the triangles of polygon `p` from `a` to `b` (a walk with the fewest steps
-    /// among the polygon's triangles; the fallback of `walk_within`) to `self.corridor`.
-    fn triangles_within(&mut self, mesh: &NavMesh, p: u32, a: u32, b: u32) {
-        if a == b {
-            self.corridor.push(a);
-            return;
-        }
-        let pl = &mesh.poly;
-        // Breadth-first among at most MAX_POLYGON_TRIANGLES triangles: (triangle, parent).
-        let bfs = &mut self.bfs;
-        bfs.clear();
-        bfs.push((a, u32::MAX));
-        let mut head = 0;
-        let mut found = None;
-        while head < bfs.len() {
-            let (t, _) = bfs[head];
-            for &l in &mesh.links[t as usize] {
-                if l == NO_TRIANGLE {
-                    continue;
-                }
-                let u = l >> 2;
-                if pl.tri_poly[u as usize] != p || bfs.iter().any(|&(x, _)| x == u) {
-                    continue;
-                }
-                bfs.push((u, head as u32));
-                if u == b {
-                    found = Some(bfs.len() - 1);
-                    break;
-                }
-            }
-            if found.is_some() {
-                break;
-            }
-            head += 1;
-        }
-        let start = self.corridor.len();
-        let mut i = found.unwrap_or(0);
-        loop {
-            self.corridor.push(bfs[i].0);
-            if bfs[i].1 == u32::MAX {
-                break;
-            }
-            i = bfs[i].1 as usize;
-        }
-        self.corridor[start..].reverse();
+        let mut corners = std::mem::take(&mut self.chain);
+        corners.clear();
+        corners.extend(
+            self.turns[1..self.turns.len() - 1]
+                .iter()
+                .map(|t| t.0)
+                .filter(|&v| v < START - 1),
+        );
+        let ok = self.walk_polyline(mesh, start, goal, &corners);
+        self.chain = corners;
+        ok
     }
 }
 

@@ -51,6 +51,8 @@ impl Searcher {
         let mut budget = 4 * mesh.triangle_count() + 64;
         let mut from = plan(start.point);
         let mut from_v = vertex_at(mesh, start);
+        // How the path turns at `from_v`: clockwise (a right turn) or not; none at the start.
+        let mut turn = None;
         let t = plan(goal.point);
         for (i, &c) in corners.iter().enumerate() {
             let x = Self::ppos(mesh, c);
@@ -59,27 +61,23 @@ impl Searcher {
                 [x[0] - from[0], x[1] - from[1]],
                 [next[0] - x[0], next[1] - x[1]],
             );
-            if cross2(from, x, next) == 0.0 && d1[0] * d2[0] + d1[1] * d2[1] > 0.0 {
+            let side = cross2(from, x, next);
+            if side == 0.0 && d1[0] * d2[0] + d1[1] * d2[1] > 0.0 {
                 // Straight on: the next piece passes through the corner.
                 continue;
             }
-            if !self.walk_piece(mesh, from, from_v, x, c, NO_TRIANGLE, &mut budget) {
+            let piece = (from, from_v, turn);
+            if !self.walk_piece(mesh, piece, (x, c, NO_TRIANGLE), &mut budget) {
                 return false;
             }
             self.turns
                 .push((c, mesh.vertices[c as usize], self.corridor.len() - 1));
             from = x;
             from_v = c;
+            turn = (side != 0.0).then_some(side < 0.0);
         }
-        if !self.walk_piece(
-            mesh,
-            from,
-            from_v,
-            t,
-            NO_TRIANGLE,
-            goal.triangle,
-            &mut budget,
-        ) {
+        let piece = (from, from_v, turn);
+        if !self.walk_piece(mesh, piece, (t, NO_TRIANGLE, goal.triangle), &mut budget) {
             return false;
         }
         self.turns.push((START, goal.point, usize::MAX));
@@ -88,19 +86,19 @@ impl Searcher {
 
     /// Walks the piece from `p` (vertex `pv`, or a point in the corridor's last triangle) to
     /// `x`: until a triangle with vertex `xv`, or (`xv` none) triangle `x_tri`, which holds
-    /// `x`. `budget` bounds the steps of the whole walk.
-    #[allow(clippy::too_many_arguments)]
+    /// `x`. Where the path turns at `pv` (`turn`: clockwise or not), the walk goes round `pv`
+    /// on the outside of the turn first, the way the path sweeps (the inside may be ground
+    /// too, at a vertex that is not a corner, but round there the corridor would hold another
+    /// path).
+    /// `budget` bounds the steps of the whole walk.
     fn walk_piece(
         &mut self,
         mesh: &NavMesh,
-        p: [f64; 2],
-        pv: u32,
-        x: [f64; 2],
-        xv: u32,
-        x_tri: u32,
+        (p, pv, turn): ([f64; 2], u32, Option<bool>),
+        (x, xv, x_tri): ([f64; 2], u32, u32),
         budget: &mut usize,
     ) -> bool {
-        if pv != NO_TRIANGLE && !self.round(mesh, pv, Round::Towards(x)) {
+        if pv != NO_TRIANGLE && !self.round(mesh, pv, Round::Towards(x), turn) {
             return false;
         }
         let d = [x[0] - p[0], x[1] - p[1]];
@@ -126,7 +124,7 @@ impl Searcher {
                     return true;
                 }
                 return match (0..3).find(|&k| pos[k] == x) {
-                    Some(k) => self.round(mesh, tri[k], Round::Triangle(x_tri)),
+                    Some(k) => self.round(mesh, tri[k], Round::Triangle(x_tri), None),
                     None => false,
                 };
             }
@@ -153,16 +151,17 @@ impl Searcher {
                 return false;
             };
             let before = self.corridor.len();
-            if !self.round(mesh, tri[k], Round::Towards(x)) || self.corridor.len() == before {
+            if !self.round(mesh, tri[k], Round::Towards(x), None) || self.corridor.len() == before {
                 return false;
             }
         }
     }
 
     /// Turns round vertex `v` of the corridor's last triangle, through the triangles that
-    /// touch it (appended to the corridor), until `to`: either way round, the way `to` lies
-    /// first. False if neither way reaches it.
-    fn round(&mut self, mesh: &NavMesh, v: u32, to: Round) -> bool {
+    /// touch it (appended to the corridor), until `to`: clockwise first if `cw`,
+    /// counter-clockwise first if not, and if `None` first the way `to` lies. False if neither
+    /// way reaches it.
+    fn round(&mut self, mesh: &NavMesh, v: u32, to: Round, cw: Option<bool>) -> bool {
         let base = self.corridor.len();
         let t0 = self.corridor[base - 1];
         let pv = Self::ppos(mesh, v);
@@ -186,7 +185,7 @@ impl Searcher {
             return true;
         }
         // Clockwise (across the side from v) first when `to` lies clockwise of that side.
-        let cw_first = match to {
+        let cw_first = cw.unwrap_or_else(|| match to {
             Round::Towards(x) => {
                 cross2(
                     pv,
@@ -195,7 +194,7 @@ impl Searcher {
                 ) < 0.0
             }
             Round::Triangle(_) => true,
-        };
+        });
         for cw in [cw_first, !cw_first] {
             let (mut t, mut k) = (t0, k0);
             for _ in 0..MAX_FAN {
