@@ -344,8 +344,9 @@ pub struct Searcher {
     /// Corner-graph queries that fell back to the polygon search (no corridor followed the
     /// graph's route).
     fallbacks: usize,
-    /// Corner-graph queries whose path could not be walked straight through the triangles
-    /// (the polygon corridor was rebuilt instead).
+    /// Paths that could not be walked straight through the triangles (over the corner graph:
+    /// the polygon corridor was rebuilt instead; over a polygon corridor: the triangle layer
+    /// searched instead), counted at each step that failed.
     walk_fallbacks: usize,
     /// The last corner-graph route's first sweep node (the start's, which saw its first
     /// corner or the goal).
@@ -556,9 +557,10 @@ impl Searcher {
         self.fallbacks
     }
 
-    /// Corner-graph queries so far whose path was not walked straight through the triangles
-    /// (its corridor was rebuilt from the polygons; at a point where two walkable wedges
-    /// touch, or where rounding hid a piece).
+    /// Paths so far that were not walked straight through the triangles at some step (over
+    /// the corner graph: a route through a point where two walkable wedges touch; the
+    /// corridor was then rebuilt from the polygons, and failing that the query answered
+    /// another way), counted at each step that failed.
     #[doc(hidden)]
     pub fn walk_fallbacks(&self) -> usize {
         self.walk_fallbacks
