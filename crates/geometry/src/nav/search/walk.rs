@@ -1,16 +1,18 @@
 //! A path whose turning points are known, walked straight through the triangles.
 //!
 //! The corner graph's search ([`super::corners`]) ends with the path itself: the start, the
-//! corners it turns at, the goal. What is left is its corridor, the triangles each straight
-//! piece crosses, and that is a walk: from the triangle holding a piece's start, across the
-//! edge the piece leaves by, until the triangle holding its end. No funnel is needed.
+//! corners it turns at, the goal (a search over the polygons gets it from the funnel over the
+//! polygons' edges). What is left is its corridor, the triangles each straight piece crosses,
+//! and that is a walk: from the triangle holding a piece's start, across the edge the piece
+//! leaves by, until the triangle holding its end. No funnel over the triangles is needed.
 //!
 //! Every test is the sign of [`cross2`] on plan coordinates that come from `f32` values, so it
 //! is exact (their differences and products fit in an `f64`): a piece through a vertex is seen
 //! to pass through it. There the walk turns round the vertex, through the triangles that
 //! touch it, to the one whose wedge the piece leaves by. A piece that would have to leave the
 //! ground (through a point where two walkable wedges touch) makes the walk give up, and the
-//! caller rebuilds the corridor from the polygons instead.
+//! caller answers another way (the corridor rebuilt from the polygons, or the triangle
+//! layer's search).
 
 use super::{NO_TRIANGLE, START, Searcher, vertex_at};
 use crate::nav::mesh::{Location, NavMesh, cross2};
