@@ -29,16 +29,18 @@
 //!
 //! A *bridge* is an edge whose removal splits its island. The polygons ([`super::poly`])
 //! joined without crossing a bridge form components, and the bridges join the components into
-//! a tree (one per island); a triangle belongs to its polygon's component. A shortest path from the start to the goal stays in the components on the tree path
-//! between theirs: entering another one would mean leaving it by the same bridge, and the part
-//! in between could be replaced by a straight piece of that edge. The searches skip the other
-//! components: whole dead-end corridors and rooms behind a single edge are never searched.
+//! a tree (one per island); a triangle belongs to its polygon's component. A shortest path
+//! from the start to the goal stays in the components on the tree path between theirs:
+//! entering another one would mean leaving it by the same bridge, and the part in between
+//! could be replaced by a straight piece of that edge. The searches on either layer skip the
+//! other components: whole dead-end corridors and rooms behind a single edge are never
+//! searched.
 //!
 //! # Point location
 //!
 //! A uniform grid over the plan bounds lists each triangle in every cell its box overlaps
-//! (a cell per sixteen triangles of the bounds' area; the cell size doubles while the lists would hold more than
-//! eight entries per triangle). [`NavMesh::locate`] applies the rule of
+//! (a cell per sixteen triangles of the bounds' area; the cell size doubles while the lists
+//! would hold more than eight entries per triangle). [`NavMesh::locate`] applies the rule of
 //! [`crate::query::Locator::face_at`] over the walkable triangles: a triangle contains
 //! `(x, y)` when the point is inside or on its edges seen from above; with a height hint the
 //! triangle whose height there is nearest to the hint wins, without one the highest; ties go to
