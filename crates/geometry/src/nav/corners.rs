@@ -13,7 +13,7 @@
 //!
 //! Distances are stored as `f32` (the route's length is measured again on its points).
 
-use super::mesh::NavMesh;
+use super::mesh::{NavMesh, plan};
 use super::poly::NO_POLYGON;
 use super::search::Searcher;
 
@@ -125,10 +125,7 @@ impl CornerGraph {
         if p == u32::MAX {
             return true;
         }
-        let pos = |x: u32| {
-            let q = mesh.vertices[x as usize];
-            [f64::from(q.x), f64::from(q.y)]
-        };
+        let pos = |x: u32| plan(mesh.vertices[x as usize]);
         let o = pos(v);
         let rel = |a: [f64; 2]| [a[0] - o[0], a[1] - o[1]];
         let cross = |a: [f64; 2], b: [f64; 2]| a[0] * b[1] - a[1] * b[0];

@@ -227,8 +227,9 @@ pub(crate) fn cross2(o: [f64; 2], a: [f64; 2], b: [f64; 2]) -> f64 {
     (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
 }
 
+/// A vertex's plan position (`x`, `y`) in double precision.
 #[inline]
-fn plan(v: Vec3) -> [f64; 2] {
+pub(crate) fn plan(v: Vec3) -> [f64; 2] {
     [f64::from(v.x), f64::from(v.y)]
 }
 

@@ -691,7 +691,7 @@ impl Searcher {
                 match r {
                     Ok((expanded, walked)) => {
                         out.expanded = expanded;
-                        if walked || self.sleeve(mesh, start, goal, &q) {
+                        if walked || self.walk_corridor(mesh, start, goal, &q) {
                             Ok(())
                         } else {
                             // Not walked straight through the triangles (not expected: every

@@ -15,12 +15,10 @@
 //!   entered by).
 //!
 //! Both give a corridor of polygons with the edges crossed. The path itself is then taken down
-//! to triangles ([`Searcher::sleeve`]): the funnel over the polygons' edges gives the path;
-//! inside each polygon it is one straight piece (it turns only at corners on the edges it
-//! crosses), whose triangles are walked (among at most
-//! [`MAX_POLYGON_TRIANGLES`](crate::nav::poly::MAX_POLYGON_TRIANGLES)); the funnel over that
-//! triangle corridor gives the turning points again, and [`Path::triangles`], the regions and
-//! the points on the surface as on the triangle layer.
+//! to triangles ([`Searcher::walk_corridor`]): the funnel over the polygons' edges gives the
+//! path, and its straight pieces are walked through the triangles ([`super::walk`]), which
+//! gives [`Path::triangles`], the regions and the points on the surface as on the triangle
+//! layer.
 
 use super::{
     COLLINEAR, FINAL, L_VERT, LAZY_BOUND, NO_TRIANGLE, Node, PathError, Query, R_VERT, START,
@@ -697,7 +695,7 @@ impl Searcher {
     /// straight through the triangles ([`Searcher::walk_polyline`]), which fills
     /// `self.corridor` and `self.turns`. A polygon met twice has the loop between cut out (a
     /// shortest path crosses a convex polygon once). False if the walk fails.
-    pub(super) fn sleeve(
+    pub(super) fn walk_corridor(
         &mut self,
         mesh: &NavMesh,
         start: Location,

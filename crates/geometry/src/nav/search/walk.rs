@@ -15,7 +15,7 @@
 //! layer's search).
 
 use super::{NO_TRIANGLE, START, Searcher, vertex_at};
-use crate::nav::mesh::{Location, NavMesh, cross2};
+use crate::nav::mesh::{Location, NavMesh, cross2, plan};
 
 /// The most triangles the walk turns through round one vertex.
 const MAX_FAN: usize = 4096;
@@ -27,11 +27,6 @@ enum Round {
     Towards([f64; 2]),
     /// At this triangle.
     Triangle(u32),
-}
-
-#[inline]
-fn plan(p: glam::Vec3) -> [f64; 2] {
-    [f64::from(p.x), f64::from(p.y)]
 }
 
 impl Searcher {
