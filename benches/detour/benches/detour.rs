@@ -628,14 +628,16 @@ fn recast_interleaved(c: &RecastCase, timed: bool) -> String {
     // Per pair: Detour's outcome (None: a point not located), ours per side (NaN: no path).
     let mut detour: Vec<Option<Outcome>> = vec![None; n];
     let mut ours = vec![[f32::NAN; OURS.len()]; n];
-    // `RECAST_COLUMNS=2,3,6,7` times only those of ours (fewer sides in turn, less cache
-    // traffic between them); the reference, optimal on triangles (2), always runs.
-    let columns: Vec<bool> = match std::env::var("RECAST_COLUMNS") {
+    // `RECAST_COLUMNS=6,7` times only those of ours (fewer sides in turn, less cache traffic
+    // between them). The reference, optimal on triangles (2), always runs: in turn with the
+    // others when it is listed, else in an untimed pass first.
+    let listed: Vec<bool> = match std::env::var("RECAST_COLUMNS") {
         Ok(v) => (0..OURS.len())
-            .map(|k| k == 2 || v.split(',').any(|w| w.trim() == k.to_string()))
+            .map(|k| v.split(',').any(|w| w.trim() == k.to_string()))
             .collect(),
         Err(_) => vec![true; OURS.len()],
     };
+    let columns: Vec<bool> = (0..OURS.len()).map(|k| k == 2 || listed[k]).collect();
     let mut run = |side: usize, i: usize| {
         let (a, b) = c.pairs[i];
         if side != DETOUR && !columns[side] {
@@ -668,7 +670,16 @@ fn recast_interleaved(c: &RecastCase, timed: bool) -> String {
         }
     };
     let t = if timed {
-        interleave_k::<9>(n, &mut run)
+        if !listed[2] {
+            for i in 0..n {
+                run(2, i);
+            }
+        }
+        interleave_k::<9>(n, |side, i| {
+            if side != 2 || listed[2] {
+                run(side, i)
+            }
+        })
     } else {
         for i in 0..n {
             run(DETOUR, i);
@@ -755,7 +766,7 @@ fn recast_interleaved(c: &RecastCase, timed: bool) -> String {
         detour_qps,
         OURS.iter()
             .enumerate()
-            .filter(|(k, _)| columns[*k])
+            .filter(|(k, _)| listed[*k])
             .map(|(k, (_, _, label))| format!(
                 "ours {label} {:.1}/s ({:.2}×)",
                 qps(t[k]),
@@ -778,7 +789,7 @@ fn recast_interleaved(c: &RecastCase, timed: bool) -> String {
         c.stats.polygons,
         fmt(detour_qps),
         (0..OURS.len())
-            .map(|k| if columns[k] {
+            .map(|k| if listed[k] {
                 format!("{} ({:.2}×)", fmt(qps(t[k])), qps(t[k]) / detour_qps)
             } else {
                 "-".to_string()

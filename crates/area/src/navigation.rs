@@ -430,7 +430,8 @@ impl AreaNav {
     /// Builds (or with `false` drops) the corner graph of the searched mesh
     /// ([`areakit_geometry::nav::corners`]): the optimal search then sweeps only from the
     /// start and the goal; its lengths are unchanged. The fast mode searches the graph too,
-    /// within 2 % of the shortest length.
+    /// from the corners that see the start's and the goal's polygons whole, at most
+    /// [`nav::FAST_BOUND`] times the shortest length.
     pub fn build_corner_graph(&mut self, on: bool) {
         if on {
             self.mesh.build_corner_graph();

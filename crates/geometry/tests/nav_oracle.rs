@@ -5,7 +5,7 @@
 mod nav_support;
 
 use areakit_geometry::Vec3;
-use areakit_geometry::nav::{Mode, NavMesh, Path, PathError, SearchOptions, Searcher};
+use areakit_geometry::nav::{FAST_BOUND, Mode, NavMesh, Path, PathError, SearchOptions, Searcher};
 use nav_support::*;
 
 fn opts(mode: Mode) -> SearchOptions {
@@ -125,7 +125,7 @@ fn optimal_equals_visibility_graph_oracle() {
                     .unwrap_or_else(|e| panic!("{what} fast: domain {d} pair {k}: {e}"));
                 let f = f64::from(path.length_plan);
                 assert!(
-                    f >= want * (1.0 - 1e-5) && f <= want * 1.02 * (1.0 + 1e-5),
+                    f >= want * (1.0 - 1e-5) && f <= want * FAST_BOUND * (1.0 + 1e-5),
                     "{what} fast: domain {d} pair {k}: {f} oracle {want}"
                 );
                 samples += check_on_ground(m, &path, 0.05)

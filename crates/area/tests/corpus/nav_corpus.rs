@@ -5,7 +5,9 @@
 //! gives the lengths of the optimal search on the triangles, on every corpus WOK and TRX.
 
 use areakit_geometry::Vec3;
-use areakit_geometry::nav::{Layer, Mode, NavMesh, Path, SearchOptions, Searcher, Surface};
+use areakit_geometry::nav::{
+    FAST_BOUND, Layer, Mode, NavMesh, Path, SearchOptions, Searcher, Surface,
+};
 
 /// The walkable faces of a walkmesh as a surface (one region).
 fn surface_of(b: &areakit_formats::bwm::Bwm) -> Surface {
@@ -222,7 +224,7 @@ fn graphed(mesh: &NavMesh, landmarks: bool) -> NavMesh {
 }
 
 /// On a mesh with the corner graph: the optimal length is `want` (within 1e-6) and the fast
-/// one within 2 % above it, both on the ground.
+/// one at most [`FAST_BOUND`] times it, both on the ground.
 fn check_graphed(
     mesh: &NavMesh,
     searcher: &mut Searcher,
@@ -244,7 +246,7 @@ fn check_graphed(
         .map_err(|e| format!("corner graph, fast: {e}"))?;
     check_on_ground(mesh, &path).map_err(|e| format!("corner graph, fast: {e}"))?;
     let f = path.length_plan;
-    if f < want * (1.0 - 1e-6) || f > want * 1.02 * (1.0 + 1e-6) + 1e-5 {
+    if f < want * (1.0 - 1e-6) || f > want * FAST_BOUND as f32 * (1.0 + 1e-6) + 1e-5 {
         return Err(format!("corner graph, fast: {f} for {want}"));
     }
     Ok(())

@@ -28,7 +28,14 @@ pub struct CornerGraph {
     /// it), where it has one wall each way and its triangles go round it once in plan; else
     /// [`NO_WALLS`]. See [`CornerGraph::taut`].
     walls: Vec<[u32; 2]>,
+    /// `entry_first[p]..entry_first[p + 1]`: polygon `p`'s entries in `entries` (see
+    /// [`CornerGraph::entries`]).
+    entry_first: Vec<u32>,
+    entries: Vec<u32>,
 }
+
+/// The most entries kept per polygon.
+pub const MAX_ENTRIES: usize = 16;
 
 /// [`CornerGraph`]'s `walls` of a vertex where turns are not filtered.
 const NO_WALLS: [u32; 2] = [u32::MAX; 2];
@@ -93,24 +100,53 @@ impl CornerGraph {
         })?;
         parts.sort_unstable_by_key(|p| p.0);
         let mut first = Vec::with_capacity(nv + 1);
-        let total = parts.iter().map(|p| p.1.1.len()).sum();
+        let total = parts.iter().map(|p| p.1.to.len()).sum();
         let mut to = Vec::with_capacity(total);
         let mut len = Vec::with_capacity(total);
-        for (_, (pf, pt, pd)) in parts {
+        let mut seen = Vec::new();
+        for (_, b) in parts {
             let base = to.len() as u32;
-            first.extend(pf.iter().map(|&f| f + base));
-            to.extend(pt);
-            len.extend(pd);
+            first.extend(b.first.iter().map(|&f| f + base));
+            to.extend(b.to);
+            len.extend(b.len);
+            if seen.is_empty() {
+                seen = b.seen;
+            } else {
+                seen.extend(b.seen);
+            }
         }
         first.push(to.len() as u32);
         to.shrink_to_fit();
         len.shrink_to_fit();
+        // Entries are corners the graph both reaches and leaves (a wall's straight-on vertex
+        // is a corner that no sweep turns at).
+        let mut turned = vec![false; nv];
+        for &w in &to {
+            turned[w as usize] = true;
+        }
+        seen.retain(|&(_, v)| turned[v as usize] && first[v as usize + 1] > first[v as usize]);
+        let (entry_first, entries) = entries(mesh, seen);
         Some(CornerGraph {
             first,
             to,
             len,
             walls: walls(mesh),
+            entry_first,
+            entries,
         })
+    }
+
+    /// The entries of polygon `p`: corners that see the whole polygon, nearest first (at most
+    /// [`MAX_ENTRIES`]).
+    #[inline]
+    pub fn entries(&self, p: u32) -> &[u32] {
+        match (
+            self.entry_first.get(p as usize),
+            self.entry_first.get(p as usize + 1),
+        ) {
+            (Some(&a), Some(&b)) => &self.entries[a as usize..b as usize],
+            _ => &[],
+        }
     }
 
     /// Whether a path that reaches corner `v` from `u` and goes on to `w` (plan positions) may
@@ -171,6 +207,8 @@ impl CornerGraph {
             + self.to.capacity() * 4
             + self.len.capacity() * 4
             + self.walls.capacity() * 8
+            + self.entry_first.capacity() * 4
+            + self.entries.capacity() * 4
     }
 }
 
@@ -236,8 +274,50 @@ fn walls(mesh: &NavMesh) -> Vec<[u32; 2]> {
     w
 }
 
-/// One block's sweeps: per vertex its first edge (from the block's start), targets, distances.
-type Block = (Vec<u32>, Vec<u32>, Vec<f32>);
+/// One block's sweeps.
+struct Block {
+    /// Per vertex its first edge (counted from the block's start).
+    first: Vec<u32>,
+    /// Per edge its target and distance.
+    to: Vec<u32>,
+    len: Vec<f32>,
+    /// `(polygon, corner)`: the corner sees the whole polygon.
+    seen: Vec<(u32, u32)>,
+}
+
+/// Per polygon its entries ([`CornerGraph::entries`]) from the `(polygon, corner)` pairs of
+/// the sweeps: the nearest [`MAX_ENTRIES`] distinct corners to the polygon's centre.
+fn entries(mesh: &NavMesh, mut seen: Vec<(u32, u32)>) -> (Vec<u32>, Vec<u32>) {
+    let pl = &mesh.poly;
+    let np = pl.count();
+    seen.sort_unstable();
+    seen.dedup();
+    let mut first = Vec::with_capacity(np + 1);
+    let mut out = Vec::new();
+    let mut row: Vec<(f64, u32)> = Vec::new();
+    let mut i = 0;
+    for p in 0..np as u32 {
+        first.push(out.len() as u32);
+        row.clear();
+        let c = pl.corners(p);
+        let mut m = [0.0f64; 2];
+        for &v in c {
+            let q = plan(mesh.vertices[v as usize]);
+            m = [m[0] + q[0], m[1] + q[1]];
+        }
+        let m = [m[0] / c.len() as f64, m[1] / c.len() as f64];
+        while i < seen.len() && seen[i].0 == p {
+            let q = plan(mesh.vertices[seen[i].1 as usize]);
+            row.push(((q[0] - m[0]).hypot(q[1] - m[1]), seen[i].1));
+            i += 1;
+        }
+        row.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        out.extend(row.iter().take(MAX_ENTRIES).map(|e| e.1));
+    }
+    first.push(out.len() as u32);
+    out.shrink_to_fit();
+    (first, out)
+}
 
 /// The sweeps from the corners among vertices `range`: per vertex its first edge (counted from
 /// the block's start), then the targets and distances.
@@ -248,12 +328,15 @@ fn sweep_block(mesh: &NavMesh, around: &Around, range: std::ops::Range<usize>) -
     let mut len: Vec<f32> = Vec::new();
     let mut row: Vec<(u32, f32)> = Vec::new();
     let mut covered: Vec<bool> = Vec::new();
+    let mut seen: Vec<(u32, u32)> = Vec::new();
     for v in range {
         first.push(to.len() as u32);
         let polys = &around.polys[around.first[v] as usize..around.first[v + 1] as usize];
         if polys.is_empty() || !mesh.is_corner(v as u32) {
             continue;
         }
+        // A corner sees the whole of each polygon it is a corner of (they are convex).
+        seen.extend(polys.iter().map(|&p| (p, v as u32)));
         row.clear();
         // One sweep per wedge round the vertex (a sweep turns round the vertex through the
         // polygons that share its edges; a pinched vertex has several wedges).
@@ -270,6 +353,7 @@ fn sweep_block(mesh: &NavMesh, around: &Around, range: std::ops::Range<usize>) -
                     .map(|&(w, d, _)| (w, d as f32)),
             );
             covered[i] = true;
+            searcher.seen_whole(mesh, v as u32, |p| seen.push((p, v as u32)));
             searcher.swept_polygons(|p| {
                 if let Some(j) = polys.iter().position(|&q| q == p) {
                     covered[j] = true;
@@ -283,7 +367,12 @@ fn sweep_block(mesh: &NavMesh, around: &Around, range: std::ops::Range<usize>) -
             len.push(d);
         }
     }
-    (first, to, len)
+    Block {
+        first,
+        to,
+        len,
+        seen,
+    }
 }
 
 /// Per vertex, the polygons with it as a corner (`polys[first[v]..first[v + 1]]`).

@@ -876,7 +876,7 @@ fn build_grid(vertices: &[Vec3], tris: &[[u32; 3]], flat: &[bool]) -> Grid {
     }
     let w = (max[0] - min[0]).max(1e-6);
     let h = (max[1] - min[1]).max(1e-6);
-    let mut cell = (16.0 * w * h / count as f64).sqrt().max(w.max(h) / 65536.0);
+    let mut cell = (32.0 * w * h / count as f64).sqrt().max(w.max(h) / 65536.0);
     let boxes = |cell: f64| {
         let inv = 1.0 / cell;
         let nx = ((w * inv).floor() as u64 + 1).min(1 << 20) as u32;

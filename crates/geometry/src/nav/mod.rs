@@ -49,7 +49,9 @@ pub mod stitch;
 
 pub use mesh::{Island, LocateError, Location, NavMesh};
 pub use poly::Polygons;
-pub use search::{DEFAULT_SNAP, Endpoint, Layer, Mode, Path, PathError, SearchOptions, Searcher};
+pub use search::{
+    DEFAULT_SNAP, Endpoint, FAST_BOUND, Layer, Mode, Path, PathError, SearchOptions, Searcher,
+};
 pub use stitch::{Seam, SeamSegment, Stitched, stitch};
 
 /// The walkable ground: triangles over shared vertices, one region id per triangle.

@@ -334,6 +334,9 @@ impl Polygons {
             }
             tri_poly[t as usize] = root_poly[r as usize];
         }
+        // Grown by pushing: give back the slack (up to half of each).
+        first.shrink_to_fit();
+        verts.shrink_to_fit();
         drop(root_poly);
         drop(next);
         drop(prev);

@@ -237,9 +237,15 @@ impl std::fmt::Display for PathError {
 
 impl std::error::Error for PathError {}
 
-/// The fast mode's weight on the corner-graph search's lower bounds: its paths are at most
-/// this much longer than the shortest.
+/// The fast mode's weight on the lower bounds of the corner-graph search with sweeps: its
+/// paths are at most this much longer than the shortest.
 const FAST_WEIGHT: f64 = 1.02;
+
+/// On a mesh with the corner graph, a fast path is at most this much longer than the shortest
+/// (plus `f32` rounding): the path over the polygons' entries is kept only when it is at most
+/// this much longer than a lower bound of the shortest (the straight distance, the landmark
+/// bound); otherwise the sweeps find one at most [`FAST_WEIGHT`] longer.
+pub const FAST_BOUND: f64 = 1.25;
 
 /// The root of the start point.
 const START: u32 = u32::MAX;
@@ -341,6 +347,9 @@ pub struct Searcher {
     stack: Vec<u32>,
     /// Per vertex: its state in a corner-graph query.
     cstate: Vec<corners::CornerState>,
+    /// The stamp of the current corner-graph search in `cstate` (its own: a query may run
+    /// two such searches).
+    cq: u32,
     /// Corner-graph queries that fell back to the polygon search (no corridor followed the
     /// graph's route).
     fallbacks: usize,

@@ -9,8 +9,8 @@
 
 use super::polygons::PolyStep;
 use super::{
-    COLLINEAR, FAST_WEIGHT, FINAL, L_VERT, LAZY_BOUND, Mode, NO_TRIANGLE, PathError, Query, R_VERT,
-    Searcher, dist, key, vertex_at,
+    COLLINEAR, FAST_BOUND, FAST_WEIGHT, FINAL, L_VERT, LAZY_BOUND, Mode, NO_TRIANGLE, PathError,
+    Query, R_VERT, Searcher, dist, key, vertex_at,
 };
 use crate::nav::corners::CornerGraph;
 use crate::nav::landmarks::GoalBounds;
@@ -37,6 +37,72 @@ impl Searcher {
         for n in &self.nodes {
             f(n.tri);
         }
+    }
+
+    /// Calls `f` with every polygon the last sweep (from vertex `v`) sees whole: one whose
+    /// corners' directions from `v` the cones of the nodes looking into it cover without a
+    /// gap (a convex polygon lies in any convex cone that holds its corners), or one a node
+    /// looks into along an edge from `v` itself. Polygons with `v` as a corner may be missing
+    /// (the sweep starts inside them).
+    pub(crate) fn seen_whole(&mut self, mesh: &NavMesh, v: u32, mut f: impl FnMut(u32)) {
+        let rp = Self::ppos(mesh, v);
+        let mut by = std::mem::take(&mut self.stack);
+        by.clear();
+        by.extend(
+            (0..self.nodes.len() as u32).filter(|&i| self.nodes[i as usize].flags & FINAL == 0),
+        );
+        by.sort_unstable_by_key(|&i| self.nodes[i as usize].tri);
+        for group in by.chunk_by(|&a, &b| self.nodes[a as usize].tri == self.nodes[b as usize].tri)
+        {
+            let p = self.nodes[group[0] as usize].tri;
+            if group
+                .iter()
+                .any(|&i| self.nodes[i as usize].flags & COLLINEAR != 0)
+            {
+                f(p);
+                continue;
+            }
+            // The polygon's rightmost and leftmost corners seen from `v` (it lies on one side of
+            // `v`, which is not one of its corners).
+            let corners = mesh.poly.corners(p);
+            let mut lo = Self::ppos(mesh, corners[0]);
+            let mut hi = lo;
+            for &c in &corners[1..] {
+                let x = Self::ppos(mesh, c);
+                if cross2(rp, lo, x) < 0.0 {
+                    lo = x;
+                }
+                if cross2(rp, hi, x) > 0.0 {
+                    hi = x;
+                }
+            }
+            // Walk the cones from `lo` leftwards until one holds `hi`.
+            let mut d = lo;
+            let whole = loop {
+                let mut next: Option<[f64; 2]> = None;
+                for &i in group {
+                    let n = &self.nodes[i as usize];
+                    if cross2(rp, n.r, d) >= 0.0
+                        && cross2(rp, n.l, d) <= 0.0
+                        && next.is_none_or(|m| cross2(rp, m, n.l) > 0.0)
+                    {
+                        next = Some(n.l);
+                    }
+                }
+                let Some(l) = next else { break false };
+                if cross2(rp, l, hi) <= 0.0 {
+                    break true;
+                }
+                if cross2(rp, d, l) <= 0.0 {
+                    break false;
+                }
+                d = l;
+            };
+            if whole {
+                f(p);
+            }
+        }
+        self.stack = by;
     }
 
     /// A goal's sweep sees vertex `v` at distance `d` from node `ni`: recorded if a corner.
@@ -96,6 +162,8 @@ const TAG_S: u32 = 0;
 const TAG_T: u32 = 1 << 30;
 const TAG_C: u32 = 2 << 30;
 const TAG_MASK: u32 = 3 << 30;
+/// The parent of a corner the fast mode reached from the start as an entry (no sweep node).
+const NO_ENTRY_NODE: u32 = !TAG_MASK;
 
 /// A corner's state in a corner-graph query.
 #[derive(Debug, Clone, Copy, Default)]
@@ -174,6 +242,11 @@ impl Searcher {
             lm: gb_rev.as_ref(),
             ..*q
         };
+        if mode == Mode::Fast
+            && let Some(expanded) = self.entry_search(mesh, graph, q, gb, (start, goal))
+        {
+            return Ok((expanded, true));
+        }
         let qs = Query { sweep: true, ..*q };
         let weight = match mode {
             Mode::Optimal => 1.0,
@@ -205,6 +278,147 @@ impl Searcher {
         self.polyanya_poly(mesh, q).map(|e| (e, false))
     }
 
+    /// The fast mode's search over the corner graph without sweeps: the goal straight from
+    /// the start, else a search from the start polygon's entries ([`CornerGraph::entries`],
+    /// corners the start certainly sees) to the goal polygon's, weighted by [`FAST_WEIGHT`].
+    /// The path found is walked through the triangles (`self.corridor` and `self.turns`).
+    /// `None` (nothing found, or a polygon without entries) leaves the query to the sweeps.
+    fn entry_search(
+        &mut self,
+        mesh: &NavMesh,
+        graph: &CornerGraph,
+        q: &Query,
+        lmb: Option<&GoalBounds>,
+        (start, goal): (Location, Location),
+    ) -> Option<usize> {
+        let (es, eg) = (graph.entries(q.start_poly), graph.entries(q.goal));
+        if es.is_empty() || eg.is_empty() {
+            return None;
+        }
+        if self.walk_polyline(mesh, start, goal, &[]) {
+            return Some(0);
+        }
+        let stamp = self.begin_corners(mesh);
+        for &c in eg {
+            let d = dist(Self::ppos(mesh, c), q.t);
+            let st = &mut self.cstate[c as usize];
+            if st.tstamp != stamp || d < st.td {
+                st.tstamp = stamp;
+                st.td = d;
+            }
+        }
+        let gq = GraphQuery {
+            graph,
+            t: q.t,
+            lmb,
+            weight: FAST_WEIGHT,
+        };
+        let mut best = Best {
+            len: f64::INFINITY,
+            corner: NO_TRIANGLE,
+        };
+        self.heap.clear();
+        for &c in es {
+            let d = dist(q.s, Self::ppos(mesh, c));
+            self.relax(mesh, &gq, c, d, TAG_S | NO_ENTRY_NODE, &mut best);
+        }
+        let mut expanded = 0usize;
+        while let Some((k, i)) = self.heap.pop() {
+            if k >= key(best.len) {
+                break;
+            }
+            expanded += 1;
+            self.pop_corner(mesh, &gq, i & !TAG_MASK, q.s, &mut best);
+        }
+        self.heap.clear();
+        if best.corner == NO_TRIANGLE {
+            return None;
+        }
+        // No worse than the bound allows against a lower bound of the shortest length.
+        let lower = dist(q.s, q.t).max(lmb.map_or(0.0, |b| b.start));
+        if best.len > FAST_BOUND * lower {
+            return None;
+        }
+        self.trace_chain(best.corner);
+        let seq = std::mem::take(&mut self.chain);
+        let walked = self.walk_polyline(mesh, start, goal, &seq);
+        self.chain = seq;
+        walked.then_some(expanded)
+    }
+
+    /// Starts a corner-graph search: a fresh stamp for `self.cstate`, returned.
+    fn begin_corners(&mut self, mesh: &NavMesh) -> u32 {
+        let nv = mesh.vertices.len();
+        if self.cstate.len() < nv {
+            self.cstate.resize(nv, CornerState::default());
+        }
+        self.cq = self.cq.wrapping_add(1);
+        if self.cq == 0 {
+            self.cstate.fill(CornerState::default());
+            self.cq = 1;
+        }
+        self.cq
+    }
+
+    /// Closes corner `i` (unless closed already) and relaxes the edges a taut path may take
+    /// from it (`s`: the start).
+    #[inline]
+    fn pop_corner(
+        &mut self,
+        mesh: &NavMesh,
+        gq: &GraphQuery,
+        i: u32,
+        s: [f64; 2],
+        best: &mut Best,
+    ) {
+        let st = &mut self.cstate[i as usize];
+        if st.closed {
+            return;
+        }
+        st.closed = true;
+        let (g, parent) = (st.g, st.parent);
+        // Where the path came from: the corner before, or the start (none for an entry: the
+        // fast mode's path need not be taut there).
+        let u = if parent & TAG_MASK == TAG_C {
+            Some(Self::ppos(mesh, parent & !TAG_MASK))
+        } else {
+            (parent & !TAG_MASK != NO_ENTRY_NODE).then_some(s)
+        };
+        let graph = gq.graph;
+        let (to, len) = graph.edges(i);
+        let cq = self.cq;
+        for (&w, &d) in to.iter().zip(len) {
+            // (The fast mode's last corners, the goal's entries, are reached without the test:
+            // the path need not be taut there.)
+            if let Some(u) = u
+                && !(gq.weight > 1.0 && self.cstate[w as usize].tstamp == cq)
+                && !graph.taut(mesh, i, u, Self::ppos(mesh, w))
+            {
+                continue;
+            }
+            let g2 = g + f64::from(d);
+            self.relax(mesh, gq, w, g2, i | TAG_C, best);
+        }
+    }
+
+    /// `self.chain`: the corners from the first to `last`; returns the parent of the first
+    /// (the start's sweep node that saw it, or [`NO_ENTRY_NODE`]).
+    fn trace_chain(&mut self, last: u32) -> u32 {
+        self.chain.clear();
+        let mut c = last;
+        let first_parent = loop {
+            self.chain.push(c);
+            let p = self.cstate[c as usize].parent;
+            if p & TAG_MASK == TAG_C {
+                c = p & !TAG_MASK;
+            } else {
+                break p & !TAG_MASK;
+            }
+        };
+        self.chain.reverse();
+        first_parent
+    }
+
     /// The optimal search over the corner graph: sweeps from the start and from the goal and a
     /// search over the graph between the corners they see, all in one queue ordered by lower
     /// bounds of the whole length. Fills `self.steps` with the polygon corridor of the optimal
@@ -225,11 +439,7 @@ impl Searcher {
             lmb,
             weight,
         };
-        let nv = mesh.vertices.len();
-        if self.cstate.len() < nv {
-            self.cstate.resize(nv, CornerState::default());
-        }
-        let stamp = self.stamp;
+        let stamp = self.begin_corners(mesh);
         let limit = 32 * mesh.triangle_count() + 1_000_000;
         let mut buf = std::mem::take(&mut self.pbuf);
         for (qq, tag) in [(q, TAG_S), (qt, TAG_T)] {
@@ -266,26 +476,7 @@ impl Searcher {
             }
             expanded += 1;
             if tag == TAG_C {
-                let st = &mut self.cstate[i as usize];
-                if st.closed {
-                    continue;
-                }
-                st.closed = true;
-                let (g, parent) = (st.g, st.parent);
-                // Where the path came from: the corner before, or the start.
-                let u = if parent & TAG_MASK == TAG_C {
-                    Self::ppos(mesh, parent & !TAG_MASK)
-                } else {
-                    q.s
-                };
-                let (to, len) = graph.edges(i);
-                for (&w, &d) in to.iter().zip(len) {
-                    if !graph.taut(mesh, i, u, Self::ppos(mesh, w)) {
-                        continue;
-                    }
-                    let g2 = g + f64::from(d);
-                    self.relax(mesh, &gq, w, g2, i | TAG_C, &mut best);
-                }
+                self.pop_corner(mesh, &gq, i, q.s, &mut best);
                 continue;
             }
             let qq = if tag == TAG_S { q } else { qt };
@@ -349,19 +540,8 @@ impl Searcher {
         if best.corner == NO_TRIANGLE {
             return Err(PathError::NotFound);
         }
-        // The corners from the last back to the first, and the start's sweep node that saw the
-        // first.
-        let mut c = best.corner;
-        self.route = loop {
-            self.chain.push(c);
-            let p = self.cstate[c as usize].parent;
-            if p & TAG_MASK == TAG_C {
-                c = p & !TAG_MASK;
-            } else {
-                break p & !TAG_MASK;
-            }
-        };
-        self.chain.reverse();
+        // The corners, and the start's sweep node that saw the first.
+        self.route = self.trace_chain(best.corner);
         Ok(expanded)
     }
 
@@ -395,7 +575,7 @@ impl Searcher {
         parent: u32,
         best: &mut Best,
     ) {
-        let stamp = self.stamp;
+        let stamp = self.cq;
         let st = &mut self.cstate[c as usize];
         if st.stamp != stamp {
             st.stamp = stamp;
