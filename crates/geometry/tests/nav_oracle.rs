@@ -5,6 +5,7 @@
 mod nav_support;
 
 use areakit_geometry::Vec3;
+use areakit_geometry::nav::corners::MAX_ENTRIES;
 use areakit_geometry::nav::{FAST_BOUND, Mode, NavMesh, Path, PathError, SearchOptions, Searcher};
 use nav_support::*;
 
@@ -27,6 +28,7 @@ fn optimal_equals_visibility_graph_oracle() {
     let (mut domains, mut pairs, mut vertex_pairs, mut worst) = (0, 0, 0, 0.0f64);
     let mut landmark_checks = 0usize;
     let mut cg_pairs = 0usize;
+    let (mut entry_checks, mut polys_with_entries, mut polys_total) = (0usize, 0usize, 0usize);
     let mut ratios = Vec::new();
     let mut samples = 0;
     for d in 0..24 {
@@ -57,9 +59,38 @@ fn optimal_equals_visibility_graph_oracle() {
                 }
             }
         }
-        // With the corner graph (and with landmarks besides): exact, and fast within 2 %.
+        // With the corner graph (and with landmarks besides): exact, and fast within
+        // FAST_BOUND.
         let mut with_cg = mesh.clone();
         with_cg.build_corner_graph();
+        // Every polygon's entries see the whole polygon: its corners and its centre straight.
+        let cg = with_cg.corner_graph().expect("corner graph");
+        let pl = with_cg.polygons();
+        for p in 0..pl.count() as u32 {
+            let entries = cg.entries(p);
+            assert!(entries.len() <= MAX_ENTRIES);
+            polys_with_entries += usize::from(!entries.is_empty());
+            let c = pl.corners(p);
+            let centre = c.iter().fold([0.0; 2], |m, &v| {
+                let x = p2(s.vertices[v as usize]);
+                [m[0] + x[0] / c.len() as f64, m[1] + x[1] / c.len() as f64]
+            });
+            for &e in entries {
+                assert!(with_cg.is_corner(e), "domain {d}: entry {e} not a corner");
+                let pe = p2(s.vertices[e as usize]);
+                let targets = c.iter().map(|&v| p2(s.vertices[v as usize]));
+                for x in targets.chain([centre]) {
+                    let straight = ((x[0] - pe[0]).powi(2) + (x[1] - pe[1]).powi(2)).sqrt();
+                    let walk = oracle.distance(pe, x);
+                    assert!(
+                        walk <= straight * (1.0 + 1e-6) + 1e-6,
+                        "domain {d}: polygon {p} entry {e} does not see {x:?} ({walk} > {straight})"
+                    );
+                    entry_checks += 1;
+                }
+            }
+        }
+        polys_total += pl.count();
         let mut with_both = with_lm.clone();
         with_both.build_corner_graph();
         for k in 0..30 {
@@ -166,6 +197,14 @@ fn optimal_equals_visibility_graph_oracle() {
         searcher.walk_fallbacks(),
         0,
         "corner-graph paths not walked straight through the triangles"
+    );
+    assert!(
+        entry_checks > 24 * 50,
+        "only {entry_checks} entry sights checked"
+    );
+    assert!(
+        polys_with_entries * 10 >= polys_total * 9,
+        "{polys_with_entries} of {polys_total} polygons have entries"
     );
     assert!(
         landmark_checks > 24 * 20,

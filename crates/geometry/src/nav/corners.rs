@@ -287,31 +287,45 @@ struct Block {
 
 /// Per polygon its entries ([`CornerGraph::entries`]) from the `(polygon, corner)` pairs of
 /// the sweeps: the nearest [`MAX_ENTRIES`] distinct corners to the polygon's centre.
-fn entries(mesh: &NavMesh, mut seen: Vec<(u32, u32)>) -> (Vec<u32>, Vec<u32>) {
+fn entries(mesh: &NavMesh, seen: Vec<(u32, u32)>) -> (Vec<u32>, Vec<u32>) {
     let pl = &mesh.poly;
     let np = pl.count();
-    seen.sort_unstable();
-    seen.dedup();
+    // The corners per polygon (counting sort).
+    let mut start = vec![0u32; np + 1];
+    for &(p, _) in &seen {
+        start[p as usize + 1] += 1;
+    }
+    for p in 0..np {
+        start[p + 1] += start[p];
+    }
+    let mut fill = start.clone();
+    let mut by = vec![0u32; seen.len()];
+    for &(p, v) in &seen {
+        by[fill[p as usize] as usize] = v;
+        fill[p as usize] += 1;
+    }
+    drop(fill);
+    drop(seen);
     let mut first = Vec::with_capacity(np + 1);
     let mut out = Vec::new();
     let mut row: Vec<(f64, u32)> = Vec::new();
-    let mut i = 0;
-    for p in 0..np as u32 {
+    for p in 0..np {
         first.push(out.len() as u32);
         row.clear();
-        let c = pl.corners(p);
+        let c = pl.corners(p as u32);
         let mut m = [0.0f64; 2];
         for &v in c {
             let q = plan(mesh.vertices[v as usize]);
             m = [m[0] + q[0], m[1] + q[1]];
         }
         let m = [m[0] / c.len() as f64, m[1] / c.len() as f64];
-        while i < seen.len() && seen[i].0 == p {
-            let q = plan(mesh.vertices[seen[i].1 as usize]);
-            row.push(((q[0] - m[0]).hypot(q[1] - m[1]), seen[i].1));
-            i += 1;
+        for &v in &by[start[p] as usize..start[p + 1] as usize] {
+            let q = plan(mesh.vertices[v as usize]);
+            let (dx, dy) = (q[0] - m[0], q[1] - m[1]);
+            row.push(((dx * dx + dy * dy).sqrt(), v));
         }
         row.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        row.dedup_by_key(|e| e.1);
         out.extend(row.iter().take(MAX_ENTRIES).map(|e| e.1));
     }
     first.push(out.len() as u32);

@@ -199,7 +199,8 @@ impl Landmarks {
         let mut hi = [f64::INFINITY; MAX_LANDMARKS];
         for &v in mesh.poly.corners(p) {
             let q = mesh.vertices[v as usize];
-            let r = (f64::from(q.x) - x[0]).hypot(f64::from(q.y) - x[1]);
+            let (dx, dy) = (f64::from(q.x) - x[0], f64::from(q.y) - x[1]);
+            let r = (dx * dx + dy * dy).sqrt();
             for i in 0..self.k {
                 let d = f64::from(self.dist[v as usize * self.k + i]);
                 if d.is_finite() {

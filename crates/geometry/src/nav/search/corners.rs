@@ -48,20 +48,30 @@ impl Searcher {
         let rp = Self::ppos(mesh, v);
         let mut by = std::mem::take(&mut self.stack);
         by.clear();
-        by.extend(
-            (0..self.nodes.len() as u32).filter(|&i| self.nodes[i as usize].flags & FINAL == 0),
-        );
+        // First each node alone (most polygons are seen through one edge); the others are
+        // grouped by polygon.
+        for (i, n) in self.nodes.iter().enumerate() {
+            if n.flags & FINAL != 0 {
+                continue;
+            }
+            let alone = n.flags & COLLINEAR != 0
+                || mesh.poly.corners(n.tri).iter().all(|&c| {
+                    let x = Self::ppos(mesh, c);
+                    cross2(rp, n.r, x) >= 0.0 && cross2(rp, n.l, x) <= 0.0
+                });
+            if alone {
+                f(n.tri);
+            } else {
+                by.push(i as u32);
+            }
+        }
         by.sort_unstable_by_key(|&i| self.nodes[i as usize].tri);
         for group in by.chunk_by(|&a, &b| self.nodes[a as usize].tri == self.nodes[b as usize].tri)
         {
-            let p = self.nodes[group[0] as usize].tri;
-            if group
-                .iter()
-                .any(|&i| self.nodes[i as usize].flags & COLLINEAR != 0)
-            {
-                f(p);
+            if group.len() < 2 {
                 continue;
             }
+            let p = self.nodes[group[0] as usize].tri;
             // The polygon's rightmost and leftmost corners seen from `v` (it lies on one side of
             // `v`, which is not one of its corners).
             let corners = mesh.poly.corners(p);
@@ -210,13 +220,14 @@ fn cone_holds(rp: [f64; 2], l: [f64; 2], r: [f64; 2], x: [f64; 2]) -> bool {
 }
 
 impl Searcher {
-    /// A query on a mesh with the corner graph: the search over it
-    /// ([`Searcher::corner_search`]) from `q` (the polygon layer's query from `start`, `gb`
-    /// its landmark bounds) and the same query from `goal`, weighted for the fast mode. The
-    /// path found is walked straight through the triangles ([`Searcher::walk_polyline`]:
-    /// `self.corridor` and `self.turns` are then the path, and the result says so); if that
-    /// walk fails, its polygon corridor is rebuilt into `self.steps`; if that fails too, the
-    /// polygon layer's optimal search fills `self.steps`.
+    /// A query on a mesh with the corner graph. The fast mode first tries the search from the
+    /// polygons' entries ([`Searcher::entry_search`]). Otherwise the search over the graph
+    /// with sweeps ([`Searcher::corner_search`]) from `q` (the polygon layer's query from
+    /// `start`, `gb` its landmark bounds) and the same query from `goal`, weighted for the
+    /// fast mode. The path found is walked straight through the triangles
+    /// ([`Searcher::walk_polyline`]: `self.corridor` and `self.turns` are then the path, and
+    /// the result says so); if that walk fails, its polygon corridor is rebuilt into
+    /// `self.steps`; if that fails too, the polygon layer's optimal search fills `self.steps`.
     pub(super) fn corner_query(
         &mut self,
         mesh: &NavMesh,
@@ -226,6 +237,11 @@ impl Searcher {
         (start, goal): (Location, Location),
         mode: Mode,
     ) -> Result<(usize, bool), PathError> {
+        if mode == Mode::Fast
+            && let Some(expanded) = self.entry_search(mesh, graph, q, gb, (start, goal))
+        {
+            return Ok((expanded, true));
+        }
         let goal_vertex = vertex_at(mesh, goal);
         let gb_rev = mesh
             .lm
@@ -242,11 +258,6 @@ impl Searcher {
             lm: gb_rev.as_ref(),
             ..*q
         };
-        if mode == Mode::Fast
-            && let Some(expanded) = self.entry_search(mesh, graph, q, gb, (start, goal))
-        {
-            return Ok((expanded, true));
-        }
         let qs = Query { sweep: true, ..*q };
         let weight = match mode {
             Mode::Optimal => 1.0,
@@ -282,7 +293,9 @@ impl Searcher {
     /// the start, else a search from the start polygon's entries ([`CornerGraph::entries`],
     /// corners the start certainly sees) to the goal polygon's, weighted by [`FAST_WEIGHT`].
     /// The path found is walked through the triangles (`self.corridor` and `self.turns`).
-    /// `None` (nothing found, or a polygon without entries) leaves the query to the sweeps.
+    /// `None` (a polygon without entries, nothing found, a path over [`FAST_BOUND`] times the
+    /// lower bound, or one the walk could not follow: counted in `walk_fallbacks`) leaves the
+    /// query to the sweeps.
     fn entry_search(
         &mut self,
         mesh: &NavMesh,
@@ -295,7 +308,11 @@ impl Searcher {
         if es.is_empty() || eg.is_empty() {
             return None;
         }
-        if self.walk_polyline(mesh, start, goal, &[]) {
+        // The goal straight from the start (not tried where the landmarks show the shortest
+        // path is longer than the straight line).
+        let straight = dist(q.s, q.t);
+        let lower = straight.max(lmb.map_or(0.0, |b| b.start));
+        if lower <= straight * (1.0 + 1e-6) + 1e-6 && self.walk_polyline(mesh, start, goal, &[]) {
             return Some(0);
         }
         let stamp = self.begin_corners(mesh);
@@ -335,7 +352,6 @@ impl Searcher {
             return None;
         }
         // No worse than the bound allows against a lower bound of the shortest length.
-        let lower = dist(q.s, q.t).max(lmb.map_or(0.0, |b| b.start));
         if best.len > FAST_BOUND * lower {
             return None;
         }
@@ -343,6 +359,9 @@ impl Searcher {
         let seq = std::mem::take(&mut self.chain);
         let walked = self.walk_polyline(mesh, start, goal, &seq);
         self.chain = seq;
+        if !walked {
+            self.walk_fallbacks += 1;
+        }
         walked.then_some(expanded)
     }
 
