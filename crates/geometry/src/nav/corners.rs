@@ -11,6 +11,11 @@
 //! wedges meet only at a point gets one sweep per wedge. A query then sweeps only from its
 //! start and its goal and searches the graph between them ([`super::search`]'s corner search).
 //!
+//! The same sweeps give each polygon its *entries* for the fast mode: the corners (with edges
+//! in and out) that see the whole polygon, the nearest [`MAX_ENTRIES`] to its centre. A fast
+//! query searches the graph from the start polygon's entries to the goal polygon's without
+//! sweeping ([`super::search`]).
+//!
 //! Distances are stored as `f32` (the route's length is measured again on its points).
 
 use super::mesh::{NavMesh, plan};

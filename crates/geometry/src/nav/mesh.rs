@@ -39,7 +39,7 @@
 //! # Point location
 //!
 //! A uniform grid over the plan bounds lists each triangle in every cell its box overlaps
-//! (a cell per sixteen triangles of the bounds' area; the cell size doubles while the lists
+//! (a cell per 32 triangles of the bounds' area; the cell size doubles while the lists
 //! would hold more than eight entries per triangle). [`NavMesh::locate`] applies the rule of
 //! [`crate::query::Locator::face_at`] over the walkable triangles: a triangle contains
 //! `(x, y)` when the point is inside or on its edges seen from above; with a height hint the

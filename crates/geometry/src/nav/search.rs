@@ -49,6 +49,13 @@
 //! goal), then the funnel algorithm (string pulling) over the corridor's portals. The path is
 //! never shorter than the optimal one and usually a few percent longer.
 //!
+//! On a mesh with the corner graph, fast mode searches the graph instead, from the corners
+//! that see the whole start polygon to those that see the whole goal polygon (their
+//! *entries*, [`super::corners::CornerGraph::entries`]), with no sweep; a path over
+//! [`FAST_BOUND`] times a lower bound of the shortest is left to the sweeping graph search
+//! with weighted bounds. In fast mode over the graph `expanded` counts the corners taken from
+//! the queue.
+//!
 //! # What `expanded` counts
 //!
 //! [`Path::expanded`] is the search effort: in optimal mode the number of search nodes
@@ -244,7 +251,7 @@ const FAST_WEIGHT: f64 = 1.02;
 /// On a mesh with the corner graph, a fast path is at most this much longer than the shortest
 /// (plus `f32` rounding): the path over the polygons' entries is kept only when it is at most
 /// this much longer than a lower bound of the shortest (the straight distance, the landmark
-/// bound); otherwise the sweeps find one at most [`FAST_WEIGHT`] longer.
+/// bound); otherwise the sweeps find one at most 2 % longer (their bounds weighted by 1.02).
 pub const FAST_BOUND: f64 = 1.25;
 
 /// The root of the start point.
