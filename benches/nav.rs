@@ -462,6 +462,18 @@ fn build_corner_graph_1m(bencher: Bencher) {
     });
 }
 
+/// The same without the polygons' entries (`build_corner_graph_with(false)`: what an optimal
+/// batch builds).
+#[divan::bench(sample_count = 3)]
+fn build_corner_graph_1m_without_entries(bencher: Bencher) {
+    let c = find("maze_1m");
+    bencher.bench_local(|| {
+        let mut m = c.mesh.clone();
+        m.build_corner_graph_with(false);
+        m.corner_graph().map_or(0, |g| g.edge_count())
+    });
+}
+
 /// `NavMesh::build` of the million-triangle maze.
 #[divan::bench(sample_count = 5)]
 fn build_1m(bencher: Bencher) {

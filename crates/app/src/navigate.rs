@@ -349,12 +349,13 @@ impl PathContext {
                 mode == PathMode::Optimal && queries >= AUTO_CORNER_GRAPH_PAIRS
             }
         };
-        if graph && mode != PathMode::Baked && self.nav.mesh.corner_graph().is_none() {
+        if graph && mode != PathMode::Baked {
             let t = std::time::Instant::now();
-            self.nav.build_corner_graph(true);
-            r.corner_graph_seconds = t.elapsed().as_secs_f64();
-            r.corner_graph_edges = self.nav.mesh.corner_graph().map_or(0, |g| g.edge_count());
-            r.corner_graph = self.nav.mesh.corner_graph().is_some();
+            if self.nav.build_corner_graph_for(mode) {
+                r.corner_graph_seconds = t.elapsed().as_secs_f64();
+                r.corner_graph_edges = self.nav.mesh.corner_graph().map_or(0, |g| g.edge_count());
+                r.corner_graph = self.nav.mesh.corner_graph().is_some();
+            }
         }
         r
     }

@@ -440,6 +440,20 @@ impl AreaNav {
         }
     }
 
+    /// Builds the corner graph for queries in `mode` (with the polygons' entries only for the
+    /// fast mode, the one that uses them; see [`nav::NavMesh::build_corner_graph_with`]),
+    /// unless a graph that serves it is there already. True if it built one.
+    pub fn build_corner_graph_for(&mut self, mode: PathMode) -> bool {
+        let entries = mode == PathMode::Fast;
+        match self.mesh.corner_graph() {
+            Some(g) if g.has_entries() || !entries => false,
+            _ => {
+                self.mesh.build_corner_graph_with(entries);
+                true
+            }
+        }
+    }
+
     /// The ground before any carving (rooms stitched, no radius, no blockers): the mesh
     /// searched when nothing was carved.
     pub fn ground_mesh(&self) -> &NavMesh {

@@ -93,6 +93,15 @@ fn optimal_equals_visibility_graph_oracle() {
         polys_total += pl.count();
         let mut with_both = with_lm.clone();
         with_both.build_corner_graph();
+        // Without the entries the fast mode sweeps from both ends instead.
+        let mut without_entries = mesh.clone();
+        without_entries.build_corner_graph_with(false);
+        let g = without_entries.corner_graph().expect("corner graph");
+        assert!(!g.has_entries() && g.entries(0).is_empty());
+        assert_eq!(
+            g.edge_count(),
+            with_cg.corner_graph().map_or(0, |g| g.edge_count())
+        );
         for k in 0..30 {
             // Some endpoints exactly on vertices (start/goal at a corner).
             let a = if k % 7 == 0 {
@@ -138,6 +147,7 @@ fn optimal_equals_visibility_graph_oracle() {
             for (what, m) in [
                 ("corner graph", &with_cg),
                 ("graph and landmarks", &with_both),
+                ("graph without entries", &without_entries),
             ] {
                 searcher
                     .find_path_into(m, a, b, &opts(Mode::Optimal), &mut path)
@@ -187,7 +197,7 @@ fn optimal_equals_visibility_graph_oracle() {
     );
     assert_eq!(domains, 24);
     assert_eq!(pairs, 24 * 30);
-    assert_eq!(cg_pairs, 2 * 24 * 30);
+    assert_eq!(cg_pairs, 3 * 24 * 30);
     assert_eq!(
         searcher.corner_fallbacks(),
         0,

@@ -46,9 +46,15 @@ pub const MAX_ENTRIES: usize = 16;
 const NO_WALLS: [u32; 2] = [u32::MAX; 2];
 
 impl CornerGraph {
-    /// Sweeps from every corner of `mesh` and keeps the turns (`None` only if a
-    /// worker thread failed).
+    /// Sweeps from every corner of `mesh` and keeps the turns and the polygons' entries
+    /// (`None` only if a worker thread failed).
     pub fn build(mesh: &NavMesh) -> Option<CornerGraph> {
+        Self::build_with(mesh, true)
+    }
+
+    /// [`CornerGraph::build`], with the polygons' entries only if `entries` (without them
+    /// every polygon has none).
+    pub fn build_with(mesh: &NavMesh, want_entries: bool) -> Option<CornerGraph> {
         let nv = mesh.vertices.len();
         let pl = &mesh.poly;
         // Per vertex, the polygons with it as a corner.
@@ -91,7 +97,7 @@ impl CornerGraph {
                             .step_by(threads)
                             .map(|b| {
                                 let r = b * block..((b + 1) * block).min(nv);
-                                (b, sweep_block(mesh, around, r))
+                                (b, sweep_block(mesh, around, r, want_entries))
                             })
                             .collect::<Vec<_>>()
                     })
@@ -130,7 +136,12 @@ impl CornerGraph {
             turned[w as usize] = true;
         }
         seen.retain(|&(_, v)| turned[v as usize] && first[v as usize + 1] > first[v as usize]);
-        let (entry_first, entries) = entries(mesh, seen);
+        drop(turned);
+        let (entry_first, entries) = if want_entries {
+            entries(mesh, seen)
+        } else {
+            (Vec::new(), Vec::new())
+        };
         Some(CornerGraph {
             first,
             to,
@@ -139,6 +150,11 @@ impl CornerGraph {
             entry_first,
             entries,
         })
+    }
+
+    /// Whether the graph holds the polygons' entries ([`CornerGraph::build_with`]).
+    pub fn has_entries(&self) -> bool {
+        !self.entry_first.is_empty()
     }
 
     /// The entries of polygon `p`: corners that see the whole polygon, nearest first (at most
@@ -340,7 +356,12 @@ fn entries(mesh: &NavMesh, seen: Vec<(u32, u32)>) -> (Vec<u32>, Vec<u32>) {
 
 /// The sweeps from the corners among vertices `range`: per vertex its first edge (counted from
 /// the block's start), then the targets and distances.
-fn sweep_block(mesh: &NavMesh, around: &Around, range: std::ops::Range<usize>) -> Block {
+fn sweep_block(
+    mesh: &NavMesh,
+    around: &Around,
+    range: std::ops::Range<usize>,
+    entries: bool,
+) -> Block {
     let mut searcher = Searcher::new();
     let mut first = Vec::with_capacity(range.len());
     let mut to: Vec<u32> = Vec::new();
@@ -355,7 +376,9 @@ fn sweep_block(mesh: &NavMesh, around: &Around, range: std::ops::Range<usize>) -
             continue;
         }
         // A corner sees the whole of each polygon it is a corner of (they are convex).
-        seen.extend(polys.iter().map(|&p| (p, v as u32)));
+        if entries {
+            seen.extend(polys.iter().map(|&p| (p, v as u32)));
+        }
         row.clear();
         // One sweep per wedge round the vertex (a sweep turns round the vertex through the
         // polygons that share its edges; a pinched vertex has several wedges).
@@ -372,7 +395,9 @@ fn sweep_block(mesh: &NavMesh, around: &Around, range: std::ops::Range<usize>) -
                     .map(|&(w, d, _)| (w, d as f32)),
             );
             covered[i] = true;
-            searcher.seen_whole(mesh, v as u32, |p| seen.push((p, v as u32)));
+            if entries {
+                searcher.seen_whole(mesh, v as u32, |p| seen.push((p, v as u32)));
+            }
             searcher.swept_polygons(|p| {
                 if let Some(j) = polys.iter().position(|&q| q == p) {
                     covered[j] = true;

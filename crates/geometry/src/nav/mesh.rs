@@ -301,7 +301,15 @@ impl NavMesh {
     /// Builds the corner graph ([`super::corners`]): the optimal search on the polygon layer
     /// then sweeps only from the start and the goal and searches the graph between them.
     pub fn build_corner_graph(&mut self) {
-        self.cg = super::corners::CornerGraph::build(self);
+        self.build_corner_graph_with(true);
+    }
+
+    /// [`NavMesh::build_corner_graph`], with the polygons' entries only if `entries`: the
+    /// fast mode's start and end points on the graph
+    /// ([`super::corners::CornerGraph::entries`]). The optimal search does not use them;
+    /// without them the fast mode over the graph sweeps from both ends instead.
+    pub fn build_corner_graph_with(&mut self, entries: bool) {
+        self.cg = super::corners::CornerGraph::build_with(self, entries);
     }
 
     /// Drops the corner graph.
