@@ -80,6 +80,10 @@ impl CornerGraph {
             first: around_first,
             polys: around,
         };
+        let walls = walls(mesh);
+        let centres = want_entries.then(|| centres(mesh));
+        let centres = centres.as_deref();
+        let wl = &walls;
         // Directed: per corner, its sorted distinct targets with distances. The vertices are
         // swept in blocks on all cores (thread `i` takes every `threads`-th block, so that
         // crowded and empty stretches spread evenly), each thread with its own searcher.
@@ -88,65 +92,62 @@ impl CornerGraph {
             .min(16);
         let block = (nv / (threads * 16)).max(1024);
         let nblocks = nv.div_ceil(block);
-        let mut parts: Vec<(usize, Block)> = std::thread::scope(|scope| {
+        // Each thread also gathers the `(polygon, corner)` pairs of whole sight for the
+        // entries, reduced to the nearest per polygon whenever they grow past `SEEN_LIMIT`.
+        let (mut parts, seen) = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..threads)
                 .map(|i| {
                     let around = &around;
                     scope.spawn(move || {
-                        (i..nblocks)
+                        let mut seen = Vec::new();
+                        let blocks = (i..nblocks)
                             .step_by(threads)
                             .map(|b| {
                                 let r = b * block..((b + 1) * block).min(nv);
-                                (b, sweep_block(mesh, around, r, want_entries))
+                                (b, sweep_block(mesh, around, wl, r, centres, &mut seen))
                             })
-                            .collect::<Vec<_>>()
+                            .collect::<Vec<_>>();
+                        (blocks, seen)
                     })
                 })
                 .collect();
             let mut all = Vec::with_capacity(nblocks);
+            let mut seen: Vec<(u32, u32)> = Vec::new();
             for h in handles {
-                all.extend(h.join().ok()?);
+                let (blocks, s) = h.join().ok()?;
+                all.extend(blocks);
+                if let Some(c) = centres
+                    && seen.len() + s.len() > SEEN_LIMIT
+                {
+                    keep_nearest(mesh, c, &mut seen);
+                }
+                seen.extend(s);
             }
-            Some(all)
+            Some((all, seen))
         })?;
         parts.sort_unstable_by_key(|p| p.0);
         let mut first = Vec::with_capacity(nv + 1);
         let total = parts.iter().map(|p| p.1.to.len()).sum();
         let mut to = Vec::with_capacity(total);
         let mut len = Vec::with_capacity(total);
-        let mut seen = Vec::new();
         for (_, b) in parts {
             let base = to.len() as u32;
             first.extend(b.first.iter().map(|&f| f + base));
             to.extend(b.to);
             len.extend(b.len);
-            if seen.is_empty() {
-                seen = b.seen;
-            } else {
-                seen.extend(b.seen);
-            }
         }
         first.push(to.len() as u32);
         to.shrink_to_fit();
         len.shrink_to_fit();
-        // Entries are corners the graph both reaches and leaves (a wall's straight-on vertex
-        // is a corner that no sweep turns at).
-        let mut turned = vec![false; nv];
-        for &w in &to {
-            turned[w as usize] = true;
-        }
-        seen.retain(|&(_, v)| turned[v as usize] && first[v as usize + 1] > first[v as usize]);
-        drop(turned);
-        let (entry_first, entries) = if want_entries {
-            entries(mesh, seen)
-        } else {
-            (Vec::new(), Vec::new())
+        let (entry_first, entries) = match centres {
+            Some(c) => entries(mesh, c, seen),
+            None => (Vec::new(), Vec::new()),
         };
         Some(CornerGraph {
             first,
             to,
             len,
-            walls: walls(mesh),
+            walls,
             entry_first,
             entries,
         })
@@ -302,18 +303,44 @@ struct Block {
     /// Per edge its target and distance.
     to: Vec<u32>,
     len: Vec<f32>,
-    /// `(polygon, corner)`: the corner sees the whole polygon.
-    seen: Vec<(u32, u32)>,
 }
 
-/// Per polygon its entries ([`CornerGraph::entries`]) from the `(polygon, corner)` pairs of
-/// the sweeps: the nearest [`MAX_ENTRIES`] distinct corners to the polygon's centre.
-fn entries(mesh: &NavMesh, seen: Vec<(u32, u32)>) -> (Vec<u32>, Vec<u32>) {
+/// Whether vertex `v` has two walls ([`walls`]) that are not on one line.
+fn turning_corner(mesh: &NavMesh, walls: &[[u32; 2]], v: u32) -> bool {
+    let [p, n] = walls[v as usize];
+    if p == u32::MAX {
+        return false;
+    }
+    let pos = |x: u32| plan(mesh.vertices[x as usize]);
+    let (o, a, b) = (pos(v), pos(p), pos(n));
+    (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]) != 0.0
+}
+
+/// The plan centre of each polygon (the mean of its corners).
+fn centres(mesh: &NavMesh) -> Vec<[f64; 2]> {
     let pl = &mesh.poly;
-    let np = pl.count();
-    // The corners per polygon (counting sort).
+    (0..pl.count() as u32)
+        .map(|p| {
+            let c = pl.corners(p);
+            let mut m = [0.0f64; 2];
+            for &v in c {
+                let q = plan(mesh.vertices[v as usize]);
+                m = [m[0] + q[0], m[1] + q[1]];
+            }
+            let n = c.len().max(1) as f64;
+            [m[0] / n, m[1] / n]
+        })
+        .collect()
+}
+
+/// Keeps of the `(polygon, corner)` pairs, per polygon, the [`MAX_ENTRIES`] distinct corners
+/// nearest to its centre (ties: the lower vertex), grouped by polygon in order, nearest first.
+/// The nearest of a union are the nearest of the parts' nearest, so a part may be reduced
+/// early (which bounds the pairs a build holds).
+fn keep_nearest(mesh: &NavMesh, centres: &[[f64; 2]], seen: &mut Vec<(u32, u32)>) {
+    let np = centres.len();
     let mut start = vec![0u32; np + 1];
-    for &(p, _) in &seen {
+    for &(p, _) in seen.iter() {
         start[p as usize + 1] += 1;
     }
     for p in 0..np {
@@ -321,25 +348,15 @@ fn entries(mesh: &NavMesh, seen: Vec<(u32, u32)>) -> (Vec<u32>, Vec<u32>) {
     }
     let mut fill = start.clone();
     let mut by = vec![0u32; seen.len()];
-    for &(p, v) in &seen {
+    for &(p, v) in seen.iter() {
         by[fill[p as usize] as usize] = v;
         fill[p as usize] += 1;
     }
     drop(fill);
-    drop(seen);
-    let mut first = Vec::with_capacity(np + 1);
-    let mut out = Vec::new();
+    seen.clear();
     let mut row: Vec<(f64, u32)> = Vec::new();
-    for p in 0..np {
-        first.push(out.len() as u32);
+    for (p, m) in centres.iter().enumerate() {
         row.clear();
-        let c = pl.corners(p as u32);
-        let mut m = [0.0f64; 2];
-        for &v in c {
-            let q = plan(mesh.vertices[v as usize]);
-            m = [m[0] + q[0], m[1] + q[1]];
-        }
-        let m = [m[0] / c.len() as f64, m[1] / c.len() as f64];
         for &v in &by[start[p] as usize..start[p + 1] as usize] {
             let q = plan(mesh.vertices[v as usize]);
             let (dx, dy) = (q[0] - m[0], q[1] - m[1]);
@@ -347,20 +364,46 @@ fn entries(mesh: &NavMesh, seen: Vec<(u32, u32)>) -> (Vec<u32>, Vec<u32>) {
         }
         row.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         row.dedup_by_key(|e| e.1);
-        out.extend(row.iter().take(MAX_ENTRIES).map(|e| e.1));
+        seen.extend(row.iter().take(MAX_ENTRIES).map(|e| (p as u32, e.1)));
+    }
+}
+
+/// A block reduces its pairs ([`keep_nearest`]) when it holds more than this many.
+const SEEN_LIMIT: usize = 1 << 22;
+
+/// Per polygon its entries ([`CornerGraph::entries`]) from the `(polygon, corner)` pairs of
+/// the sweeps.
+fn entries(
+    mesh: &NavMesh,
+    centres: &[[f64; 2]],
+    mut seen: Vec<(u32, u32)>,
+) -> (Vec<u32>, Vec<u32>) {
+    keep_nearest(mesh, centres, &mut seen);
+    let np = centres.len();
+    let mut first = Vec::with_capacity(np + 1);
+    let mut out = Vec::with_capacity(seen.len());
+    let mut i = 0;
+    for p in 0..np as u32 {
+        first.push(out.len() as u32);
+        while i < seen.len() && seen[i].0 == p {
+            out.push(seen[i].1);
+            i += 1;
+        }
     }
     first.push(out.len() as u32);
-    out.shrink_to_fit();
     (first, out)
 }
 
 /// The sweeps from the corners among vertices `range`: per vertex its first edge (counted from
-/// the block's start), then the targets and distances.
+/// the block's start), then the targets and distances; with `centres` (the entries wanted),
+/// the `(polygon, corner)` pairs of whole sight are added to `seen`.
 fn sweep_block(
     mesh: &NavMesh,
     around: &Around,
+    walls: &[[u32; 2]],
     range: std::ops::Range<usize>,
-    entries: bool,
+    centres: Option<&[[f64; 2]]>,
+    seen: &mut Vec<(u32, u32)>,
 ) -> Block {
     let mut searcher = Searcher::new();
     let mut first = Vec::with_capacity(range.len());
@@ -368,15 +411,24 @@ fn sweep_block(
     let mut len: Vec<f32> = Vec::new();
     let mut row: Vec<(u32, f32)> = Vec::new();
     let mut covered: Vec<bool> = Vec::new();
-    let mut seen: Vec<(u32, u32)> = Vec::new();
     for v in range {
         first.push(to.len() as u32);
         let polys = &around.polys[around.first[v] as usize..around.first[v + 1] as usize];
         if polys.is_empty() || !mesh.is_corner(v as u32) {
             continue;
         }
-        // A corner sees the whole of each polygon it is a corner of (they are convex).
-        if entries {
+        // Entries are corners with walls that turn (a straight wall's vertices are corners
+        // that sweeps hardly ever turn at, so they would be poor last corners) and with edges
+        // out (kept below). A corner sees the whole of each polygon it is a corner of (they
+        // are convex).
+        if let Some(c) = centres
+            && seen.len() > SEEN_LIMIT
+        {
+            keep_nearest(mesh, c, seen);
+        }
+        let at = seen.len();
+        let entry = centres.filter(|_| turning_corner(mesh, walls, v as u32));
+        if entry.is_some() {
             seen.extend(polys.iter().map(|&p| (p, v as u32)));
         }
         row.clear();
@@ -395,7 +447,7 @@ fn sweep_block(
                     .map(|&(w, d, _)| (w, d as f32)),
             );
             covered[i] = true;
-            if entries {
+            if entry.is_some() {
                 searcher.seen_whole(mesh, v as u32, |p| seen.push((p, v as u32)));
             }
             searcher.swept_polygons(|p| {
@@ -404,6 +456,9 @@ fn sweep_block(
                 }
             });
         }
+        if row.is_empty() {
+            seen.truncate(at);
+        }
         row.sort_unstable_by_key(|e| e.0);
         row.dedup_by_key(|e| e.0);
         for &(w, d) in &row {
@@ -411,12 +466,7 @@ fn sweep_block(
             len.push(d);
         }
     }
-    Block {
-        first,
-        to,
-        len,
-        seen,
-    }
+    Block { first, to, len }
 }
 
 /// Per vertex, the polygons with it as a corner (`polys[first[v]..first[v + 1]]`).
