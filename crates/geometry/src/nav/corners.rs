@@ -474,3 +474,89 @@ struct Around {
     first: Vec<u32>,
     polys: Vec<u32>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nav::Surface;
+    use glam::Vec3;
+
+    /// A 6 × 6 grid of unit squares with a 2 × 2 hole in the middle.
+    fn holed_grid() -> NavMesh {
+        let n = 6u32;
+        let vertices = (0..=n)
+            .flat_map(|j| (0..=n).map(move |i| Vec3::new(i as f32, j as f32, 0.0)))
+            .collect();
+        let id = |i: u32, j: u32| j * (n + 1) + i;
+        let mut triangles = Vec::new();
+        for j in 0..n {
+            for i in 0..n {
+                if (2..4).contains(&i) && (2..4).contains(&j) {
+                    continue;
+                }
+                triangles.push([id(i, j), id(i + 1, j), id(i + 1, j + 1)]);
+                triangles.push([id(i, j), id(i + 1, j + 1), id(i, j + 1)]);
+            }
+        }
+        let regions = vec![0; triangles.len()];
+        NavMesh::build(&Surface {
+            vertices,
+            triangles,
+            regions,
+        })
+        .expect("valid grid")
+    }
+
+    #[test]
+    fn keeping_the_nearest_early_changes_nothing() {
+        let mesh = holed_grid();
+        let c = centres(&mesh);
+        let nv = mesh.vertices.len() as u32;
+        // Every polygon with every vertex, twice (duplicates are dropped), in a scrambled order.
+        let mut all: Vec<(u32, u32)> = (0..c.len() as u32)
+            .flat_map(|p| (0..2 * nv).map(move |k| (p, (k * 5 + p) % nv)))
+            .collect();
+        all.reverse();
+        let mut whole = all.clone();
+        keep_nearest(&mesh, &c, &mut whole);
+        let mut early = Vec::new();
+        for chunk in all.chunks(37) {
+            if early.len() > 50 {
+                keep_nearest(&mesh, &c, &mut early);
+            }
+            early.extend_from_slice(chunk);
+        }
+        keep_nearest(&mesh, &c, &mut early);
+        assert_eq!(whole, early);
+        // At most MAX_ENTRIES distinct corners per polygon, nearest first.
+        for p in 0..c.len() as u32 {
+            let row: Vec<u32> = whole.iter().filter(|e| e.0 == p).map(|e| e.1).collect();
+            assert_eq!(row.len(), MAX_ENTRIES.min(nv as usize), "polygon {p}");
+            let d = |v: u32| {
+                let q = plan(mesh.vertices[v as usize]);
+                let m = c[p as usize];
+                (q[0] - m[0]).hypot(q[1] - m[1])
+            };
+            assert!(row.windows(2).all(|w| d(w[0]) <= d(w[1]) && w[0] != w[1]));
+        }
+    }
+
+    #[test]
+    fn entries_see_their_polygons_and_are_left_out_on_request() {
+        let mut mesh = holed_grid();
+        mesh.build_corner_graph();
+        let g = mesh.corner_graph().expect("graph");
+        assert!(g.has_entries());
+        let np = mesh.poly.count() as u32;
+        // The hole's four corners are the only corners with turning walls; each polygon is
+        // seen whole by at least one of them.
+        for p in 0..np {
+            let e = g.entries(p);
+            assert!(!e.is_empty() && e.len() <= 4, "polygon {p}: {e:?}");
+            assert!(e.iter().all(|&v| mesh.is_corner(v) && g.degree(v) > 0));
+        }
+        mesh.build_corner_graph_with(false);
+        let g = mesh.corner_graph().expect("graph");
+        assert!(!g.has_entries() && (0..np).all(|p| g.entries(p).is_empty()));
+    }
+}
