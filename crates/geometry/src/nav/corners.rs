@@ -12,7 +12,8 @@
 //! start and its goal and searches the graph between them ([`super::search`]'s corner search).
 //!
 //! The same sweeps give each polygon its *entries* for the fast mode: the corners (with edges
-//! in and out) that see the whole polygon, the nearest [`MAX_ENTRIES`] to its centre. A fast
+//! out and walls not on one line) that see the whole polygon, the nearest [`MAX_ENTRIES`] to
+//! its centre. A fast
 //! query searches the graph from the start polygon's entries to the goal polygon's without
 //! sweeping ([`super::search`]).
 //!
@@ -93,7 +94,7 @@ impl CornerGraph {
         let block = (nv / (threads * 16)).max(1024);
         let nblocks = nv.div_ceil(block);
         // Each thread also gathers the `(polygon, corner)` pairs of whole sight for the
-        // entries, reduced to the nearest per polygon whenever they grow past `SEEN_LIMIT`.
+        // entries, reduced to the nearest per polygon whenever they grow past `seen_limit`.
         let (mut parts, seen) = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..threads)
                 .map(|i| {
@@ -117,7 +118,7 @@ impl CornerGraph {
                 let (blocks, s) = h.join().ok()?;
                 all.extend(blocks);
                 if let Some(c) = centres
-                    && seen.len() + s.len() > SEEN_LIMIT
+                    && seen.len() + s.len() > seen_limit(c.len())
                 {
                     keep_nearest(mesh, c, &mut seen);
                 }
@@ -368,8 +369,15 @@ fn keep_nearest(mesh: &NavMesh, centres: &[[f64; 2]], seen: &mut Vec<(u32, u32)>
     }
 }
 
-/// A block reduces its pairs ([`keep_nearest`]) when it holds more than this many.
+/// A build thread reduces its pairs ([`keep_nearest`]) when it holds more than this many, or
+/// than four times what the reduction keeps, whichever is more (so that each reduction at
+/// least quarters them).
 const SEEN_LIMIT: usize = 1 << 22;
+
+/// [`SEEN_LIMIT`] for `polygons` polygons.
+fn seen_limit(polygons: usize) -> usize {
+    SEEN_LIMIT.max(4 * MAX_ENTRIES * polygons)
+}
 
 /// Per polygon its entries ([`CornerGraph::entries`]) from the `(polygon, corner)` pairs of
 /// the sweeps.
@@ -422,7 +430,7 @@ fn sweep_block(
         // out (kept below). A corner sees the whole of each polygon it is a corner of (they
         // are convex).
         if let Some(c) = centres
-            && seen.len() > SEEN_LIMIT
+            && seen.len() > seen_limit(c.len())
         {
             keep_nearest(mesh, c, seen);
         }
