@@ -55,10 +55,11 @@ impl Searcher {
                 continue;
             }
             let alone = n.flags & COLLINEAR != 0
-                || mesh.poly.corners(n.tri).iter().all(|&c| {
-                    let x = Self::ppos(mesh, c);
-                    cross2(rp, n.r, x) >= 0.0 && cross2(rp, n.l, x) <= 0.0
-                });
+                || mesh
+                    .poly
+                    .corners(n.tri)
+                    .iter()
+                    .all(|&c| in_cone(rp, n.l, n.r, Self::ppos(mesh, c)));
             if alone {
                 f(n.tri);
             } else {
@@ -92,10 +93,7 @@ impl Searcher {
                 let mut next: Option<[f64; 2]> = None;
                 for &i in group {
                     let n = &self.nodes[i as usize];
-                    if cross2(rp, n.r, d) >= 0.0
-                        && cross2(rp, n.l, d) <= 0.0
-                        && next.is_none_or(|m| cross2(rp, m, n.l) > 0.0)
-                    {
+                    if in_cone(rp, n.l, n.r, d) && next.is_none_or(|m| cross2(rp, m, n.l) > 0.0) {
                         next = Some(n.l);
                     }
                 }
@@ -213,6 +211,13 @@ struct Best {
     corner: u32,
 }
 
+/// Whether `x` lies in the cone from `rp` between the rays through `r` and `l` (on them
+/// included), exactly as the signs fall.
+#[inline]
+fn in_cone(rp: [f64; 2], l: [f64; 2], r: [f64; 2], x: [f64; 2]) -> bool {
+    cross2(rp, r, x) >= 0.0 && cross2(rp, l, x) <= 0.0
+}
+
 #[inline]
 fn cone_holds(rp: [f64; 2], l: [f64; 2], r: [f64; 2], x: [f64; 2]) -> bool {
     let tol = 1e-9 * (dist(rp, x) * (dist(rp, l) + dist(rp, r)) + 1e-12);
@@ -315,24 +320,19 @@ impl Searcher {
         if lower <= straight * (1.0 + 1e-6) + 1e-6 && self.walk_polyline(mesh, start, goal, &[]) {
             return Some(0);
         }
-        let stamp = self.begin_corners(mesh);
+        self.begin_corners(mesh);
+        let mut best = Best {
+            len: f64::INFINITY,
+            corner: NO_TRIANGLE,
+        };
         for &c in eg {
-            let d = dist(Self::ppos(mesh, c), q.t);
-            let st = &mut self.cstate[c as usize];
-            if st.tstamp != stamp || d < st.td {
-                st.tstamp = stamp;
-                st.td = d;
-            }
+            self.sees_goal(c, dist(Self::ppos(mesh, c), q.t), &mut best);
         }
         let gq = GraphQuery {
             graph,
             t: q.t,
             lmb,
             weight: FAST_WEIGHT,
-        };
-        let mut best = Best {
-            len: f64::INFINITY,
-            corner: NO_TRIANGLE,
         };
         self.heap.clear();
         for &c in es {
@@ -365,8 +365,24 @@ impl Searcher {
         walked.then_some(expanded)
     }
 
-    /// Starts a corner-graph search: a fresh stamp for `self.cstate`, returned.
-    fn begin_corners(&mut self, mesh: &NavMesh) -> u32 {
+    /// Corner `c` sees the goal at distance `d`: kept if shorter, and a complete path if the
+    /// search has reached `c`.
+    #[inline]
+    fn sees_goal(&mut self, c: u32, d: f64, best: &mut Best) {
+        let stamp = self.cq;
+        let st = &mut self.cstate[c as usize];
+        if st.tstamp != stamp || d < st.td {
+            st.tstamp = stamp;
+            st.td = d;
+        }
+        if st.stamp == stamp && st.g + st.td < best.len {
+            best.len = st.g + st.td;
+            best.corner = c;
+        }
+    }
+
+    /// Starts a corner-graph search: a fresh stamp for `self.cstate`.
+    fn begin_corners(&mut self, mesh: &NavMesh) {
         let nv = mesh.vertices.len();
         if self.cstate.len() < nv {
             self.cstate.resize(nv, CornerState::default());
@@ -376,7 +392,6 @@ impl Searcher {
             self.cstate.fill(CornerState::default());
             self.cq = 1;
         }
-        self.cq
     }
 
     /// Closes corner `i` (unless closed already) and relaxes the edges a taut path may take
@@ -407,8 +422,8 @@ impl Searcher {
         let (to, len) = graph.edges(i);
         let cq = self.cq;
         for (&w, &d) in to.iter().zip(len) {
-            // (The fast mode's last corners, the goal's entries, are reached without the test:
-            // the path need not be taut there.)
+            // (In the fast mode a corner that sees the goal is reached without the test: the
+            // path need not be taut there, and the goal's entries could not be reached else.)
             if let Some(u) = u
                 && !(gq.weight > 1.0 && self.cstate[w as usize].tstamp == cq)
                 && !graph.taut(mesh, i, u, Self::ppos(mesh, w))
@@ -458,7 +473,7 @@ impl Searcher {
             lmb,
             weight,
         };
-        let stamp = self.begin_corners(mesh);
+        self.begin_corners(mesh);
         let limit = 32 * mesh.triangle_count() + 1_000_000;
         let mut buf = std::mem::take(&mut self.pbuf);
         for (qq, tag) in [(q, TAG_S), (qt, TAG_T)] {
@@ -509,15 +524,7 @@ impl Searcher {
                     if tag == TAG_S {
                         self.relax(mesh, &gq, c, d, TAG_S | e, &mut best);
                     } else {
-                        let st = &mut self.cstate[c as usize];
-                        if st.tstamp != stamp || d < st.td {
-                            st.tstamp = stamp;
-                            st.td = d;
-                        }
-                        if st.stamp == stamp && st.g + st.td < best.len {
-                            best.len = st.g + st.td;
-                            best.corner = c;
-                        }
+                        self.sees_goal(c, d, &mut best);
                     }
                 }
                 self.events = events;
