@@ -462,10 +462,10 @@ fn build_corner_graph_1m(bencher: Bencher) {
     });
 }
 
-/// The same without the polygons' entries (`build_corner_graph_with(false)`: what an optimal
-/// batch builds).
+/// The same without the polygons' sight lists (`build_corner_graph_with(false)`: queries then
+/// sweep from their start and goal).
 #[divan::bench(sample_count = 3)]
-fn build_corner_graph_1m_without_entries(bencher: Bencher) {
+fn build_corner_graph_1m_without_sights(bencher: Bencher) {
     let c = find("maze_1m");
     bencher.bench_local(|| {
         let mut m = c.mesh.clone();

@@ -793,7 +793,7 @@ fn pairs_print_the_same_lines_on_one_thread_and_on_two() {
     }
     assert_eq!(compared, 270);
     // The corner graph (built by default for a batch this long) changes the effort, never the
-    // optimal length; fast mode over it stays within `FAST_BOUND` (25 %) of it.
+    // optimal length; fast mode over it stays within `FAST_BOUND` (2 %) of it.
     let graph = parse(run(&["--mode", "optimal", "--corner-graph", "yes"]));
     let without = parse(run(&["--mode", "optimal", "--corner-graph", "no"]));
     let fast = parse(run(&["--mode", "fast", "--corner-graph", "yes"]));

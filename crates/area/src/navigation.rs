@@ -427,11 +427,10 @@ impl AreaNav {
         }
     }
 
-    /// Builds (or with `false` drops) the corner graph of the searched mesh
-    /// ([`areakit_geometry::nav::corners`]): the optimal search then sweeps only from the
-    /// start and the goal; its lengths are unchanged. The fast mode searches the graph too,
-    /// from the corners that see the start's and the goal's polygons whole, at most
-    /// [`nav::FAST_BOUND`] times the shortest length.
+    /// Builds (or with `false` drops) the corner graph of the searched mesh with the
+    /// polygons' sight lists ([`areakit_geometry::nav::corners`]): both modes then search the
+    /// graph between the corners that see the start and those that see the goal. Optimal
+    /// lengths are unchanged; fast ones stay within [`nav::FAST_BOUND`] times the shortest.
     pub fn build_corner_graph(&mut self, on: bool) {
         if on {
             self.mesh.build_corner_graph();
@@ -440,15 +439,15 @@ impl AreaNav {
         }
     }
 
-    /// Builds the corner graph for queries in `mode` (with the polygons' entries only for the
-    /// fast mode, the one that uses them; see [`nav::NavMesh::build_corner_graph_with`]),
-    /// unless a graph that serves it is there already. True if it built one.
+    /// Builds the corner graph for queries in `mode` (the same graph, with sight lists, for
+    /// both; see [`nav::NavMesh::build_corner_graph`]), unless one with sight lists is there
+    /// already. True if it built one.
     pub fn build_corner_graph_for(&mut self, mode: PathMode) -> bool {
-        let entries = mode == PathMode::Fast;
+        let _ = mode;
         match self.mesh.corner_graph() {
-            Some(g) if g.has_entries() || !entries => false,
+            Some(g) if g.has_sights() => false,
             _ => {
-                self.mesh.build_corner_graph_with(entries);
+                self.mesh.build_corner_graph();
                 true
             }
         }

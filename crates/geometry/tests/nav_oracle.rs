@@ -5,7 +5,6 @@
 mod nav_support;
 
 use areakit_geometry::Vec3;
-use areakit_geometry::nav::corners::MAX_ENTRIES;
 use areakit_geometry::nav::{FAST_BOUND, Mode, NavMesh, Path, PathError, SearchOptions, Searcher};
 use nav_support::*;
 
@@ -28,7 +27,7 @@ fn optimal_equals_visibility_graph_oracle() {
     let (mut domains, mut pairs, mut vertex_pairs, mut worst) = (0, 0, 0, 0.0f64);
     let mut landmark_checks = 0usize;
     let mut cg_pairs = 0usize;
-    let (mut entry_checks, mut polys_with_entries, mut polys_total) = (0usize, 0usize, 0usize);
+    let (mut whole_checks, mut unseen_checks, mut partial) = (0usize, 0usize, 0usize);
     let mut ratios = Vec::new();
     let mut samples = 0;
     for d in 0..24 {
@@ -63,41 +62,73 @@ fn optimal_equals_visibility_graph_oracle() {
         // FAST_BOUND.
         let mut with_cg = mesh.clone();
         with_cg.build_corner_graph();
-        // Every polygon's entries see the whole polygon: its corners and its centre straight.
+        // Every polygon's sight list against the oracle: a corner marked whole sees the
+        // polygon's corners and its centre straight; a reflex corner left out sees none of
+        // its inner points (its centre, and halfway from there to each corner).
         let cg = with_cg.corner_graph().expect("corner graph");
         let pl = with_cg.polygons();
+        let vertex_of = |x: [f64; 2]| {
+            s.vertices
+                .iter()
+                .position(|v| p2(*v) == x)
+                .expect("a node is a vertex") as u32
+        };
+        let nodes: Vec<(u32, [f64; 2])> =
+            oracle.nodes().iter().map(|&x| (vertex_of(x), x)).collect();
+        let sees = |a: [f64; 2], x: [f64; 2]| {
+            let straight = ((x[0] - a[0]).powi(2) + (x[1] - a[1]).powi(2)).sqrt();
+            oracle.distance(a, x) <= straight * (1.0 + 1e-6) + 1e-6
+        };
         for p in 0..pl.count() as u32 {
-            let entries = cg.entries(p);
-            assert!(entries.len() <= MAX_ENTRIES);
-            polys_with_entries += usize::from(!entries.is_empty());
+            let list: Vec<(u32, bool)> = cg
+                .sights(p)
+                .unwrap_or_else(|| panic!("domain {d}: polygon {p} has no sight list"))
+                .collect();
             let c = pl.corners(p);
-            let centre = c.iter().fold([0.0; 2], |m, &v| {
-                let x = p2(s.vertices[v as usize]);
+            let corner_pts: Vec<[f64; 2]> = c.iter().map(|&v| p2(s.vertices[v as usize])).collect();
+            let centre = corner_pts.iter().fold([0.0; 2], |m, x| {
                 [m[0] + x[0] / c.len() as f64, m[1] + x[1] / c.len() as f64]
             });
-            for &e in entries {
-                assert!(with_cg.is_corner(e), "domain {d}: entry {e} not a corner");
+            for &(e, whole) in &list {
+                assert!(with_cg.is_corner(e), "domain {d}: sight {e} not a corner");
+                if !whole {
+                    partial += 1;
+                    continue;
+                }
                 let pe = p2(s.vertices[e as usize]);
-                let targets = c.iter().map(|&v| p2(s.vertices[v as usize]));
-                for x in targets.chain([centre]) {
-                    let straight = ((x[0] - pe[0]).powi(2) + (x[1] - pe[1]).powi(2)).sqrt();
-                    let walk = oracle.distance(pe, x);
+                for &x in corner_pts.iter().chain([&centre]) {
                     assert!(
-                        walk <= straight * (1.0 + 1e-6) + 1e-6,
-                        "domain {d}: polygon {p} entry {e} does not see {x:?} ({walk} > {straight})"
+                        sees(pe, x),
+                        "domain {d}: polygon {p}: corner {e} marked whole does not see {x:?}"
                     );
-                    entry_checks += 1;
+                    whole_checks += 1;
+                }
+            }
+            let inner: Vec<[f64; 2]> = corner_pts
+                .iter()
+                .map(|x| [(x[0] + centre[0]) / 2.0, (x[1] + centre[1]) / 2.0])
+                .chain([centre])
+                .collect();
+            for &(v, x) in &nodes {
+                if list.iter().any(|l| l.0 == v) {
+                    continue;
+                }
+                for &y in &inner {
+                    assert!(
+                        !sees(x, y),
+                        "domain {d}: polygon {p}: corner {v} sees {y:?} but is not listed"
+                    );
+                    unseen_checks += 1;
                 }
             }
         }
-        polys_total += pl.count();
         let mut with_both = with_lm.clone();
         with_both.build_corner_graph();
-        // Without the entries the fast mode sweeps from both ends instead.
-        let mut without_entries = mesh.clone();
-        without_entries.build_corner_graph_with(false);
-        let g = without_entries.corner_graph().expect("corner graph");
-        assert!(!g.has_entries() && g.entries(0).is_empty());
+        // Without the sight lists every query sweeps from both ends instead.
+        let mut without_sights = mesh.clone();
+        without_sights.build_corner_graph_with(false);
+        let g = without_sights.corner_graph().expect("corner graph");
+        assert!(!g.has_sights() && g.sights(0).is_none());
         assert_eq!(
             g.edge_count(),
             with_cg.corner_graph().map_or(0, |g| g.edge_count())
@@ -147,7 +178,7 @@ fn optimal_equals_visibility_graph_oracle() {
             for (what, m) in [
                 ("corner graph", &with_cg),
                 ("graph and landmarks", &with_both),
-                ("graph without entries", &without_entries),
+                ("graph without sight lists", &without_sights),
             ] {
                 searcher
                     .find_path_into(m, a, b, &opts(Mode::Optimal), &mut path)
@@ -209,12 +240,8 @@ fn optimal_equals_visibility_graph_oracle() {
         "corner-graph paths not walked straight through the triangles"
     );
     assert!(
-        entry_checks > 24 * 50,
-        "only {entry_checks} entry sights checked"
-    );
-    assert!(
-        polys_with_entries * 10 >= polys_total * 9,
-        "{polys_with_entries} of {polys_total} polygons have entries"
+        whole_checks > 24 * 50 && unseen_checks > 24 * 50 && partial > 24,
+        "sight lists: only {whole_checks} whole sights, {unseen_checks} unseen points and {partial} partial sights checked"
     );
     assert!(
         landmark_checks > 24 * 20,

@@ -11,11 +11,14 @@
 //! wedges meet only at a point gets one sweep per wedge. A query then sweeps only from its
 //! start and its goal and searches the graph between them ([`super::search`]'s corner search).
 //!
-//! The same sweeps give each polygon its *entries* for the fast mode: the corners (with edges
-//! out and walls not on one line) that see the whole polygon, the nearest [`MAX_ENTRIES`] to
-//! its centre. A fast
-//! query searches the graph from the start polygon's entries to the goal polygon's without
-//! sweeping ([`super::search`]).
+//! The same sweeps give each polygon its *sight list*: the corners a path may turn at (walls
+//! not on one line, or not known) that see some of the polygon, each marked where it sees the
+//! whole polygon (exact cone geometry: the cones of the sweep's nodes that look into the
+//! polygon cover it without a gap). A query reads its start's and goal's lists in place of the
+//! two sweeps: a corner that sees the whole polygon sees the point, and one that sees part of
+//! it is walked to (a straight walk through the triangles) only when the search would take
+//! it ([`super::search`]'s sight search). A polygon seen by more than [`MAX_SIGHTS`] corners
+//! has no list, and its queries sweep.
 //!
 //! Distances are stored as `f32` (the route's length is measured again on its points).
 
@@ -34,28 +37,34 @@ pub struct CornerGraph {
     /// it), where it has one wall each way and its triangles go round it once in plan; else
     /// [`NO_WALLS`]. See [`CornerGraph::taut`].
     walls: Vec<[u32; 2]>,
-    /// `entry_first[p]..entry_first[p + 1]`: polygon `p`'s entries in `entries` (see
-    /// [`CornerGraph::entries`]).
-    entry_first: Vec<u32>,
-    entries: Vec<u32>,
+    /// `sight_first[p]..sight_first[p + 1]`: polygon `p`'s sight list in `sights` (see
+    /// [`CornerGraph::sights`]), each corner with [`SEES_WHOLE`] where it sees all of `p`.
+    sight_first: Vec<u32>,
+    sights: Vec<u32>,
+    /// Per polygon (bits): seen by more than [`MAX_SIGHTS`] corners, so without a list.
+    sight_over: Vec<u64>,
 }
 
-/// The most entries kept per polygon.
-pub const MAX_ENTRIES: usize = 16;
+/// The most corners in a polygon's sight list: a polygon seen by more has none (its queries
+/// sweep instead), which bounds the lists at this many per polygon.
+pub const MAX_SIGHTS: usize = 128;
+
+/// In a sight list: the corner sees the whole polygon.
+pub(crate) const SEES_WHOLE: u32 = 1 << 31;
 
 /// [`CornerGraph`]'s `walls` of a vertex where turns are not filtered.
 const NO_WALLS: [u32; 2] = [u32::MAX; 2];
 
 impl CornerGraph {
-    /// Sweeps from every corner of `mesh` and keeps the turns and the polygons' entries
+    /// Sweeps from every corner of `mesh` and keeps the turns and the polygons' sight lists
     /// (`None` only if a worker thread failed).
     pub fn build(mesh: &NavMesh) -> Option<CornerGraph> {
         Self::build_with(mesh, true)
     }
 
-    /// [`CornerGraph::build`], with the polygons' entries only if `entries` (without them
-    /// every polygon has none).
-    pub fn build_with(mesh: &NavMesh, want_entries: bool) -> Option<CornerGraph> {
+    /// [`CornerGraph::build`], with the polygons' sight lists only if `sights` (without them
+    /// every query sweeps from its start and goal).
+    pub fn build_with(mesh: &NavMesh, want_sights: bool) -> Option<CornerGraph> {
         let nv = mesh.vertices.len();
         let pl = &mesh.poly;
         // Per vertex, the polygons with it as a corner.
@@ -82,9 +91,8 @@ impl CornerGraph {
             polys: around,
         };
         let walls = walls(mesh);
-        let centres = want_entries.then(|| centres(mesh));
-        let centres = centres.as_deref();
         let wl = &walls;
+        let np = if want_sights { pl.count() } else { 0 };
         // Directed: per corner, its sorted distinct targets with distances. The vertices are
         // swept in blocks on all cores (thread `i` takes every `threads`-th block, so that
         // crowded and empty stretches spread evenly), each thread with its own searcher.
@@ -93,38 +101,35 @@ impl CornerGraph {
             .min(16);
         let block = (nv / (threads * 16)).max(1024);
         let nblocks = nv.div_ceil(block);
-        // Each thread also gathers the `(polygon, corner)` pairs of whole sight for the
-        // entries, reduced to the nearest per polygon whenever they grow past `seen_limit`.
-        let (mut parts, seen) = std::thread::scope(|scope| {
+        // Each thread also gathers its sight lists' `(polygon, corner)` pairs (at most
+        // MAX_SIGHTS per polygon).
+        let (mut parts, sights) = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..threads)
                 .map(|i| {
                     let around = &around;
                     scope.spawn(move || {
-                        let mut seen = Vec::new();
+                        let mut sights = want_sights.then(|| SightPairs::new(np));
                         let blocks = (i..nblocks)
                             .step_by(threads)
                             .map(|b| {
                                 let r = b * block..((b + 1) * block).min(nv);
-                                (b, sweep_block(mesh, around, wl, r, centres, &mut seen))
+                                (b, sweep_block(mesh, around, wl, r, sights.as_mut()))
                             })
                             .collect::<Vec<_>>();
-                        (blocks, seen)
+                        (blocks, sights)
                     })
                 })
                 .collect();
             let mut all = Vec::with_capacity(nblocks);
-            let mut seen: Vec<(u32, u32)> = Vec::new();
+            let mut sights = SightPairs::new(np);
             for h in handles {
                 let (blocks, s) = h.join().ok()?;
                 all.extend(blocks);
-                if let Some(c) = centres
-                    && seen.len() + s.len() > seen_limit(c.len())
-                {
-                    keep_nearest(mesh, c, &mut seen);
+                if let Some(s) = s {
+                    sights.merge(s);
                 }
-                seen.extend(s);
             }
-            Some((all, seen))
+            Some((all, sights))
         })?;
         parts.sort_unstable_by_key(|p| p.0);
         let mut first = Vec::with_capacity(nv + 1);
@@ -140,36 +145,45 @@ impl CornerGraph {
         first.push(to.len() as u32);
         to.shrink_to_fit();
         len.shrink_to_fit();
-        let (entry_first, entries) = match centres {
-            Some(c) => entries(mesh, c, seen),
-            None => (Vec::new(), Vec::new()),
+        let (sight_first, sights, sight_over) = if want_sights {
+            sights.lists()
+        } else {
+            Default::default()
         };
         Some(CornerGraph {
             first,
             to,
             len,
             walls,
-            entry_first,
-            entries,
+            sight_first,
+            sights,
+            sight_over,
         })
     }
 
-    /// Whether the graph holds the polygons' entries ([`CornerGraph::build_with`]).
-    pub fn has_entries(&self) -> bool {
-        !self.entry_first.is_empty()
+    /// Whether the graph holds the polygons' sight lists ([`CornerGraph::build_with`]).
+    pub fn has_sights(&self) -> bool {
+        !self.sight_first.is_empty()
     }
 
-    /// The entries of polygon `p`: corners that see the whole polygon, nearest first (at most
-    /// [`MAX_ENTRIES`]).
+    /// Polygon `p`'s sight list: the corners (with walls that turn, or not known) that see
+    /// some of it, each with [`SEES_WHOLE`] where it sees all of it; `None` where more than
+    /// [`MAX_SIGHTS`] corners see it or the graph has no sight lists.
     #[inline]
-    pub fn entries(&self, p: u32) -> &[u32] {
-        match (
-            self.entry_first.get(p as usize),
-            self.entry_first.get(p as usize + 1),
-        ) {
-            (Some(&a), Some(&b)) => &self.entries[a as usize..b as usize],
-            _ => &[],
-        }
+    pub(crate) fn sight_list(&self, p: u32) -> Option<&[u32]> {
+        let (a, b) = (
+            *self.sight_first.get(p as usize)?,
+            *self.sight_first.get(p as usize + 1)?,
+        );
+        let over = self.sight_over[p as usize / 64] >> (p % 64) & 1 != 0;
+        (!over).then(|| &self.sights[a as usize..b as usize])
+    }
+
+    /// The corners that see polygon `p` (see the module docs), each with whether it sees the
+    /// whole polygon; `None` where the graph holds no list for it.
+    pub fn sights(&self, p: u32) -> Option<impl Iterator<Item = (u32, bool)> + '_> {
+        self.sight_list(p)
+            .map(|l| l.iter().map(|&c| (c & !SEES_WHOLE, c & SEES_WHOLE != 0)))
     }
 
     /// Whether a path that reaches corner `v` from `u` and goes on to `w` (plan positions) may
@@ -230,8 +244,9 @@ impl CornerGraph {
             + self.to.capacity() * 4
             + self.len.capacity() * 4
             + self.walls.capacity() * 8
-            + self.entry_first.capacity() * 4
-            + self.entries.capacity() * 4
+            + self.sight_first.capacity() * 4
+            + self.sights.capacity() * 4
+            + self.sight_over.capacity() * 8
     }
 }
 
@@ -306,7 +321,8 @@ struct Block {
     len: Vec<f32>,
 }
 
-/// Whether vertex `v` has two walls ([`walls`]) that are not on one line.
+/// Whether vertex `v` has two walls ([`walls`]) that do not run straight through it: they
+/// turn, or both leave it the same way (the tip of a crack, which paths turn round).
 fn turning_corner(mesh: &NavMesh, walls: &[[u32; 2]], v: u32) -> bool {
     let [p, n] = walls[v as usize];
     if p == u32::MAX {
@@ -314,104 +330,19 @@ fn turning_corner(mesh: &NavMesh, walls: &[[u32; 2]], v: u32) -> bool {
     }
     let pos = |x: u32| plan(mesh.vertices[x as usize]);
     let (o, a, b) = (pos(v), pos(p), pos(n));
-    (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]) != 0.0
-}
-
-/// The plan centre of each polygon (the mean of its corners).
-fn centres(mesh: &NavMesh) -> Vec<[f64; 2]> {
-    let pl = &mesh.poly;
-    (0..pl.count() as u32)
-        .map(|p| {
-            let c = pl.corners(p);
-            let mut m = [0.0f64; 2];
-            for &v in c {
-                let q = plan(mesh.vertices[v as usize]);
-                m = [m[0] + q[0], m[1] + q[1]];
-            }
-            let n = c.len().max(1) as f64;
-            [m[0] / n, m[1] / n]
-        })
-        .collect()
-}
-
-/// Keeps of the `(polygon, corner)` pairs, per polygon, the [`MAX_ENTRIES`] distinct corners
-/// nearest to its centre (ties: the lower vertex), grouped by polygon in order, nearest first.
-/// The nearest of a union are the nearest of the parts' nearest, so a part may be reduced
-/// early (which bounds the pairs a build holds).
-fn keep_nearest(mesh: &NavMesh, centres: &[[f64; 2]], seen: &mut Vec<(u32, u32)>) {
-    let np = centres.len();
-    let mut start = vec![0u32; np + 1];
-    for &(p, _) in seen.iter() {
-        start[p as usize + 1] += 1;
-    }
-    for p in 0..np {
-        start[p + 1] += start[p];
-    }
-    let mut fill = start.clone();
-    let mut by = vec![0u32; seen.len()];
-    for &(p, v) in seen.iter() {
-        by[fill[p as usize] as usize] = v;
-        fill[p as usize] += 1;
-    }
-    drop(fill);
-    seen.clear();
-    let mut row: Vec<(f64, u32)> = Vec::new();
-    for (p, m) in centres.iter().enumerate() {
-        row.clear();
-        for &v in &by[start[p] as usize..start[p + 1] as usize] {
-            let q = plan(mesh.vertices[v as usize]);
-            let (dx, dy) = (q[0] - m[0], q[1] - m[1]);
-            row.push(((dx * dx + dy * dy).sqrt(), v));
-        }
-        row.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        row.dedup_by_key(|e| e.1);
-        seen.extend(row.iter().take(MAX_ENTRIES).map(|e| (p as u32, e.1)));
-    }
-}
-
-/// A build thread reduces its pairs ([`keep_nearest`]) when it holds more than this many, or
-/// than four times what the reduction keeps, whichever is more (so that each reduction at
-/// least quarters them).
-const SEEN_LIMIT: usize = 1 << 22;
-
-/// [`SEEN_LIMIT`] for `polygons` polygons.
-fn seen_limit(polygons: usize) -> usize {
-    SEEN_LIMIT.max(4 * MAX_ENTRIES * polygons)
-}
-
-/// Per polygon its entries ([`CornerGraph::entries`]) from the `(polygon, corner)` pairs of
-/// the sweeps.
-fn entries(
-    mesh: &NavMesh,
-    centres: &[[f64; 2]],
-    mut seen: Vec<(u32, u32)>,
-) -> (Vec<u32>, Vec<u32>) {
-    keep_nearest(mesh, centres, &mut seen);
-    let np = centres.len();
-    let mut first = Vec::with_capacity(np + 1);
-    let mut out = Vec::with_capacity(seen.len());
-    let mut i = 0;
-    for p in 0..np as u32 {
-        first.push(out.len() as u32);
-        while i < seen.len() && seen[i].0 == p {
-            out.push(seen[i].1);
-            i += 1;
-        }
-    }
-    first.push(out.len() as u32);
-    (first, out)
+    let (u, w) = ([a[0] - o[0], a[1] - o[1]], [b[0] - o[0], b[1] - o[1]]);
+    u[0] * w[1] - u[1] * w[0] != 0.0 || u[0] * w[0] + u[1] * w[1] > 0.0
 }
 
 /// The sweeps from the corners among vertices `range`: per vertex its first edge (counted from
-/// the block's start), then the targets and distances; with `centres` (the entries wanted),
-/// the `(polygon, corner)` pairs of whole sight are added to `seen`.
+/// the block's start), then the targets and distances; with `sights`, the sight lists'
+/// `(polygon, corner)` pairs are added to it.
 fn sweep_block(
     mesh: &NavMesh,
     around: &Around,
     walls: &[[u32; 2]],
     range: std::ops::Range<usize>,
-    centres: Option<&[[f64; 2]]>,
-    seen: &mut Vec<(u32, u32)>,
+    mut sights: Option<&mut SightPairs>,
 ) -> Block {
     let mut searcher = Searcher::new();
     let mut first = Vec::with_capacity(range.len());
@@ -419,25 +350,20 @@ fn sweep_block(
     let mut len: Vec<f32> = Vec::new();
     let mut row: Vec<(u32, f32)> = Vec::new();
     let mut covered: Vec<bool> = Vec::new();
+    let mut mine: Vec<(u32, u32)> = Vec::new();
     for v in range {
         first.push(to.len() as u32);
         let polys = &around.polys[around.first[v] as usize..around.first[v + 1] as usize];
         if polys.is_empty() || !mesh.is_corner(v as u32) {
             continue;
         }
-        // Entries are corners with walls that turn (a straight wall's vertices are corners
-        // that sweeps hardly ever turn at, so they would be poor last corners) and with edges
-        // out (kept below). A corner sees the whole of each polygon it is a corner of (they
-        // are convex).
-        if let Some(c) = centres
-            && seen.len() > seen_limit(c.len())
-        {
-            keep_nearest(mesh, c, seen);
-        }
-        let at = seen.len();
-        let entry = centres.filter(|_| turning_corner(mesh, walls, v as u32));
-        if entry.is_some() {
-            seen.extend(polys.iter().map(|&p| (p, v as u32)));
+        // A sight list holds corners a path may turn at (a straight wall's vertices never
+        // are); a corner sees the whole of each polygon it is a corner of (they are convex).
+        let sighted =
+            sights.is_some() && (walls[v] == NO_WALLS || turning_corner(mesh, walls, v as u32));
+        mine.clear();
+        if sighted {
+            mine.extend(polys.iter().map(|&p| (p, 0)));
         }
         row.clear();
         // One sweep per wedge round the vertex (a sweep turns round the vertex through the
@@ -455,17 +381,25 @@ fn sweep_block(
                     .map(|&(w, d, _)| (w, d as f32)),
             );
             covered[i] = true;
-            if entry.is_some() {
-                searcher.seen_whole(mesh, v as u32, |p| seen.push((p, v as u32)));
+            if sighted {
+                searcher.seen_whole(mesh, v as u32, |p| mine.push((p, 0)));
             }
             searcher.swept_polygons(|p| {
                 if let Some(j) = polys.iter().position(|&q| q == p) {
                     covered[j] = true;
                 }
+                if sighted {
+                    mine.push((p, 1));
+                }
             });
         }
-        if row.is_empty() {
-            seen.truncate(at);
+        if let Some(sights) = sights.as_deref_mut() {
+            // Each polygon once, whole where any sweep saw it whole.
+            mine.sort_unstable();
+            mine.dedup_by_key(|e| e.0);
+            for &(p, part) in &mine {
+                sights.add(p, v as u32 | if part == 0 { SEES_WHOLE } else { 0 });
+            }
         }
         row.sort_unstable_by_key(|e| e.0);
         row.dedup_by_key(|e| e.0);
@@ -475,6 +409,81 @@ fn sweep_block(
         }
     }
     Block { first, to, len }
+}
+
+/// A build thread's sight-list pairs `(polygon, corner)`, at most [`MAX_SIGHTS`] per polygon
+/// (a count of [`SIGHTS_OVER`]: more were seen, and the polygon gets no list).
+struct SightPairs {
+    pairs: Vec<(u32, u32)>,
+    count: Vec<u8>,
+}
+
+/// [`SightPairs::count`] of a polygon seen by too many corners.
+const SIGHTS_OVER: u8 = MAX_SIGHTS as u8 + 1;
+
+impl SightPairs {
+    fn new(polygons: usize) -> Self {
+        SightPairs {
+            pairs: Vec::new(),
+            count: vec![0; polygons],
+        }
+    }
+
+    #[inline]
+    fn add(&mut self, p: u32, c: u32) {
+        let n = &mut self.count[p as usize];
+        if usize::from(*n) < MAX_SIGHTS {
+            *n += 1;
+            self.pairs.push((p, c));
+        } else {
+            *n = SIGHTS_OVER;
+        }
+    }
+
+    /// Takes in another thread's pairs (a polygon is over if over in either, or in both
+    /// together).
+    fn merge(&mut self, other: SightPairs) {
+        for (n, m) in self.count.iter_mut().zip(&other.count) {
+            let sum = usize::from(*n) + usize::from(*m);
+            *n = if *n == SIGHTS_OVER || *m == SIGHTS_OVER || sum > MAX_SIGHTS {
+                SIGHTS_OVER
+            } else {
+                sum as u8
+            };
+        }
+        self.pairs.extend(other.pairs);
+    }
+
+    /// The lists: per polygon its corners in order (`first`, `corners`), and the polygons
+    /// over the limit (bits), which get none.
+    fn lists(self) -> (Vec<u32>, Vec<u32>, Vec<u64>) {
+        let np = self.count.len();
+        let mut over = vec![0u64; np.div_ceil(64)];
+        let mut first = vec![0u32; np + 1];
+        for (p, &n) in self.count.iter().enumerate() {
+            if n == SIGHTS_OVER {
+                over[p / 64] |= 1 << (p % 64);
+            } else {
+                first[p + 1] = u32::from(n);
+            }
+        }
+        for p in 0..np {
+            first[p + 1] += first[p];
+        }
+        let mut fill = first.clone();
+        let mut corners = vec![0u32; first[np] as usize];
+        for &(p, c) in &self.pairs {
+            if self.count[p as usize] != SIGHTS_OVER {
+                corners[fill[p as usize] as usize] = c;
+                fill[p as usize] += 1;
+            }
+        }
+        for p in 0..np {
+            corners[first[p] as usize..first[p + 1] as usize]
+                .sort_unstable_by_key(|&c| c & !SEES_WHOLE);
+        }
+        (first, corners, over)
+    }
 }
 
 /// Per vertex, the polygons with it as a corner (`polys[first[v]..first[v + 1]]`).
@@ -516,55 +525,100 @@ mod tests {
     }
 
     #[test]
-    fn keeping_the_nearest_early_changes_nothing() {
-        let mesh = holed_grid();
-        let c = centres(&mesh);
-        let nv = mesh.vertices.len() as u32;
-        // Every polygon with every vertex, twice (duplicates are dropped), in a scrambled order.
-        let mut all: Vec<(u32, u32)> = (0..c.len() as u32)
-            .flat_map(|p| (0..2 * nv).map(move |k| (p, (k * 5 + p) % nv)))
-            .collect();
-        all.reverse();
-        let mut whole = all.clone();
-        keep_nearest(&mesh, &c, &mut whole);
-        let mut early = Vec::new();
-        for chunk in all.chunks(37) {
-            if early.len() > 50 {
-                keep_nearest(&mesh, &c, &mut early);
-            }
-            early.extend_from_slice(chunk);
-        }
-        keep_nearest(&mesh, &c, &mut early);
-        assert_eq!(whole, early);
-        // At most MAX_ENTRIES distinct corners per polygon, nearest first.
-        for p in 0..c.len() as u32 {
-            let row: Vec<u32> = whole.iter().filter(|e| e.0 == p).map(|e| e.1).collect();
-            assert_eq!(row.len(), MAX_ENTRIES.min(nv as usize), "polygon {p}");
-            let d = |v: u32| {
-                let q = plan(mesh.vertices[v as usize]);
-                let m = c[p as usize];
-                (q[0] - m[0]).hypot(q[1] - m[1])
-            };
-            assert!(row.windows(2).all(|w| d(w[0]) <= d(w[1]) && w[0] != w[1]));
-        }
-    }
-
-    #[test]
-    fn entries_see_their_polygons_and_are_left_out_on_request() {
+    fn sight_lists_are_the_corners_that_see_each_polygon() {
         let mut mesh = holed_grid();
         mesh.build_corner_graph();
         let g = mesh.corner_graph().expect("graph");
-        assert!(g.has_entries());
+        assert!(g.has_sights());
+        // The hole's four corners are the only corners that turn. A hole corner sees a point
+        // unless the line to it leaves the corner straight into the hole (the hole is
+        // convex, so a line from its corner that does not enter it at once never does).
+        let hole = [[2.0, 2.0], [4.0, 2.0], [4.0, 4.0], [2.0, 4.0]];
+        let sees = |c: [f64; 2], x: [f64; 2]| {
+            let (dx, dy) = (x[0] - c[0], x[1] - c[1]);
+            let (ix, iy) = (3.0 - c[0], 3.0 - c[1]);
+            !(dx * ix > 0.0 && dy * iy > 0.0)
+        };
         let np = mesh.poly.count() as u32;
-        // The hole's four corners are the only corners with turning walls; each polygon is
-        // seen whole by at least one of them.
+        let mut partial = 0;
         for p in 0..np {
-            let e = g.entries(p);
-            assert!(!e.is_empty() && e.len() <= 4, "polygon {p}: {e:?}");
-            assert!(e.iter().all(|&v| mesh.is_corner(v) && g.degree(v) > 0));
+            // Points of the polygon: its triangles sampled inside and at their corners (the
+            // hole's shadows are bounded by grid lines, so a triangle is in one or out).
+            let mut pts = Vec::new();
+            for t in 0..mesh.triangle_count() {
+                if mesh.poly.tri_poly[t] != p {
+                    continue;
+                }
+                let c = mesh.tris[t].map(|v| plan(mesh.vertices[v as usize]));
+                for (i, j) in [(0, 0), (8, 0), (0, 8), (2, 3), (5, 1), (1, 6)] {
+                    let (a, b) = (f64::from(i) / 8.0, f64::from(j) / 8.0);
+                    let w = 1.0 - a - b;
+                    pts.push([
+                        w * c[0][0] + a * c[1][0] + b * c[2][0],
+                        w * c[0][1] + a * c[1][1] + b * c[2][1],
+                    ]);
+                }
+            }
+            let list: Vec<(u32, bool)> = g.sights(p).expect("a list").collect();
+            let mut want = Vec::new();
+            for h in hole {
+                let v = mesh
+                    .vertices
+                    .iter()
+                    .position(|q| f64::from(q.x) == h[0] && f64::from(q.y) == h[1])
+                    .expect("hole corner") as u32;
+                let seen = pts.iter().filter(|&&x| sees(h, x)).count();
+                if seen > 0 {
+                    want.push((v, seen == pts.len()));
+                }
+            }
+            want.sort_unstable();
+            assert_eq!(list, want, "polygon {p}");
+            partial += want.iter().filter(|w| !w.1).count();
         }
+        assert!(partial > 0, "no polygon seen in part");
+        // Without the lists: the same edges, and every query sweeps.
+        let edges = g.edge_count();
         mesh.build_corner_graph_with(false);
         let g = mesh.corner_graph().expect("graph");
-        assert!(!g.has_entries() && (0..np).all(|p| g.entries(p).is_empty()));
+        assert!(!g.has_sights() && (0..np).all(|p| g.sights(p).is_none()));
+        assert_eq!(g.edge_count(), edges);
+    }
+
+    #[test]
+    fn a_polygon_seen_by_too_many_corners_gets_no_list() {
+        // Two build threads: polygon 0 seen by MAX_SIGHTS corners in all (a list), polygon 1
+        // by one more than that (none), polygon 2 by more in one thread alone (none).
+        let (mut a, mut b) = (SightPairs::new(4), SightPairs::new(4));
+        let half = MAX_SIGHTS as u32 / 2;
+        for c in 0..half {
+            a.add(0, c | SEES_WHOLE);
+            b.add(0, 1000 + c);
+            a.add(1, c);
+            b.add(1, 1000 + c);
+        }
+        b.add(1, 5000);
+        for c in 0..=MAX_SIGHTS as u32 {
+            a.add(2, c);
+        }
+        b.add(3, 7);
+        a.merge(b);
+        let (first, corners, over) = a.lists();
+        let over_bit = |p: usize| over[p / 64] >> (p % 64) & 1 != 0;
+        assert_eq!((first[1] - first[0]) as usize, MAX_SIGHTS);
+        assert!(!over_bit(0) && over_bit(1) && over_bit(2) && !over_bit(3));
+        assert_eq!(first[2], first[1]);
+        assert_eq!(first[3], first[2]);
+        assert_eq!(&corners[first[3] as usize..first[4] as usize], &[7]);
+        // In corner order, the whole-sight mark kept.
+        let l0 = &corners[..MAX_SIGHTS];
+        assert!(
+            l0.windows(2)
+                .all(|w| w[0] & !SEES_WHOLE < w[1] & !SEES_WHOLE)
+        );
+        assert_eq!(
+            l0.iter().filter(|&&c| c & SEES_WHOLE != 0).count(),
+            half as usize
+        );
     }
 }

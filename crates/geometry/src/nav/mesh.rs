@@ -298,18 +298,18 @@ impl NavMesh {
         }
     }
 
-    /// Builds the corner graph ([`super::corners`]): the optimal search on the polygon layer
-    /// then sweeps only from the start and the goal and searches the graph between them.
+    /// Builds the corner graph ([`super::corners`]) with the polygons' sight lists: both
+    /// searches on the polygon layer then search the graph between the corners that see the
+    /// start and those that see the goal, without sweeping.
     pub fn build_corner_graph(&mut self) {
         self.build_corner_graph_with(true);
     }
 
-    /// [`NavMesh::build_corner_graph`], with the polygons' entries only if `entries`: the
-    /// fast mode's start and end points on the graph
-    /// ([`super::corners::CornerGraph::entries`]). The optimal search does not use them;
-    /// without them the fast mode over the graph sweeps from both ends instead.
-    pub fn build_corner_graph_with(&mut self, entries: bool) {
-        self.cg = super::corners::CornerGraph::build_with(self, entries);
+    /// [`NavMesh::build_corner_graph`], with the polygons' sight lists only if `sights`
+    /// ([`super::corners::CornerGraph::sights`]); without them (a smaller graph) each query
+    /// sweeps from its start and its goal instead.
+    pub fn build_corner_graph_with(&mut self, sights: bool) {
+        self.cg = super::corners::CornerGraph::build_with(self, sights);
     }
 
     /// Drops the corner graph.

@@ -49,12 +49,9 @@
 //! goal), then the funnel algorithm (string pulling) over the corridor's portals. The path is
 //! never shorter than the optimal one and usually a few percent longer.
 //!
-//! On a mesh with the corner graph, fast mode searches the graph instead, from the corners
-//! that see the whole start polygon to those that see the whole goal polygon (their
-//! *entries*, [`super::corners::CornerGraph::entries`]), with no sweep; a path over
-//! [`FAST_BOUND`] times a lower bound of the shortest is left to the sweeping graph search
-//! with weighted bounds. In fast mode over the graph `expanded` counts the corners taken from
-//! the queue.
+//! On a mesh with the corner graph, fast mode runs the optimal mode's search over the graph
+//! with its lower bounds weighted by [`FAST_BOUND`] (so at most that much longer). Over the
+//! graph `expanded` counts the items taken from the queue.
 //!
 //! # What `expanded` counts
 //!
@@ -244,15 +241,10 @@ impl std::fmt::Display for PathError {
 
 impl std::error::Error for PathError {}
 
-/// The fast mode's weight on the lower bounds of the corner-graph search with sweeps: its
-/// paths are at most this much longer than the shortest.
-const FAST_WEIGHT: f64 = 1.02;
-
 /// On a mesh with the corner graph, a fast path is at most this much longer than the shortest
-/// (plus `f32` rounding): the path over the polygons' entries is kept only when it is at most
-/// this much longer than a lower bound of the shortest (the straight distance, the landmark
-/// bound); otherwise the sweeps find one at most 2 % longer (their bounds weighted by 1.02).
-pub const FAST_BOUND: f64 = 1.25;
+/// (plus `f32` rounding): the fast mode's search over the graph weights its lower bounds by
+/// this.
+pub const FAST_BOUND: f64 = 1.02;
 
 /// The root of the start point.
 const START: u32 = u32::MAX;

@@ -291,6 +291,11 @@ impl Oracle {
         self.nodes.len()
     }
 
+    /// The reflex boundary vertices.
+    pub fn nodes(&self) -> &[[f64; 2]] {
+        &self.nodes
+    }
+
     fn inside(&self, m: [f64; 2]) -> bool {
         self.tris.iter().any(|t| {
             let area = cross(t[0], t[1], t[2]);

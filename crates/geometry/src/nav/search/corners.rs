@@ -9,10 +9,10 @@
 
 use super::polygons::PolyStep;
 use super::{
-    COLLINEAR, FAST_BOUND, FAST_WEIGHT, FINAL, L_VERT, LAZY_BOUND, Mode, NO_TRIANGLE, PathError,
-    Query, R_VERT, Searcher, dist, key, vertex_at,
+    COLLINEAR, FAST_BOUND, FINAL, L_VERT, LAZY_BOUND, Mode, NO_TRIANGLE, PathError, Query, R_VERT,
+    Searcher, dist, key, vertex_at,
 };
-use crate::nav::corners::CornerGraph;
+use crate::nav::corners::{CornerGraph, SEES_WHOLE};
 use crate::nav::landmarks::GoalBounds;
 use crate::nav::mesh::{Location, NavMesh, cross2};
 use crate::nav::poly::NO_POLYGON;
@@ -170,8 +170,6 @@ const TAG_S: u32 = 0;
 const TAG_T: u32 = 1 << 30;
 const TAG_C: u32 = 2 << 30;
 const TAG_MASK: u32 = 3 << 30;
-/// The parent of a corner the fast mode reached from the start as an entry (no sweep node).
-const NO_ENTRY_NODE: u32 = !TAG_MASK;
 
 /// A corner's state in a corner-graph query.
 #[derive(Debug, Clone, Copy, Default)]
@@ -185,7 +183,17 @@ pub(super) struct CornerState {
     /// The query whose goal sweep saw it (then `td` is its distance to the goal).
     tstamp: u32,
     td: f64,
+    /// Whether it sees the goal ([`SEES`]), may ([`MAY_SEE`]: from a sight list, not yet
+    /// walked) or does not ([`SEES_NOT`]); valid with `tstamp`.
+    tsee: u8,
 }
+
+/// [`CornerState::tsee`] values.
+const SEES: u8 = 0;
+const MAY_SEE: u8 = 1;
+const SEES_NOT: u8 = 2;
+/// The parent of a corner the start sees by its sight list (`TAG_S |` this: no sweep node).
+const SIGHT_START: u32 = !TAG_MASK;
 
 /// What a directed sweep looks for.
 #[derive(Clone, Copy)]
@@ -242,9 +250,11 @@ impl Searcher {
         (start, goal): (Location, Location),
         mode: Mode,
     ) -> Result<(usize, bool), PathError> {
-        if mode == Mode::Fast
-            && let Some(expanded) = self.entry_search(mesh, graph, q, gb, (start, goal))
-        {
+        let weight = match mode {
+            Mode::Optimal => 1.0,
+            Mode::Fast => FAST_BOUND,
+        };
+        if let Some(expanded) = self.sight_search(mesh, graph, q, gb, (start, goal), weight) {
             return Ok((expanded, true));
         }
         let goal_vertex = vertex_at(mesh, goal);
@@ -264,10 +274,6 @@ impl Searcher {
             ..*q
         };
         let qs = Query { sweep: true, ..*q };
-        let weight = match mode {
-            Mode::Optimal => 1.0,
-            Mode::Fast => FAST_WEIGHT,
-        };
         match self.corner_search(mesh, graph, &qs, &qt, gb, weight) {
             Ok(expanded) => {
                 let seq = std::mem::take(&mut self.chain);
@@ -294,65 +300,115 @@ impl Searcher {
         self.polyanya_poly(mesh, q).map(|e| (e, false))
     }
 
-    /// The fast mode's search over the corner graph without sweeps: the goal straight from
-    /// the start, else a search from the start polygon's entries ([`CornerGraph::entries`],
-    /// corners the start certainly sees) to the goal polygon's, weighted by [`FAST_WEIGHT`].
-    /// The path found is walked through the triangles (`self.corridor` and `self.turns`).
-    /// `None` (a polygon without entries, nothing found, a path over [`FAST_BOUND`] times the
-    /// lower bound, or one the walk could not follow: counted in `walk_fallbacks`) leaves the
-    /// query to the sweeps.
-    fn entry_search(
+    /// The search over the corner graph from the sight lists ([`CornerGraph::sight_list`]),
+    /// without sweeps: the goal straight from the start, else the start polygon's corners
+    /// at their straight distance from the start, the goal polygon's at theirs to the goal,
+    /// and the graph between, weighted by `weight`, all in one queue. A corner that sees only
+    /// part of its polygon is walked to ([`Searcher::sees_vertex`]) when it is the best left,
+    /// from the start or from the goal, and dropped if the line leaves the ground; so the
+    /// result is the search with sweeps' (the shortest path for weight 1). The path found is
+    /// walked through the triangles (`self.corridor` and `self.turns`). `None` (no lists for
+    /// either polygon, an end on a vertex, or a path the walk could not follow: counted in
+    /// `walk_fallbacks`) leaves the query to the sweeps.
+    fn sight_search(
         &mut self,
         mesh: &NavMesh,
         graph: &CornerGraph,
         q: &Query,
         lmb: Option<&GoalBounds>,
         (start, goal): (Location, Location),
+        weight: f64,
     ) -> Option<usize> {
-        let (es, eg) = (graph.entries(q.start_poly), graph.entries(q.goal));
-        if es.is_empty() || eg.is_empty() {
+        let (Some(ls), Some(lt)) = (graph.sight_list(q.start_poly), graph.sight_list(q.goal))
+        else {
+            return None;
+        };
+        // An end on a vertex may be seen through polygons round it whose lists are not read.
+        if q.s_vertex != NO_TRIANGLE || vertex_at(mesh, goal) != NO_TRIANGLE {
             return None;
         }
-        // The goal straight from the start (not tried where the landmarks show the shortest
-        // path is longer than the straight line).
         let straight = dist(q.s, q.t);
         let lower = straight.max(lmb.map_or(0.0, |b| b.start));
         if lower <= straight * (1.0 + 1e-6) + 1e-6 && self.walk_polyline(mesh, start, goal, &[]) {
             return Some(0);
         }
         self.begin_corners(mesh);
+        let stamp = self.cq;
         let mut best = Best {
             len: f64::INFINITY,
             corner: NO_TRIANGLE,
         };
-        for &c in eg {
-            self.sees_goal(c, dist(Self::ppos(mesh, c), q.t), &mut best);
+        for &e in lt {
+            let c = e & !SEES_WHOLE;
+            let d = dist(Self::ppos(mesh, c), q.t);
+            if e & SEES_WHOLE != 0 {
+                self.sees_goal(c, d, &mut best);
+            } else {
+                let st = &mut self.cstate[c as usize];
+                st.tstamp = stamp;
+                st.td = d;
+                st.tsee = MAY_SEE;
+            }
         }
         let gq = GraphQuery {
             graph,
             t: q.t,
             lmb,
-            weight: FAST_WEIGHT,
+            weight,
         };
         self.heap.clear();
-        for &c in es {
-            let d = dist(q.s, Self::ppos(mesh, c));
-            self.relax(mesh, &gq, c, d, TAG_S | NO_ENTRY_NODE, &mut best);
+        for &e in ls {
+            let c = e & !SEES_WHOLE;
+            // A corner without edges is only ever a last corner.
+            if graph.degree(c) == 0 && self.cstate[c as usize].tstamp != stamp {
+                continue;
+            }
+            let pc = Self::ppos(mesh, c);
+            let g = dist(q.s, pc);
+            if e & SEES_WHOLE != 0 {
+                self.relax(mesh, &gq, c, g, TAG_S | SIGHT_START, &mut best);
+            } else {
+                let mut h = dist(pc, q.t);
+                if let (Some(gb), Some(lm)) = (lmb, &mesh.lm) {
+                    h = h.max(lm.bound(gb, c));
+                }
+                self.heap.push((key(g + weight * h), c | TAG_S));
+            }
         }
         let mut expanded = 0usize;
-        while let Some((k, i)) = self.heap.pop() {
+        while let Some((k, item)) = self.heap.pop() {
             if k >= key(best.len) {
                 break;
             }
+            let (tag, c) = (item & TAG_MASK, item & !TAG_MASK);
             expanded += 1;
-            self.pop_corner(mesh, &gq, i & !TAG_MASK, q.s, &mut best);
+            match tag {
+                TAG_C => self.pop_corner(mesh, &gq, c, q.s, &mut best),
+                TAG_S => {
+                    let st = &self.cstate[c as usize];
+                    if st.stamp == stamp && st.closed {
+                        continue;
+                    }
+                    if self.sees_vertex(mesh, start, c) {
+                        let g = dist(q.s, Self::ppos(mesh, c));
+                        self.relax(mesh, &gq, c, g, TAG_S | SIGHT_START, &mut best);
+                    }
+                }
+                _ => {
+                    if self.cstate[c as usize].tsee == MAY_SEE {
+                        let sees = self.sees_vertex(mesh, goal, c);
+                        self.cstate[c as usize].tsee = if sees { SEES } else { SEES_NOT };
+                    }
+                    let st = &self.cstate[c as usize];
+                    if st.tsee == SEES && st.g + st.td < best.len {
+                        best.len = st.g + st.td;
+                        best.corner = c;
+                    }
+                }
+            }
         }
         self.heap.clear();
         if best.corner == NO_TRIANGLE {
-            return None;
-        }
-        // No worse than the bound allows against a lower bound of the shortest length.
-        if best.len > FAST_BOUND * lower {
             return None;
         }
         self.trace_chain(best.corner);
@@ -374,6 +430,7 @@ impl Searcher {
         if st.tstamp != stamp || d < st.td {
             st.tstamp = stamp;
             st.td = d;
+            st.tsee = SEES;
         }
         if st.stamp == stamp && st.g + st.td < best.len {
             best.len = st.g + st.td;
@@ -411,23 +468,16 @@ impl Searcher {
         }
         st.closed = true;
         let (g, parent) = (st.g, st.parent);
-        // Where the path came from: the corner before, or the start (none for an entry: the
-        // fast mode's path need not be taut there).
+        // Where the path came from: the corner before, or the start.
         let u = if parent & TAG_MASK == TAG_C {
-            Some(Self::ppos(mesh, parent & !TAG_MASK))
+            Self::ppos(mesh, parent & !TAG_MASK)
         } else {
-            (parent & !TAG_MASK != NO_ENTRY_NODE).then_some(s)
+            s
         };
         let graph = gq.graph;
         let (to, len) = graph.edges(i);
-        let cq = self.cq;
         for (&w, &d) in to.iter().zip(len) {
-            // (In the fast mode a corner that sees the goal is reached without the test: the
-            // path need not be taut there, and the goal's entries could not be reached else.)
-            if let Some(u) = u
-                && !(gq.weight > 1.0 && self.cstate[w as usize].tstamp == cq)
-                && !graph.taut(mesh, i, u, Self::ppos(mesh, w))
-            {
+            if !graph.taut(mesh, i, u, Self::ppos(mesh, w)) {
                 continue;
             }
             let g2 = g + f64::from(d);
@@ -614,8 +664,15 @@ impl Searcher {
         st.g = g;
         st.parent = parent;
         if st.tstamp == stamp && g + st.td < best.len {
-            best.len = g + st.td;
-            best.corner = c;
+            match st.tsee {
+                SEES => {
+                    best.len = g + st.td;
+                    best.corner = c;
+                }
+                // To be walked when it is the best left.
+                MAY_SEE => self.heap.push((key(g + st.td), c | TAG_T)),
+                _ => {}
+            }
         }
         if gq.graph.degree(c) == 0 {
             // Only ever the last corner: the goal's sweep completes it.

@@ -81,6 +81,16 @@ impl Searcher {
         true
     }
 
+    /// Whether the straight line from `from` to vertex `v` stays on the ground: walked
+    /// through the triangles (into `self.corridor`, which it leaves unusable).
+    pub(super) fn sees_vertex(&mut self, mesh: &NavMesh, from: Location, v: u32) -> bool {
+        self.corridor.clear();
+        self.corridor.push(from.triangle);
+        let mut budget = 4 * mesh.triangle_count() + 64;
+        let p = (plan(from.point), vertex_at(mesh, from), None);
+        self.walk_piece(mesh, p, (Self::ppos(mesh, v), v, NO_TRIANGLE), &mut budget)
+    }
+
     /// Walks the piece from `p` (vertex `pv`, or a point in the corridor's last triangle) to
     /// `x`: until a triangle with vertex `xv`, or (`xv` none) triangle `x_tri`, which holds
     /// `x`. Where the path turns at `pv` (`turn`: clockwise or not), the walk goes round `pv`
