@@ -8,8 +8,9 @@
 //! turns at `w` (directed: along a wall with collinear corners the sweep from one end turns at
 //! the far end and the sweep from there at the nearest corner, so keeping only pairs seen from
 //! both ends, the classic tangent visibility graph, loses paths). A vertex whose walkable
-//! wedges meet only at a point gets one sweep per wedge. A query then sweeps only from its
-//! start and its goal and searches the graph between them ([`super::search`]'s corner search).
+//! wedges meet only at a point gets one sweep per wedge. A query then searches the graph
+//! between the corners its start sees and those its goal sees ([`super::search`]'s corner
+//! search), found by sweeping from both or, with the sight lists below, without sweeping.
 //!
 //! The same sweeps give each polygon its *sight list*: the corners a path may turn at (walls
 //! not on one line, or not known) that see some of the polygon, each marked where it sees the

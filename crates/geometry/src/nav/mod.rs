@@ -29,8 +29,8 @@
 //! - [`Mode::Optimal`] (default): the exact shortest path (Polyanya: root/interval search
 //!   nodes, exact heuristic, root-level pruning);
 //! - [`Mode::Fast`]: A* over polygons (or triangles) and the funnel algorithm, or with the
-//!   corner graph its search from the polygons' entries; never shorter than optimal, and over
-//!   the graph at most [`FAST_BOUND`] times it.
+//!   corner graph the optimal search over it with weighted bounds; never shorter than optimal,
+//!   and over the graph at most [`FAST_BOUND`] times it.
 //!
 //! Both return a [`Path`]: turning points (z on the surface), plan and 3-D lengths, the
 //! corridor of triangles, the regions passed and the search effort, and the densified surface

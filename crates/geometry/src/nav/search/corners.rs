@@ -6,6 +6,9 @@
 //! distance. Every optimal path's turning points are such corners of the turning point before
 //! (the optimal search finds every optimal path by exactly these turns), which makes the
 //! recorded corners the edges of the corner graph ([`crate::nav::corners`]).
+//!
+//! A query over the graph reads the start's and the goal's polygons' sight lists in place of
+//! sweeping from them ([`Searcher::corner_query`]); it sweeps only where a list is missing.
 
 use super::polygons::PolyStep;
 use super::{
@@ -180,7 +183,8 @@ pub(super) struct CornerState {
     g: f64,
     /// The corner before it, or `TAG_S | node` for the start's sweep node that saw it.
     parent: u32,
-    /// The query whose goal sweep saw it (then `td` is its distance to the goal).
+    /// The query whose goal sweep or goal list saw it (then `td` is its distance to the
+    /// goal).
     tstamp: u32,
     td: f64,
     /// Whether it sees the goal ([`SEES`]), may ([`MAY_SEE`]: from a sight list, not yet
@@ -233,11 +237,11 @@ fn cone_holds(rp: [f64; 2], l: [f64; 2], r: [f64; 2], x: [f64; 2]) -> bool {
 }
 
 impl Searcher {
-    /// A query on a mesh with the corner graph. The fast mode first tries the search from the
-    /// polygons' entries ([`Searcher::entry_search`]). Otherwise the search over the graph
+    /// A query on a mesh with the corner graph: the search from the polygons' sight lists
+    /// ([`Searcher::sight_search`]) where it answers; otherwise the search over the graph
     /// with sweeps ([`Searcher::corner_search`]) from `q` (the polygon layer's query from
-    /// `start`, `gb` its landmark bounds) and the same query from `goal`, weighted for the
-    /// fast mode. The path found is walked straight through the triangles
+    /// `start`, `gb` its landmark bounds) and the same query from `goal`. Both weight their
+    /// bounds by [`FAST_BOUND`] in the fast mode. The path found is walked straight through the triangles
     /// ([`Searcher::walk_polyline`]: `self.corridor` and `self.turns` are then the path, and
     /// the result says so); if that walk fails, its polygon corridor is rebuilt into
     /// `self.steps`; if that fails too, the polygon layer's optimal search fills `self.steps`.
@@ -486,7 +490,7 @@ impl Searcher {
     }
 
     /// `self.chain`: the corners from the first to `last`; returns the parent of the first
-    /// (the start's sweep node that saw it, or [`NO_ENTRY_NODE`]).
+    /// (the start's sweep node that saw it, or [`SIGHT_START`]).
     fn trace_chain(&mut self, last: u32) -> u32 {
         self.chain.clear();
         let mut c = last;
@@ -639,8 +643,9 @@ impl Searcher {
         ok
     }
 
-    /// Corner `c` reached at `g` (from `parent`): kept if shorter, completes a path if the
-    /// goal's sweep saw it, and is queued if it has edges.
+    /// Corner `c` reached at `g` (from `parent`): kept if shorter, completes a path if it sees
+    /// the goal (queued to be walked to from the goal first if that is not known yet), and is
+    /// queued if it has edges.
     #[inline]
     fn relax(
         &mut self,
