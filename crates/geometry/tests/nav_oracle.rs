@@ -5,7 +5,9 @@
 mod nav_support;
 
 use areakit_geometry::Vec3;
-use areakit_geometry::nav::{FAST_BOUND, Mode, NavMesh, Path, PathError, SearchOptions, Searcher};
+use areakit_geometry::nav::{
+    FAST_BOUND, Mode, NavMesh, Path, PathError, SearchOptions, Searcher, Surface,
+};
 use nav_support::*;
 
 fn opts(mode: Mode) -> SearchOptions {
@@ -247,6 +249,83 @@ fn optimal_equals_visibility_graph_oracle() {
         landmark_checks > 24 * 20,
         "only {landmark_checks} landmark distances checked"
     );
+}
+
+/// A wide strip with a notch in every other cell of its two long walls: the open middle is
+/// seen by more corners than a sight list holds, so queries from and to it sweep instead, and
+/// stay exact.
+#[test]
+fn polygons_without_a_sight_list_are_searched_by_sweeps() {
+    let mut rng = Rng(0x5167_1157);
+    let (w, h) = (141usize, 6usize);
+    let vertices = (0..=h)
+        .flat_map(|j| (0..=w).map(move |i| Vec3::new(i as f32, j as f32, 0.0)))
+        .collect();
+    let id = |i: usize, j: usize| (j * (w + 1) + i) as u32;
+    let mut triangles = Vec::new();
+    for j in 0..h {
+        for i in 0..w {
+            if (j == 0 || j == h - 1) && i % 2 == 1 && i + 1 < w {
+                continue;
+            }
+            triangles.push([id(i, j), id(i + 1, j), id(i + 1, j + 1)]);
+            triangles.push([id(i, j), id(i + 1, j + 1), id(i, j + 1)]);
+        }
+    }
+    let s = Surface {
+        regions: vec![0; triangles.len()],
+        vertices,
+        triangles,
+    };
+    let mut mesh = NavMesh::build(&s).unwrap();
+    mesh.build_corner_graph();
+    let oracle = Oracle::new(&s);
+    let cg = mesh.corner_graph().expect("corner graph");
+    let pl = mesh.polygons();
+    let unlisted: Vec<bool> = (0..pl.count() as u32)
+        .map(|p| cg.sights(p).is_none())
+        .collect();
+    let n_unlisted = unlisted.iter().filter(|&&u| u).count();
+    assert!(
+        n_unlisted * 2 > pl.count(),
+        "{n_unlisted} of {} polygons without a list",
+        pl.count()
+    );
+    let mut searcher = Searcher::new();
+    let mut path = Path::default();
+    let (mut pairs, mut from_unlisted) = (0, 0);
+    for k in 0..40 {
+        // Starts in polygons without a list.
+        let (ta, a) = loop {
+            let (t, x) = random_point(&mut rng, &s);
+            if unlisted[pl.of_triangle(t).expect("a polygon") as usize] {
+                break (t, x);
+            }
+        };
+        let (_, b) = random_point(&mut rng, &s);
+        from_unlisted += usize::from(unlisted[pl.of_triangle(ta).unwrap() as usize]);
+        let want = oracle.distance(p2(a), p2(b));
+        for mode in [Mode::Optimal, Mode::Fast] {
+            searcher
+                .find_path_into(&mesh, a, b, &opts(mode), &mut path)
+                .unwrap_or_else(|e| panic!("pair {k} {mode:?}: {e}"));
+            let got = f64::from(path.length_plan);
+            let limit = if mode == Mode::Optimal {
+                1.0
+            } else {
+                FAST_BOUND
+            };
+            assert!(
+                got >= want * (1.0 - 1e-5) && got <= want * limit * (1.0 + 1e-5),
+                "pair {k} {mode:?}: {got} oracle {want}"
+            );
+            check_on_ground(&mesh, &path, 0.05).unwrap_or_else(|e| panic!("pair {k}: {e}"));
+        }
+        pairs += 1;
+    }
+    assert_eq!(pairs, 40);
+    assert_eq!(from_unlisted, 40);
+    assert_eq!(searcher.walk_fallbacks(), 0);
 }
 
 #[test]
