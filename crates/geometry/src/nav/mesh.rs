@@ -256,9 +256,6 @@ impl NavMesh {
             })
             .collect();
         let links = link(&tris, &flat, vertices.len());
-        let (island, islands) = find_islands(&vertices, &tris, &links, &flat);
-        let corners = find_corners(&vertices, &tris, &links, &flat);
-        let grid = build_grid(&vertices, &tris, &flat);
         let mut mesh = NavMesh {
             vertices,
             tris,
@@ -266,14 +263,32 @@ impl NavMesh {
             regions: Regions::new(&surface.regions),
             comp_island: Vec::new(),
             flat_island: Vec::new(),
-            islands,
-            corners,
-            grid,
+            islands: Vec::new(),
+            corners: Vec::new(),
+            grid: Grid::default(),
             poly: Polygons::default(),
             lm: None,
             cg: None,
         };
-        mesh.poly = Polygons::build(&mesh);
+        // The polygons on a second thread (the most work), the islands, corners and grid
+        // meanwhile on this one: neither reads the other's.
+        let (poly, (island, islands), corners, grid) = std::thread::scope(|scope| {
+            let m = &mesh;
+            let worker = std::thread::Builder::new().spawn_scoped(scope, || Polygons::build(m));
+            let islands = find_islands(&m.vertices, &m.tris, &m.links, &flat);
+            let corners = find_corners(&m.vertices, &m.tris, &m.links, &flat);
+            let grid = build_grid(&m.vertices, &m.tris, &flat);
+            // No thread (or it failed): the same work here.
+            let poly = worker
+                .ok()
+                .and_then(|w| w.join().ok())
+                .unwrap_or_else(|| Polygons::build(m));
+            (poly, islands, corners, grid)
+        });
+        mesh.islands = islands;
+        mesh.corners = corners;
+        mesh.grid = grid;
+        mesh.poly = poly;
         // A component lies in one island: keep the island per component only.
         let pl = &mesh.poly;
         let mut comp_island = vec![0u32; pl.comp_parent.len()];
