@@ -13,7 +13,7 @@
 //! search), found by sweeping from both or, with the sight lists below, without sweeping.
 //!
 //! The same sweeps give each polygon its *sight list*: the corners a path may turn at (walls
-//! not on one line, or not known) that see some of the polygon, each marked where it sees the
+//! that turn, a crack's tip, or walls not known) that see some of the polygon, each marked where it sees the
 //! whole polygon (exact cone geometry: the cones of the sweep's nodes that look into the
 //! polygon cover it without a gap). A query reads its start's and goal's lists in place of the
 //! two sweeps: a corner that sees the whole polygon sees the point, and one that sees part of
@@ -167,7 +167,7 @@ impl CornerGraph {
         !self.sight_first.is_empty()
     }
 
-    /// Polygon `p`'s sight list: the corners (with walls that turn, or not known) that see
+    /// Polygon `p`'s sight list: the corners a path may turn at (module docs) that see
     /// some of it, each with [`SEES_WHOLE`] where it sees all of it; `None` where more than
     /// [`MAX_SIGHTS`] corners see it or the graph has no sight lists.
     #[inline]
