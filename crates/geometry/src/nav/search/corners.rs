@@ -223,6 +223,30 @@ struct Best {
     corner: u32,
 }
 
+impl Best {
+    /// A complete path of length `len` through last corner `corner`: kept if shorter.
+    #[inline]
+    fn offer(&mut self, len: f64, corner: u32) {
+        if len < self.len {
+            self.len = len;
+            self.corner = corner;
+        }
+    }
+}
+
+impl GraphQuery<'_> {
+    /// The queue key of corner `c` (at `pc`) reached at `g`: `g` plus the weighted lower
+    /// bound of the rest (the straight distance to the goal, raised by the landmarks').
+    #[inline]
+    fn key(&self, mesh: &NavMesh, (c, pc): (u32, [f64; 2]), g: f64) -> u64 {
+        let mut h = dist(pc, self.t);
+        if let (Some(gb), Some(lm)) = (self.lmb, &mesh.lm) {
+            h = h.max(lm.bound(gb, c));
+        }
+        key(g + self.weight * h)
+    }
+}
+
 /// Whether `x` lies in the cone from `rp` between the rays through `r` and `l` (on them
 /// included), exactly as the signs fall.
 #[inline]
@@ -372,11 +396,7 @@ impl Searcher {
             if e & SEES_WHOLE != 0 {
                 self.relax(mesh, &gq, c, g, TAG_S | SIGHT_START, &mut best);
             } else {
-                let mut h = dist(pc, q.t);
-                if let (Some(gb), Some(lm)) = (lmb, &mesh.lm) {
-                    h = h.max(lm.bound(gb, c));
-                }
-                self.heap.push((key(g + weight * h), c | TAG_S));
+                self.heap.push((gq.key(mesh, (c, pc), g), c | TAG_S));
             }
         }
         let mut expanded = 0usize;
@@ -404,9 +424,8 @@ impl Searcher {
                         self.cstate[c as usize].tsee = if sees { SEES } else { SEES_NOT };
                     }
                     let st = &self.cstate[c as usize];
-                    if st.tsee == SEES && st.g + st.td < best.len {
-                        best.len = st.g + st.td;
-                        best.corner = c;
+                    if st.tsee == SEES {
+                        best.offer(st.g + st.td, c);
                     }
                 }
             }
@@ -436,9 +455,8 @@ impl Searcher {
             st.td = d;
             st.tsee = SEES;
         }
-        if st.stamp == stamp && st.g + st.td < best.len {
-            best.len = st.g + st.td;
-            best.corner = c;
+        if st.stamp == stamp {
+            best.offer(st.g + st.td, c);
         }
     }
 
@@ -670,24 +688,18 @@ impl Searcher {
         st.parent = parent;
         if st.tstamp == stamp && g + st.td < best.len {
             match st.tsee {
-                SEES => {
-                    best.len = g + st.td;
-                    best.corner = c;
-                }
+                SEES => best.offer(g + st.td, c),
                 // To be walked when it is the best left.
                 MAY_SEE => self.heap.push((key(g + st.td), c | TAG_T)),
                 _ => {}
             }
         }
         if gq.graph.degree(c) == 0 {
-            // Only ever the last corner: the goal's sweep completes it.
+            // Only ever the last corner: the goal's sweep or list completes it.
             return;
         }
-        let mut h = dist(Self::ppos(mesh, c), gq.t);
-        if let (Some(gb), Some(lm)) = (gq.lmb, &mesh.lm) {
-            h = h.max(lm.bound(gb, c));
-        }
-        self.heap.push((key(g + gq.weight * h), c | TAG_C));
+        self.heap
+            .push((gq.key(mesh, (c, Self::ppos(mesh, c)), g), c | TAG_C));
     }
 
     /// Appends the polygons of node `ni`'s chain (root first) to `self.steps`.
