@@ -349,13 +349,14 @@ impl PathContext {
                 mode == PathMode::Optimal && queries >= AUTO_CORNER_GRAPH_PAIRS
             }
         };
-        if graph && mode != PathMode::Baked {
+        // (Both modes use the graph's sight lists: one built without them is built again.)
+        let have = self.nav.mesh.corner_graph().is_some_and(|g| g.has_sights());
+        if graph && mode != PathMode::Baked && !have {
             let t = std::time::Instant::now();
-            if self.nav.build_corner_graph_for(mode) {
-                r.corner_graph_seconds = t.elapsed().as_secs_f64();
-                r.corner_graph_edges = self.nav.mesh.corner_graph().map_or(0, |g| g.edge_count());
-                r.corner_graph = self.nav.mesh.corner_graph().is_some();
-            }
+            self.nav.build_corner_graph(true);
+            r.corner_graph_seconds = t.elapsed().as_secs_f64();
+            r.corner_graph_edges = self.nav.mesh.corner_graph().map_or(0, |g| g.edge_count());
+            r.corner_graph = self.nav.mesh.corner_graph().is_some();
         }
         r
     }

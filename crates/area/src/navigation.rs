@@ -439,20 +439,6 @@ impl AreaNav {
         }
     }
 
-    /// Builds the corner graph for queries in `mode` (the same graph, with sight lists, for
-    /// both; see [`nav::NavMesh::build_corner_graph`]), unless one with sight lists is there
-    /// already. True if it built one.
-    pub fn build_corner_graph_for(&mut self, mode: PathMode) -> bool {
-        let _ = mode;
-        match self.mesh.corner_graph() {
-            Some(g) if g.has_sights() => false,
-            _ => {
-                self.mesh.build_corner_graph();
-                true
-            }
-        }
-    }
-
     /// The ground before any carving (rooms stitched, no radius, no blockers): the mesh
     /// searched when nothing was carved.
     pub fn ground_mesh(&self) -> &NavMesh {
