@@ -17,6 +17,7 @@ use areakit_app::navigation::{
 use areakit_app::objects::PlacedWalkmesh;
 use areakit_formats::{bwm, trx};
 use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
 use serde_json::Value;
 
 struct Rng(u64);
@@ -599,6 +600,45 @@ fn demo_source() -> &'static NavSource {
     })
 }
 
+/// Paths from `(ax, ay)` to `(bx, by)` on the demo area, free and with a box of height `h` at
+/// `(cx, cy)` turned by `yaw` degrees: symmetric, zero to itself, never shorter with the box.
+fn blocker_case(
+    (ax, ay, bx, by): (f32, f32, f32, f32),
+    (cx, cy, h, yaw): (f32, f32, f32, f32),
+) -> Result<(), TestCaseError> {
+    let source = demo_source();
+    let mut s = Searcher::new();
+    let free = nav_of(source, &[], 0.0);
+    let (a, b) = (Endpoint::plan(ax, ay), Endpoint::plan(bx, by));
+    let o = free.find(&mut s, a, b, PathMode::Optimal, 1.0);
+    prop_assume!(o.found());
+    let back = free.find(&mut s, b, a, PathMode::Optimal, 1.0);
+    prop_assert!((back.length() - o.length()).abs() <= 1e-4 * o.length().max(1.0));
+    let same = free.find(&mut s, a, a, PathMode::Optimal, 1.0);
+    prop_assert_eq!(same.length(), 0.0);
+    let obj = areakit_app::objects::PlacedObject {
+        kind: areakit_app::objects::ObjectKind::Placeable,
+        model: "box".into(),
+        position: [cx, cy, 0.0],
+        orientation: areakit_app::objects::Orientation::Yaw(yaw.to_radians()),
+        door_state: areakit_app::objects::DoorState::Closed,
+        tag: None,
+        source: "test".into(),
+    };
+    let placed = areakit_app::objects::place(&obj, &box_walkmesh(h));
+    let blocked = nav_of(source, &[placed], 0.0);
+    let ob = blocked.find(&mut s, a, b, PathMode::Optimal, 1.0);
+    if ob.found() && ob.notes.is_empty() {
+        prop_assert!(
+            ob.length() >= o.length() * (1.0 - 1e-5) - 1e-4,
+            "blocked {} < free {}",
+            ob.length(),
+            o.length()
+        );
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
@@ -607,33 +647,20 @@ proptest! {
         ax in 0.5f32..9.5, ay in 0.5f32..9.5, bx in 10.5f32..19.5, by in 10.5f32..17.5,
         cx in 2.0f32..18.0, cy in 2.0f32..16.0, h in 0.2f32..1.5, yaw in 0.0f32..90.0,
     ) {
-        let source = demo_source();
-        let mut s = Searcher::new();
-        let free = nav_of(source, &[], 0.0);
-        let (a, b) = (Endpoint::plan(ax, ay), Endpoint::plan(bx, by));
-        let o = free.find(&mut s, a, b, PathMode::Optimal, 1.0);
-        prop_assume!(o.found());
-        let back = free.find(&mut s, b, a, PathMode::Optimal, 1.0);
-        prop_assert!((back.length() - o.length()).abs() <= 1e-4 * o.length().max(1.0));
-        let same = free.find(&mut s, a, a, PathMode::Optimal, 1.0);
-        prop_assert_eq!(same.length(), 0.0);
-        let obj = areakit_app::objects::PlacedObject {
-            kind: areakit_app::objects::ObjectKind::Placeable,
-            model: "box".into(),
-            position: [cx, cy, 0.0],
-            orientation: areakit_app::objects::Orientation::Yaw(yaw.to_radians()),
-            door_state: areakit_app::objects::DoorState::Closed,
-            tag: None,
-            source: "test".into(),
-        };
-        let placed = areakit_app::objects::place(&obj, &box_walkmesh(h));
-        let blocked = nav_of(source, &[placed], 0.0);
-        let ob = blocked.find(&mut s, a, b, PathMode::Optimal, 1.0);
-        if ob.found() && ob.notes.is_empty() {
-            prop_assert!(ob.length() >= o.length() * (1.0 - 1e-5) - 1e-4,
-                "blocked {} < free {}", ob.length(), o.length());
-        }
+        blocker_case((ax, ay, bx, by), (cx, cy, h, yaw))?;
     }
+}
+
+/// A case the property found: the polygon layer's path could not be walked through the
+/// triangles, and the triangle layer's search that answers then started on the polygon
+/// search's leftover queue (a panic).
+#[test]
+fn a_blocker_case_answered_by_the_triangle_layer() {
+    blocker_case(
+        (0.5, 0.5, 18.365025, 11.218985),
+        (17.772928, 11.358643, 1.1459258, 68.21076),
+    )
+    .unwrap();
 }
 
 #[test]

@@ -703,8 +703,11 @@ impl Searcher {
                             Ok(())
                         } else {
                             // Not walked straight through the triangles (not expected: every
-                            // test is exact): the triangle layer's search instead.
+                            // test is exact): the triangle layer's search instead, from a
+                            // clean start (the polygon search's queue, nodes and root bests
+                            // are not the triangles').
                             self.walk_fallbacks += 1;
+                            self.prepare(mesh);
                             let qt = Query {
                                 goal: goal.triangle,
                                 lm: None,
