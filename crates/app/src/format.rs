@@ -178,8 +178,12 @@ impl Format {
 }
 
 /// Whether `data` is a binary MDL: a zero word, then the size of the data after the 12-byte
-/// file header, and room for the model header.
+/// file header, and room for the model header; or an NWN compiled model (its model data and
+/// raw data after the header, by structure: `mdl::is_nwn_layout`).
 pub fn is_binary_mdl(data: &[u8]) -> bool {
+    if areakit_formats::mdl::is_nwn_layout(data) {
+        return true;
+    }
     let word = |o: usize| {
         data.get(o..o + 4)
             .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))

@@ -25,7 +25,7 @@ pub use model::{
     Light, Mesh, Model, ModelHeader, Name, Node, Reference, Saber, Skin, VertexData, flags,
     kind_name, mdx_flags,
 };
-pub use read::read;
+pub use read::{is_nwn_layout, read};
 pub use validate::validate;
 pub use write::write;
 
