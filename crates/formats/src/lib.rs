@@ -21,10 +21,12 @@
 pub mod bif;
 pub mod bwm;
 pub mod cursor;
+pub mod dxt;
 pub mod erf;
 mod error;
 pub mod finding;
 pub mod gff;
+pub mod image;
 pub mod key;
 pub mod lyt;
 pub mod mdl;
@@ -33,8 +35,10 @@ pub mod restype;
 pub mod rim;
 mod text_lines;
 pub mod tga;
+pub mod tpc;
 pub mod trx;
 pub mod twoda;
+pub mod txi;
 pub mod vis;
 
 pub use error::{DecodeError, EncodeError, ErrorKind, Location};

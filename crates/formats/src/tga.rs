@@ -1,14 +1,15 @@
 //! Truevision TGA images, the format the KotOR engine reads its loose textures from (the area
 //! minimap `lbl_map<module>.tga` among them).
 //!
-//! - [`read`]: image types 2 (true colour) and 10 (run-length encoded true colour) at 24 or 32
-//!   bits per pixel, 3 and 11 (grey, plain and run-length encoded) at 8 bits; either origin
-//!   (bit 5 of the descriptor: top or bottom row first; bit 4: right-to-left columns); the
-//!   image id and a colour map that a true-colour image carries are skipped. Colour-mapped
-//!   images (types 1, 9) and 15/16-bit pixels are refused as unsupported.
+//! - [`read`] / [`read_file`]: every image type (1/9 colour-mapped with 8- or 16-bit indices
+//!   into a map of 15-, 16-, 24- or 32-bit entries; 2/10 true colour at 15, 16, 24 or 32 bits;
+//!   3/11 grey at 8 bits, or 16 with alpha), plain or run-length encoded, either origin (bit 5
+//!   of the descriptor: top or bottom row first; bit 4: right-to-left columns). [`read_file`]
+//!   keeps every byte ([`TgaFile`]), so [`write_file`] gives an unmodified file back byte for
+//!   byte, trailing data (a TGA 2.0 footer, an appended TXI) included.
 //! - [`read_header`]: the 18-byte header alone (width, height, type, depth).
-//! - [`write`]: 24 or 32 bits per pixel, plain or run-length encoded, bottom row first (the
-//!   TGA default, what Photoshop and the game's own textures use) or top row first.
+//! - [`write`]: 8 (grey), 16, 24 or 32 bits per pixel, plain or run-length encoded, bottom row
+//!   first (the TGA default, what Photoshop and the game's own textures use) or top row first.
 //!
 //! A decoded [`Tga`] always holds RGBA rows top row first, whatever the file's order.
 //! Allocation is bounded by the input: a plain image must be as long as its header says
@@ -67,22 +68,13 @@ impl Header {
     }
 }
 
-/// A decoded image: RGBA, 4 bytes per pixel, rows top row first.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Tga {
-    /// Width in pixels.
-    pub width: u32,
-    /// Height in pixels.
-    pub height: u32,
-    /// `width * height * 4` bytes: R, G, B, A per pixel, top row first. Images without alpha
-    /// read as opaque (A = 255).
-    pub rgba: Vec<u8>,
-}
+/// A decoded image: RGBA, 4 bytes per pixel, rows top row first ([`crate::image::Image`]).
+pub type Tga = crate::image::Image;
 
 /// How [`write`] lays the image out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WriteOptions {
-    /// 24 (BGR, alpha dropped) or 32 (BGRA, 8 alpha bits).
+    /// 8 (grey), 16 (A1R5G5B5), 24 (BGR, alpha dropped) or 32 (BGRA, 8 alpha bits).
     pub bits_per_pixel: u8,
     /// Run-length encode the pixels (image type 10 instead of 2).
     pub rle: bool,
@@ -105,7 +97,7 @@ fn unsupported(offset: u64, message: String) -> DecodeError {
     DecodeError::new(ErrorKind::Unsupported, Location::Offset(offset), message)
 }
 
-/// Reads the 18-byte header.
+/// Reads the 18-byte header and checks that areakit reads its image type and depth.
 pub fn read_header(data: &[u8]) -> Result<Header, DecodeError> {
     let mut c = Cursor::new(data);
     let h = Header {
@@ -122,17 +114,10 @@ pub fn read_header(data: &[u8]) -> Result<Header, DecodeError> {
         bits_per_pixel: c.u8("bits per pixel")?,
         descriptor: c.u8("image descriptor")?,
     };
-    match h.image_type {
-        2 | 3 | 10 | 11 => {}
-        1 | 9 => {
-            return Err(unsupported(
-                2,
-                format!(
-                    "image type {}: colour-mapped images are not read (expected 2, 3, 10 or 11)",
-                    h.image_type
-                ),
-            ));
-        }
+    let kind = match h.image_type {
+        1 | 9 => "colour-mapped",
+        2 | 10 => "true-colour",
+        3 | 11 => "grey",
         0 => {
             return Err(DecodeError::malformed_at(
                 2,
@@ -142,24 +127,24 @@ pub fn read_header(data: &[u8]) -> Result<Header, DecodeError> {
         t => {
             return Err(DecodeError::malformed_at(
                 2,
-                format!("image type {t}: not a TGA image type (expected 2, 3, 10 or 11)"),
+                format!("image type {t}: not a TGA image type (expected 1, 2, 3, 9, 10 or 11)"),
             ));
         }
-    }
-    let grey = matches!(h.image_type, 3 | 11);
-    let ok_depth = if grey {
-        h.bits_per_pixel == 8
-    } else {
-        matches!(h.bits_per_pixel, 24 | 32)
+    };
+    let (ok_depth, expected) = match h.image_type {
+        1 | 9 => (matches!(h.bits_per_pixel, 8 | 16), "8 or 16"),
+        2 | 10 => (
+            matches!(h.bits_per_pixel, 15 | 16 | 24 | 32),
+            "15, 16, 24 or 32",
+        ),
+        _ => (matches!(h.bits_per_pixel, 8 | 16), "8 or 16"),
     };
     if !ok_depth {
-        let expected = if grey { "8" } else { "24 or 32" };
         return Err(unsupported(
             16,
             format!(
-                "{} bits per pixel in a {} image: expected {expected}",
-                h.bits_per_pixel,
-                if grey { "grey" } else { "true-colour" }
+                "{} bits per pixel in a {kind} image: expected {expected}",
+                h.bits_per_pixel
             ),
         ));
     }
@@ -168,6 +153,23 @@ pub fn read_header(data: &[u8]) -> Result<Header, DecodeError> {
             1,
             format!("colour map type {}: expected 0 or 1", h.color_map_type),
         ));
+    }
+    if h.is_color_mapped() {
+        if h.color_map_type != 1 {
+            return Err(DecodeError::malformed_at(
+                1,
+                "a colour-mapped image without a colour map (type 0)",
+            ));
+        }
+        if !matches!(h.color_map_entry_bits, 15 | 16 | 24 | 32) {
+            return Err(unsupported(
+                7,
+                format!(
+                    "colour map entries of {} bits: expected 15, 16, 24 or 32",
+                    h.color_map_entry_bits
+                ),
+            ));
+        }
     }
     if h.width == 0 || h.height == 0 {
         return Err(DecodeError::malformed_at(
@@ -181,16 +183,84 @@ pub fn read_header(data: &[u8]) -> Result<Header, DecodeError> {
     Ok(h)
 }
 
+impl Header {
+    /// Whether pixels are indices into a colour map (image types 1 and 9).
+    pub fn is_color_mapped(&self) -> bool {
+        matches!(self.image_type, 1 | 9)
+    }
+
+    /// Whether pixels are grey (image types 3 and 11).
+    pub fn is_grey(&self) -> bool {
+        matches!(self.image_type, 3 | 11)
+    }
+
+    /// Alpha bits per pixel (descriptor bits 0-3).
+    pub fn alpha_bits(&self) -> u8 {
+        self.descriptor & 0x0f
+    }
+}
+
+/// A TGA file as stored: the header, the image id, the colour map and the pixel bytes (run-
+/// length encoded or not) exactly as read, whatever follows them (a TGA 2.0 extension area and
+/// footer, or a TXI some tools append), and the decoded [`Tga`]. [`write_file`] gives the
+/// same bytes back while the image is unchanged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TgaFile {
+    /// The header.
+    pub header: Header,
+    /// The image id.
+    pub id: Vec<u8>,
+    /// The colour map's bytes.
+    pub color_map: Vec<u8>,
+    /// The pixel bytes as stored.
+    pub pixels: Vec<u8>,
+    /// The bytes after the pixels.
+    pub trailer: Vec<u8>,
+    /// The decoded image.
+    pub image: Tga,
+}
+
+/// The TGA 2.0 footer's signature (the last 18 bytes of a file that has one).
+pub const FOOTER_SIGNATURE: &[u8; 18] = b"TRUEVISION-XFILE.\0";
+
+impl TgaFile {
+    /// Whether the file ends with a TGA 2.0 footer.
+    pub fn has_footer(&self) -> bool {
+        self.trailer.len() >= 26 && self.trailer.ends_with(FOOTER_SIGNATURE)
+    }
+
+    /// The bytes after the pixels as TXI text, when they are text (some tools append the TXI
+    /// of a texture to its TGA) and no TGA 2.0 footer.
+    pub fn trailing_text(&self) -> Option<&[u8]> {
+        let t = &self.trailer;
+        (!self.has_footer()
+            && !t.is_empty()
+            && t.iter().any(|b| b.is_ascii_alphanumeric())
+            && t.iter().all(|&b| {
+                b == 0 || b == b'\t' || b == b'\r' || b == b'\n' || (0x20..0x7f).contains(&b)
+            }))
+        .then_some(t.as_slice())
+    }
+}
+
 /// Reads a TGA image (see the module documentation for what is read).
 pub fn read(data: &[u8]) -> Result<Tga, DecodeError> {
+    read_file(data).map(|f| f.image)
+}
+
+/// Reads a TGA file with every part kept ([`TgaFile`]).
+pub fn read_file(data: &[u8]) -> Result<TgaFile, DecodeError> {
     let h = read_header(data)?;
     let mut c = Cursor::at(data, HEADER_SIZE, "image id")?;
-    c.bytes(usize::from(h.id_length), "the image id")?;
-    if h.color_map_type == 1 {
+    let id = c.bytes(usize::from(h.id_length), "the image id")?.to_vec();
+    let color_map = if h.color_map_type == 1 {
         let entry = usize::from(h.color_map_entry_bits).div_ceil(8);
-        c.bytes(usize::from(h.color_map_length) * entry, "the colour map")?;
-    }
-    let bpp = usize::from(h.bits_per_pixel / 8);
+        c.bytes(usize::from(h.color_map_length) * entry, "the colour map")?
+            .to_vec()
+    } else {
+        Vec::new()
+    };
+    let bpp = usize::from(h.bits_per_pixel).div_ceil(8);
     let (w, hgt) = (u64::from(h.width), u64::from(h.height));
     let pixels = w * hgt;
     if pixels > MAX_PIXELS {
@@ -199,14 +269,14 @@ pub fn read(data: &[u8]) -> Result<Tga, DecodeError> {
             format!("{w}x{hgt} pixels: more than the limit of {MAX_PIXELS}"),
         ));
     }
-    let start = c.pos() as u64;
+    let start = c.pos();
     let remaining = c.remaining() as u64;
     let raw: Vec<u8> = if h.is_rle() {
         // Each packet is a header byte and at least one pixel, and gives at most 128 pixels.
         let most = remaining / (1 + bpp as u64) * 128;
         if pixels > most {
             return Err(DecodeError::malformed_at(
-                start,
+                start as u64,
                 format!(
                     "{w}x{hgt} pixels cannot be encoded in the {remaining} bytes that remain (at most {most} pixels)"
                 ),
@@ -217,7 +287,7 @@ pub fn read(data: &[u8]) -> Result<Tga, DecodeError> {
         let need = pixels * bpp as u64;
         if need > remaining {
             return Err(DecodeError::malformed_at(
-                start,
+                start as u64,
                 format!(
                     "expected {need} bytes of pixels ({w}x{hgt} at {} bits), but only {remaining} bytes remain",
                     h.bits_per_pixel
@@ -226,22 +296,84 @@ pub fn read(data: &[u8]) -> Result<Tga, DecodeError> {
         }
         c.bytes(need as usize, "the pixels")?.to_vec()
     };
+    let stored = data[start..c.pos()].to_vec();
+    let trailer = data[c.pos()..].to_vec();
+    let image = unpack(&h, &color_map, &raw, start)?;
+    Ok(TgaFile {
+        header: h,
+        id,
+        color_map,
+        pixels: stored,
+        trailer,
+        image,
+    })
+}
+
+/// One pixel's RGBA from its stored bytes (B, G, R, A order; 16 bits as A1R5G5B5).
+fn colour(px: &[u8], alpha_bits: u8) -> [u8; 4] {
+    match *px {
+        [b, g, r, a] => [r, g, b, a],
+        [b, g, r] => [r, g, b, 255],
+        [lo, hi] => {
+            let v = u16::from_le_bytes([lo, hi]);
+            let five = |s: u16| {
+                let c = ((v >> s) & 0x1f) as u8;
+                (c << 3) | (c >> 2)
+            };
+            let a = if alpha_bits == 0 || v & 0x8000 != 0 {
+                255
+            } else {
+                0
+            };
+            [five(10), five(5), five(0), a]
+        }
+        _ => [0, 0, 0, 255],
+    }
+}
+
+/// The RGBA image of decoded (not run-length encoded) pixel bytes in file order.
+fn unpack(h: &Header, color_map: &[u8], raw: &[u8], start: usize) -> Result<Tga, DecodeError> {
     let (w, hgt) = (usize::from(h.width), usize::from(h.height));
+    let bpp = usize::from(h.bits_per_pixel).div_ceil(8);
     let top_first = h.descriptor & DESCRIPTOR_TOP != 0;
     let right_first = h.descriptor & DESCRIPTOR_RIGHT != 0;
+    let entry = usize::from(h.color_map_entry_bits).div_ceil(8);
     let mut rgba = vec![0u8; w * hgt * 4];
     for (i, px) in raw.chunks_exact(bpp).enumerate() {
         let (row, col) = (i / w, i % w);
         let y = if top_first { row } else { hgt - 1 - row };
         let x = if right_first { w - 1 - col } else { col };
+        let value: [u8; 4] = if h.is_color_mapped() {
+            let index = match *px {
+                [a] => usize::from(a),
+                [a, b] => usize::from(u16::from_le_bytes([a, b])),
+                _ => 0,
+            };
+            let slot = index.checked_sub(usize::from(h.color_map_first));
+            match slot.and_then(|s| color_map.get(s * entry..(s + 1) * entry)) {
+                Some(e) => colour(e, h.alpha_bits()),
+                None => {
+                    return Err(DecodeError::malformed_at(
+                        start as u64,
+                        format!(
+                            "pixel {i} is colour {index}, outside the colour map (entries {} to {})",
+                            h.color_map_first,
+                            usize::from(h.color_map_first) + usize::from(h.color_map_length)
+                        ),
+                    ));
+                }
+            }
+        } else if h.is_grey() {
+            match *px {
+                [g] => [g, g, g, 255],
+                [g, a] => [g, g, g, a],
+                _ => [0, 0, 0, 255],
+            }
+        } else {
+            colour(px, h.alpha_bits())
+        };
         let o = (y * w + x) * 4;
-        let out = &mut rgba[o..o + 4];
-        match px {
-            [g] => out.copy_from_slice(&[*g, *g, *g, 255]),
-            [b, g, r] => out.copy_from_slice(&[*r, *g, *b, 255]),
-            [b, g, r, a] => out.copy_from_slice(&[*r, *g, *b, *a]),
-            _ => {}
-        }
+        rgba[o..o + 4].copy_from_slice(&value);
     }
     Ok(Tga {
         width: w as u32,
@@ -281,7 +413,61 @@ fn decode_rle(c: &mut Cursor<'_>, pixels: usize, bpp: usize) -> Result<Vec<u8>, 
     Ok(out)
 }
 
-/// Writes `img` as a TGA file laid out as `opts` says.
+/// Writes a [`TgaFile`]: its stored bytes while [`TgaFile::image`] is what they decode to;
+/// otherwise the image encoded as the header says (depth, run-length encoding, row order;
+/// a colour-mapped image becomes 32-bit true colour), with its image id and, unless it is a
+/// TGA 2.0 footer whose offsets would no longer hold, its trailer.
+pub fn write_file(f: &TgaFile) -> Result<Vec<u8>, EncodeError> {
+    let stored = assemble(f);
+    if read_file(&stored).is_ok_and(|back| back.image == f.image) {
+        return Ok(stored);
+    }
+    let bits = match f.header.bits_per_pixel {
+        _ if f.header.is_color_mapped() => 32,
+        8 if f.header.is_grey() => 8,
+        15 | 16 if !f.header.is_grey() => 16,
+        24 => 24,
+        _ => 32,
+    };
+    let opts = WriteOptions {
+        bits_per_pixel: bits,
+        rle: f.header.is_rle(),
+        top_row_first: f.header.descriptor & DESCRIPTOR_TOP != 0,
+    };
+    let mut out = write(&f.image, opts)?;
+    if !f.id.is_empty() && f.id.len() <= 255 {
+        out[0] = f.id.len() as u8;
+        out.splice(HEADER_SIZE..HEADER_SIZE, f.id.iter().copied());
+    }
+    if !f.has_footer() {
+        out.extend_from_slice(&f.trailer);
+    }
+    Ok(out)
+}
+
+/// The stored parts of a file, in order.
+fn assemble(f: &TgaFile) -> Vec<u8> {
+    let h = &f.header;
+    let mut out = Vec::with_capacity(
+        HEADER_SIZE + f.id.len() + f.color_map.len() + f.pixels.len() + f.trailer.len(),
+    );
+    out.extend_from_slice(&[h.id_length, h.color_map_type, h.image_type]);
+    out.extend_from_slice(&h.color_map_first.to_le_bytes());
+    out.extend_from_slice(&h.color_map_length.to_le_bytes());
+    out.push(h.color_map_entry_bits);
+    for v in [h.x_origin, h.y_origin, h.width, h.height] {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    out.extend_from_slice(&[h.bits_per_pixel, h.descriptor]);
+    out.extend_from_slice(&f.id);
+    out.extend_from_slice(&f.color_map);
+    out.extend_from_slice(&f.pixels);
+    out.extend_from_slice(&f.trailer);
+    out
+}
+
+/// Writes `img` as a TGA file laid out as `opts` says: 8 bits (grey, type 3/11; each pixel's
+/// luma), 16 (A1R5G5B5: alpha at 128 and above is opaque), 24 (BGR) or 32 (BGRA).
 pub fn write(img: &Tga, opts: WriteOptions) -> Result<Vec<u8>, EncodeError> {
     let (w, h) = (img.width as usize, img.height as usize);
     if img.width == 0 || img.height == 0 || img.width > 0xffff || img.height > 0xffff {
@@ -299,21 +485,23 @@ pub fn write(img: &Tga, opts: WriteOptions) -> Result<Vec<u8>, EncodeError> {
             w * h * 4
         )));
     }
-    let bpp = match opts.bits_per_pixel {
-        24 => 3,
-        32 => 4,
+    let (bpp, image_type, alpha_bits) = match opts.bits_per_pixel {
+        8 => (1, 3, 0),
+        16 => (2, 2, 1),
+        24 => (3, 2, 0),
+        32 => (4, 2, 8),
         b => {
             return Err(EncodeError(format!(
-                "{b} bits per pixel: TGA is written with 24 or 32"
+                "{b} bits per pixel: TGA is written with 8 (grey), 16, 24 or 32"
             )));
         }
     };
-    let mut descriptor = if bpp == 4 { 8 } else { 0 };
+    let mut descriptor = alpha_bits;
     if opts.top_row_first {
         descriptor |= DESCRIPTOR_TOP;
     }
     let mut out = Vec::with_capacity(HEADER_SIZE + w * h * bpp);
-    out.extend_from_slice(&[0, 0, if opts.rle { 10 } else { 2 }]);
+    out.extend_from_slice(&[0, 0, if opts.rle { image_type + 8 } else { image_type }]);
     out.extend_from_slice(&[0; 5]); // no colour map
     out.extend_from_slice(&0u16.to_le_bytes());
     out.extend_from_slice(&0u16.to_le_bytes());
@@ -326,7 +514,20 @@ pub fn write(img: &Tga, opts: WriteOptions) -> Result<Vec<u8>, EncodeError> {
         let line = &img.rgba[y * w * 4..(y + 1) * w * 4];
         let file_px = |x: usize| -> [u8; 4] {
             let p = &line[x * 4..x * 4 + 4];
-            [p[2], p[1], p[0], p[3]]
+            match bpp {
+                1 => {
+                    let l = 299 * u32::from(p[0]) + 587 * u32::from(p[1]) + 114 * u32::from(p[2]);
+                    [((l + 500) / 1000) as u8, 0, 0, 0]
+                }
+                2 => {
+                    let c = |v: u8| u16::from(v >> 3);
+                    let a = if p[3] >= 128 { 0x8000 } else { 0 };
+                    let v = a | (c(p[0]) << 10) | (c(p[1]) << 5) | c(p[2]);
+                    let [lo, hi] = v.to_le_bytes();
+                    [lo, hi, 0, 0]
+                }
+                _ => [p[2], p[1], p[0], p[3]],
+            }
         };
         if opts.rle {
             // Packets never cross a row (what most readers expect).
@@ -475,9 +676,13 @@ mod tests {
         assert!(e.message().contains("64 bytes of pixels"), "{e}");
         let mut cmap = bytes.clone();
         cmap[2] = 1;
-        assert_eq!(read(&cmap).unwrap_err().kind(), ErrorKind::Unsupported);
+        assert_eq!(
+            read(&cmap).unwrap_err().kind(),
+            ErrorKind::Unsupported,
+            "32-bit indices"
+        );
         let mut depth = bytes.clone();
-        depth[16] = 16;
+        depth[16] = 12;
         assert_eq!(read(&depth).unwrap_err().kind(), ErrorKind::Unsupported);
         assert!(read(&bytes[..10]).is_err());
         // A huge RLE image in a few bytes is refused before anything is allocated.
@@ -502,7 +707,7 @@ mod tests {
     fn writer_refuses_what_tga_cannot_hold() {
         let img = sample(2, 2);
         let bad = WriteOptions {
-            bits_per_pixel: 16,
+            bits_per_pixel: 12,
             ..WriteOptions::default()
         };
         assert!(write(&img, bad).is_err());
@@ -512,5 +717,95 @@ mod tests {
             rgba: vec![0; 3],
         };
         assert!(write(&short, WriteOptions::default()).is_err());
+    }
+
+    #[test]
+    fn sixteen_bits_grey_and_colour_maps() {
+        let img = sample(20, 3);
+        for bits in [8u8, 16] {
+            for rle in [false, true] {
+                let opts = WriteOptions {
+                    bits_per_pixel: bits,
+                    rle,
+                    top_row_first: false,
+                };
+                let back = read(&write(&img, opts).unwrap()).unwrap();
+                for (a, b) in img.rgba.chunks_exact(4).zip(back.rgba.chunks_exact(4)) {
+                    if bits == 16 {
+                        // Five bits a channel, one of alpha.
+                        for c in 0..3 {
+                            assert!(a[c].abs_diff(b[c]) <= 7, "{a:?} {b:?}");
+                        }
+                        assert_eq!(b[3], if a[3] >= 128 { 255 } else { 0 });
+                    } else {
+                        assert!(b[0] == b[1] && b[1] == b[2] && b[3] == 255);
+                    }
+                }
+            }
+        }
+        // A colour-mapped image: 2x1, map of two 24-bit entries starting at entry 5.
+        let mut cm = vec![
+            0,
+            1,
+            1,
+            5,
+            0,
+            2,
+            0,
+            24,
+            0,
+            0,
+            0,
+            0,
+            2,
+            0,
+            1,
+            0,
+            8,
+            DESCRIPTOR_TOP,
+        ];
+        cm.extend_from_slice(&[10, 20, 30, 40, 50, 60]); // BGR entries 5 and 6
+        cm.extend_from_slice(&[6, 5]);
+        let f = read_file(&cm).unwrap();
+        assert_eq!(f.image.rgba, vec![60, 50, 40, 255, 30, 20, 10, 255]);
+        assert_eq!(write_file(&f).unwrap(), cm);
+        let mut bad = cm.clone();
+        bad[24] = 9;
+        assert!(
+            read(&bad)
+                .unwrap_err()
+                .message()
+                .contains("outside the colour map")
+        );
+        // 15-bit true colour is opaque whatever its top bit says; grey with alpha.
+        let px15 = [
+            0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 15, 0, 0xff, 0x7f,
+        ];
+        assert_eq!(read(&px15).unwrap().rgba, vec![255, 255, 255, 255]);
+        let ga = [0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 16, 8, 9, 77];
+        assert_eq!(read(&ga).unwrap().rgba, vec![9, 9, 9, 77]);
+    }
+
+    #[test]
+    fn files_write_back_byte_for_byte_until_changed() {
+        let img = sample(9, 4);
+        let mut bytes = write(
+            &img,
+            WriteOptions {
+                rle: true,
+                ..WriteOptions::default()
+            },
+        )
+        .unwrap();
+        bytes.extend_from_slice(b"mipmap 0 \r\n");
+        let mut f = read_file(&bytes).unwrap();
+        assert_eq!(f.trailing_text(), Some(&b"mipmap 0 \r\n"[..]));
+        assert_eq!(write_file(&f).unwrap(), bytes);
+        f.image.rgba[0] ^= 0xff;
+        let changed = write_file(&f).unwrap();
+        let back = read_file(&changed).unwrap();
+        assert_eq!(back.image, f.image);
+        assert!(back.header.is_rle());
+        assert_eq!(back.trailer, b"mipmap 0 \r\n");
     }
 }
