@@ -70,7 +70,7 @@ pub enum Command {
     Demo(DemoArgs),
     /// Read a file and write it in the same or another format (atomically).
     #[command(
-        after_help = "The output keeps the input's format unless --to or an unambiguous extension of OUT names another. A binary model (MDL) is read with the MDX beside it and written as OUT and OUT's .mdx.\n\nExamples:\n  areakit convert m13aa_01a.wok copy.wok\n  areakit convert m13aa_01a.mdl copy.mdl   (also writes copy.mdx)"
+        after_help = "The output keeps the input's format unless --to or an unambiguous extension of OUT names another. A binary model (MDL) is read with the MDX beside it and written as OUT and OUT's .mdx. Textures convert between TPC, TGA and PNG: a TPC's TXI is written beside the picture (OUT.txi), and a picture's TXI (NAME.txi beside it, or text a TGA carries after its pixels) goes into the TPC made from it; a TPC is DXT1 when opaque, else DXT5, with a full mip chain, unless --encoding or --no-mipmaps say otherwise.\n\nExamples:\n  areakit convert m13aa_01a.wok copy.wok\n  areakit convert m13aa_01a.mdl copy.mdl   (also writes copy.mdx)\n  areakit convert lts_lotrim11.tpc lts_lotrim11.png\n  areakit convert my_wall.png my_wall.tpc --encoding dxt5"
     )]
     Convert(ConvertArgs),
     /// Find the shortest walk between two points of a walkmesh, an area or an NWN2 terrain.
@@ -244,7 +244,7 @@ pub struct ConvertArgs {
     pub output: PathBuf,
     /// The output format (default: the input's, or what OUT's extension names):
     /// bwm, lyt, vis, mdl (binary model: writes OUT and its .mdx beside it),
-    /// mdl-ascii (alias wok-ascii), trx.
+    /// mdl-ascii (alias wok-ascii), trx, tpc, tga, png, txi.
     #[arg(long, value_name = "FORMAT")]
     pub to: Option<String>,
     /// Write normalised text (MDL ASCII) instead of preserving the input's lines.
@@ -253,6 +253,13 @@ pub struct ConvertArgs {
     /// Node name for a walkmesh decompiled to ASCII (default: the output file's stem).
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
+    /// A TPC's encoding: dxt1, dxt5, rgb, rgba or grey (default: dxt1 when every pixel is
+    /// opaque, else dxt5). Given for a TPC input, re-encodes it.
+    #[arg(long, value_name = "ENCODING")]
+    pub encoding: Option<String>,
+    /// A TPC with its first level only (default: a full mip chain).
+    #[arg(long)]
+    pub no_mipmaps: bool,
 }
 
 /// `areakit bake`.

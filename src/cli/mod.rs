@@ -176,9 +176,25 @@ fn run_info(a: InfoArgs, session: &Session, out: &mut Output) -> Result<u8, Erro
 }
 
 fn run_convert(a: ConvertArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
+    let encoding = match a.encoding.as_deref() {
+        Some(e) => Some(
+            areakit_app::formats::tpc::Encoding::from_name(e).ok_or_else(|| {
+                Error::usage(format!(
+                    "--encoding {e}: expected dxt1, dxt5, rgb, rgba or grey"
+                ))
+            })?,
+        ),
+        None => None,
+    };
     let options = areakit_app::document::EncodeOptions {
         canonical: a.canonical,
         name: a.name.clone(),
+        texture: areakit_app::formats::tpc::EncodeOptions {
+            encoding,
+            mipmaps: !a.no_mipmaps,
+            ..Default::default()
+        },
+        txi: None,
     };
     let r =
         areakit_app::ops::convert_file(session, &a.input, &a.output, a.to.as_deref(), &options)?;

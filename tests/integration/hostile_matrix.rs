@@ -214,6 +214,14 @@ fn in_process(name: &str, d: &Damaged) {
             Ok(doc) => {
                 let _ = areakit_app::info::info_json(path, &doc);
                 let _ = doc.encode(doc.format(), path);
+                // Textures: every level of every layer decoded.
+                if let Document::Tpc(t) = &doc {
+                    for l in 0..t.layers.len() {
+                        for i in 0..t.mip_count() {
+                            let _ = t.rgba(l, i);
+                        }
+                    }
+                }
                 if let Document::Bwm(m) = &doc {
                     if let Ok(q) = areakit_app::walkmesh::QueryMesh::new(m) {
                         let _ = q.at(0.5, 0.5, None);
@@ -418,6 +426,8 @@ corpus_matrix!(lyt_matrix, ["lyt"], text: true, samples: 2);
 corpus_matrix!(vis_matrix, ["vis"], text: true, samples: 2);
 corpus_matrix!(mdl_ascii_matrix, ["mdl-ascii"], text: true, samples: 2);
 corpus_matrix!(ascii_walkmesh_matrix, ["wok-ascii", "pwk-ascii"], text: true, samples: 2);
+corpus_matrix!(tpc_matrix, ["tpc"], text: false, samples: 2);
+corpus_matrix!(tga_matrix, ["tga"], text: false, samples: 2);
 
 /// A door walkmesh: no real DWK is public, so one areakit writes.
 #[test]

@@ -27,6 +27,7 @@ mod render;
 mod severity_review;
 mod support;
 mod text_oddities;
+mod textures;
 mod trx_bake;
 mod viewer_browser;
 mod vis;

@@ -18,9 +18,12 @@ use crate::report::{FileFinding, Report, decode_finding};
 use crate::session::Session;
 
 /// Whether a path found while walking a folder is one `check` looks at.
-/// BIFs are left out of folder walks (a game's are gigabytes; name one to check it).
+/// BIFs are left out of folder walks (a game's are gigabytes; name one to check it), and so are
+/// PNGs (no game format: kits keep their minimaps as PNG; name one to check it).
 fn known_extension(path: &Path) -> bool {
-    (Format::from_extension(path).is_some() && !extension_is(path, "bif"))
+    (Format::from_extension(path).is_some()
+        && !extension_is(path, "bif")
+        && !extension_is(path, "png"))
         || ["wok", "pwk", "dwk"].iter().any(|e| extension_is(path, e))
         || crate::format::GFF_EXTENSIONS
             .iter()
@@ -290,8 +293,8 @@ fn open_capsule_unit(session: &Session, path: &Path) -> CapsuleUnit {
     }
 }
 
-/// Whether a capsule member is one `check` reads: a format areakit decodes, except models
-/// (capsules hold compiled MDLs, which the MDL ASCII reader does not read) and nested KEY/BIF.
+/// Whether a capsule member is one `check` reads: a format areakit decodes, except text models
+/// (capsules hold compiled MDLs), nested KEY/BIF and PNG (no game format).
 fn member_checkable(path: &Path, data: &[u8]) -> bool {
     matches!(
         Format::detect(path, data),
@@ -305,6 +308,9 @@ fn member_checkable(path: &Path, data: &[u8]) -> bool {
                 | Format::TwoDa
                 | Format::Erf
                 | Format::Rim
+                | Format::Tpc
+                | Format::Tga
+                | Format::Txi
         )
     )
 }
@@ -558,7 +564,7 @@ pub fn check_model_data(
 
 /// The findings of a decoded document's validators.
 pub fn validate(doc: &Document) -> Vec<Finding> {
-    use areakit_formats::{bif, erf, gff, key, lyt, mdl_ascii, rim, trx, twoda, vis};
+    use areakit_formats::{bif, erf, gff, key, lyt, mdl_ascii, rim, tga, tpc, trx, twoda, vis};
     match doc {
         Document::Bwm(m) => areakit_area::walkmesh::check_bwm(m),
         Document::Lyt(l) => lyt::validate(l),
@@ -571,6 +577,10 @@ pub fn validate(doc: &Document) -> Vec<Finding> {
         Document::Rim(r) => rim::validate(r),
         Document::Key(k) => key::validate(k),
         Document::Bif(b) => bif::validate(b),
+        Document::Tpc(t) => tpc::validate(t),
+        Document::Tga(t) => tga::validate(t),
+        Document::Txi(t) => t.findings.clone(),
+        Document::Png(_) => Vec::new(),
         Document::Trx(t) => {
             let mut f = trx::validate(t);
             f.extend(crate::bake::check_bake(t));

@@ -3,8 +3,8 @@
 use std::path::Path;
 
 use areakit_formats::{
-    DecodeError, ErrorKind, Location, bif, bwm, erf, gff, key, lyt, mdl, mdl_ascii, rim, trx,
-    twoda, vis,
+    DecodeError, ErrorKind, Location, bif, bwm, erf, gff, key, lyt, mdl, mdl_ascii, png, rim, tga,
+    tpc, trx, twoda, txi, vis,
 };
 
 use crate::Error;
@@ -18,6 +18,11 @@ pub struct EncodeOptions {
     pub canonical: bool,
     /// Node name for a walkmesh decompiled to ASCII.
     pub name: Option<String>,
+    /// How a picture becomes a TPC (encoding, mipmaps).
+    pub texture: tpc::EncodeOptions,
+    /// The TXI a picture converted to TPC carries (`convert` reads `NAME.txi` beside the
+    /// input); a TPC's own trailer is kept.
+    pub txi: Option<Vec<u8>>,
 }
 
 /// A decoded file.
@@ -48,6 +53,14 @@ pub enum Document {
     Key(Box<key::Key>),
     /// A BIF read whole.
     Bif(Box<bif::Bif>),
+    /// A TPC texture.
+    Tpc(Box<tpc::Tpc>),
+    /// A TGA image, every byte kept.
+    Tga(Box<tga::TgaFile>),
+    /// A TXI texture description.
+    Txi(Box<txi::Txi>),
+    /// A PNG image.
+    Png(Box<png::Png>),
 }
 
 impl Document {
@@ -66,6 +79,10 @@ impl Document {
             Document::Rim(_) => Format::Rim,
             Document::Key(_) => Format::Key,
             Document::Bif(_) => Format::Bif,
+            Document::Tpc(_) => Format::Tpc,
+            Document::Tga(_) => Format::Tga,
+            Document::Txi(_) => Format::Txi,
+            Document::Png(_) => Format::Png,
         }
     }
 
@@ -108,15 +125,35 @@ impl Document {
             Some(Format::Rim) => Document::Rim(Box::new(rim::read(data).map_err(invalid)?)),
             Some(Format::Key) => Document::Key(Box::new(key::read(data).map_err(invalid)?)),
             Some(Format::Bif) => Document::Bif(Box::new(bif::read(data).map_err(invalid)?)),
+            Some(Format::Tpc) => Document::Tpc(Box::new(tpc::read(data).map_err(invalid)?)),
+            Some(Format::Tga) => Document::Tga(Box::new(tga::read_file(data).map_err(invalid)?)),
+            Some(Format::Txi) => Document::Txi(Box::new(txi::read(data))),
+            Some(Format::Png) => Document::Png(Box::new(png::read(data).map_err(invalid)?)),
             None => {
                 return Err(invalid(DecodeError::new(
                     ErrorKind::Malformed,
                     Location::Offset(0),
                     "unknown format: expected a BWM walkmesh (\"BWM V1.0\"), an NWN2 terrain (\"NWN2\"), \
-                     a LYT, a VIS, a binary MDL or an MDL ASCII file, a GFF, a 2DA, a capsule (ERF/MOD/RIM), a KEY or a BIF",
+                     a LYT, a VIS, a binary MDL or an MDL ASCII file, a GFF, a 2DA, a capsule (ERF/MOD/RIM), a KEY, a BIF, \
+                     a texture (TPC, TGA, PNG) or a TXI",
                 )));
             }
         })
+    }
+
+    /// The picture of a texture document: a TPC's first level (every layer: cube faces and
+    /// frames stacked), a TGA's or PNG's pixels. An error for other documents.
+    pub fn picture(&self) -> Result<areakit_formats::image::Image, DecodeError> {
+        match self {
+            Document::Tpc(t) => t.rgba_all(0),
+            Document::Tga(t) => Ok(t.image.clone()),
+            Document::Png(p) => Ok(p.image.clone()),
+            other => Err(DecodeError::new(
+                ErrorKind::Unsupported,
+                Location::Input,
+                format!("{} is no picture", other.format().name()),
+            )),
+        }
     }
 
     /// Reads (through `session`) and decodes a file.
@@ -166,6 +203,15 @@ impl Document {
                     path.to_path_buf(),
                     mdl_ascii::write_canonical_bytes(&text),
                 )]);
+            }
+            // A TPC's TXI goes beside the picture it becomes (`x.tga` + `x.txi`), so that
+            // converting back keeps it.
+            (Document::Tpc(t), Format::Tga | Format::Png) if t.has_txi() => {
+                let picture = self.encode_with(format, path, options)?;
+                return Ok(vec![
+                    (path.to_path_buf(), picture),
+                    (path.with_extension("txi"), t.trailer.clone()),
+                ]);
             }
             _ => {}
         }
@@ -219,6 +265,28 @@ impl Document {
             (Document::Rim(m), Format::Rim) => rim::write(m).map_err(enc),
             (Document::Key(m), Format::Key) => key::write(m).map_err(enc),
             (Document::Bif(m), Format::Bif) => bif::write(m).map_err(enc),
+            (Document::Tpc(t), Format::Tpc)
+                if options.texture.encoding.is_none_or(|e| e == t.encoding) =>
+            {
+                tpc::write(t).map_err(enc)
+            }
+            (Document::Tga(t), Format::Tga) => tga::write_file(t).map_err(enc),
+            (Document::Txi(t), Format::Txi) => Ok(txi::write(t)),
+            (Document::Png(p), Format::Png) => Ok(p.data.clone()),
+            (Document::Tpc(t), Format::Txi) => Ok(t.trailer.clone()),
+            (Document::Tga(t), Format::Txi) if t.trailing_text().is_some() => Ok(t.trailer.clone()),
+            (Document::Tpc(_) | Document::Tga(_) | Document::Png(_), to)
+                if matches!(to, Format::Tpc | Format::Tga | Format::Png) =>
+            {
+                let picture = self.picture().map_err(|e| Error::invalid(path, e))?;
+                let txi = match (&options.txi, self) {
+                    (Some(t), _) => t.clone(),
+                    (None, Document::Tpc(t)) => t.trailer.clone(),
+                    (None, Document::Tga(t)) => t.trailing_text().unwrap_or_default().to_vec(),
+                    _ => Vec::new(),
+                };
+                crate::texture::encode_picture(&picture, to, &txi, &options.texture).map_err(enc)
+            }
             (Document::MdlAscii(m), Format::Bwm) => {
                 let compiled = crate::ascii_walkmesh::compile_walkmesh(m, path)?;
                 bwm::write(&compiled).map_err(enc)

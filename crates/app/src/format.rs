@@ -33,6 +33,14 @@ pub enum Format {
     Key,
     /// BIF resource data.
     Bif,
+    /// KotOR texture (TPC): DXT1/DXT5 or uncompressed, mipmaps, cube maps, a TXI trailer.
+    Tpc,
+    /// Truevision TGA image (loose textures, lightmaps, the minimap).
+    Tga,
+    /// TXI texture description (text).
+    Txi,
+    /// PNG image (conversions to and from the game's textures).
+    Png,
 }
 
 /// Extensions of GFF resources (KotOR and NWN).
@@ -57,6 +65,10 @@ impl Format {
         Format::Rim,
         Format::Key,
         Format::Bif,
+        Format::Tpc,
+        Format::Tga,
+        Format::Txi,
+        Format::Png,
     ];
 
     /// The name used by `--to` and in JSON `"format"` (`trx` covers TRN too).
@@ -74,6 +86,10 @@ impl Format {
             Format::Rim => "rim",
             Format::Key => "key",
             Format::Bif => "bif",
+            Format::Tpc => "tpc",
+            Format::Tga => "tga",
+            Format::Txi => "txi",
+            Format::Png => "png",
         }
     }
 
@@ -96,6 +112,7 @@ impl Format {
     pub fn from_magic(data: &[u8]) -> Option<Self> {
         let head = data.get(..8)?;
         Some(match head {
+            h if h == areakit_formats::png::SIGNATURE => Format::Png,
             [b'B', b'W', b'M', b' ', ..] => Format::Bwm,
             [b'N', b'W', b'N', b'2', ..] => Format::Trx,
             b"KEY V1  " => Format::Key,
@@ -119,8 +136,8 @@ impl Format {
     }
 
     /// Detects a format: magic numbers first (`BWM `, `NWN2`, `KEY V1  `, `BIFFV1  `, ERF and
-    /// RIM capsules, `2DA `, a GFF's type and `V3.2`), then the extension, then keywords in the
-    /// first 4 KiB of text.
+    /// RIM capsules, `2DA `, a GFF's type and `V3.2`, PNG), then the extension (TPC, TGA and
+    /// TXI have no magic), then keywords in the first 4 KiB of text.
     pub fn detect(path: &Path, data: &[u8]) -> Option<Self> {
         if data.starts_with(b"BWM ") {
             return Some(Format::Bwm);
@@ -193,9 +210,13 @@ pub fn is_binary_mdl(data: &[u8]) -> bool {
         && word(4).is_some_and(|n| n as usize == data.len() - 12)
 }
 
-/// The GFF, 2DA and archive formats by name or extension (lower case).
+/// The GFF, 2DA, archive and texture formats by name or extension (lower case).
 fn resource_format(ext: &str) -> Option<Format> {
     match ext {
+        "tpc" => Some(Format::Tpc),
+        "tga" => Some(Format::Tga),
+        "txi" => Some(Format::Txi),
+        "png" => Some(Format::Png),
         "gff" => Some(Format::Gff),
         "2da" => Some(Format::TwoDa),
         "erf" | "mod" | "sav" | "hak" => Some(Format::Erf),

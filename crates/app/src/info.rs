@@ -49,6 +49,179 @@ pub enum InfoBody {
     Key(KeyInfo),
     /// A BIF.
     Bif(BifInfo),
+    /// A TPC texture.
+    Tpc(TpcInfo),
+    /// A TGA image.
+    Tga(TgaInfo),
+    /// A TXI texture description.
+    Txi(TxiInfo),
+    /// A PNG image.
+    Png(PngInfo),
+}
+
+/// `info` of a TPC texture.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TpcInfo {
+    /// `"tpc"`.
+    pub format: &'static str,
+    /// Width of a face (a frame) at its first level.
+    pub width: u32,
+    /// Height of a face (a frame) at its first level.
+    pub height: u32,
+    /// `dxt1`, `dxt5`, `rgb`, `rgba`, `grey` or `bgra-swizzled`.
+    pub encoding: &'static str,
+    /// Levels per face as read.
+    pub mip_count: usize,
+    /// Levels per face as the header says.
+    pub header_mip_count: u8,
+    /// Layers: 1, 6 for a cube map, the frames of an animated texture.
+    pub faces: usize,
+    /// `single`, `cube` or `animated`.
+    pub layout: &'static str,
+    /// An animated texture's frames across and down.
+    pub frames: Option<[u32; 2]>,
+    /// The header's data size (0: uncompressed).
+    pub data_size: u32,
+    /// The header's alpha-test value.
+    pub alpha_test: f32,
+    /// The TXI trailer as text (`null` when there is none).
+    pub txi: Option<String>,
+    /// The TXI's entries: keyword, arguments.
+    pub txi_entries: Vec<[String; 2]>,
+    /// Bytes of pixels (every level of every face).
+    pub pixel_bytes: usize,
+}
+
+/// `info` of a TGA image.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TgaInfo {
+    /// `"tga"`.
+    pub format: &'static str,
+    /// Width.
+    pub width: u32,
+    /// Height.
+    pub height: u32,
+    /// The image type byte (1/9 colour-mapped, 2/10 true colour, 3/11 grey).
+    pub image_type: u8,
+    /// Bits per pixel.
+    pub bits_per_pixel: u8,
+    /// Run-length encoded.
+    pub rle: bool,
+    /// Pixels are colour-map indices.
+    pub colour_mapped: bool,
+    /// Where the first stored pixel is: `bottom-left`, `top-left`, `bottom-right`, `top-right`.
+    pub origin: &'static str,
+    /// Alpha bits per pixel (the descriptor's).
+    pub alpha_bits: u8,
+    /// Whether some pixel is not opaque.
+    pub has_alpha: bool,
+    /// Bytes after the pixels.
+    pub trailer_bytes: usize,
+    /// A TGA 2.0 footer ends the file.
+    pub footer: bool,
+    /// A TXI appended after the pixels, as text.
+    pub txi: Option<String>,
+}
+
+/// `info` of a TXI.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TxiInfo {
+    /// `"txi"`.
+    pub format: &'static str,
+    /// The entries: keyword, arguments.
+    pub entries: Vec<[String; 2]>,
+    /// `default`, `additive` or `punchthrough`.
+    pub blending: &'static str,
+    /// Lines that do not parse.
+    pub unparsed: usize,
+}
+
+/// `info` of a PNG image.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PngInfo {
+    /// `"png"`.
+    pub format: &'static str,
+    /// Width.
+    pub width: u32,
+    /// Height.
+    pub height: u32,
+    /// `grey`, `rgb`, `indexed`, `grey-alpha` or `rgba`.
+    pub colour_type: &'static str,
+    /// Bits per channel.
+    pub bit_depth: u8,
+    /// Adam7 interlaced.
+    pub interlaced: bool,
+    /// Whether some pixel is not opaque.
+    pub has_alpha: bool,
+}
+
+/// The TXI's text for `info` (up to its first NUL; `None` when blank).
+fn txi_text(t: &areakit_formats::txi::Txi) -> Option<String> {
+    (!t.is_blank()).then(|| String::from_utf8_lossy(t.body()).into_owned())
+}
+
+fn txi_entries(t: &areakit_formats::txi::Txi) -> Vec<[String; 2]> {
+    t.entries
+        .iter()
+        .map(|e| [e.keyword.clone(), e.args.clone()])
+        .collect()
+}
+
+/// `info` of a TPC.
+pub fn tpc_info(t: &areakit_formats::tpc::Tpc) -> TpcInfo {
+    use areakit_formats::tpc::Layout;
+    let txi = t.txi();
+    TpcInfo {
+        format: "tpc",
+        width: t.width(),
+        height: t.height(),
+        encoding: t.encoding.name(),
+        mip_count: t.mip_count(),
+        header_mip_count: t.header.mip_count,
+        faces: t.layers.len(),
+        layout: match t.layout {
+            Layout::Single => "single",
+            Layout::Cube => "cube",
+            Layout::Animated { .. } => "animated",
+        },
+        frames: match t.layout {
+            Layout::Animated { numx, numy } => Some([numx, numy]),
+            _ => None,
+        },
+        data_size: t.header.data_size,
+        alpha_test: t.header.alpha_test,
+        txi: txi_text(&txi),
+        txi_entries: txi_entries(&txi),
+        pixel_bytes: t.layers.iter().flatten().map(|m| m.data.len()).sum(),
+    }
+}
+
+/// `info` of a TGA.
+pub fn tga_info(f: &areakit_formats::tga::TgaFile) -> TgaInfo {
+    use areakit_formats::tga::{DESCRIPTOR_RIGHT, DESCRIPTOR_TOP};
+    let d = f.header.descriptor;
+    TgaInfo {
+        format: "tga",
+        width: f.image.width,
+        height: f.image.height,
+        image_type: f.header.image_type,
+        bits_per_pixel: f.header.bits_per_pixel,
+        rle: f.header.is_rle(),
+        colour_mapped: f.header.is_color_mapped(),
+        origin: match (d & DESCRIPTOR_TOP != 0, d & DESCRIPTOR_RIGHT != 0) {
+            (false, false) => "bottom-left",
+            (true, false) => "top-left",
+            (false, true) => "bottom-right",
+            (true, true) => "top-right",
+        },
+        alpha_bits: f.header.alpha_bits(),
+        has_alpha: !f.image.is_opaque(),
+        trailer_bytes: f.trailer.len(),
+        footer: f.has_footer(),
+        txi: f
+            .trailing_text()
+            .and_then(|t| txi_text(&areakit_formats::txi::read(t))),
+    }
 }
 
 /// `info` of a BWM walkmesh.
@@ -477,6 +650,23 @@ pub fn info(path: &Path, doc: &Document) -> InfoReport {
             resources: b.resources.len(),
             fixed_resources: b.fixed.len(),
             types: type_counts(b.resources.iter().map(|r| r.restype)),
+        }),
+        Document::Tpc(t) => InfoBody::Tpc(tpc_info(t)),
+        Document::Tga(t) => InfoBody::Tga(tga_info(t)),
+        Document::Txi(t) => InfoBody::Txi(TxiInfo {
+            format: "txi",
+            entries: txi_entries(t),
+            blending: t.blending().name(),
+            unparsed: t.findings.len(),
+        }),
+        Document::Png(p) => InfoBody::Png(PngInfo {
+            format: "png",
+            width: p.image.width,
+            height: p.image.height,
+            colour_type: p.colour_type,
+            bit_depth: p.bit_depth,
+            interlaced: p.interlaced,
+            has_alpha: !p.image.is_opaque(),
         }),
     };
     InfoReport {

@@ -48,6 +48,7 @@ pub mod render;
 pub mod report;
 pub mod rooms;
 pub mod session;
+pub mod texture;
 pub mod view;
 pub mod visibility;
 

@@ -341,8 +341,16 @@ pub fn convert_file(
             None => doc.format(),
         },
     };
+    // A picture made into a TPC carries the TXI beside it (`NAME.txi`), as the game's tools do.
+    let mut options = options.clone();
+    if target == Format::Tpc
+        && options.txi.is_none()
+        && matches!(doc.format(), Format::Tga | Format::Png)
+    {
+        options.txi = session.read(&input.with_extension("txi")).ok();
+    }
     let files = doc
-        .encode_files(target, output, options)
+        .encode_files(target, output, &options)
         .map_err(|e| e.about(output, input))?;
     // A binary model's MDX is an output too: never the input's own.
     for (path, _) in files.iter().skip(1) {

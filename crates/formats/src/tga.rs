@@ -243,6 +243,22 @@ impl TgaFile {
     }
 }
 
+/// The findings of a TGA file: the `txi-unparsed` warnings of a TXI appended to it (item
+/// `txi`). Nothing else about a TGA that decodes is known to trouble the engine.
+pub fn validate(f: &TgaFile) -> Vec<crate::Finding> {
+    let Some(text) = f.trailing_text() else {
+        return Vec::new();
+    };
+    crate::txi::read(text)
+        .findings
+        .into_iter()
+        .map(|mut x| {
+            x.place = x.place.item("txi");
+            x
+        })
+        .collect()
+}
+
 /// Reads a TGA image (see the module documentation for what is read).
 pub fn read(data: &[u8]) -> Result<Tga, DecodeError> {
     read_file(data).map(|f| f.image)

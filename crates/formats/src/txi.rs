@@ -153,9 +153,9 @@ pub fn read(data: &[u8]) -> Txi {
         text: data.to_vec(),
         ..Txi::default()
     };
-    // Trailing NULs end the text (a writer's terminator); other control bytes mean this is no
-    // text at all (a TPC's pixel data taken for its trailer, for example).
-    let end = data.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+    // A NUL ends the text, as it ends a C string (writers terminate or pad with NULs); other
+    // control bytes mean this is no text at all (a TPC's pixel data taken for its trailer).
+    let end = data.iter().position(|&b| b == 0).unwrap_or(data.len());
     let body = &data[..end];
     if let Some(at) = body
         .iter()
@@ -330,9 +330,19 @@ impl Txi {
         cycle.then_some((nx, ny, fps))
     }
 
-    /// Whether the text is only whitespace and NULs.
+    /// The text up to its first NUL (what the engine reads).
+    pub fn body(&self) -> &[u8] {
+        let end = self
+            .text
+            .iter()
+            .position(|&b| b == 0)
+            .unwrap_or(self.text.len());
+        &self.text[..end]
+    }
+
+    /// Whether the text (up to its first NUL) is only whitespace.
     pub fn is_blank(&self) -> bool {
-        self.text.iter().all(|b| b.is_ascii_whitespace() || *b == 0)
+        self.body().iter().all(u8::is_ascii_whitespace)
     }
 }
 
@@ -384,6 +394,9 @@ mod tests {
         assert_eq!(got[1].0, Place::line_col(2, 1));
         assert_eq!(got[2].0, Place::line_col(3, 8));
         assert!(t.findings[3].message.contains("1 coordinate rows short"));
+        let nul = read(b"mipmap 0 \r\n\0\0\x07\x01mipmap 0\r\n");
+        assert!(nul.findings.is_empty(), "{:?}", nul.findings);
+        assert_eq!(nul.entries.len(), 1, "the text ends at its first NUL");
         let bin = read(b"decal 1\n\x01\x02\x03");
         assert_eq!(bin.findings.len(), 1);
         assert_eq!(bin.findings[0].place, Place::line_col(2, 1));

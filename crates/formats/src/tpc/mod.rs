@@ -234,11 +234,9 @@ impl Tpc {
         txi::read(&self.trailer)
     }
 
-    /// Whether the trailer holds any text.
+    /// Whether the trailer holds any text (before its first NUL).
     pub fn has_txi(&self) -> bool {
-        self.trailer
-            .iter()
-            .any(|b| !b.is_ascii_whitespace() && *b != 0)
+        !self.txi().is_blank()
     }
 
     /// Level `mip` of layer `layer` decoded to RGBA.
@@ -342,6 +340,15 @@ fn decode_level(encoding: Encoding, m: &Mip) -> Result<Image, DecodeError> {
         height: h,
         rgba,
     })
+}
+
+/// A side's length at level `i` of a chain: halved `i` times, at least 1.
+pub fn level_side(side: u32, i: usize) -> u32 {
+    u32::try_from(i)
+        .ok()
+        .and_then(|i| side.checked_shr(i))
+        .unwrap_or(0)
+        .max(1)
 }
 
 /// The stored index of pixel (`x`, `y`) in the Xbox's swizzled layout: the bits of x and y

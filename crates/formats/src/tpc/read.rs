@@ -1,7 +1,7 @@
 //! Reading a TPC: the header, the layout (cube map, animated frames), the levels of every
 //! layer, and the trailer.
 
-use super::{Encoding, HEADER_SIZE, Header, Layout, Mip, Tpc};
+use super::{Encoding, HEADER_SIZE, Header, Layout, Mip, Tpc, level_side};
 use crate::cursor::Cursor;
 use crate::error::{DecodeError, ErrorKind, Location};
 use crate::txi;
@@ -31,7 +31,15 @@ pub(super) fn header_trailer_start(
 ) -> u64 {
     let levels = u32::from(h.mip_count.max(1));
     let per_layer: u64 = (0..levels)
-        .map(|i| level_size(encoding, h, w >> i, hh >> i, i == 0) as u64)
+        .map(|i| {
+            level_size(
+                encoding,
+                h,
+                level_side(w, i as usize),
+                level_side(hh, i as usize),
+                i == 0,
+            ) as u64
+        })
         .sum();
     HEADER_SIZE as u64 + per_layer * layers as u64
 }
@@ -118,7 +126,7 @@ pub fn read(data: &[u8]) -> Result<Tpc, DecodeError> {
     let sizes: Vec<usize> = (0..wanted)
         .map(|i| {
             let first = i == 0 && !matches!(layout, Layout::Animated { .. });
-            level_size(encoding, &header, w >> i, h >> i, first)
+            level_size(encoding, &header, level_side(w, i), level_side(h, i), first)
         })
         .collect();
     // The most levels whose bytes every layer has.
@@ -150,8 +158,8 @@ pub fn read(data: &[u8]) -> Result<Tpc, DecodeError> {
                 .bytes(size, "a level's pixels")
                 .map_err(|e| e.within(format!("layer {layer} level {i}")))?;
             mips.push(Mip {
-                width: (w >> i).max(1),
-                height: (h >> i).max(1),
+                width: level_side(w, i),
+                height: level_side(h, i),
                 data: bytes.to_vec(),
             });
         }

@@ -1,7 +1,7 @@
 //! File-level findings of a TPC (`docs/checks.md`, "Texture checks").
 
 use super::read::animated_levels;
-use super::{HEADER_SIZE, Layout, Tpc};
+use super::{HEADER_SIZE, Layout, Tpc, level_side};
 use crate::finding::{Finding, Place};
 use crate::image::is_power_of_two;
 
@@ -38,7 +38,7 @@ pub fn validate(tpc: &Tpc) -> Vec<Finding> {
                 .flatten()
                 .map(|m| m.data.len())
                 .sum::<usize>();
-        let next = tpc.encoding.size((w >> got).max(1), (hh >> got).max(1));
+        let next = tpc.encoding.size(level_side(w, got), level_side(hh, got));
         out.push(Finding::error(
             "tpc-mip-chain-short",
             Place::offset(end as u64),
@@ -47,8 +47,8 @@ pub fn validate(tpc: &Tpc) -> Vec<Finding> {
                 got,
                 if got == 1 { "is" } else { "are" },
                 if matches!(tpc.layout, Layout::Animated { .. }) { "frame size gives" } else { "header says" },
-                (w >> got).max(1),
-                (hh >> got).max(1),
+                level_side(w, got),
+                level_side(hh, got),
                 next * layers,
                 tpc.trailer.len()
             ),
