@@ -95,7 +95,7 @@ pub enum Command {
     Pack(PackArgs),
     /// Export a walkmesh, an area (LYT or folder), an NWN2 TRX or an MDL ASCII model to glTF 2.0 (.glb, .gltf) or OBJ (+ .mtl).
     #[command(
-        after_help = "The format follows OUT's extension. Walkmesh faces are grouped by surface material (named as the game names them, coloured as areakit's maps); an area has one node per room at its LYT position, and a `models` layer with each room's model (MDL) at its LYT position (--no-models leaves it out). Layout and extras keys: docs/interop.md.\n\nExamples:\n  areakit export m13aa_01a.wok -o m13aa_01a.glb\n  areakit export areakit-demo/demo.lyt -o demo.obj --walkable-only\n  areakit export areakit-demo -o demo.gltf --path 1.5,1.5:18.5,16.5 --objects objects.json"
+        after_help = "The format follows OUT's extension. Walkmesh faces are grouped by surface material (named as the game names them, coloured as areakit's maps); an area has one node per room at its LYT position, and a `models` layer with each room's model (MDL) at its LYT position (--no-models leaves it out). Models bring their textures, found as the game finds them (the input's folder and its textures/ and lightmaps/ folders, --textures folders, then --game: override, the module's capsules, KEY/BIF; TPC before TGA), embedded as PNG (an OBJ gets them beside it): diffuse textures as base colour, lightmaps on the second UV set; a texture not found leaves its material flat and is listed. Layout and extras keys: docs/interop.md.\n\nExamples:\n  areakit export m13aa_01a.wok -o m13aa_01a.glb\n  areakit export areakit-demo/demo.lyt -o demo.obj --walkable-only\n  areakit export areakit-demo -o demo.gltf --path 1.5,1.5:18.5,16.5 --objects objects.json\n  areakit export kits/blackvulkar/room_1.mdl -o room_1.glb --textures ~/kotor-textures"
     )]
     Export(ExportArgs),
     /// Import an OBJ or glTF (.glb, .gltf) mesh as a BWM walkmesh (.wok, .pwk, .dwk): materials from names, vertices welded, everything derived rebuilt, the result checked.
@@ -481,6 +481,15 @@ pub struct ExportArgs {
     /// Leave out the room models of an area (the `models` layer: each room's MDL at its LYT position); the walkmeshes stay.
     #[arg(long)]
     pub no_models: bool,
+    /// A folder of textures (TPC, TGA, TXI) searched after the input's own folder and its `textures/` and `lightmaps/` folders, before the game (--game); repeatable.
+    #[arg(long, value_name = "DIR")]
+    pub textures: Vec<PathBuf>,
+    /// Leave the textures out: materials stay flat, named after their textures.
+    #[arg(long)]
+    pub no_textures: bool,
+    /// Print the report as one JSON object (files written, counts, notes, textures embedded and missing).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `areakit import`.

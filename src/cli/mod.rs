@@ -618,14 +618,29 @@ fn run_export(a: ExportArgs, session: &Session, out: &mut Output) -> Result<u8, 
         paths: parse_paths(&a.path)?,
         objects: a.objects.clone(),
         no_models: a.no_models,
+        no_textures: a.no_textures,
+        texture_dirs: a.textures.clone(),
     };
     let s = areakit_app::interop::export_file(session, &a.input, &a.output, &options)?;
+    if a.json {
+        print_json(out, &serde_json::to_value(&s).unwrap_or_default())?;
+        return Ok(0);
+    }
     for n in &s.notes {
         eprintln!("areakit export: {n}");
     }
     let written: Vec<String> = s.written.iter().map(|p| p.display().to_string()).collect();
+    let textures = if s.textures.embedded.is_empty() && s.textures.missing.is_empty() {
+        String::new()
+    } else {
+        format!(
+            ", {} textures embedded, {} missing",
+            s.textures.embedded.len(),
+            s.textures.missing.len()
+        )
+    };
     out.line(&format!(
-        "{} -> {}: {} nodes, {} vertices, {} faces",
+        "{} -> {}: {} nodes, {} vertices, {} faces{textures}",
         a.input.display(),
         written.join(" + "),
         s.nodes,

@@ -50,7 +50,7 @@ fn s(p: &Path) -> &str {
 }
 
 /// The JSON chunk of a GLB.
-fn glb_json(path: &Path) -> Value {
+pub(crate) fn glb_json(path: &Path) -> Value {
     let data = std::fs::read(path).unwrap();
     assert_eq!(&data[..4], b"glTF");
     let len = u32::from_le_bytes(data[12..16].try_into().unwrap()) as usize;
@@ -102,7 +102,7 @@ fn obj_counts(path: &Path) -> (u64, u64) {
 
 /// Runs the Khronos validator over `files` in one node process; `None` (and a note on stderr)
 /// when node or the package is missing.
-fn validate(files: &[PathBuf]) -> Option<Vec<Value>> {
+pub(crate) fn validate(files: &[PathBuf]) -> Option<Vec<Value>> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/gltf");
     if !dir.join("node_modules/gltf-validator").is_dir() {
         eprintln!(

@@ -27,6 +27,7 @@ mod render;
 mod severity_review;
 mod support;
 mod text_oddities;
+mod textured_export;
 mod textures;
 mod trx_bake;
 mod viewer_browser;

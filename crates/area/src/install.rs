@@ -510,6 +510,16 @@ impl Resources for SearchPath {
         Ok(None)
     }
 
+    /// Place by place: the first place holding any of the types gives its first one.
+    fn get_any(&self, resref: &str, exts: &[&str]) -> io::Result<Option<(Resource, usize)>> {
+        for (_, place) in &self.places {
+            if let Some(r) = place.get_any(resref, exts)? {
+                return Ok(Some(r));
+            }
+        }
+        Ok(None)
+    }
+
     /// Every resource once, in the order (name, type id): the copy the search finds, with the
     /// origins of the copies it shadows (later places, or later members of the same place).
     fn list(&self) -> io::Result<Vec<Listing>> {
@@ -718,6 +728,10 @@ impl Resources for SharedKey {
 impl Resources for Install {
     fn get(&self, resref: &str, ext: &str) -> io::Result<Option<Resource>> {
         self.search.get(resref, ext)
+    }
+
+    fn get_any(&self, resref: &str, exts: &[&str]) -> io::Result<Option<(Resource, usize)>> {
+        self.search.get_any(resref, exts)
     }
 
     fn list(&self) -> io::Result<Vec<Listing>> {

@@ -32,6 +32,18 @@ pub trait Resources: Send + Sync {
     fn list(&self) -> io::Result<Vec<Listing>> {
         Ok(Vec::new())
     }
+
+    /// The first of several types of `resref` (a texture: `["tpc", "tga"]`), as the engine
+    /// asks for an image: the place searched first wins, and within one place the type listed
+    /// first. The resource and the index of its type in `exts`.
+    fn get_any(&self, resref: &str, exts: &[&str]) -> io::Result<Option<(Resource, usize)>> {
+        for (i, ext) in exts.iter().enumerate() {
+            if let Some(r) = self.get(resref, ext)? {
+                return Ok(Some((r, i)));
+            }
+        }
+        Ok(None)
+    }
 }
 
 /// A shared place answers as the place itself (a capsule held by several readers, the game).
@@ -42,6 +54,10 @@ impl<T: Resources + ?Sized> Resources for std::sync::Arc<T> {
 
     fn list(&self) -> io::Result<Vec<Listing>> {
         (**self).list()
+    }
+
+    fn get_any(&self, resref: &str, exts: &[&str]) -> io::Result<Option<(Resource, usize)>> {
+        (**self).get_any(resref, exts)
     }
 }
 

@@ -16,7 +16,7 @@ use gj::validation::USize64;
 use gltf_json as gj;
 use serde_json::{Value, json};
 
-use super::{Mat4, Scene, Shape, Soup, SoupTriangle, invalid};
+use super::{AlphaMode, Mat4, Scene, Shape, Soup, SoupTriangle, invalid};
 use crate::Error;
 use crate::session::Session;
 
@@ -148,7 +148,8 @@ pub fn write(scene: &Scene, binary: bool) -> Result<Vec<u8>, String> {
         data: Vec::new(),
         views: Vec::new(),
     };
-    let mut materials: HashMap<(String, [u32; 4]), u32> = HashMap::new();
+    let mut materials: HashMap<MaterialKey, u32> = HashMap::new();
+    let textures = write_images(scene, &mut root, &mut buf);
     let top = gj::Node {
         name: Some("areakit".into()),
         matrix: Some(Mat4::Z_UP_TO_Y_UP.0.map(|v| v as f32)),
@@ -199,18 +200,21 @@ pub fn write(scene: &Scene, binary: bool) -> Result<Vec<u8>, String> {
                     );
                     shared.insert(Valid(gj::mesh::Semantic::Normals), a);
                 }
-                if m.uvs.len() == nv {
-                    let values: Vec<f32> = m.uvs.iter().flatten().copied().collect();
-                    let a = push_floats(
-                        &mut root,
-                        &mut buf,
-                        &values,
-                        gj::accessor::Type::Vec2,
-                        array,
-                        false,
-                    );
-                    shared.insert(Valid(gj::mesh::Semantic::TexCoords(0)), a);
+                for (set, uvs) in [(0, &m.uvs), (1, &m.uvs2)] {
+                    if uvs.len() == nv && (set == 0 || m.uvs.len() == nv) {
+                        let values: Vec<f32> = uvs.iter().flatten().copied().collect();
+                        let a = push_floats(
+                            &mut root,
+                            &mut buf,
+                            &values,
+                            gj::accessor::Type::Vec2,
+                            array,
+                            false,
+                        );
+                        shared.insert(Valid(gj::mesh::Semantic::TexCoords(set)), a);
+                    }
                 }
+                let has_uv = [m.uvs.len() == nv, m.uvs.len() == nv && m.uvs2.len() == nv];
                 let skinned = n.skin.is_some_and(|s| s < scene.skins.len())
                     && m.joints.len() == nv
                     && m.weights.len() == nv;
@@ -248,20 +252,21 @@ pub fn write(scene: &Scene, binary: bool) -> Result<Vec<u8>, String> {
                 }
                 let mut primitives = Vec::new();
                 for g in &m.groups {
-                    let key = (g.material.clone(), g.colour.map(f32::to_bits));
+                    let lookup = |name: &Option<String>, set: usize| {
+                        let key = name.as_ref()?.to_ascii_lowercase();
+                        let &(index, alpha) = textures.get(&key)?;
+                        has_uv[set].then_some((index, alpha))
+                    };
+                    let diffuse = lookup(&g.maps.diffuse, 0);
+                    let lightmap = lookup(&g.maps.lightmap, 1).map(|(i, _)| i);
+                    let key = (
+                        g.material.clone(),
+                        g.colour.map(f32::to_bits),
+                        diffuse.map(|(i, _)| i),
+                        lightmap,
+                    );
                     let material = *materials.entry(key).or_insert_with(|| {
-                        root.materials.push(gj::Material {
-                            name: Some(g.material.clone()),
-                            double_sided: true,
-                            extras: extras(&g.material_extras),
-                            pbr_metallic_roughness: gj::material::PbrMetallicRoughness {
-                                base_color_factor: gj::material::PbrBaseColorFactor(g.colour),
-                                metallic_factor: gj::material::StrengthFactor(0.0),
-                                roughness_factor: gj::material::StrengthFactor(1.0),
-                                ..Default::default()
-                            },
-                            ..Default::default()
-                        });
+                        root.materials.push(material(g, diffuse, lightmap));
                         root.materials.len() as u32 - 1
                     });
                     let (indices, mode, extra): (Vec<u32>, _, Value) = match &g.shape {
@@ -394,6 +399,108 @@ pub fn write(scene: &Scene, binary: bool) -> Result<Vec<u8>, String> {
         out.extend_from_slice(&buf.data);
     }
     Ok(out)
+}
+
+/// A material: its name, colour, diffuse texture and lightmap.
+type MaterialKey = (String, [u32; 4], Option<u32>, Option<u32>);
+
+/// The scene's images as PNG buffer views, one sampler (repeat, trilinear) and one texture
+/// each: lower-case name → (texture index, alpha mode).
+fn write_images(
+    scene: &Scene,
+    root: &mut gj::Root,
+    buf: &mut Buffer,
+) -> HashMap<String, (u32, AlphaMode)> {
+    let mut out = HashMap::new();
+    if scene.images.is_empty() {
+        return out;
+    }
+    root.samplers.push(gj::texture::Sampler {
+        mag_filter: Some(Valid(gj::texture::MagFilter::Linear)),
+        min_filter: Some(Valid(gj::texture::MinFilter::LinearMipmapLinear)),
+        wrap_s: Valid(gj::texture::WrappingMode::Repeat),
+        wrap_t: Valid(gj::texture::WrappingMode::Repeat),
+        ..Default::default()
+    });
+    for (key, img) in &scene.images {
+        let view = buf.view_for(&img.png, None);
+        root.images.push(gj::Image {
+            buffer_view: Some(view),
+            mime_type: Some(gj::image::MimeType("image/png".into())),
+            name: Some(img.name.clone()),
+            uri: None,
+            extensions: None,
+            extras: None,
+        });
+        root.textures.push(gj::Texture {
+            name: Some(img.name.clone()),
+            sampler: Some(gj::Index::new(0)),
+            source: gj::Index::new(root.images.len() as u32 - 1),
+            extensions: None,
+            extras: extras(&img.extras),
+        });
+        out.insert(key.clone(), (root.textures.len() as u32 - 1, img.alpha));
+    }
+    out
+}
+
+/// The material of a group: its colour, or white under its diffuse texture (on the first UV
+/// set, with the texture's alpha mode), and its lightmap as the occlusion texture on the second
+/// UV set (`docs/interop.md`).
+fn material(
+    g: &super::Group,
+    diffuse: Option<(u32, AlphaMode)>,
+    lightmap: Option<u32>,
+) -> gj::Material {
+    let mut e = g.material_extras.clone();
+    let mut m = gj::Material {
+        name: Some(g.material.clone()),
+        double_sided: true,
+        pbr_metallic_roughness: gj::material::PbrMetallicRoughness {
+            base_color_factor: gj::material::PbrBaseColorFactor(g.colour),
+            metallic_factor: gj::material::StrengthFactor(0.0),
+            roughness_factor: gj::material::StrengthFactor(1.0),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    if let Some((index, alpha)) = diffuse {
+        m.pbr_metallic_roughness.base_color_factor =
+            gj::material::PbrBaseColorFactor([1.0, 1.0, 1.0, 1.0]);
+        m.pbr_metallic_roughness.base_color_texture = Some(gj::texture::Info {
+            index: gj::Index::new(index),
+            tex_coord: 0,
+            extensions: None,
+            extras: None,
+        });
+        match alpha {
+            AlphaMode::Opaque => {}
+            AlphaMode::Mask => {
+                m.alpha_mode = Valid(gj::material::AlphaMode::Mask);
+                m.alpha_cutoff = Some(gj::material::AlphaCutoff(0.5));
+            }
+            AlphaMode::Blend | AlphaMode::Additive => {
+                m.alpha_mode = Valid(gj::material::AlphaMode::Blend);
+            }
+        }
+        if let Value::Object(map) = &mut e {
+            map.insert("blending".into(), json!(alpha.name()));
+        }
+    }
+    if let Some(index) = lightmap {
+        m.occlusion_texture = Some(gj::material::OcclusionTexture {
+            index: gj::Index::new(index),
+            strength: gj::material::StrengthFactor(1.0),
+            tex_coord: 1,
+            extensions: None,
+            extras: None,
+        });
+        if let Value::Object(map) = &mut e {
+            map.insert("lightmap_texcoord".into(), json!(1));
+        }
+    }
+    m.extras = extras(&e);
+    m
 }
 
 /// The scene's skins (joints are scene nodes, one past their index for the axis node), each

@@ -13,6 +13,7 @@ pub mod gltf;
 pub mod import;
 pub mod obj;
 pub mod scene;
+pub mod textures;
 
 use std::path::Path;
 
@@ -32,6 +33,35 @@ pub struct Scene {
     pub skins: Vec<Skin>,
     /// Animations of the nodes' transforms.
     pub animations: Vec<Animation>,
+    /// The pictures of the textures the groups name ([`Maps`]), by lower-case name; a name
+    /// without one leaves its material flat.
+    pub images: std::collections::BTreeMap<String, SceneImage>,
+}
+
+/// A texture's picture, ready to embed, and how the game blends it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SceneImage {
+    /// The name as the model spells it.
+    pub name: String,
+    /// The picture as PNG.
+    pub png: Vec<u8>,
+    /// How its alpha is used ([`AlphaMode`]).
+    pub alpha: AlphaMode,
+    /// Application data (glTF texture `extras`): where it was found, its format, its TXI.
+    pub extras: Value,
+}
+
+/// How a diffuse texture's alpha is drawn (from its TXI and pixels; `docs/interop.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AlphaMode {
+    /// Alpha unused (opaque pixels, or alpha that masks an environment map).
+    Opaque,
+    /// Alpha test (`blending punchthrough`, or DXT1's 1-bit alpha): drawn or not.
+    Mask,
+    /// Alpha blending (alpha in the pixels and no other use for it).
+    Blend,
+    /// Added to what is behind (`blending additive`): glTF's blending, marked in `extras`.
+    Additive,
 }
 
 impl Scene {
@@ -121,6 +151,8 @@ pub struct Mesh {
     pub normals: Vec<[f32; 3]>,
     /// Texture coordinates (the first UV set): empty, or one per position.
     pub uvs: Vec<[f32; 2]>,
+    /// The second UV set (a room's lightmap): empty, or one per position.
+    pub uvs2: Vec<[f32; 2]>,
     /// Skin joints (indices into the skin's [`Skin::joints`]): empty, or one per position.
     pub joints: Vec<[u16; 4]>,
     /// Skin weights (summing to 1) of [`Mesh::joints`]: empty, or one per position.
@@ -140,8 +172,20 @@ pub struct Group {
     pub extras: Value,
     /// Application data of the material (glTF material `extras`; an MTL comment).
     pub material_extras: Value,
+    /// The textures the material uses, by name.
+    pub maps: Maps,
     /// The primitives.
     pub shape: Shape,
+}
+
+/// The textures of a material, by name: the diffuse texture on the first UV set, the lightmap
+/// on the second.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Maps {
+    /// The diffuse texture (`texture0`).
+    pub diffuse: Option<String>,
+    /// The lightmap (`texture1`), drawn with [`Mesh::uvs2`].
+    pub lightmap: Option<String>,
 }
 
 /// A skin: the joints (scene nodes) and the inverse bind matrix of each.

@@ -21,6 +21,16 @@ use crate::session::Session;
 pub const HEADER: &str = "# areakit";
 const NODE_COMMENT: &str = "# areakit-node ";
 
+/// The file name of a group's diffuse texture beside the OBJ (`name.png`, lower case), when the
+/// scene has its picture.
+pub fn texture_file(scene: &Scene, maps: &super::Maps) -> Option<String> {
+    let key = maps.diffuse.as_ref()?.to_ascii_lowercase();
+    scene
+        .images
+        .contains_key(&key)
+        .then(|| format!("{key}.png"))
+}
+
 /// The OBJ and MTL texts of a scene; `mtl_name` is the MTL file's name for `mtllib`.
 pub fn write(scene: &Scene, mtl_name: &str) -> (String, String) {
     let mut o = String::new();
@@ -146,11 +156,21 @@ pub fn write(scene: &Scene, mtl_name: &str) -> (String, String) {
             if !materials.contains(&g.material) {
                 materials.push(g.material.clone());
                 let [r, gr, b, a] = g.colour;
+                // A diffuse texture the scene has: white under `map_Kd` (the PNG beside).
+                let image = texture_file(scene, &g.maps);
+                let (r, gr, b) = if image.is_some() {
+                    (1.0, 1.0, 1.0)
+                } else {
+                    (r, gr, b)
+                };
                 let _ = writeln!(
                     mtl,
                     "\nnewmtl {}\nKd {r} {gr} {b}\nKa 0 0 0\nd {a}\nillum 1",
                     one_line(&g.material)
                 );
+                if let Some(file) = image {
+                    let _ = writeln!(mtl, "map_Kd {file}");
+                }
                 if !g.material_extras.is_null() {
                     let _ = writeln!(mtl, "# areakit-material {}", g.material_extras);
                 }

@@ -12,7 +12,7 @@ use areakit_formats::{Location, trx};
 use serde_json::{Value, json};
 
 use super::{
-    Animation, Channel, ExportFormat, Group, Mat4, Mesh, Node, Property, Scene, Shape, Skin,
+    Animation, Channel, ExportFormat, Group, Maps, Mat4, Mesh, Node, Property, Scene, Shape, Skin,
     axis_angle_to_quat, invalid, rgba, unit_quat, wxyz_to_unit_xyzw,
 };
 use areakit_area::area::Area;
@@ -39,6 +39,11 @@ pub struct ExportOptions {
     pub objects: Option<PathBuf>,
     /// Leave out the room models of an area (the `models` layer, [`add_room_models`]).
     pub no_models: bool,
+    /// Leave the textures out (materials stay flat, named after their textures).
+    pub no_textures: bool,
+    /// Folders searched for textures after the input's own places (`--textures`; a kit's
+    /// texture and lightmap folders).
+    pub texture_dirs: Vec<PathBuf>,
 }
 
 /// What [`export_file`] wrote.
@@ -52,8 +57,11 @@ pub struct ExportSummary {
     pub faces: usize,
     /// Nodes.
     pub nodes: usize,
-    /// Warnings: a path that was not found, a room model that does not decode (left out).
+    /// Warnings: a path that was not found, a room model that does not decode (left out),
+    /// textures not found.
     pub notes: Vec<String>,
+    /// The textures embedded and those missing.
+    pub textures: super::textures::TextureReport,
 }
 
 /// The glTF/OBJ material name and colour of placed objects and paths.
@@ -96,6 +104,26 @@ pub fn export_file(
         notes.extend(add_room_models(&mut scene, &models));
     }
     notes.extend(add_overlays(session, &mut scene, &opened, input, options)?);
+    let textures = if options.no_textures {
+        super::textures::TextureReport::default()
+    } else {
+        let places =
+            super::textures::texture_places(session, &opened, input, &options.texture_dirs)?;
+        let report = super::textures::attach_textures(
+            &mut scene,
+            &crate::texture::TextureLookup::new(places),
+        );
+        if !report.missing.is_empty() {
+            let names: Vec<&str> = report.missing.iter().map(|m| m.name.as_str()).collect();
+            notes.push(format!(
+                "{} of {} textures not embedded (their materials are flat): {}",
+                names.len(),
+                names.len() + report.embedded.len(),
+                names.join(", ")
+            ));
+        }
+        report
+    };
     let (vertices, faces) = scene.counts();
     let mut written = vec![output.to_path_buf()];
     match format {
@@ -112,9 +140,31 @@ pub fn export_file(
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
             let (obj_text, mtl_text) = super::obj::write(&scene, &mtl_name);
+            // The diffuse textures as PNGs beside the OBJ (`map_Kd`).
+            let dir = output.parent().unwrap_or(Path::new(""));
+            let mut pictures: Vec<(PathBuf, &[u8])> = Vec::new();
+            for g in scene
+                .nodes
+                .iter()
+                .filter_map(|n| n.mesh.as_ref())
+                .flat_map(|m| &m.groups)
+            {
+                if let Some(file) = super::obj::texture_file(&scene, &g.maps) {
+                    let path = dir.join(&file);
+                    if !pictures.iter().any(|(p, _)| *p == path) {
+                        let key = file.trim_end_matches(".png");
+                        pictures.push((path, &scene.images[key].png));
+                    }
+                }
+            }
+            for (path, png) in &pictures {
+                refuse_overwrite(input, path, false)?;
+                write_atomic(path, png)?;
+            }
             write_atomic(&mtl, mtl_text.as_bytes())?;
             write_atomic(output, obj_text.as_bytes())?;
             written.push(mtl);
+            written.extend(pictures.into_iter().map(|(p, _)| p));
         }
     }
     Ok(ExportSummary {
@@ -123,6 +173,7 @@ pub fn export_file(
         faces,
         nodes: scene.nodes.len(),
         notes,
+        textures,
     })
 }
 
@@ -247,6 +298,7 @@ pub fn walkmesh_mesh(b: &Bwm, walkable_only: bool) -> Option<Mesh> {
                 colour: rgba(material_colour(f.material), 1.0),
                 extras: json!({"material": f.material.name(), "material_id": f.material.id(), "walkable": walkable}),
                 material_extras: Value::Null,
+                maps: Maps::default(),
                 shape: Shape::Triangles {
                     triangles: Vec::new(),
                     faces: Vec::new(),
@@ -329,6 +381,7 @@ fn trx_mesh(w: &trx::Walkmesh, walkable_only: bool) -> Option<Mesh> {
                 colour: rgba(colour, 1.0),
                 extras: json!({"walkable": walk}),
                 material_extras: Value::Null,
+                maps: Maps::default(),
                 shape: Shape::Triangles { triangles, faces },
             });
         }
@@ -426,6 +479,7 @@ fn model_mesh(n: &mdl_ascii::Node, walkable_only: bool) -> Option<Mesh> {
                         colour: rgba(material_colour(m), 1.0),
                         extras: json!({"material": m.name(), "material_id": m.id(), "walkable": m.is_walkable()}),
                         material_extras: Value::Null,
+                        maps: Maps::default(),
                         shape: Shape::Triangles { triangles: Vec::new(), faces: Vec::new() },
                     },
                     None => Group {
@@ -433,6 +487,7 @@ fn model_mesh(n: &mdl_ascii::Node, walkable_only: bool) -> Option<Mesh> {
                         colour: rgba(MODEL_MESH, 1.0),
                         extras: Value::Null,
                         material_extras: Value::Null,
+                        maps: Maps::default(),
                         shape: Shape::Triangles { triangles: Vec::new(), faces: Vec::new() },
                     },
                 });
@@ -621,16 +676,33 @@ fn binary_mesh(me: &mdl::Mesh, spellings: &mut HashMap<String, String>) -> (Opti
     } else {
         Vec::new()
     };
-    let texture = me.texture0.as_string();
-    let (material, texture) = if texture.is_empty() || texture.eq_ignore_ascii_case("null") {
-        (UNTEXTURED.to_string(), Value::Null)
+    let uvs2 = if mdx && me.vertices.uvs[1].len() == nv {
+        me.vertices.uvs[1]
+            .iter()
+            .map(|uv| uv.map(|c| if c.is_finite() { c } else { 0.0 }))
+            .collect()
     } else {
-        let name = spellings
-            .entry(texture.to_ascii_lowercase())
-            .or_insert_with(|| texture.clone())
-            .clone();
-        (name.clone(), json!(name))
+        Vec::new()
     };
+    let mut spelt = |t: String| -> Option<String> {
+        (!t.is_empty() && !t.eq_ignore_ascii_case("null")).then(|| {
+            spellings
+                .entry(t.to_ascii_lowercase())
+                .or_insert_with(|| t.clone())
+                .clone()
+        })
+    };
+    let diffuse = spelt(me.texture0.as_string());
+    // The lightmap is drawn with the second UV set: without one it cannot be placed.
+    let lightmap = spelt(me.texture1.as_string()).filter(|_| !uvs2.is_empty());
+    let (material, texture) = match &diffuse {
+        None => (UNTEXTURED.to_string(), Value::Null),
+        Some(name) => (name.clone(), json!(name)),
+    };
+    let mut material_extras = json!({"texture": texture});
+    if let (Some(lm), Value::Object(map)) = (&lightmap, &mut material_extras) {
+        map.insert("lightmap".into(), json!(lm));
+    }
     let mesh = Mesh {
         positions: me
             .positions
@@ -639,11 +711,13 @@ fn binary_mesh(me: &mdl::Mesh, spellings: &mut HashMap<String, String>) -> (Opti
             .collect(),
         normals,
         uvs,
+        uvs2,
         groups: vec![Group {
             material,
             colour: rgba(MODEL_MESH, 1.0),
             extras: Value::Null,
-            material_extras: json!({"texture": texture}),
+            material_extras,
+            maps: Maps { diffuse, lightmap },
             shape: Shape::Triangles { triangles, faces },
         }],
         ..Mesh::default()
@@ -1049,6 +1123,7 @@ fn add_overlays(
                     colour: rgba(OBJECT_MATERIAL.1, 1.0),
                     extras: Value::Null,
                     material_extras: Value::Null,
+                    maps: Maps::default(),
                     shape: Shape::Triangles { triangles, faces },
                 }],
                 ..Mesh::default()
@@ -1072,6 +1147,7 @@ fn add_overlays(
                     colour: rgba(PATH_MATERIAL.1, 1.0),
                     extras: Value::Null,
                     material_extras: Value::Null,
+                    maps: Maps::default(),
                     shape: Shape::LineStrip((0..points.len() as u32).collect()),
                 }],
                 positions: points,
