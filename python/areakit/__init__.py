@@ -2,8 +2,9 @@
 
 Read, write (byte for byte), check, query and navigate walkmeshes (``Bwm``: WOK/PWK/DWK),
 layouts (``Lyt``), visibility (``Vis``), areas (``Area``), NWN2 terrain (``Trx``), KotOR
-binary models with their MDX (``Mdl``), MDL ASCII models (``MdlAscii``), GFF, 2DA and the
-ERF/MOD/RIM/KEY/BIF capsules; builds modules from kit rooms (``build``) and repairs areas
+binary models with their MDX (``Mdl``), MDL ASCII models (``MdlAscii``), textures (``Tpc``),
+GFF, 2DA and the ERF/MOD/RIM/KEY/BIF capsules; exports to glTF/OBJ with textures
+(``export``); builds modules from kit rooms (``build``) and repairs areas
 (``Area.relink``, ``Area.generate_vis``, ``Area.minimap``). The same Rust engine as the ``areakit``
 command line, with NumPy arrays and batch queries.
 
@@ -31,6 +32,7 @@ from ._areakit import (
     MdlAscii,
     PathResult,
     Rim,
+    Tpc,
     Trx,
     TwoDa,
     Vis,
@@ -38,6 +40,7 @@ from ._areakit import (
     build,
     check,
     check_report,
+    export,
     path,
     paths,
 )
@@ -57,6 +60,7 @@ __all__ = [
     "MdlAscii",
     "PathResult",
     "Rim",
+    "Tpc",
     "Trx",
     "TwoDa",
     "Vis",
@@ -64,6 +68,7 @@ __all__ = [
     "build",
     "check",
     "check_report",
+    "export",
     "path",
     "paths",
 ]

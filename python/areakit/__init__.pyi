@@ -199,6 +199,42 @@ class MdlAscii(_Document):
     def info(self) -> Dict[str, Any]: ...
     def check(self) -> List[Finding]: ...
 
+class Tpc(_Document):
+    """A KotOR texture: DXT1/DXT5 or uncompressed RGB/RGBA/grey, a mip chain per layer (one
+    image, six cube faces, or animation frames), and its TXI text. Unmodified, it writes back
+    byte for byte."""
+
+    def rgba(self, mip: int = 0, layer: int = 0) -> npt.NDArray[np.uint8]:
+        """Level ``mip`` of layer ``layer`` as RGBA, shape ``(height, width, 4)``, top row
+        first. Raises ``IndexError`` for a level or layer the texture does not have."""
+        ...
+    @staticmethod
+    def from_rgba(
+        pixels: npt.NDArray[np.uint8],
+        encoding: Optional[str] = None,
+        mipmaps: bool = True,
+        txi: str = "",
+    ) -> Tpc:
+        """A texture from ``(height, width, 4)`` (or ``3``) uint8 pixels: ``encoding`` dxt1,
+        dxt5, rgb, rgba or grey (default: dxt1 when opaque, else dxt5), a full mip chain
+        unless ``mipmaps`` is false, ``txi`` as its trailer."""
+        ...
+    @property
+    def width(self) -> int: ...
+    @property
+    def height(self) -> int: ...
+    @property
+    def encoding(self) -> str: ...  # "dxt1" | "dxt5" | "rgb" | "rgba" | "grey" | "bgra-swizzled"
+    @property
+    def mip_count(self) -> int: ...
+    @property
+    def layers(self) -> int: ...
+    @property
+    def layout(self) -> str: ...  # "single" | "cube" | "animated"
+    txi: str
+    def info(self) -> Dict[str, Any]: ...
+    def check(self) -> List[Finding]: ...
+
 class Mdl:
     """A KotOR binary model (MDL with its MDX), K1 or K2. Unmodified, ``to_bytes()`` gives
     both files back byte for byte."""
@@ -438,6 +474,19 @@ def build(
     game: Optional[StrPath] = None,
     force: bool = False,
 ) -> Dict[str, Any]: ...
+
+def export(
+    source: StrPath,
+    output: StrPath,
+    textures: Optional[Sequence[StrPath]] = None,
+    no_textures: bool = False,
+    no_models: bool = False,
+    walkable_only: bool = False,
+    game: Optional[StrPath] = None,
+    module: Optional[str] = None,
+) -> Dict[str, Any]:
+    """As ``areakit export --json``: glTF (.glb/.gltf) or OBJ, textures embedded; the report."""
+    ...
 
 def check(paths: Union[StrPath, Sequence[StrPath]], jobs: Optional[int] = None) -> List[Finding]: ...
 def check_report(paths: Union[StrPath, Sequence[StrPath]], jobs: Optional[int] = None) -> Dict[str, Any]: ...

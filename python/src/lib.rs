@@ -10,7 +10,9 @@
 //!   KEY, BIF (read, write, round trip, info);
 //! - [`mdl`]: `Mdl` (binary models with their MDX: nodes, mesh arrays, transform, ASCII);
 //! - [`area`]: `Area` (a LYT and its rooms), `PathResult`, `areakit.path`, `areakit.paths`;
-//! - [`check`]: `areakit.check` and `Finding`.
+//! - [`check`]: `areakit.check` and `Finding`;
+//! - [`texture`]: `Tpc` (KotOR textures: pixels as NumPy arrays, made from them) and
+//!   `areakit.export` (glTF/OBJ with textures).
 #![deny(unsafe_code)]
 
 use pyo3::prelude::*;
@@ -23,6 +25,7 @@ mod errors;
 mod input;
 mod mdl;
 mod text;
+mod texture;
 mod trx;
 
 /// The native module `areakit._areakit`; the package `areakit` re-exports it.
@@ -39,5 +42,6 @@ fn _areakit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     capsules::register(m)?;
     area::register(m)?;
     check::register(m)?;
+    texture::register(m)?;
     Ok(())
 }
