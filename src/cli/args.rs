@@ -58,9 +58,9 @@ pub enum Command {
         after_help = "An area's room models (each room's MDL at its LYT position) are drawn as light top-down outlines under the walkmesh; --no-models leaves them out.\n\nExample:\n  areakit render areakit-demo/demo.lyt -o demo.png --findings"
     )]
     Render(RenderArgs),
-    /// Write an interactive HTML viewer of a walkmesh, an area (LYT or folder) or an NWN2 TRX: one self-contained page.
+    /// Write an interactive HTML viewer of an area (LYT, folder, capsule), a model, a walkmesh or an NWN2 TRX: one self-contained page, in 3-D when there are room models.
     #[command(
-        after_help = "The page holds its data and script inline (no network; opens from file://): pan and zoom, layers (an area's room models as top-down outlines under the walkmesh among them), legend, scale bar, a face inspector and the findings of check (docs/viewer.md).\n\nExamples:\n  areakit view areakit-demo/demo.lyt -o demo.html --open\n  areakit view m13aa_01a.wok -o room.html --path 10,2:14,9"
+        after_help = "The page holds its data and script inline (no network; opens from file://). An area whose rooms have models, or a model, opens in 3-D (three.js inside the page): the room models with their textures and lightmaps (found as export finds them), GIT doors and placeables (their models, else boxes), the walkmesh overlay coloured by material with the findings of check, paths, orbit and walk cameras (walking keeps to the walkmesh), a VIS inspector, and the 2-D map as a second tab. Otherwise (or with --2d) the 2-D map: pan and zoom, layers, legend, scale bar, a face inspector and the findings of check (docs/viewer.md).\n\nExamples:\n  areakit view areakit-demo/demo.lyt -o demo.html --open\n  areakit view m13aa_01a.wok -o room.html --path 10,2:14,9\n  areakit view bek01 -o bek01.html --textures ~/kotor-textures\n  areakit view bek01 -o bek01-map.html --2d"
     )]
     View(ViewArgs),
     /// Generate a sample KotOR-style area (LYT, VIS, room WOKs, a map), write it, read it back, check and query it.
@@ -386,6 +386,18 @@ pub struct ViewArgs {
     /// The agent radius the shown paths keep from walls and objects.
     #[arg(long, value_name = "R", default_value_t = 0.0)]
     pub radius: f32,
+    /// The 2-D map even when the input has room models (or is a model).
+    #[arg(long = "2d")]
+    pub two_d: bool,
+    /// A folder of textures (and object models) searched after the input's own places, before the game (--game); repeatable.
+    #[arg(long, value_name = "DIR")]
+    pub textures: Vec<PathBuf>,
+    /// Leave the textures out (flat materials named after them).
+    #[arg(long)]
+    pub no_textures: bool,
+    /// Halve each texture until no side exceeds this many pixels (smaller pages).
+    #[arg(long, value_name = "PIXELS", default_value_t = 512)]
+    pub texture_size: u32,
 }
 
 /// `areakit path`.

@@ -436,12 +436,30 @@ fn run_render(a: RenderArgs, session: &Session, out: &mut Output) -> Result<u8, 
 
 fn run_view(a: ViewArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
     let overlays = overlays(&a.objects, a.radius, &a.path)?;
-    let (summary, notes) = areakit_app::view::view_file(session, &a.input, &a.output, &overlays)?;
+    let options = areakit_app::view3d::ViewOptions {
+        two_d: a.two_d,
+        texture_dirs: a.textures.clone(),
+        no_textures: a.no_textures,
+        texture_size: a.texture_size,
+    };
+    let (summary, notes) =
+        areakit_app::view3d::view(session, &a.input, &a.output, &overlays, &options)?;
     for n in notes {
         eprintln!("areakit view: {n}");
     }
+    let three_d = if summary.mode == "3d" {
+        format!(
+            "3-D: {} meshes, {} triangles, {} objects, {} textures; ",
+            summary.meshes,
+            summary.triangles,
+            summary.objects,
+            summary.textures.embedded.len()
+        )
+    } else {
+        String::new()
+    };
     out.line(&format!(
-        "{} -> {} ({} faces, {} rooms, {} findings, {} bytes)",
+        "{} -> {} ({three_d}{} faces, {} rooms, {} findings, {} bytes)",
         a.input.display(),
         a.output.display(),
         summary.faces,

@@ -2,7 +2,9 @@
 //! fixture.
 #![allow(dead_code, unused_imports)]
 
+pub mod devtools;
 pub mod module_fixture;
+pub mod textured_kit;
 
 pub use areakit_testkit::{corpus_dir, corpus_files};
 

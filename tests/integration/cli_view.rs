@@ -75,8 +75,8 @@ fn view_writes_a_self_contained_page() {
     std::fs::remove_dir_all(&d).unwrap();
 }
 
-/// An area whose rooms have models (the Holocron kit rooms of `export_import`): the page
-/// carries each room model's top-down outline and the viewer has a layer toggle for them
+/// An area whose rooms have models (the Holocron kit rooms of `export_import`), as a 2-D map
+/// (`--2d`; it opens in 3-D otherwise): the page carries each room model's top-down outline and the viewer has a layer toggle for them
 /// (`layer-models`, on by default); the model that does not decode is a warning.
 #[test]
 fn view_carries_room_model_outlines_and_their_toggle() {
@@ -90,6 +90,7 @@ fn view_carries_room_model_outlines_and_their_toggle() {
         .arg(&area)
         .arg("-o")
         .arg(&page)
+        .arg("--2d")
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -30,6 +30,7 @@ mod text_oddities;
 mod textured_export;
 mod textures;
 mod trx_bake;
+mod viewer3d_browser;
 mod viewer_browser;
 mod vis;
 mod write_faults;

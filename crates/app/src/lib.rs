@@ -50,6 +50,7 @@ pub mod rooms;
 pub mod session;
 pub mod texture;
 pub mod view;
+pub mod view3d;
 pub mod visibility;
 
 pub use error::Error;

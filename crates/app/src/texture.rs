@@ -146,6 +146,20 @@ impl TextureLookup {
         }
     }
 
+    /// The bytes of `resref.ext` from the first place holding it.
+    pub fn get(&self, resref: &str, ext: &str) -> Option<Vec<u8>> {
+        use areakit_area::resources::Resources;
+        self.places.get(resref, ext).ok().flatten().map(|r| r.data)
+    }
+
+    /// A binary model `name.mdl` with its `.mdx` from the places (a placed object's model),
+    /// when it decodes.
+    pub fn model(&self, name: &str) -> Option<areakit_formats::mdl::Model> {
+        let mdl = self.get(name, "mdl")?;
+        let mdx = self.get(name, "mdx").unwrap_or_default();
+        areakit_formats::mdl::read(&mdl, &mdx).ok()
+    }
+
     /// [`TextureLookup::find`] for each name, decoded in parallel, in the order given.
     pub fn find_all(&self, names: &[String]) -> Vec<Result<FoundTexture, MissingTexture>> {
         use rayon::prelude::*;

@@ -21,6 +21,7 @@ use areakit_geometry::nav::{DEFAULT_SNAP, Endpoint};
 
 use crate::Error;
 use crate::document::Document;
+use crate::format::Format;
 use crate::input::{self, Opened};
 use crate::navigate::{
     PathContext, PathRequest, file_source, load_objects, no_walkmesh, path_note,
@@ -175,6 +176,48 @@ pub fn export_file(
         notes,
         textures,
     })
+}
+
+/// What a 3-D view draws of an opened input: an area's models layer (each room's model at its
+/// LYT position, [`add_room_models`]) or a model file's nodes (binary MDL or MDL ASCII), and
+/// the notes of models left out. `None` for an input without models (a walkmesh, a TRX, an area
+/// none of whose rooms has a model).
+pub fn models_scene(opened: &Opened) -> Result<Option<(Scene, Vec<String>)>, Error> {
+    let mut scene = Scene::default();
+    match opened {
+        Opened::Area {
+            module, resources, ..
+        } => {
+            let models = crate::rooms::room_models(module, resources.as_ref());
+            if !models.iter().any(|m| m.model.is_ok()) {
+                return Ok(None);
+            }
+            let notes = add_room_models(&mut scene, &models);
+            Ok(Some((scene, notes)))
+        }
+        Opened::File { path, data } => match Format::detect(path, data) {
+            Some(Format::Mdl | Format::MdlAscii) => {
+                let stem = path
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                match Document::decode(path, data)? {
+                    Document::Mdl(m) => add_binary_model(&mut scene, &m, None),
+                    Document::MdlAscii(m) => add_model(&mut scene, &m, &stem, false),
+                    _ => return Ok(None),
+                }
+                Ok(Some((scene, Vec::new())))
+            }
+            _ => Ok(None),
+        },
+    }
+}
+
+/// The scene of a binary model alone (its root at the origin): a placed object's model.
+pub fn binary_model_scene(m: &mdl::Model) -> Scene {
+    let mut scene = Scene::default();
+    add_binary_model(&mut scene, m, None);
+    scene
 }
 
 /// The scene of an input ([`input::open`]): an area, a BWM, an NWN2 TRX/TRN, an MDL ASCII
@@ -548,6 +591,9 @@ fn add_binary_model(scene: &mut Scene, m: &mdl::Model, parent: Option<usize>) {
                 map.insert("reference".into(), json!(r.model.as_string()));
             }
             if let Some(me) = &n.mesh {
+                if me.render == 0 {
+                    map.insert("render".into(), json!(false));
+                }
                 if !mdx_matches(me) {
                     map.insert("mdx_mismatch".into(), json!(true));
                 }

@@ -177,6 +177,16 @@ fn texture_names(scene: &Scene) -> Vec<(String, String, bool)> {
 /// puts the pictures into [`Scene::images`]; a texture that is not found or does not decode is
 /// listed as missing (its material stays flat), never an error.
 pub fn attach_textures(scene: &mut Scene, lookup: &TextureLookup) -> TextureReport {
+    attach_textures_sized(scene, lookup, None)
+}
+
+/// [`attach_textures`], each picture halved until no side exceeds `max_side` (a viewer's
+/// smaller pages; `None`: full size).
+pub fn attach_textures_sized(
+    scene: &mut Scene,
+    lookup: &TextureLookup,
+    max_side: Option<u32>,
+) -> TextureReport {
     use rayon::prelude::*;
     let names = texture_names(scene);
     let spellings: Vec<String> = names.iter().map(|(_, s, _)| s.clone()).collect();
@@ -184,7 +194,12 @@ pub fn attach_textures(scene: &mut Scene, lookup: &TextureLookup) -> TextureRepo
     let encoded: Vec<Result<(FoundTexture, Vec<u8>), MissingTexture>> = found
         .into_par_iter()
         .map(|r| {
-            let t = r?;
+            let mut t = r?;
+            while let Some(m) = max_side
+                && t.image.width.max(t.image.height) > m.max(1)
+            {
+                t.image = t.image.half();
+            }
             match areakit_formats::png::write(&t.image) {
                 Ok(png) => Ok((t, png)),
                 Err(e) => Err(MissingTexture {
