@@ -333,6 +333,10 @@ impl PageBuilder {
             self.chunks.push((id, b64(&img.png)));
         }
         let world = scene.world_matrices();
+        // One geometry per room and per object (and one for the rest): each mesh node's
+        // vertices in area space, its triangles grouped by material with the others'.
+        let mut merged: Vec<Merged> = Vec::new();
+        let mut slot: HashMap<(Option<usize>, Option<usize>), usize> = HashMap::new();
         for (i, n) in scene.nodes.iter().enumerate() {
             let Some(mesh) = &n.mesh else { continue };
             let skip = n.extras.get("walkmesh") == Some(&json!(true))
@@ -340,8 +344,19 @@ impl PageBuilder {
             if skip || mesh.positions.is_empty() {
                 continue;
             }
-            let (room, object) = owner(scene, i);
-            self.add_mesh(scene, &world[i], n, room, object);
+            let key = owner(scene, i);
+            let k = *slot.entry(key).or_insert_with(|| {
+                merged.push(Merged {
+                    room: key.0,
+                    object: key.1,
+                    ..Merged::default()
+                });
+                merged.len() - 1
+            });
+            self.merge(scene, &world[i], mesh, k, &mut merged);
+        }
+        for m in merged {
+            self.push_merged(m);
         }
     }
 
@@ -380,73 +395,112 @@ impl PageBuilder {
         self.materials.len() - 1
     }
 
-    fn add_mesh(
+    /// Adds a mesh node's vertices (in area space through `m`) and its triangles (by
+    /// material) to merged geometry `k`.
+    fn merge(
         &mut self,
         scene: &Scene,
         m: &Mat4,
-        n: &Node,
-        room: Option<usize>,
-        object: Option<usize>,
+        mesh: &crate::interop::Mesh,
+        k: usize,
+        merged: &mut [Merged],
     ) {
-        let mesh = n.mesh.as_ref().expect("a mesh node");
         let nv = mesh.positions.len();
-        let mut bytes: Vec<u8> = Vec::with_capacity(nv * 40);
+        let base = merged[k].positions.len() as u32;
+        let mut groups = Vec::new();
+        for g in &mesh.groups {
+            if let Shape::Triangles { triangles, .. } = &g.shape {
+                groups.push((self.material(scene, g), triangles));
+            }
+        }
+        let out = &mut merged[k];
         for p in &mesh.positions {
             let q = m.point(*p).map(fin);
             for (k, c) in q.iter().enumerate() {
                 self.lo[k] = self.lo[k].min(*c);
                 self.hi[k] = self.hi[k].max(*c);
-                bytes.extend(c.to_le_bytes());
             }
+            out.positions.push(q);
         }
-        let normals = mesh.normals.len() == nv;
-        if normals {
-            for v in &mesh.normals {
-                let d = m.vector(*v);
-                let len = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
-                let d = if len > 1e-12 && len.is_finite() {
-                    d.map(|c| (c / len) as f32)
-                } else {
+        for i in 0..nv {
+            let n = match mesh.normals.get(i).filter(|_| mesh.normals.len() == nv) {
+                Some(v) => {
+                    let d = m.vector(*v);
+                    let len = (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt();
+                    if len > 1e-12 && len.is_finite() {
+                        d.map(|c| (c / len) as f32)
+                    } else {
+                        [0.0, 0.0, 1.0]
+                    }
+                }
+                None => {
+                    out.missing_normals = true;
                     [0.0, 0.0, 1.0]
-                };
-                d.iter().for_each(|c| bytes.extend(c.to_le_bytes()));
-            }
-        }
-        let uv = mesh.uvs.len() == nv;
-        let uv2 = uv && mesh.uvs2.len() == nv;
-        for (on, set) in [(uv, &mesh.uvs), (uv2, &mesh.uvs2)] {
-            if on {
-                set.iter()
-                    .flatten()
-                    .for_each(|c| bytes.extend(fin(*c).to_le_bytes()));
-            }
-        }
-        let mut groups = Vec::new();
-        let mut indices = 0usize;
-        for g in &mesh.groups {
-            let Shape::Triangles { triangles, .. } = &g.shape else {
-                continue;
+                }
             };
-            let material = self.material(scene, g);
-            groups.push(json!([material, indices, triangles.len() * 3]));
-            for t in triangles {
-                t.iter().for_each(|v| bytes.extend(v.to_le_bytes()));
-            }
-            indices += triangles.len() * 3;
+            out.normals.push(n);
+            let uv = |set: &Vec<[f32; 2]>| {
+                set.get(i)
+                    .filter(|_| set.len() == nv)
+                    .map_or([0.0; 2], |uv| uv.map(fin))
+            };
+            out.uv.push(uv(&mesh.uvs));
+            out.uv2.push(uv(&mesh.uvs2));
         }
+        out.any_uv |= mesh.uvs.len() == nv;
+        out.any_uv2 |= mesh.uvs2.len() == nv;
+        for (material, triangles) in groups {
+            let list = out.by_material.entry(material).or_default();
+            for t in triangles {
+                list.extend(t.map(|v| v + base));
+            }
+        }
+    }
+
+    /// Writes merged geometry as one mesh of the page and its chunk: positions, normals
+    /// (unless some node had none: the page computes them), UV sets, indices by material.
+    fn push_merged(&mut self, m: Merged) {
+        let nv = m.positions.len();
+        let indices: usize = m.by_material.values().map(Vec::len).sum();
         if indices == 0 {
             return;
         }
+        let mut bytes: Vec<u8> = Vec::with_capacity(nv * 40 + indices * 4);
+        let mut put = |v: &[f32]| v.iter().for_each(|c| bytes.extend(c.to_le_bytes()));
+        m.positions.iter().for_each(|p| put(p));
+        let normals = !m.missing_normals;
+        if normals {
+            m.normals.iter().for_each(|n| put(n));
+        }
+        if m.any_uv {
+            m.uv.iter().for_each(|t| put(t));
+        }
+        let uv2 = m.any_uv && m.any_uv2;
+        if uv2 {
+            m.uv2.iter().for_each(|t| put(t));
+        }
+        let mut groups = Vec::new();
+        let mut at = 0usize;
+        for (material, list) in &m.by_material {
+            groups.push(json!([material, at, list.len()]));
+            list.iter().for_each(|v| bytes.extend(v.to_le_bytes()));
+            at += list.len();
+        }
         let id = format!("m{}", self.meshes.len());
+        let name = match (m.room, m.object) {
+            (Some(r), _) => format!("room {r}"),
+            (_, Some(o)) => format!("object {o}"),
+            _ => "model".to_string(),
+        };
         self.meshes.push(json!({
-            "name": n.name,
-            "room": room,
-            "object": object,
+            "name": name,
+            "room": m.room,
+            "object": m.object,
             "chunk": id,
             "vertices": nv,
             "indices": indices,
             "normals": normals,
-            "uv": uv,
+            "uv": m.any_uv,
             "uv2": uv2,
             "groups": groups,
         }));
@@ -480,6 +534,23 @@ impl PageBuilder {
             "eye_height": 1.7,
         })
     }
+}
+
+/// The mesh nodes of one room (or object) merged into one geometry.
+#[derive(Default)]
+struct Merged {
+    room: Option<usize>,
+    object: Option<usize>,
+    positions: Vec<[f32; 3]>,
+    normals: Vec<[f32; 3]>,
+    uv: Vec<[f32; 2]>,
+    uv2: Vec<[f32; 2]>,
+    /// A node without normals (the page then computes every normal of the geometry).
+    missing_normals: bool,
+    any_uv: bool,
+    any_uv2: bool,
+    /// Triangles (indices into the merged vertices) by material, in material order.
+    by_material: std::collections::BTreeMap<usize, Vec<u32>>,
 }
 
 /// The room and object a scene node belongs to: the `room_index` of the `room-model` node and

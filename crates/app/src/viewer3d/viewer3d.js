@@ -13,19 +13,17 @@
   const UP = new T.Vector3(0, 0, 1);
 
   // ---------------------------------------------------------------- chunks
-  function chunkBytes(id) {
-    const el = $(id);
-    const s = el ? el.textContent : '';
-    const bin = atob(s);
-    const out = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-    return out;
-  }
+  // Base64 to bytes: the browser's own decoder where it has one, else atob.
   function b64(s) {
+    if (typeof Uint8Array.fromBase64 === 'function') return Uint8Array.fromBase64(s || '');
     const bin = atob(s || '');
     const out = new Uint8Array(bin.length);
     for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
     return out;
+  }
+  function chunkBytes(id) {
+    const el = $(id);
+    return b64(el ? el.textContent : '');
   }
   const nextFrame = () => new Promise((r) => requestAnimationFrame(() => r()));
 
@@ -663,16 +661,16 @@
     setupFindings();
     addObjectBoxes();
     progress('walkmesh');
-    let slice = performance.now();
+    // Geometry room by room; a large area shows what has arrived (and the bar moves) every
+    // quarter of a second.
+    let shown = performance.now();
     for (let i = 0; i < D.meshes.length; i++) {
       addMesh(D.meshes[i]);
-      if (performance.now() - slice > 40) {
-        progress(`meshes ${i + 1} of ${D.meshes.length}`);
+      progress(`meshes ${i + 1} of ${D.meshes.length}`);
+      if (performance.now() - shown > 250 && i + 1 < D.meshes.length) {
         renderNow();
         await nextFrame();
-        slice = performance.now();
-      } else {
-        done++;
+        shown = performance.now();
       }
     }
     applyLayers();
