@@ -25,9 +25,12 @@ fn corpus() -> &'static Vec<Vec<u8>> {
     })
 }
 
-/// Every DXT level of the corpus: (block kind, width, height, blocks).
-fn levels() -> &'static Vec<(dxt::Block, u32, u32, Vec<u8>)> {
-    static LEVELS: OnceLock<Vec<(dxt::Block, u32, u32, Vec<u8>)>> = OnceLock::new();
+/// A DXT level: block kind, width, height, blocks.
+type Level = (dxt::Block, u32, u32, Vec<u8>);
+
+/// Every DXT level of the corpus.
+fn levels() -> &'static Vec<Level> {
+    static LEVELS: OnceLock<Vec<Level>> = OnceLock::new();
     LEVELS.get_or_init(|| {
         let mut out = Vec::new();
         for data in corpus() {

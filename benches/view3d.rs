@@ -9,7 +9,6 @@
 //! skipped without them). Not a divan bench: one load is seconds of a browser's work.
 
 #[path = "../tests/common/mod.rs"]
-#[allow(dead_code)]
 mod common;
 
 use common::devtools::{Browser, chromium};
