@@ -274,17 +274,43 @@ pub fn view_data(map: &MapInput, objects: &[MapObject], paths: &[Vec<[f32; 3]>])
     })
 }
 
-/// The page: the template with the data and the script inline. `</` inside the JSON is
-/// written `<\/` so no string in the data can close the script element.
-pub fn view_page(data: &Value) -> String {
-    let json = serde_json::to_string(data)
+/// The data as JSON for a `<script>` element: `</` written `<\/`, so no string in the data
+/// can close the element.
+pub fn script_json(data: &Value) -> String {
+    serde_json::to_string(data)
         .unwrap_or_else(|_| "{}".to_string())
-        .replace("</", "<\\/");
-    let title = data["title"].as_str().unwrap_or("areakit view");
-    let title = title
+        .replace("</", "<\\/")
+}
+
+/// The data's `title` as HTML text.
+pub fn html_title(data: &Value) -> String {
+    data["title"]
+        .as_str()
+        .unwrap_or("areakit view")
         .replace('&', "&amp;")
         .replace('<', "&lt;")
-        .replace('>', "&gt;");
+        .replace('>', "&gt;")
+}
+
+/// A usage error unless `output` ends in `.html` (or `.htm`).
+pub fn check_page_name(output: &Path) -> Result<(), Error> {
+    let html = output
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm"));
+    if html {
+        Ok(())
+    } else {
+        Err(Error::usage(format!(
+            "{}: the page must end in .html",
+            output.display()
+        )))
+    }
+}
+
+/// The page: the template with the data and the script inline ([`script_json`]).
+pub fn view_page(data: &Value) -> String {
+    let json = script_json(data);
+    let title = html_title(data);
     PAGE.replacen("{{TITLE}}", &title, 1)
         .replacen("{{DATA}}", &json, 1)
         .replacen("{{SCRIPT}}", SCRIPT, 1)
@@ -299,15 +325,7 @@ pub fn view_file(
     output: &Path,
     overlays: &Overlays,
 ) -> Result<(ViewSummary, Vec<String>), Error> {
-    let html = output
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm"));
-    if !html {
-        return Err(Error::usage(format!(
-            "{}: the page must end in .html",
-            output.display()
-        )));
-    }
+    check_page_name(output)?;
     refuse_overwrite(input, output, false)?;
     let (map, drawn) = load_picture(session, input, true, overlays)?;
     let data = view_data(&map, &drawn.objects, &drawn.paths);

@@ -28,7 +28,7 @@ use crate::picture::{MapInput, Overlays, load_picture};
 use crate::render::material_colour;
 use crate::session::{Session, refuse_overwrite, write_atomic};
 use crate::texture::TextureLookup;
-use crate::view::{ViewSummary, view_data, view_page};
+use crate::view::{ViewSummary, check_page_name, html_title, script_json, view_data, view_page};
 
 const PAGE: &str = include_str!("viewer3d/page.html");
 const SCRIPT: &str = include_str!("viewer3d/viewer3d.js");
@@ -115,15 +115,7 @@ pub fn view(
     overlays: &Overlays,
     options: &ViewOptions,
 ) -> Result<(ViewReport, Vec<String>), Error> {
-    let html = output
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm"));
-    if !html {
-        return Err(Error::usage(format!(
-            "{}: the page must end in .html",
-            output.display()
-        )));
-    }
+    check_page_name(output)?;
     if options.two_d {
         return crate::view::view_file(session, input, output, overlays)
             .map(|(s, n)| (s.into(), n));
@@ -693,18 +685,11 @@ fn add_area(
     );
 }
 
-/// The page: the template with three.js, the data, the chunks and the script inline. `</`
-/// inside the JSON is written `<\/` so no string in the data can close its script element;
-/// chunks are base64.
+/// The page: the template with three.js, the data ([`script_json`]), the chunks (base64) and
+/// the script inline.
 fn page3d(data: &Value, chunks: &[(String, String)]) -> String {
-    let json = serde_json::to_string(data)
-        .unwrap_or_else(|_| "{}".to_string())
-        .replace("</", "<\\/");
-    let title = data["title"].as_str().unwrap_or("areakit view");
-    let title = title
-        .replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;");
+    let json = script_json(data);
+    let title = html_title(data);
     let mut blocks = String::with_capacity(chunks.iter().map(|c| c.1.len() + 64).sum());
     for (id, text) in chunks {
         blocks.push_str("<script type=\"text/plain\" id=\"");

@@ -109,14 +109,7 @@ pub fn decode(kind: Block, data: &[u8], width: u32, height: u32) -> Result<Image
 /// Encodes an RGBA picture as `kind` blocks (cluster fit, perceptual colour weights). DXT1
 /// keeps pixels with alpha below 128 as transparent (the 3-colour blocks).
 pub fn encode(kind: Block, img: &Image) -> Result<Vec<u8>, EncodeError> {
-    if img.rgba.len() != img.width as usize * img.height as usize * 4 {
-        return Err(EncodeError(format!(
-            "{} bytes of RGBA for {}x{} pixels",
-            img.rgba.len(),
-            img.width,
-            img.height
-        )));
-    }
+    img.check()?;
     let format = kind.texpresso();
     let (w, h) = (img.width as usize, img.height as usize);
     let mut out = vec![0u8; format.compressed_size(w, h).max(kind.block_bytes())];

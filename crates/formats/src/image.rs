@@ -20,18 +20,27 @@ impl Image {
     /// A picture of `width` x `height` pixels from its RGBA bytes; the length must be
     /// `width * height * 4`.
     pub fn new(width: u32, height: u32, rgba: Vec<u8>) -> Result<Image, EncodeError> {
-        let want = (width as u64) * (height as u64) * 4;
-        if rgba.len() as u64 != want {
-            return Err(EncodeError(format!(
-                "{} bytes of RGBA for {width}x{height} pixels: expected {want}",
-                rgba.len()
-            )));
-        }
-        Ok(Image {
+        let img = Image {
             width,
             height,
             rgba,
-        })
+        };
+        img.check()?;
+        Ok(img)
+    }
+
+    /// An error unless the RGBA bytes are `width * height * 4` long.
+    pub fn check(&self) -> Result<(), EncodeError> {
+        let want = (self.width as u64) * (self.height as u64) * 4;
+        if self.rgba.len() as u64 != want {
+            return Err(EncodeError(format!(
+                "{} bytes of RGBA for {}x{} pixels: expected {want}",
+                self.rgba.len(),
+                self.width,
+                self.height
+            )));
+        }
+        Ok(())
     }
 
     /// Whether every pixel is opaque (alpha 255).

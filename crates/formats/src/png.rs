@@ -114,14 +114,7 @@ pub fn read(data: &[u8]) -> Result<Png, DecodeError> {
 
 /// Writes an RGBA picture as a PNG (RGB when every pixel is opaque, else RGBA; 8 bits).
 pub fn write(img: &Image) -> Result<Vec<u8>, EncodeError> {
-    if img.rgba.len() != img.width as usize * img.height as usize * 4 {
-        return Err(EncodeError(format!(
-            "{} bytes of RGBA for {}x{} pixels",
-            img.rgba.len(),
-            img.width,
-            img.height
-        )));
-    }
+    img.check()?;
     let err = |e: png::EncodingError| EncodeError(format!("PNG: {e}"));
     let opaque = img.is_opaque();
     let mut out = Vec::new();
