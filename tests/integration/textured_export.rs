@@ -236,3 +236,88 @@ fn an_obj_gets_its_textures_beside_it() {
             .unwrap();
     assert_eq!((png.image.width, png.image.height), (512, 512));
 }
+
+/// The 3-D view's GIT objects: a module (the fixture: the demo area with a GIT placeable
+/// whose model is `plc_fccage2`, and a door) with a room model for `demo_a` and a model for the
+/// placeable: the placeable is drawn by its model (a mesh of its own, placed), the door by a
+/// box; a model file opens in 3-D too, an area without room models and `--2d` in 2-D.
+#[test]
+fn the_3d_view_draws_objects_by_their_models_or_boxes() {
+    let dir = tmp("objects");
+    crate::common::module_fixture::build_module(&dir, [1.5, 1.5, 0.0]);
+    let module = dir.join("mod");
+    let kit = room_1().parent().unwrap().to_path_buf();
+    let starmap = common::corpus_files(&["mdl-bin"])
+        .into_iter()
+        .find(|p| p.ends_with("plc_starmap.mdl"))
+        .unwrap();
+    let view = |input: &Path, page: &Path, two_d: bool| {
+        areakit_app::view3d::view(
+            &areakit_app::Session::files_only(),
+            input,
+            page,
+            &areakit_app::picture::Overlays::default(),
+            &areakit_app::view3d::ViewOptions {
+                two_d,
+                ..Default::default()
+            },
+        )
+        .unwrap()
+        .0
+    };
+    // No room model yet: the 2-D map.
+    assert_eq!(view(&module, &dir.join("a.html"), false).mode, "2d");
+    for ext in ["mdl", "mdx"] {
+        std::fs::copy(
+            kit.join(format!("room_1.{ext}")),
+            module.join(format!("demo_a.{ext}")),
+        )
+        .unwrap();
+        std::fs::copy(
+            starmap.with_extension(ext),
+            module.join(format!("plc_fccage2.{ext}")),
+        )
+        .unwrap();
+    }
+    let page = dir.join("b.html");
+    let r = view(&module, &page, false);
+    assert_eq!(r.mode, "3d");
+    assert!(r.objects >= 2, "{r:?}");
+    assert!(r.object_models >= 1, "the cage's model found: {r:?}");
+    assert!(r.object_models < r.objects, "the rest are boxes: {r:?}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    let start = html
+        .find(r#"<script id="areakit-3d" type="application/json">"#)
+        .unwrap();
+    let json = &html[start..];
+    let json = &json[json.find('>').unwrap() + 1..json.find("</script>").unwrap()];
+    let v: Value = serde_json::from_str(json).unwrap();
+    let objects = v["objects"].as_array().unwrap();
+    let found: Vec<&Value> = objects
+        .iter()
+        .filter(|o| o["model_found"] == true)
+        .collect();
+    assert_eq!(found.len(), r.object_models);
+    assert!(
+        found.iter().all(|o| o["model"] == "plc_fccage2"),
+        "{found:?}"
+    );
+    let meshes = v["meshes"].as_array().unwrap();
+    assert!(meshes.iter().any(|m| m["room"] == 0), "demo_a's model");
+    assert!(
+        meshes.iter().any(|m| m["object"].is_number()),
+        "the placeable's model"
+    );
+    assert!(
+        objects
+            .iter()
+            .any(|o| o["kind"] == "door" && o["model_found"] == false)
+    );
+    assert_eq!(v["vis"]["present"], true);
+    assert_eq!(v["walkmesh"]["rooms"].as_array().unwrap().len(), 3);
+    assert_eq!(view(&module, &dir.join("c.html"), true).mode, "2d");
+    // A model file alone.
+    let m = view(&room_1(), &dir.join("d.html"), false);
+    assert_eq!((m.mode, m.rooms, m.objects), ("3d", 0, 0));
+    assert!(m.triangles > 1000, "{m:?}");
+}
