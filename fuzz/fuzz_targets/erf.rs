@@ -1,5 +1,5 @@
 //! ERF-family reader: never panics; whatever reads writes back to the same bytes, the index
-//! agrees with the model, validation does not panic, and the canonical layout reads back to
+//! agrees with the model (and the stream index with the slice index), validation does not panic, and the canonical layout reads back to
 //! the same archive.
 #![no_main]
 
@@ -8,6 +8,12 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let index = erf::ErfIndex::parse(data);
+    let streamed = erf::ErfIndex::read(&mut std::io::Cursor::new(data));
+    match (&index, &streamed) {
+        (Ok(a), Ok(b)) => assert_eq!(a, b),
+        (Err(_), Err(_)) => {}
+        _ => panic!("the stream and slice indexes disagree: {index:?} / {streamed:?}"),
+    }
     if let Ok(model) = erf::read(data) {
         let index = index.expect("the index parses when the archive reads");
         assert_eq!(index.entries.len(), model.resources.len());

@@ -1,7 +1,8 @@
 //! Textured exports: a blackvulkar kit room exported with the corpus textures reachable
 //! embeds the images its materials use (the PNG holds the TPC's pixels), lists the textures it
 //! cannot find, and the Khronos validator passes; textures are found as the game finds them
-//! (override before the module's capsules, TPC before TGA in one place); an OBJ gets its
+//! (override before the module's capsules and the texture packs, TPC before TGA in one
+//! place); an OBJ gets its
 //! textures beside it.
 
 use crate::common;
@@ -177,6 +178,23 @@ fn textures_are_found_as_the_game_finds_them() {
         over.join("lts_lobwal02.tpc"),
     )
     .unwrap();
+    // The texture pack: a texture found nowhere else, and one override replaces.
+    let pack = dir.join("pack");
+    std::fs::create_dir_all(&pack).unwrap();
+    std::fs::copy(k1cp().join("PFHA04d.tpc"), pack.join("lts_lobwal01.tpc")).unwrap();
+    std::fs::copy(
+        k1cp().join("LTS_lotrim11.tpc"),
+        pack.join("lts_lotrim11.tpc"),
+    )
+    .unwrap();
+    std::fs::create_dir_all(game.join("TexturePacks")).unwrap();
+    let (code, _, err) = run(&[
+        os("pack"),
+        pack.as_os_str(),
+        os("-o"),
+        game.join("TexturePacks/swpc_tex_tpa.erf").as_os_str(),
+    ]);
+    assert_eq!(code, 0, "{err}");
     let glb = dir.join("room.glb");
     let r = export(&[
         os("--game"),
@@ -206,6 +224,25 @@ fn textures_are_found_as_the_game_finds_them() {
         origin("LTS_lobwal02").ends_with("override/lts_lobwal02.tpc"),
         "TPC before TGA"
     );
+    assert!(
+        origin("LTS_lobwal01").ends_with("TexturePacks/swpc_tex_tpa.erf/lts_lobwal01.tpc"),
+        "the texture pack: {}",
+        origin("LTS_lobwal01")
+    );
+    // `ls` lists the pack's members with the module's and override's.
+    let (code, out, err) = run(&[
+        os("ls"),
+        os("--game"),
+        game.as_os_str(),
+        os("--module"),
+        os("tex01"),
+        os("--type"),
+        os("tpc"),
+        os("--json"),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let listed: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(listed["count"], 3, "{listed}");
     let places = r["textures"]["places"].as_array().unwrap();
     assert!(places.last().unwrap().as_str().unwrap().ends_with("game"));
     validate(&[glb]);

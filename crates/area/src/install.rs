@@ -299,6 +299,94 @@ impl<R: Seek> Seek for Counting<'_, R> {
     }
 }
 
+/// An ERF read by its tables alone, each member one positioned read: a game's texture pack
+/// (`TexturePacks/swpc_tex_tpa.erf`, hundreds of megabytes) is not held in memory.
+#[derive(Debug)]
+pub struct StreamCapsule {
+    path: PathBuf,
+    index: ErfIndex,
+    lookup: HashMap<([u8; ResRef::LEN], ResType), usize>,
+}
+
+impl StreamCapsule {
+    /// Reads the header and tables of the ERF at `path`.
+    pub fn open(path: &Path) -> Result<StreamCapsule, OpenError> {
+        let mut file = File::open(path).map_err(|e| OpenError::io(path, e))?;
+        let index = ErfIndex::read(&mut file).map_err(|e| OpenError::stream(path, e))?;
+        let mut lookup = HashMap::with_capacity(index.entries.len());
+        for (i, e) in index.entries.iter().enumerate() {
+            lookup
+                .entry((e.resref.lookup_key(), e.restype))
+                .or_insert(i);
+        }
+        Ok(StreamCapsule {
+            path: path.to_path_buf(),
+            index,
+            lookup,
+        })
+    }
+
+    /// The capsule's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Resources for StreamCapsule {
+    fn get(&self, resref: &str, ext: &str) -> io::Result<Option<Resource>> {
+        let Some(restype) = ResType::from_extension(ext) else {
+            return Ok(None);
+        };
+        let Some(&i) = lookup_key(resref).and_then(|k| self.lookup.get(&(k, restype))) else {
+            return Ok(None);
+        };
+        let mut file = File::open(&self.path)?;
+        let data = self.index.read_data(&mut file, i).map_err(|e| match e {
+            StreamError::Io(e) => e,
+            StreamError::Decode(e) => io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("{}: {e}", self.path.display()),
+            ),
+        })?;
+        Ok(Some(Resource {
+            data,
+            origin: format!(
+                "{}/{}",
+                self.path.display(),
+                self.index.entries[i].file_name()
+            ),
+        }))
+    }
+
+    fn list(&self) -> io::Result<Vec<Listing>> {
+        Ok(self
+            .index
+            .entries
+            .iter()
+            .map(|e| {
+                Listing::new(
+                    e.resref,
+                    e.restype,
+                    u64::from(e.size),
+                    format!("{}/{}", self.path.display(), e.file_name()),
+                )
+            })
+            .collect())
+    }
+}
+
+/// The texture packs the game reads, in `TexturePacks/` (any letter case): the high-quality
+/// pack and the GUI pack, those that exist.
+pub fn texture_packs(game_dir: &Path) -> Vec<PathBuf> {
+    let Some(dir) = find_in_dir(game_dir, "texturepacks").filter(|d| d.is_dir()) else {
+        return Vec::new();
+    };
+    ["swpc_tex_tpa.erf", "swpc_tex_gui.erf"]
+        .iter()
+        .filter_map(|n| find_in_dir(&dir, n).filter(|p| p.is_file()))
+        .collect()
+}
+
 /// One BIF of a KEY, opened (its tables read) or missing.
 #[derive(Debug)]
 struct OpenBif {
@@ -669,6 +757,11 @@ impl Install {
                 let capsule = Capsule::open(&c)?;
                 search.push(c.display().to_string(), Box::new(capsule));
             }
+        }
+        // The texture packs, after the module and before the BIFs (their tables only).
+        for pack in texture_packs(dir) {
+            let capsule = StreamCapsule::open(&pack)?;
+            search.push(pack.display().to_string(), Box::new(capsule));
         }
         let key = match &key_path {
             Some(k) => {

@@ -56,6 +56,72 @@ pub struct ErfIndex {
 impl ErfIndex {
     /// Reads the header and tables of `data` (no resource data is copied).
     pub fn parse(data: &[u8]) -> Result<ErfIndex, DecodeError> {
+        ErfIndex::parse_tables(data, data.len() as u64)
+    }
+
+    /// Reads the header and tables through `r` (a capsule too large to hold: a game's texture
+    /// pack): the header, then the bytes up to the end of the last table, each entry's data
+    /// range checked against the stream's length. Read members with [`ErfIndex::read_data`].
+    pub fn read<R: std::io::Read + std::io::Seek>(
+        r: &mut R,
+    ) -> Result<ErfIndex, crate::cursor::StreamError> {
+        use crate::cursor::read_exact_at;
+        let file_len = r.seek(std::io::SeekFrom::End(0))?;
+        let head = read_exact_at(r, 0, file_len.min(raw::HEADER_SIZE as u64) as usize)?;
+        let word = |o: usize| {
+            head.get(o..o + 4).map_or(0, |b| {
+                u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            })
+        };
+        let n = word(0x10);
+        let end = [
+            raw::HEADER_SIZE as u64,
+            word(0x14) + word(0x0c),
+            word(0x18) + n * raw::KEY_SIZE as u64,
+            word(0x1c) + n * raw::RESOURCE_SIZE as u64,
+        ]
+        .into_iter()
+        .max()
+        .unwrap_or(0)
+        .min(file_len);
+        // The localized strings may run past their stated size: read on (doubling) until the
+        // tables decode or the whole file is read.
+        let mut end = end;
+        loop {
+            let prefix = read_exact_at(r, 0, end as usize)?;
+            match ErfIndex::parse_tables(&prefix, file_len) {
+                Err(_) if end < file_len => end = (end * 2 + 4096).min(file_len),
+                result => return Ok(result?),
+            }
+        }
+    }
+
+    /// The data of entry `i` read through `r` (the stream this index was read from).
+    pub fn read_data<R: std::io::Read + std::io::Seek>(
+        &self,
+        r: &mut R,
+        i: usize,
+    ) -> Result<Vec<u8>, crate::cursor::StreamError> {
+        let e = self.entries.get(i).ok_or_else(|| {
+            DecodeError::new(
+                ErrorKind::Malformed,
+                Location::Input,
+                format!("entry {i}: the capsule has {} entries", self.entries.len()),
+            )
+        })?;
+        if e.size == 0 {
+            return Ok(Vec::new());
+        }
+        Ok(crate::cursor::read_exact_at(
+            r,
+            e.offset.into(),
+            e.size as usize,
+        )?)
+    }
+
+    /// [`ErfIndex::parse`] of `data`, the first bytes (at least the header and tables) of a
+    /// file of `file_len` bytes: entries' data is checked against `file_len`.
+    fn parse_tables(data: &[u8], file_len: u64) -> Result<ErfIndex, DecodeError> {
         let mut c = Cursor::new(data);
         let magic: [u8; 4] = c.array("file type")?;
         let version: [u8; 4] = c.array("version")?;
@@ -140,8 +206,19 @@ impl ErfIndex {
             let offset = res.u32("resource offset")?;
             let size = res.u32("resource size")?;
             if size > 0 {
-                slice_at(data, offset.into(), size.into(), at, "data")
-                    .map_err(|e| e.within(format!("entry {i} ({})", resref.file_name(restype))))?;
+                if file_len == data.len() as u64 {
+                    slice_at(data, offset.into(), size.into(), at, "data").map_err(|e| {
+                        e.within(format!("entry {i} ({})", resref.file_name(restype)))
+                    })?;
+                } else if u64::from(offset) + u64::from(size) > file_len {
+                    return Err(DecodeError::malformed_at(
+                        at,
+                        format!(
+                            "data at {offset:#x}, {size} bytes, runs past the end of the file ({file_len} bytes)"
+                        ),
+                    )
+                    .within(format!("entry {i} ({})", resref.file_name(restype))));
+                }
             }
             entries.push(Entry {
                 resref,

@@ -355,3 +355,30 @@ fn builders() {
     let codes: Vec<&str> = validate(&d).iter().map(|f| f.code).collect();
     assert_eq!(codes, ["erf-duplicate-resource", "erf-content-type"]);
 }
+
+#[test]
+fn the_stream_index_is_the_slice_index() {
+    let bytes = write(&small()).unwrap();
+    let parsed = ErfIndex::parse(&bytes).unwrap();
+    let mut file = std::io::Cursor::new(&bytes);
+    let streamed = ErfIndex::read(&mut file).unwrap();
+    assert_eq!(streamed, parsed);
+    for i in 0..parsed.entries.len() {
+        assert_eq!(
+            streamed.read_data(&mut file, i).unwrap(),
+            parsed.data(&bytes, i).unwrap()
+        );
+    }
+    assert!(streamed.read_data(&mut file, 99).is_err());
+    // Data cut off: the stream index says which entry runs past the end.
+    let last = parsed
+        .entries
+        .iter()
+        .map(|e| e.offset + e.size)
+        .max()
+        .unwrap() as usize;
+    let cut = &bytes[..last - 1];
+    let e = ErfIndex::read(&mut std::io::Cursor::new(cut)).unwrap_err();
+    assert!(e.to_string().contains("entry"), "{e}");
+    assert!(ErfIndex::read(&mut std::io::Cursor::new(&bytes[..10])).is_err());
+}
