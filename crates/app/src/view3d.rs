@@ -168,7 +168,7 @@ pub fn view(
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default(),
     };
-    let mut data = page.data(&title, &scene, &objects);
+    let mut data = page.data(&title, &objects);
     if let (Opened::Area { module, .. }, Some(map), Some(drawn)) = (&opened, &map, &drawn) {
         add_area(&mut data, module, map, &drawn.paths);
         // The 2-D map, as its own page, for the second tab.
@@ -502,13 +502,12 @@ impl PageBuilder {
     }
 
     /// The page's data object (without the area's parts: [`add_area`]).
-    fn data(&self, title: &str, scene: &Scene, objects: &[PageObject]) -> Value {
+    fn data(&self, title: &str, objects: &[PageObject]) -> Value {
         let bounds = if self.lo[0].is_finite() {
             json!({"min": self.lo, "max": self.hi})
         } else {
             Value::Null
         };
-        let _ = scene;
         json!({
             "title": title,
             "kind": "model",
