@@ -11,11 +11,16 @@
 //! `docs/formats/mdl-binary.md`.
 
 mod ascii;
+mod common;
 mod layout;
+pub mod le;
 pub mod model;
+mod parts;
 pub mod quat;
 pub mod raw;
 mod read;
+mod space;
+mod tree;
 mod validate;
 mod write;
 
