@@ -197,3 +197,22 @@ pub struct Aabb {
     /// The tree nodes.
     pub tree: Vec<AabbNode>,
 }
+
+/// The keys of a controller whose `rows` times start at `time_index` of `data` and whose values
+/// (`width` per key) start at `data_index`: for each row, its time and its values. Rows past the
+/// data are left out.
+pub(crate) fn key_rows(
+    data: &[f32],
+    rows: u16,
+    time_index: u16,
+    data_index: u16,
+    width: usize,
+) -> impl Iterator<Item = (f32, &[f32])> + '_ {
+    let t0 = usize::from(time_index);
+    let v0 = usize::from(data_index);
+    (0..usize::from(rows)).filter_map(move |r| {
+        let t = *data.get(t0 + r)?;
+        let v = data.get(v0 + r * width..v0 + (r + 1) * width)?;
+        Some((t, v))
+    })
+}

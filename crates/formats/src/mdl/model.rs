@@ -248,16 +248,13 @@ impl Node {
     /// The keys of controller `c`: for each row, its time and its values (bezier rows give
     /// three times the columns).
     pub fn keys<'a>(&'a self, c: &Controller) -> impl Iterator<Item = (f32, &'a [f32])> + 'a {
-        let rows = usize::from(c.rows);
-        let width = c.width();
-        let t0 = usize::from(c.time_index);
-        let v0 = usize::from(c.data_index);
-        let data = &self.controller_data;
-        (0..rows).filter_map(move |r| {
-            let t = *data.get(t0 + r)?;
-            let v = data.get(v0 + r * width..v0 + (r + 1) * width)?;
-            Some((t, v))
-        })
+        super::common::key_rows(
+            &self.controller_data,
+            c.rows,
+            c.time_index,
+            c.data_index,
+            c.width(),
+        )
     }
 }
 

@@ -108,9 +108,6 @@ pub(crate) fn write_faces(out: &mut Out<'_>, faces: &[Face]) -> Result<[u32; 3],
     out.array_of(faces.len(), &b, "faces")
 }
 
-/// The size of a light header.
-pub(crate) const LIGHT: usize = 92;
-
 /// The light header `h` and its arrays.
 pub(crate) fn read_light(
     space: &mut Space<'_>,

@@ -37,12 +37,12 @@ pub fn read(mdl: &[u8], mdx: &[u8]) -> Result<Model, DecodeError> {
             ),
         ));
     }
-    if is_nwn_layout(mdl) {
+    if super::nwn::is_nwn_layout(mdl) {
         return Err(DecodeError::new(
             ErrorKind::Unsupported,
             Location::Offset(FILE_HEADER as u64),
             "an NWN compiled model (a 64-byte model name, the root node at header offset 72 and \
-             the raw-data block after the model data): not read yet",
+             the raw-data block after the model data): read it with mdl::nwn::read",
         ));
     }
     let mdl_size = le_u32(mdl, 4);
@@ -105,40 +105,6 @@ pub fn read(mdl: &[u8], mdx: &[u8]) -> Result<Model, DecodeError> {
     };
     model.layout = Some(Box::new(layout));
     Ok(model)
-}
-
-/// Whether a compiled model has NWN's layout rather than KotOR's, by structure alone: the
-/// header's two sizes add up to the file after its 12 bytes (model data, then raw data), the
-/// KotOR root-node word (inside NWN's 64-byte name) is no node, and NWN's root-node word at
-/// geometry offset 72 points inside the model data at a node whose name is text.
-pub fn is_nwn_layout(file: &[u8]) -> bool {
-    let Some(data) = file.get(FILE_HEADER..) else {
-        return false;
-    };
-    let (Some(mdl_size), Some(raw_size)) = (get_u32(file, 4), get_u32(file, 8)) else {
-        return false;
-    };
-    if mdl_size as u64 + raw_size as u64 != data.len() as u64 {
-        return false;
-    }
-    let mdl_size = mdl_size as usize;
-    let kotor_root = get_u32(data, 40).unwrap_or(0) as usize;
-    let kotor_like = kotor_root >= MODEL_HEADER
-        && kotor_root + NODE_HEADER <= mdl_size
-        && get_u16(data, kotor_root).is_some_and(|f| f & flags::HEADER != 0);
-    if kotor_like {
-        return false;
-    }
-    let Some(root) = get_u32(data, 72).map(|r| r as usize) else {
-        return false;
-    };
-    // NWN's node header is 112 bytes; its name (32 bytes) starts at 32.
-    if root % 4 != 0 || root < 112 || root + 112 > mdl_size {
-        return false;
-    }
-    let name = &data[root + 32..root + 64];
-    let len = name.iter().position(|&b| b == 0).unwrap_or(name.len());
-    len > 0 && name[..len].iter().all(|b| b.is_ascii_graphic())
 }
 
 /// Tells K1 from K2 by the geometry header's function pointers, then by the first mesh's.

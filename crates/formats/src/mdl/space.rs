@@ -148,16 +148,28 @@ pub(crate) struct Sink<'m> {
     next: usize,
     /// What the space is called in messages.
     name: &'static str,
+    /// Whether the canonical layout aligns blocks to 4 bytes (KotOR) or packs them, with empty
+    /// blocks at offset 0 (NWN, as BioWare's compiler writes them).
+    aligned: bool,
 }
 
 impl<'m> Sink<'m> {
-    /// A sink in the canonical layout.
+    /// A sink in the canonical layout, blocks 4-byte aligned where asked.
     pub fn canonical(name: &'static str) -> Self {
         Sink {
             buf: Vec::new(),
             source: None,
             next: 0,
             name,
+            aligned: true,
+        }
+    }
+
+    /// A sink in the canonical layout, blocks packed without alignment.
+    pub fn packed(name: &'static str) -> Self {
+        Sink {
+            aligned: false,
+            ..Sink::canonical(name)
         }
     }
 
@@ -179,6 +191,7 @@ impl<'m> Sink<'m> {
             source: Some(blocks),
             next: 0,
             name,
+            aligned: true,
         }
     }
 
@@ -188,7 +201,7 @@ impl<'m> Sink<'m> {
     }
 
     /// Where the next block of `len` bytes goes: where the source had it, or at the end
-    /// (4-byte aligned when `align`).
+    /// (4-byte aligned when `align` and the sink aligns).
     pub fn place(&mut self, len: usize, align: bool) -> Result<u32, Fail> {
         match self.source {
             Some(blocks) => {
@@ -199,8 +212,9 @@ impl<'m> Sink<'m> {
                 }
                 Ok(off)
             }
+            None if len == 0 && !self.aligned => Ok(0),
             None => {
-                if align {
+                if align && self.aligned {
                     let pad = (4 - self.buf.len() % 4) % 4;
                     self.buf.resize(self.buf.len() + pad, 0);
                 }
@@ -215,13 +229,6 @@ impl<'m> Sink<'m> {
     pub fn put(&mut self, off: u32, bytes: &[u8]) {
         let o = off as usize;
         self.buf[o..o + bytes.len()].copy_from_slice(bytes);
-    }
-
-    /// Places a block holding `bytes`; returns its offset.
-    pub fn emit(&mut self, bytes: &[u8], align: bool) -> Result<u32, Fail> {
-        let off = self.place(bytes.len(), align)?;
-        self.put(off, bytes);
-        Ok(off)
     }
 
     /// Whether every source block was placed (always true in the canonical layout).
