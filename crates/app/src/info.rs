@@ -311,7 +311,7 @@ pub struct BifInfo {
 pub struct ModelInfo {
     /// `"mdl"`.
     pub format: &'static str,
-    /// `"k1"` or `"k2"`, from the data.
+    /// `"k1"` or `"k2"` (KotOR), `"nwn"` (an NWN compiled model), from the data.
     pub game: &'static str,
     /// The model's name.
     pub name: String,
@@ -376,6 +376,37 @@ pub fn model_info(m: &areakit_formats::mdl::Model) -> ModelInfo {
     }
 }
 
+/// The `info` of an NWN compiled model: the keys of [`ModelInfo`], `game` `"nwn"`, the
+/// counts taken as for KotOR (geometry nodes, nodes with mesh data, their vertices and faces).
+pub fn nwn_model_info(m: &areakit_formats::mdl::nwn::Model) -> ModelInfo {
+    let mut by_type = BTreeMap::new();
+    for n in &m.nodes {
+        *by_type.entry(n.kind_name().to_string()).or_insert(0) += 1;
+    }
+    let meshes = m.nodes.iter().filter_map(|n| n.mesh.as_ref());
+    ModelInfo {
+        format: "mdl",
+        game: "nwn",
+        name: m.name(),
+        supermodel: m.header.supermodel.as_string(),
+        classification: m.header.classification,
+        nodes: NodeCounts {
+            total: m.nodes.len(),
+            by_type,
+        },
+        meshes: meshes.clone().count(),
+        vertices: meshes.clone().map(|x| x.vertex_count()).sum(),
+        faces: meshes.map(|x| x.faces.len()).sum(),
+        animations: m.animations.len(),
+        bounds: Bounds {
+            min: m.header.bounds_min,
+            max: m.header.bounds_max,
+        },
+        radius: m.header.radius,
+        animation_scale: m.header.animation_scale,
+    }
+}
+
 /// The `info` report of a decoded document.
 pub fn info(path: &Path, doc: &Document) -> InfoReport {
     let body = match doc {
@@ -413,6 +444,7 @@ pub fn info(path: &Path, doc: &Document) -> InfoReport {
             })
         }
         Document::Mdl(m) => InfoBody::Mdl(model_info(m)),
+        Document::NwnMdl(m) => InfoBody::Mdl(nwn_model_info(m)),
         Document::Trx(t) => InfoBody::Trx(trx_info(t)),
         Document::Gff(g) => {
             let s = g.summary();

@@ -11,6 +11,7 @@
 //! `docs/formats/mdl-binary.md`.
 
 mod ascii;
+mod checks;
 mod common;
 mod layout;
 pub mod le;

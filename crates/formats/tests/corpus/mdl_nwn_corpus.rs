@@ -1,4 +1,5 @@
-//! Every NWN compiled model of the corpus reads and writes back byte for byte; its canonical
+//! Every NWN compiled model of the corpus reads (without error findings) and writes back byte for
+//! byte; its canonical
 //! layout reads back equal; every cut gives a located error.
 
 use areakit_formats::mdl::{self, nwn};
@@ -37,6 +38,12 @@ fn every_model_round_trips_byte_for_byte() {
                 continue;
             }
         };
+        let errors: Vec<String> = nwn::validate(&m)
+            .into_iter()
+            .filter(|f| f.severity == areakit_formats::Severity::Error)
+            .map(|f| format!("{}: {} {}", p.display(), f.code, f.message))
+            .collect();
+        failures.extend(errors);
         let (gm, gr) = m.gap_sizes();
         gap_model += gm;
         gap_raw += gr;

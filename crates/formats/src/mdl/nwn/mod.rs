@@ -16,6 +16,7 @@
 pub mod model;
 pub mod raw;
 mod read;
+mod validate;
 mod write;
 
 pub use model::{
@@ -23,4 +24,5 @@ pub use model::{
     Skin,
 };
 pub use read::{is_nwn_layout, read};
+pub use validate::validate;
 pub use write::write;
