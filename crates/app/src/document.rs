@@ -167,7 +167,7 @@ impl Document {
             (Document::MdlAscii(t), Format::Mdl) => {
                 let mut m =
                     mdl::from_ascii(t, mdl::ascii_game(t)).map_err(|e| Error::invalid(path, e))?;
-                areakit_area::models::build_missing_aabb_trees(&mut m);
+                areakit_area::models::derive_compiled(&mut m);
                 let (a, x) = mdl::write(&m).map_err(enc)?;
                 return Ok(vec![(path.to_path_buf(), a), (mdx_path(path), x)]);
             }

@@ -512,6 +512,66 @@ fn mirror_mesh(mesh: &mut Mesh, axis: Axis, k: usize) {
     mesh.average = mv(axis, mesh.average);
 }
 
+/// What the game's compiler derives from the geometry of a model compiled from MDL ASCII
+/// (`mdl::from_ascii`, which keeps only what the text says): each mesh's face planes,
+/// adjacency (through shared edge positions), bounds, average point, radius and area
+/// ([`areakit_geometry::model_mesh`]), the model's bounds and radius when the text gave none,
+/// and the AABB trees the text did not list ([`build_missing_aabb_trees`]).
+pub fn derive_compiled(m: &mut Model) {
+    use areakit_geometry::model_mesh;
+    for n in &mut m.nodes {
+        let Some(mesh) = n.mesh.as_mut() else {
+            continue;
+        };
+        let faces: Vec<[u16; 3]> = mesh.faces.iter().map(|f| f.vertices).collect();
+        let planes = model_mesh::face_planes(&mesh.positions, &faces);
+        let adjacent = model_mesh::edge_adjacency(&mesh.positions, &faces);
+        for ((f, (normal, distance)), adj) in mesh.faces.iter_mut().zip(planes).zip(adjacent) {
+            f.normal = normal;
+            f.distance = distance;
+            f.adjacent = adj;
+        }
+        if let Some(e) = model_mesh::extent(&mesh.positions, &faces) {
+            mesh.bounds_min = e.min;
+            mesh.bounds_max = e.max;
+            mesh.average = e.average;
+            mesh.radius = e.radius;
+            mesh.total_area = e.area;
+        }
+    }
+    let h = &m.header;
+    if h.bounds_min == [0.0; 3] && h.bounds_max == [0.0; 3] {
+        model_bounds(m);
+    }
+    if m.header.radius == 0.0 {
+        let half = (0..3).map(|k| (m.header.bounds_max[k] - m.header.bounds_min[k]) / 2.0);
+        m.header.radius = half.map(|x| x * x).sum::<f32>().sqrt();
+    }
+    build_missing_aabb_trees(m);
+}
+
+/// The model's box: every mesh vertex placed by its node's model-space transform.
+fn model_bounds(m: &mut Model) {
+    let world = m.world_transforms();
+    let mut lo = [f32::INFINITY; 3];
+    let mut hi = [f32::NEG_INFINITY; 3];
+    for (i, n) in m.nodes.iter().enumerate() {
+        let Some(mesh) = &n.mesh else { continue };
+        for p in &mesh.positions {
+            let w = qrotate(world[i].0, f64s(*p));
+            for k in 0..3 {
+                let x = (w[k] + world[i].1[k]) as f32;
+                lo[k] = lo[k].min(x);
+                hi[k] = hi[k].max(x);
+            }
+        }
+    }
+    if lo[0].is_finite() {
+        m.header.bounds_min = lo;
+        m.header.bounds_max = hi;
+    }
+}
+
 /// Builds the tree of every aabb node whose tree is empty (a model compiled from MDL ASCII
 /// without `aabb` rows) with [`rebuild_aabb`].
 pub fn build_missing_aabb_trees(m: &mut Model) {
