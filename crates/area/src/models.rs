@@ -76,11 +76,19 @@ pub fn walkmesh_faces(m: &Model) -> Vec<ModelFace> {
 /// materials, and every derived table rebuilt (what `render`, `view` and `query` use for a model
 /// alone). Empty when the model has no aabb node.
 pub fn model_walkmesh(m: &Model) -> Result<areakit_formats::bwm::Bwm, areakit_geometry::MeshError> {
+    walkmesh_of_faces(&walkmesh_faces(m))
+}
+
+/// A walkmesh of model faces (KotOR's or NWN's aabb nodes, in model space), their materials
+/// kept, corners at the same place one vertex (so that faces sharing an edge are neighbours)
+/// and every derived table rebuilt. Empty without faces.
+pub fn walkmesh_of_faces(
+    faces: &[ModelFace],
+) -> Result<areakit_formats::bwm::Bwm, areakit_geometry::MeshError> {
     use areakit_formats::bwm::{Bwm, Face, Material};
     let mut ground = Bwm::default();
-    // Corners at the same place are one vertex, so that faces sharing an edge are neighbours.
     let mut index: std::collections::HashMap<[u32; 3], u32> = Default::default();
-    for f in walkmesh_faces(m) {
+    for f in faces {
         let vertices = f.corners.map(|c| {
             *index.entry(c.map(f32::to_bits)).or_insert_with(|| {
                 ground.vertices.push(c);

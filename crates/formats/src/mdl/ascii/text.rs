@@ -306,3 +306,100 @@ pub(crate) fn mesh_rows(rows: &[Vec<f64>], source: &[(u32, u32)]) -> Vec<f32> {
         })
         .collect()
 }
+
+/// The faces of an ASCII mesh split at their corners: each (vertex, UV index) pair is one
+/// compiled vertex (the dialect indexes UVs per face corner).
+pub(crate) struct Corners {
+    /// Per face, its compiled vertex indices.
+    pub faces: Vec<[u16; 3]>,
+    /// Per face, its smoothing-group column.
+    pub smoothing: Vec<u32>,
+    /// Per face, its material column.
+    pub materials: Vec<u32>,
+    /// Per compiled vertex, its text vertex and UV index.
+    pub source: Vec<(u32, u32)>,
+}
+
+/// Splits the `faces` rows (`v1 v2 v3 [group [t1 t2 t3 [material]]]`) of a mesh of
+/// `vertex_count` text vertices at their corners. When every corner's UV index equals its vertex
+/// index (a decompiled model), the text vertices keep their numbers, unused ones included.
+pub(crate) fn split_corners(
+    vertex_count: usize,
+    face_rows: &[Vec<f64>],
+) -> Result<Corners, DecodeError> {
+    let mut corner: HashMap<(u32, u32), u16> = HashMap::new();
+    let mut out = Corners {
+        faces: Vec::with_capacity(face_rows.len()),
+        smoothing: Vec::with_capacity(face_rows.len()),
+        materials: Vec::with_capacity(face_rows.len()),
+        source: Vec::new(),
+    };
+    let mut same = true;
+    for (i, r) in face_rows.iter().enumerate() {
+        if r.len() < 3 {
+            return Err(bad(format!("face {i}: fewer than three vertices")));
+        }
+        let v = [r[0], r[1], r[2]].map(|x| x as i64);
+        let t = if r.len() >= 7 {
+            [r[4], r[5], r[6]].map(|x| x as i64)
+        } else {
+            v
+        };
+        same &= v == t;
+        let mut idx = [0u16; 3];
+        for k in 0..3 {
+            if v[k] < 0 || v[k] as usize >= vertex_count {
+                return Err(bad(format!(
+                    "face {i} names vertex {}, of {vertex_count}",
+                    v[k]
+                )));
+            }
+            let key = (v[k] as u32, t[k].max(0) as u32);
+            let next = out.source.len();
+            let e = *corner.entry(key).or_insert_with(|| {
+                out.source.push(key);
+                next as u16
+            });
+            if out.source.len() > 65_535 {
+                return Err(bad("more than 65535 vertices"));
+            }
+            idx[k] = e;
+        }
+        out.faces.push(idx);
+        out.smoothing
+            .push(r.get(3).copied().unwrap_or(0.0).max(0.0) as u32);
+        out.materials
+            .push(r.get(7).copied().unwrap_or(0.0).max(0.0) as u32);
+    }
+    if same && vertex_count <= 65_535 {
+        out.source = (0..vertex_count as u32).map(|v| (v, v)).collect();
+        for (f, r) in out.faces.iter_mut().zip(face_rows) {
+            *f = [r[0], r[1], r[2]].map(|x| x as u16);
+        }
+    }
+    Ok(out)
+}
+
+/// Per compiled vertex, `width` values from `rows` (indexed by its text vertex, or by its UV
+/// index when `by_uv`); `None` without rows. Missing values are 0.
+pub(crate) fn per_vertex(
+    rows: &[Vec<f64>],
+    source: &[(u32, u32)],
+    width: usize,
+    by_uv: bool,
+) -> Option<Vec<Vec<f32>>> {
+    if rows.is_empty() {
+        return None;
+    }
+    Some(
+        source
+            .iter()
+            .map(|&(v, t)| {
+                let row = rows.get(if by_uv { t } else { v } as usize);
+                (0..width)
+                    .map(|c| row.and_then(|r| r.get(c)).copied().unwrap_or(0.0) as f32)
+                    .collect()
+            })
+            .collect(),
+    )
+}
