@@ -179,6 +179,7 @@ fn run_convert(a: ConvertArgs, session: &Session, out: &mut Output) -> Result<u8
     let options = areakit_app::document::EncodeOptions {
         canonical: a.canonical,
         name: a.name.clone(),
+        ..Default::default()
     };
     let r =
         areakit_app::ops::convert_file(session, &a.input, &a.output, a.to.as_deref(), &options)?;

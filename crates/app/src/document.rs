@@ -18,6 +18,10 @@ pub struct EncodeOptions {
     pub canonical: bool,
     /// Node name for a walkmesh decompiled to ASCII.
     pub name: Option<String>,
+    /// The dialect of MDL ASCII compiled to a binary model: `Some(true)` NWN, `Some(false)`
+    /// KotOR; `None`: told from the text ([`mdl::nwn::is_nwn_ascii`]), KotOR when it cannot
+    /// tell.
+    pub nwn: Option<bool>,
 }
 
 /// A decoded file.
@@ -163,6 +167,18 @@ impl Document {
             (Document::NwnMdl(m), Format::Mdl) => {
                 return Ok(vec![(path.to_path_buf(), mdl::nwn::write(m).map_err(enc)?)]);
             }
+            // A text model compiled in NWN's dialect: one file, derived data as the game's
+            // compiler derives it.
+            (Document::MdlAscii(t), Format::Mdl)
+                if options.nwn.or_else(|| mdl::nwn::is_nwn_ascii(t)) == Some(true) =>
+            {
+                let mut c = mdl::nwn::from_ascii(t).map_err(|e| Error::invalid(path, e))?;
+                areakit_area::nwn_models::derive_compiled(&mut c);
+                return Ok(vec![(
+                    path.to_path_buf(),
+                    mdl::nwn::write(&c.model).map_err(enc)?,
+                )]);
+            }
             // A text model compiled: the KotOR dialect, K2 when a mesh has K2-only properties.
             (Document::MdlAscii(t), Format::Mdl) => {
                 let mut m =
@@ -170,6 +186,12 @@ impl Document {
                 areakit_area::models::derive_compiled(&mut m);
                 let (a, x) = mdl::write(&m).map_err(enc)?;
                 return Ok(vec![(path.to_path_buf(), a), (mdx_path(path), x)]);
+            }
+            (Document::NwnMdl(m), Format::MdlAscii) => {
+                return Ok(vec![(
+                    path.to_path_buf(),
+                    mdl_ascii::write(&mdl::nwn::to_ascii(m)),
+                )]);
             }
             (Document::Mdl(m), Format::MdlAscii) => {
                 let text = mdl::to_ascii(m);

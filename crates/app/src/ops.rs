@@ -319,6 +319,17 @@ pub fn convert_file(
 ) -> Result<ConvertReport, Error> {
     refuse_overwrite(input, output, false)?;
     let doc = Document::open(session, input)?;
+    // The dialect of a text model: told by its content, else a bare `.mdl` is NWN's (NWN keeps
+    // its source models as `.mdl`, KotOR's tools write `.mdl.ascii`).
+    let mut options = options.clone();
+    if let Document::MdlAscii(t) = &doc
+        && options.nwn.is_none()
+    {
+        options.nwn = Some(
+            areakit_formats::mdl::nwn::is_nwn_ascii(t)
+                .unwrap_or(Format::from_extension(input) == Some(Format::Mdl)),
+        );
+    }
     let target = match to {
         Some(name) => Format::from_name(name).ok_or_else(|| {
             let names: Vec<_> = Format::ALL.iter().map(|f| f.name()).collect();
@@ -327,14 +338,11 @@ pub fn convert_file(
                 names.join(", ")
             ))
         })?,
-        // `.mdl` names the binary model, but a text model converted to `.mdl` stays text (NWN
-        // keeps its source models as `.mdl`); `--to mdl` asks for the binary model.
+        // `.mdl` names the binary model, but NWN's text model converted to `.mdl` stays text
+        // (NWN keeps its source models as `.mdl`); `--to mdl-bin` asks for the binary model.
         None => match Format::from_extension(output) {
-            // `m.mdl.ascii -> out.mdl` compiles; `nwn.mdl -> out.mdl` (text to text) does not.
-            Some(Format::Mdl)
-                if doc.format() == Format::MdlAscii
-                    && Format::from_extension(input) == Some(Format::Mdl) =>
-            {
+            // KotOR's `m.mdl.ascii -> out.mdl` compiles; NWN's text to `.mdl` does not.
+            Some(Format::Mdl) if doc.format() == Format::MdlAscii && options.nwn == Some(true) => {
                 Format::MdlAscii
             }
             Some(f) => f,
@@ -342,7 +350,7 @@ pub fn convert_file(
         },
     };
     let files = doc
-        .encode_files(target, output, options)
+        .encode_files(target, output, &options)
         .map_err(|e| e.about(output, input))?;
     // A binary model's MDX is an output too: never the input's own.
     for (path, _) in files.iter().skip(1) {

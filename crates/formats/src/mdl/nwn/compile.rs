@@ -108,6 +108,77 @@ fn flags_of(kind: &NodeKind) -> u32 {
     })
 }
 
+/// Keys only NWN's dialect writes (mesh material, tile and EE properties, NWN's light names).
+const NWN_KEYS: [&str; 9] = [
+    "specular",
+    "shininess",
+    "tilefade",
+    "renderhint",
+    "materialname",
+    "inheritcolor",
+    "setfillumcolor",
+    "isdynamic",
+    "generateflare",
+];
+/// Keys only KotOR's dialect writes.
+const KOTOR_KEYS: [&str; 11] = [
+    "classification_unk1",
+    "compress_quaternions",
+    "bitmap2",
+    "m_bisbackgroundgeometry",
+    "tangentspace",
+    "inv_count",
+    "animateuv",
+    "dirt_enabled",
+    "hologram_donotdraw",
+    "ndynamictype",
+    "m_bframeblending",
+];
+/// Words of the comment lines the tools write: NWN's exporters, then KotOR's.
+const NWN_TOOLS: [&str; 5] = ["maxmodel", "nwmax", "gmax mdl tool", "mdl2ascii", "nwn"];
+const KOTOR_TOOLS: [&str; 4] = ["kotormax", "mdlops", "kotorblender", "kotor"];
+
+/// Which dialect an MDL ASCII model is written in: `Some(true)` NWN, `Some(false)` KotOR, by
+/// the keys only one of them writes, else by the comment lines their tools write (`#MAXMODEL
+/// ASCII`, NWmax, mdl2ascii; KOTORmax, mdlops, kotorblender); `None` when nothing tells.
+pub fn is_nwn_ascii(a: &mdl_ascii::Model) -> Option<bool> {
+    let has = |keys: &[&str]| {
+        a.nodes().any(|n| {
+            n.body.iter().any(|s| match s {
+                Stmt::Prop(p) => keys.iter().any(|k| p.key.eq_ignore_ascii_case(k)),
+                _ => false,
+            })
+        }) || keys.iter().any(|k| a.header(k).is_some())
+    };
+    if has(&NWN_KEYS) {
+        return Some(true);
+    }
+    if has(&KOTOR_KEYS)
+        || a.nodes()
+            .any(|n| n.kind.name().eq_ignore_ascii_case("lightsaber"))
+    {
+        return Some(false);
+    }
+    let comments: Vec<String> = a
+        .stmts
+        .iter()
+        .filter_map(|s| match s {
+            Stmt::Trivia(t) if t.kind == mdl_ascii::TriviaKind::Comment => {
+                Some(t.text.to_ascii_lowercase())
+            }
+            _ => None,
+        })
+        .collect();
+    let said = |words: &[&str]| comments.iter().any(|c| words.iter().any(|w| c.contains(w)));
+    if said(&KOTOR_TOOLS) {
+        Some(false)
+    } else if said(&NWN_TOOLS) {
+        Some(true)
+    } else {
+        None
+    }
+}
+
 /// Compiles NWN MDL ASCII text (a model with a geometry block) to a compiled model.
 pub fn from_ascii(a: &mdl_ascii::Model) -> Result<Compiled, DecodeError> {
     let name = a.name().unwrap_or("model").to_string();

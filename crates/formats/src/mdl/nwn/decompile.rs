@@ -11,7 +11,7 @@ use super::model::*;
 use crate::mdl::ascii::text::*;
 use crate::mdl_ascii::{
     self, Animation as AAnim, Geometry, ListProp, Node as ANode, NodeKind, Property, Rows, Stmt,
-    Value,
+    Trivia, TriviaKind, Value,
 };
 
 /// The MDL ASCII text model of an NWN compiled model.
@@ -32,6 +32,11 @@ pub fn to_ascii(m: &Model) -> mdl_ascii::Model {
             |(_, n)| (*n).to_string(),
         );
     let mut stmts = vec![
+        Stmt::Trivia(Trivia {
+            kind: TriviaKind::Comment,
+            text: "# NWN MDL ASCII, decompiled by areakit".into(),
+            raw: Default::default(),
+        }),
         prop("newmodel", Value::Name(name.clone())),
         prop(
             "setsupermodel",

@@ -24,7 +24,7 @@ mod read;
 mod validate;
 mod write;
 
-pub use compile::{Compiled, from_ascii};
+pub use compile::{Compiled, from_ascii, is_nwn_ascii};
 pub use decompile::to_ascii;
 pub use model::{
     AnimMesh, Animation, Controller, Dangly, Emitter, Mesh, Model, ModelHeader, Node, Reference,

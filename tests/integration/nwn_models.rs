@@ -1,0 +1,103 @@
+//! NWN compiled models through the command line: `info` counts, `check` (no error on any corpus
+//! model), decompiling to NWN MDL ASCII and compiling back (`--to mdl-bin`), and the defaults
+//! (`.mdl` from NWN text stays text).
+
+use crate::common;
+use crate::support::run;
+
+use std::path::PathBuf;
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("areakit-nwn-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn model(name: &str) -> PathBuf {
+    common::corpus_files(&["nwn-mdl-bin"])
+        .into_iter()
+        .find(|p| p.to_string_lossy().contains(name))
+        .unwrap_or_else(|| panic!("{name} in the corpus"))
+}
+
+fn info(path: &std::path::Path) -> serde_json::Value {
+    let (code, out, err) = run(&["info".as_ref(), path.as_os_str(), "--json".as_ref()]);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).unwrap()
+}
+
+#[test]
+fn check_gives_no_finding_on_any_corpus_nwn_model() {
+    let files = common::corpus_files(&["nwn-mdl-bin"]);
+    assert_eq!(files.len(), 108);
+    let mut args: Vec<&std::ffi::OsStr> = vec!["check".as_ref(), "--json".as_ref()];
+    args.extend(files.iter().map(|p| p.as_os_str()));
+    let (code, out, err) = run(&args);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(code, 0, "{err} {:#}", v["findings"]);
+    assert_eq!(v["files_checked"], 108);
+    assert_eq!(v["findings"].as_array().map(Vec::len), Some(0));
+}
+
+#[test]
+fn info_counts_a_creature_and_a_tile() {
+    let v = info(&model("c_bodak"));
+    assert_eq!(
+        (v["format"].as_str(), v["game"].as_str()),
+        (Some("mdl"), Some("nwn"))
+    );
+    assert_eq!(v["supermodel"], "a_ba");
+    assert_eq!(v["nodes"]["total"], 22);
+    assert!(v["vertices"].as_u64().unwrap() > 0 && v["faces"].as_u64().unwrap() > 0);
+    let t = info(&model("ttd01_a04_03"));
+    assert_eq!(t["nodes"]["by_type"]["aabb"], 1);
+    assert_eq!(t["classification"], 2);
+}
+
+#[test]
+fn decompiled_and_compiled_back_keeps_the_counts_and_checks_clean() {
+    let dir = tmp("ascii");
+    for name in ["it_torch_000", "c_bodak", "ttd01_a04_03", "vff_dragelec"] {
+        let src = model(name);
+        let text = dir.join(format!("{name}.mdl.ascii"));
+        let (code, _, err) = run(&["convert".as_ref(), src.as_os_str(), text.as_os_str()]);
+        assert_eq!(code, 0, "{name}: {err}");
+        let body = std::fs::read_to_string(&text).unwrap();
+        assert!(
+            body.contains("newmodel") && body.contains("beginmodelgeom"),
+            "{name}"
+        );
+        // NWN text to `.mdl` stays text by default ...
+        let same = dir.join(format!("{name}-text.mdl"));
+        let (code, out, err) = run(&["convert".as_ref(), text.as_os_str(), same.as_os_str()]);
+        assert_eq!(code, 0, "{name}: {err}");
+        assert!(out.contains("mdl-ascii"), "{out}");
+        assert!(std::fs::read(&same).unwrap().starts_with(b"#"));
+        // ... and compiles with `--to mdl-bin`.
+        let bin = dir.join(format!("{name}.mdl"));
+        let (code, _, err) = run(&[
+            "convert".as_ref(),
+            text.as_os_str(),
+            bin.as_os_str(),
+            "--to".as_ref(),
+            "mdl-bin".as_ref(),
+        ]);
+        assert_eq!(code, 0, "{name}: {err}");
+        assert!(!bin.with_extension("mdx").exists(), "no MDX for NWN");
+        let (a, b) = (info(&src), info(&bin));
+        for key in [
+            "nodes",
+            "meshes",
+            "vertices",
+            "faces",
+            "animations",
+            "supermodel",
+        ] {
+            assert_eq!(a[key], b[key], "{name}: {key}");
+        }
+        let (code, out, err) = run(&["check".as_ref(), bin.as_os_str(), "--json".as_ref()]);
+        assert_eq!(code, 0, "{name}: {err} {out}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
