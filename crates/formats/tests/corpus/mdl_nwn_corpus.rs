@@ -443,3 +443,25 @@ fn binary_to_ascii_to_binary_keeps_every_node_vertex_face_key_and_animation() {
     );
     assert!(faces > 4_000 && keys > 30_000, "{faces} faces, {keys} keys");
 }
+
+/// The dialect of every corpus MDL ASCII model is told right: KotOR's files as KotOR, NWN's
+/// as NWN or undecided (a bare `.mdl`, NWN's convention, then decides).
+#[test]
+fn the_ascii_dialect_of_every_corpus_text_model_is_told() {
+    let files = corpus_files(&["mdl-ascii"]);
+    assert_eq!(files.len(), 370);
+    let (mut nwn_said, mut undecided) = (0, 0);
+    for p in &files {
+        let t = areakit_formats::mdl_ascii::read(&std::fs::read(p).unwrap()).unwrap();
+        let said = nwn::is_nwn_ascii(&t);
+        let kotor = p.to_string_lossy().contains("/kotor/");
+        if kotor {
+            assert_eq!(said, Some(false), "{}", p.display());
+        } else {
+            assert_ne!(said, Some(false), "{}", p.display());
+            nwn_said += usize::from(said == Some(true));
+            undecided += usize::from(said.is_none());
+        }
+    }
+    eprintln!("NWN text: {nwn_said} told, {undecided} undecided");
+}

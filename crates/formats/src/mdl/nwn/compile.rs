@@ -121,7 +121,7 @@ const NWN_KEYS: [&str; 9] = [
     "generateflare",
 ];
 /// Keys only KotOR's dialect writes.
-const KOTOR_KEYS: [&str; 11] = [
+const KOTOR_KEYS: [&str; 10] = [
     "classification_unk1",
     "compress_quaternions",
     "bitmap2",
@@ -131,16 +131,16 @@ const KOTOR_KEYS: [&str; 11] = [
     "animateuv",
     "dirt_enabled",
     "hologram_donotdraw",
-    "ndynamictype",
     "m_bframeblending",
 ];
 /// Words of the comment lines the tools write: NWN's exporters, then KotOR's.
 const NWN_TOOLS: [&str; 5] = ["maxmodel", "nwmax", "gmax mdl tool", "mdl2ascii", "nwn"];
 const KOTOR_TOOLS: [&str; 4] = ["kotormax", "mdlops", "kotorblender", "kotor"];
 
-/// Which dialect an MDL ASCII model is written in: `Some(true)` NWN, `Some(false)` KotOR, by
-/// the keys only one of them writes, else by the comment lines their tools write (`#MAXMODEL
-/// ASCII`, NWmax, mdl2ascii; KOTORmax, mdlops, kotorblender); `None` when nothing tells.
+/// Which dialect an MDL ASCII model is written in: `Some(true)` NWN, `Some(false)` KotOR: NWN
+/// when it has a key only NWN's dialect writes, else by the comment lines the tools write
+/// (`#MAXMODEL ASCII`, NWmax, mdl2ascii; KOTORmax, mdlops, kotorblender), else KotOR when it
+/// has a key only KotOR's dialect writes; `None` when nothing tells.
 pub fn is_nwn_ascii(a: &mdl_ascii::Model) -> Option<bool> {
     let has = |keys: &[&str]| {
         a.nodes().any(|n| {
@@ -152,12 +152,6 @@ pub fn is_nwn_ascii(a: &mdl_ascii::Model) -> Option<bool> {
     };
     if has(&NWN_KEYS) {
         return Some(true);
-    }
-    if has(&KOTOR_KEYS)
-        || a.nodes()
-            .any(|n| n.kind.name().eq_ignore_ascii_case("lightsaber"))
-    {
-        return Some(false);
     }
     let comments: Vec<String> = a
         .stmts
@@ -174,6 +168,11 @@ pub fn is_nwn_ascii(a: &mdl_ascii::Model) -> Option<bool> {
         Some(false)
     } else if said(&NWN_TOOLS) {
         Some(true)
+    } else if has(&KOTOR_KEYS)
+        || a.nodes()
+            .any(|n| n.kind.name().eq_ignore_ascii_case("lightsaber"))
+    {
+        Some(false)
     } else {
         None
     }
