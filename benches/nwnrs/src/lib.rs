@@ -106,3 +106,110 @@ pub fn differences(a: &Counts, b: &Counts) -> Vec<String> {
     }
     out
 }
+
+/// Beyond the counts: every mesh's vertex positions, UV set 1, normals and faces (vertices,
+/// material, plane), every controller's type, key times and values, and every animation's
+/// events, compared bit for bit between the two readings. One line per difference (the first
+/// per node).
+pub fn value_differences(path: &Path, bytes: &[u8], theirs: &BinaryModel) -> Vec<String> {
+    let Ok(Document::NwnMdl(m)) = Document::decode(path, bytes) else {
+        return vec!["not decoded as an NWN compiled model".into()];
+    };
+    let mut out = Vec::new();
+    let bits3 =
+        |v: &[[f32; 3]]| -> Vec<[u32; 3]> { v.iter().map(|p| p.map(f32::to_bits)).collect() };
+    for (a, b) in m.nodes.iter().zip(&theirs.nodes) {
+        let name = a.name();
+        if let (Some(x), Some(y)) = (&a.mesh, &b.mesh) {
+            if bits3(x.positions()) != bits3(&y.vertices) {
+                out.push(format!("{name}: vertex positions differ"));
+            }
+            let ours_uv: Vec<[u32; 2]> = x.uvs[0]
+                .iter()
+                .flatten()
+                .map(|t| t.map(f32::to_bits))
+                .collect();
+            let theirs_uv: Vec<[u32; 2]> = y
+                .uv_sets
+                .iter()
+                .find(|s| s.index == 0)
+                .map(|s| s.coordinates.iter().map(|t| t.map(f32::to_bits)).collect())
+                .unwrap_or_default();
+            if ours_uv != theirs_uv {
+                out.push(format!("{name}: UV set 1 differs"));
+            }
+            if bits3(x.normals.as_deref().unwrap_or_default()) != bits3(&y.normals) {
+                out.push(format!("{name}: normals differ"));
+            }
+            let faces_a: Vec<_> = x
+                .faces
+                .iter()
+                .map(|f| {
+                    (
+                        f.vertices,
+                        f.material as i32,
+                        f.normal.map(f32::to_bits),
+                        f.distance.to_bits(),
+                    )
+                })
+                .collect();
+            let faces_b: Vec<_> = y
+                .faces
+                .iter()
+                .map(|f| {
+                    (
+                        f.vertex_indices,
+                        f.surface_id,
+                        f.normal.map(f32::to_bits),
+                        f.distance.to_bits(),
+                    )
+                })
+                .collect();
+            if faces_a != faces_b {
+                out.push(format!("{name}: faces differ"));
+            }
+        }
+        let keys_a: Vec<(u32, Vec<u32>, Vec<u32>)> = a
+            .controllers
+            .iter()
+            .map(|c| {
+                let (t, v): (Vec<f32>, Vec<&[f32]>) = a.keys(c).unzip();
+                (
+                    c.kind,
+                    t.iter().map(|x| x.to_bits()).collect(),
+                    v.concat().iter().map(|x| x.to_bits()).collect(),
+                )
+            })
+            .collect();
+        let keys_b: Vec<(u32, Vec<u32>, Vec<u32>)> = b
+            .controllers
+            .iter()
+            .map(|c| {
+                (
+                    c.type_id as u32,
+                    c.time_keys.iter().map(|x| x.to_bits()).collect(),
+                    c.values.concat().iter().map(|x| x.to_bits()).collect(),
+                )
+            })
+            .collect();
+        if keys_a != keys_b {
+            out.push(format!("{name}: controllers differ"));
+        }
+    }
+    for (a, b) in m.animations.iter().zip(&theirs.animations) {
+        let ea: Vec<(u32, String)> = a
+            .events
+            .iter()
+            .map(|e| (e.time.to_bits(), e.name.as_string()))
+            .collect();
+        let eb: Vec<(u32, String)> = b
+            .events
+            .iter()
+            .map(|e| (e.time.to_bits(), e.name.clone()))
+            .collect();
+        if ea != eb {
+            out.push(format!("animation {}: events differ", b.name));
+        }
+    }
+    out
+}
