@@ -101,3 +101,83 @@ fn decompiled_and_compiled_back_keeps_the_counts_and_checks_clean() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+fn query(tile: &std::path::Path, at: [f32; 2]) -> serde_json::Value {
+    let at = format!("{},{}", at[0], at[1]);
+    let (code, out, err) = run(&[
+        "query".as_ref(),
+        tile.as_os_str(),
+        "--at".as_ref(),
+        at.as_ref(),
+        "--json".as_ref(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).unwrap()
+}
+
+/// The corpus tile's AABB walkmesh (53 faces: dirt, obscuring, non-walk) answers `query` and
+/// `path`, and `render` and `view` draw it.
+#[test]
+fn a_tiles_walkmesh_answers_query_and_path_and_render_draws_it() {
+    let tile = model("ttd01_a04_03");
+    let dirt = query(&tile, [4.0, 4.0]);
+    assert_eq!(
+        (dirt["material"].as_str(), dirt["walkable"].as_bool()),
+        (Some("dirt"), Some(true))
+    );
+    assert!(dirt["z"].as_f64().unwrap().abs() < 0.01);
+    let rock = query(&tile, [0.0, 0.0]);
+    assert_eq!(rock["walkable"], false);
+    // A path around the obscuring rock: longer than the straight line, every leg on walkable
+    // ground (its midpoint asked back).
+    let (code, out, err) = run(&[
+        "path".as_ref(),
+        tile.as_os_str(),
+        "--from".as_ref(),
+        "-4,-4".as_ref(),
+        "--to".as_ref(),
+        "4,4".as_ref(),
+        "--json".as_ref(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["found"], true);
+    let straight = 8.0f64 * 2f64.sqrt();
+    assert!(v["length"].as_f64().unwrap() > straight + 0.05, "{v}");
+    let points: Vec<[f32; 2]> = v["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| [p[0].as_f64().unwrap() as f32, p[1].as_f64().unwrap() as f32])
+        .collect();
+    assert!(points.len() >= 3);
+    for w in points.windows(2) {
+        let mid = [(w[0][0] + w[1][0]) / 2.0, (w[0][1] + w[1][1]) / 2.0];
+        assert_eq!(query(&tile, mid)["walkable"], true, "{mid:?}");
+    }
+    let dir = tmp("render");
+    let svg = dir.join("tile.svg");
+    let (code, _, err) = run(&[
+        "render".as_ref(),
+        tile.as_os_str(),
+        "-o".as_ref(),
+        svg.as_os_str(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        text.contains("53 faces") && text.contains("dirt"),
+        "{}",
+        &text[..300.min(text.len())]
+    );
+    let page = dir.join("tile.html");
+    let (code, _, err) = run(&[
+        "view".as_ref(),
+        tile.as_os_str(),
+        "-o".as_ref(),
+        page.as_os_str(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::metadata(&page).unwrap().len() > 1000);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

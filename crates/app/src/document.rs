@@ -271,6 +271,19 @@ impl Document {
     }
 }
 
+impl Document {
+    /// A binary model's walkmesh (its aabb nodes' faces in model space, every derived table
+    /// rebuilt: what `query`, `path` and `render` use for a model alone), KotOR's or NWN's;
+    /// `None` for other documents.
+    pub fn model_walkmesh(&self) -> Option<Result<bwm::Bwm, areakit_geometry::MeshError>> {
+        match self {
+            Document::Mdl(m) => Some(areakit_area::models::model_walkmesh(m)),
+            Document::NwnMdl(m) => Some(areakit_area::nwn_models::model_walkmesh(m)),
+            _ => None,
+        }
+    }
+}
+
 /// The MDX beside a binary MDL: the same path with the extension `.mdx`.
 pub fn mdx_path(path: &Path) -> std::path::PathBuf {
     path.with_extension("mdx")

@@ -22,10 +22,10 @@ const QUERY_INPUT: &str = "a BWM walkmesh (WOK/PWK/DWK), a binary model or an ar
 /// The walkmesh a query of a file answers from: a BWM, or a binary model's aabb walkmesh.
 fn query_mesh(session: &Session, path: &Path, data: &[u8]) -> Result<Bwm, Error> {
     if Format::detect(path, data) == Some(Format::Mdl) {
-        let Document::Mdl(m) = Document::decode_read(session, path, data)? else {
-            return Err(not_a(path, Format::Mdl, QUERY_INPUT));
-        };
-        return areakit_area::models::model_walkmesh(&m).map_err(|e| Error::geometry(path, e));
+        return Document::decode_read(session, path, data)?
+            .model_walkmesh()
+            .ok_or_else(|| not_a(path, Format::Mdl, QUERY_INPUT))?
+            .map_err(|e| Error::geometry(path, e));
     }
     decode_bwm(path, data, QUERY_INPUT)
 }
