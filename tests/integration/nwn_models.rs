@@ -181,3 +181,59 @@ fn a_tiles_walkmesh_answers_query_and_path_and_render_draws_it() {
     assert!(std::fs::metadata(&page).unwrap().len() > 1000);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A tile turned by 90° and moved, and a tile mirrored: its walkmesh answers at the moved
+/// points as the original does at the first ones, the model checks clean, and an animation's
+/// keys move with it (the creature's root children).
+#[test]
+fn a_transformed_tile_keeps_its_walkmesh_in_step() {
+    let tile = model("ttd01_a04_03");
+    let dir = tmp("transform");
+    let turned = dir.join("turned.mdl");
+    let (code, _, err) = run(&[
+        "transform".as_ref(),
+        tile.as_os_str(),
+        "-o".as_ref(),
+        turned.as_os_str(),
+        "--rotate".as_ref(),
+        "90".as_ref(),
+        "--translate".as_ref(),
+        "10,20,0".as_ref(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let mirrored = dir.join("mirrored.mdl");
+    let (code, _, err) = run(&[
+        "transform".as_ref(),
+        tile.as_os_str(),
+        "-o".as_ref(),
+        mirrored.as_os_str(),
+        "--mirror".as_ref(),
+        "x".as_ref(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    for (x, y) in [
+        (4.0, 4.0),
+        (0.0, 0.0),
+        (-4.0, 3.0),
+        (3.5, -4.2),
+        (-1.0, -2.5),
+    ] {
+        let a = query(&tile, [x, y]);
+        // (x, y) turned by 90° about z is (-y, x); then moved.
+        let b = query(&turned, [-y + 10.0, x + 20.0]);
+        let c = query(&mirrored, [-x, y]);
+        for other in [&b, &c] {
+            assert_eq!(a["material"], other["material"], "{x},{y}: {a} {other}");
+            let (za, zb) = (a["z"].as_f64(), other["z"].as_f64());
+            assert!(
+                za.zip(zb).is_none_or(|(p, q)| (p - q).abs() < 1e-3),
+                "{x},{y}"
+            );
+        }
+    }
+    for out in [&turned, &mirrored] {
+        let (code, o, err) = run(&["check".as_ref(), out.as_os_str(), "--json".as_ref()]);
+        assert_eq!(code, 0, "{err} {o}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

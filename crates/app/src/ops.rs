@@ -185,6 +185,29 @@ pub enum Transformed {
     Walkmesh(Box<Bwm>),
     /// A binary model (written as the output and its `.mdx`).
     Model(Box<areakit_formats::mdl::Model>),
+    /// An NWN compiled model (one file).
+    NwnModel(Box<areakit_formats::mdl::nwn::Model>),
+}
+
+impl Transformed {
+    /// The faces of the walkmesh, or of every mesh of the model.
+    pub fn faces(&self) -> usize {
+        match self {
+            Transformed::Walkmesh(b) => b.faces.len(),
+            Transformed::Model(m) => m
+                .nodes
+                .iter()
+                .filter_map(|n| n.mesh.as_ref())
+                .map(|x| x.faces.len())
+                .sum(),
+            Transformed::NwnModel(m) => m
+                .nodes
+                .iter()
+                .filter_map(|n| n.mesh.as_ref())
+                .map(|x| x.faces.len())
+                .sum(),
+        }
+    }
 }
 
 impl TransformSteps {
@@ -227,6 +250,21 @@ pub fn transform_model(
     Ok(())
 }
 
+/// Transforms an NWN compiled model in place ([`areakit_area::nwn_models::transform`]).
+/// Transition renumbering applies to walkmeshes only.
+pub fn transform_nwn_model(
+    model: &mut areakit_formats::mdl::nwn::Model,
+    steps: &TransformSteps,
+) -> Result<(), Error> {
+    if !steps.remap.is_empty() {
+        return Err(Error::usage(
+            "transition renumbering applies to walkmeshes, not to a model",
+        ));
+    }
+    areakit_area::nwn_models::transform(model, &steps.transforms()?);
+    Ok(())
+}
+
 /// Transforms a walkmesh or a binary model ([`TransformSteps`]) and writes it atomically;
 /// returns it. A model moves with its walkmesh: the same steps applied to a room's model and
 /// its WOK keep the two in agreement ([`areakit_area::models::transform`]); transition
@@ -241,11 +279,24 @@ pub fn transform_file(
     let list = steps.transforms()?;
     let data = session.read(input)?;
     if Format::detect(input, &data) == Some(Format::Mdl) {
-        let Document::Mdl(mut model) = Document::decode_read(session, input, &data)? else {
-            return Err(Error::usage(format!(
-                "{}: not a binary model",
-                input.display()
-            )));
+        let mut model = match Document::decode_read(session, input, &data)? {
+            Document::Mdl(m) => m,
+            Document::NwnMdl(mut m) => {
+                transform_nwn_model(&mut m, steps).map_err(|e| match e {
+                    Error::Usage(msg) => Error::usage(format!("{}: {msg}", input.display())),
+                    e => e,
+                })?;
+                let bytes =
+                    areakit_formats::mdl::nwn::write(&m).map_err(|e| Error::encode(output, e))?;
+                write_atomic(output, &bytes)?;
+                return Ok(Transformed::NwnModel(m));
+            }
+            _ => {
+                return Err(Error::usage(format!(
+                    "{}: not a binary model",
+                    input.display()
+                )));
+            }
         };
         transform_model(&mut model, steps).map_err(|e| match e {
             Error::Usage(m) => Error::usage(format!("{}: {m}", input.display())),

@@ -401,12 +401,12 @@ fn map_orientation_keys(n: &mut Node, c: &Controller, f: impl Fn(Quat) -> Quat) 
 }
 
 /// The mirror of a vector.
-fn mv(axis: Axis, v: [f32; 3]) -> [f32; 3] {
+pub(crate) fn mv(axis: Axis, v: [f32; 3]) -> [f32; 3] {
     Transform::Mirror(axis).vector(v)
 }
 
 /// A rotation conjugated by the mirror: the mirror image of the rotation.
-fn mq(axis: Axis, q: Quat) -> Quat {
+pub(crate) fn mq(axis: Axis, q: Quat) -> Quat {
     match axis {
         Axis::X => [q[0], q[1], -q[2], -q[3]],
         Axis::Y => [q[0], -q[1], q[2], -q[3]],

@@ -58,7 +58,7 @@ pub fn world_transforms(m: &Model) -> Vec<(Quat, [f64; 3])> {
 /// ([`areakit_formats::mdl::nwn::from_ascii`], which keeps only what the text says): face
 /// planes, adjacency through shared edge positions, each mesh's bounds, average point and
 /// radius, vertex normals from the smoothing groups where the text gave none, the model's
-/// bounds and radius, each skin's bind poses (one per node: the node's model-space transform
+/// box and radius (fixed values: [`model_bounds`]), each skin's bind poses (one per node: the node's model-space transform
 /// inverted, composed with the skin node's), and the AABB trees the text did not list.
 pub fn derive_compiled(c: &mut Compiled) {
     let smoothing = std::mem::take(&mut c.smoothing);
@@ -107,29 +107,17 @@ fn derive_mesh(mesh: &mut Mesh, groups: Option<&[u32]>) {
     }
 }
 
-/// The model's box (every mesh vertex placed by its node's transform) and radius (half its
-/// diagonal), as the compiler writes them.
+/// The model's box and radius as NWN's compilers write them: every one of the 108 corpus
+/// models holds the box (-5, -5, -1)-(5, 5, 10), whatever its meshes; the radius is 40, or 7
+/// for the tiles and creatures of NWN:EE's compiler (the four such corpus models).
 fn model_bounds(m: &mut Model) {
-    let world = world_transforms(m);
-    let mut lo = [f32::INFINITY; 3];
-    let mut hi = [f32::NEG_INFINITY; 3];
-    for (i, n) in m.nodes.iter().enumerate() {
-        let Some(mesh) = &n.mesh else { continue };
-        for p in mesh.positions() {
-            let w = qrotate(world[i].0, p.map(f64::from));
-            for k in 0..3 {
-                let x = (w[k] + world[i].1[k]) as f32;
-                lo[k] = lo[k].min(x);
-                hi[k] = hi[k].max(x);
-            }
-        }
-    }
-    if lo[0].is_finite() {
-        m.header.bounds_min = lo;
-        m.header.bounds_max = hi;
-        let half = (0..3).map(|k| (hi[k] - lo[k]) / 2.0);
-        m.header.radius = half.map(|x| x * x).sum::<f32>().sqrt();
-    }
+    m.header.bounds_min = [-5.0, -5.0, -1.0];
+    m.header.bounds_max = [5.0, 5.0, 10.0];
+    m.header.radius = if matches!(m.header.classification, 2 | 4) {
+        7.0
+    } else {
+        40.0
+    };
 }
 
 /// Each skin's bind poses, one per node in node-number order: the node's model-space transform
@@ -228,4 +216,235 @@ pub fn walkmesh_faces(m: &Model) -> Vec<ModelFace> {
 /// tile or placeable). Empty when the model has no aabb node.
 pub fn model_walkmesh(m: &Model) -> Result<Bwm, areakit_geometry::MeshError> {
     walkmesh_of_faces(&walkmesh_faces(m))
+}
+
+/// Applies transform steps in order to an NWN compiled model, as
+/// [`crate::models::transform`] does to a KotOR one: a translation or a rotation about z moves
+/// the root's children (their position and orientation controllers, a position controller
+/// added where a child had none, and the keys of the animation nodes of the same names:
+/// NWN's animation positions are absolute); a mirror is baked into every node (keys,
+/// vertices, normals, tangents, face winding and adjacency, bounds, bind poses, animated-mesh
+/// sets) and the AABB trees are rebuilt.
+pub fn transform(m: &mut Model, steps: &[areakit_geometry::transform::Transform]) {
+    use areakit_geometry::transform::Transform;
+    for &t in steps {
+        match t {
+            Transform::Translate(d) => {
+                place_children(m, IDENTITY, |p| [p[0] + d[0], p[1] + d[1], p[2] + d[2]])
+            }
+            Transform::RotateZ(deg) => {
+                let half = f64::from(deg).to_radians() / 2.0;
+                place_children(m, [half.cos(), 0.0, 0.0, half.sin()], |p| t.point(p));
+            }
+            Transform::Mirror(axis) => mirror(m, axis),
+        }
+    }
+}
+
+/// Rewrites every key of the controllers of type `kind`: `f` gets each row's values.
+fn map_keys(n: &mut Node, kind: u32, mut f: impl FnMut(&mut [f32])) {
+    for c in n.controllers.clone() {
+        if c.kind != kind {
+            continue;
+        }
+        let width = c.width();
+        for r in 0..usize::from(c.rows) {
+            let at = usize::from(c.data_index) + r * width;
+            if let Some(v) = n.controller_data.get_mut(at..at + width) {
+                f(v);
+            }
+        }
+    }
+}
+
+/// Rewrites position keys through `point` (bezier rows: the value moves, the tangents turn by
+/// `q`) and orientation keys through `q ·`.
+fn move_keys(n: &mut Node, q: Quat, point: &impl Fn([f32; 3]) -> [f32; 3]) {
+    if n.first_key(POSITION).is_none() {
+        // A child without a position controller stands at its parent's origin: give it one.
+        n.controller_data.extend([0.0, 0.0, 0.0, 0.0]);
+        let at = n.controller_data.len() as u16;
+        n.controllers.push(areakit_formats::mdl::nwn::Controller {
+            kind: POSITION,
+            rows: 1,
+            time_index: at - 4,
+            data_index: at - 3,
+            columns: 3,
+            padding: 0,
+        });
+    }
+    map_keys(n, POSITION, |v| {
+        if v.len() >= 3 {
+            let p = point([v[0], v[1], v[2]]);
+            v[..3].copy_from_slice(&p);
+            for t in v[3..].chunks_exact_mut(3) {
+                let r = qrotate(q, [t[0], t[1], t[2]].map(f64::from));
+                t.copy_from_slice(&r.map(|c| c as f32));
+            }
+        }
+    });
+    map_keys(n, ORIENTATION, |v| {
+        if v.len() == 4 {
+            let r = qmul(q, [v[3], v[0], v[1], v[2]].map(f64::from));
+            v.copy_from_slice(&[r[1] as f32, r[2] as f32, r[3] as f32, r[0] as f32]);
+        }
+    });
+}
+
+/// Moves the root's children (in the root's frame: model space for the identity roots of real
+/// files) and their animation keys, and the model's box.
+fn place_children(m: &mut Model, q: Quat, point: impl Fn([f32; 3]) -> [f32; 3]) {
+    let Some(root) = m.nodes.first() else { return };
+    let children: Vec<usize> = root.children.iter().map(|&c| c as usize).collect();
+    let names: Vec<String> = children
+        .iter()
+        .filter_map(|&c| m.nodes.get(c).map(|n| n.name().to_ascii_lowercase()))
+        .collect();
+    for &c in &children {
+        let Some(n) = m.nodes.get_mut(c) else {
+            continue;
+        };
+        if n.first_key(ORIENTATION).is_none() && q != IDENTITY {
+            n.controller_data.extend([0.0, 0.0, 0.0, 0.0, 1.0]);
+            let at = n.controller_data.len() as u16;
+            n.controllers.push(areakit_formats::mdl::nwn::Controller {
+                kind: ORIENTATION,
+                rows: 1,
+                time_index: at - 5,
+                data_index: at - 4,
+                columns: 4,
+                padding: 0,
+            });
+        }
+        move_keys(n, q, &point);
+    }
+    for a in &mut m.animations {
+        for n in &mut a.nodes {
+            if names.contains(&n.name().to_ascii_lowercase()) {
+                map_keys(n, POSITION, |v| {
+                    if v.len() >= 3 {
+                        let p = point([v[0], v[1], v[2]]);
+                        v[..3].copy_from_slice(&p);
+                    }
+                });
+                map_keys(n, ORIENTATION, |v| {
+                    if v.len() == 4 {
+                        let r = qmul(q, [v[3], v[0], v[1], v[2]].map(f64::from));
+                        v.copy_from_slice(&[r[1] as f32, r[2] as f32, r[3] as f32, r[0] as f32]);
+                    }
+                });
+            }
+        }
+    }
+    let (min, max) = (m.header.bounds_min, m.header.bounds_max);
+    if min.iter().zip(&max).all(|(a, b)| a <= b) {
+        let mut lo = [f32::INFINITY; 3];
+        let mut hi = [f32::NEG_INFINITY; 3];
+        for k in 0..8 {
+            let c = [0, 1, 2].map(|a| if k >> a & 1 == 0 { min[a] } else { max[a] });
+            let p = point(c);
+            for a in 0..3 {
+                lo[a] = lo[a].min(p[a]);
+                hi[a] = hi[a].max(p[a]);
+            }
+        }
+        m.header.bounds_min = lo;
+        m.header.bounds_max = hi;
+    }
+}
+
+fn mirror(m: &mut Model, axis: areakit_geometry::transform::Axis) {
+    use crate::models::{mq, mv};
+    let k = match axis {
+        areakit_geometry::transform::Axis::X => 0,
+        areakit_geometry::transform::Axis::Y => 1,
+    };
+    let keys = |n: &mut Node| {
+        map_keys(n, POSITION, |v| {
+            for t in v.chunks_exact_mut(3) {
+                t.copy_from_slice(&mv(axis, [t[0], t[1], t[2]]));
+            }
+        });
+        map_keys(n, ORIENTATION, |v| {
+            if v.len() == 4 {
+                let r = mq(axis, [v[3], v[0], v[1], v[2]].map(f64::from));
+                v.copy_from_slice(&[r[1] as f32, r[2] as f32, r[3] as f32, r[0] as f32]);
+            }
+        });
+    };
+    for n in &mut m.nodes {
+        keys(n);
+        if let Some(mesh) = &mut n.mesh {
+            mirror_mesh(mesh, axis, k);
+        }
+        if let Some(s) = &mut n.skin {
+            for q in &mut s.qbones {
+                *q = mq(axis, q.map(f64::from)).map(|c| c as f32);
+            }
+            for t in &mut s.tbones {
+                *t = mv(axis, *t);
+            }
+        }
+        if let Some(a) = &mut n.anim {
+            for v in a.vertices.iter_mut().flatten() {
+                *v = mv(axis, *v);
+            }
+        }
+        if let (Some(mesh), Some(aabb)) = (&n.mesh, &mut n.aabb)
+            && !mesh.faces.is_empty()
+        {
+            *aabb = build_aabb(mesh);
+        }
+    }
+    for a in &mut m.animations {
+        for n in &mut a.nodes {
+            keys(n);
+        }
+    }
+    let (min, max) = (m.header.bounds_min, m.header.bounds_max);
+    m.header.bounds_min[k] = -max[k];
+    m.header.bounds_max[k] = -min[k];
+}
+
+fn mirror_mesh(mesh: &mut Mesh, axis: areakit_geometry::transform::Axis, k: usize) {
+    use crate::models::mv;
+    for v in mesh
+        .positions
+        .iter_mut()
+        .flatten()
+        .chain(mesh.normals.iter_mut().flatten())
+    {
+        *v = mv(axis, *v);
+    }
+    // NWN:EE tangents (12 bytes per vertex) mirror; the handedness (4 bytes) flips.
+    if let Some(t) = &mut mesh.extra[3] {
+        for c in t.chunks_exact_mut(12) {
+            let f = |i: usize| f32::from_le_bytes([c[i], c[i + 1], c[i + 2], c[i + 3]]);
+            let v = mv(axis, [f(0), f(4), f(8)]);
+            for (i, x) in v.iter().enumerate() {
+                c[4 * i..4 * i + 4].copy_from_slice(&x.to_le_bytes());
+            }
+        }
+    }
+    if let Some(h) = &mut mesh.extra[5] {
+        for c in h.chunks_exact_mut(4) {
+            let w = -f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            c.copy_from_slice(&w.to_le_bytes());
+        }
+    }
+    for f in &mut mesh.faces {
+        f.normal = mv(axis, f.normal);
+        f.vertices.swap(1, 2);
+        // Edges (a,b), (b,c), (c,a) become (a,c), (c,b), (b,a).
+        f.adjacent.swap(0, 2);
+    }
+    for list in &mut mesh.index_lists {
+        for tri in list.chunks_exact_mut(3) {
+            tri.swap(1, 2);
+        }
+    }
+    let (min, max) = (mesh.bounds_min, mesh.bounds_max);
+    mesh.bounds_min[k] = -max[k];
+    mesh.bounds_max[k] = -min[k];
+    mesh.average = mv(axis, mesh.average);
 }
