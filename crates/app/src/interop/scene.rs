@@ -167,6 +167,7 @@ fn scene_of(opened: &Opened, input: &Path, walkable_only: bool) -> Result<Scene,
         }
         Document::MdlAscii(m) => add_model(&mut scene, m, &stem, walkable_only),
         Document::Mdl(m) => add_binary_model(&mut scene, m, None),
+        Document::NwnMdl(m) => super::nwn_scene::add_nwn_model(&mut scene, m),
         other => {
             return Err(Error::usage(format!(
                 "{}: {} has no geometry to export (expected a walkmesh, an area, a TRX or an MDL model)",
@@ -581,23 +582,45 @@ fn mdx_matches(me: &mdl::Mesh) -> bool {
 /// group named by the texture (as first spelt: `spellings` maps lower case to it, the game's
 /// names being case-insensitive).
 fn binary_mesh(me: &mdl::Mesh, spellings: &mut HashMap<String, String>) -> (Option<Mesh>, usize) {
-    let nv = me.positions.len();
     let mdx = mdx_matches(me);
-    let mut triangles = Vec::with_capacity(me.faces.len());
-    let mut faces = Vec::with_capacity(me.faces.len());
-    for (fi, f) in me.faces.iter().enumerate() {
+    let v = &me.vertices;
+    textured_mesh(
+        &me.positions,
+        mdx.then_some(&v.normals[..]),
+        mdx.then_some(&v.uvs[0][..]),
+        &me.faces,
+        &me.texture0.as_string(),
+        spellings,
+    )
+}
+
+/// A model mesh for the scene: its positions, the normals (made unit length; ones without a
+/// direction become +z, counted) and UVs when they have one row per vertex, and every face
+/// whose vertices exist, as one group named by the texture (as first spelt: `spellings` maps
+/// lower case to it, the game's names being case-insensitive; none or `NULL`: untextured).
+pub(super) fn textured_mesh(
+    positions: &[[f32; 3]],
+    normals: Option<&[[f32; 3]]>,
+    uvs: Option<&[[f32; 2]]>,
+    faces: &[mdl::Face],
+    texture: &str,
+    spellings: &mut HashMap<String, String>,
+) -> (Option<Mesh>, usize) {
+    let nv = positions.len();
+    let mut triangles = Vec::with_capacity(faces.len());
+    let mut kept = Vec::with_capacity(faces.len());
+    for (fi, f) in faces.iter().enumerate() {
         if f.vertices.iter().all(|&v| usize::from(v) < nv) {
             triangles.push(f.vertices.map(u32::from));
-            faces.push(fi as u32);
+            kept.push(fi as u32);
         }
     }
     if triangles.is_empty() {
         return (None, 0);
     }
     let mut replaced = 0;
-    let normals = if mdx && me.vertices.normals.len() == nv {
-        me.vertices
-            .normals
+    let normals = match normals.filter(|n| n.len() == nv) {
+        Some(n) => n
             .iter()
             .map(|n| {
                 let v = n.map(f64::from);
@@ -609,31 +632,27 @@ fn binary_mesh(me: &mdl::Mesh, spellings: &mut HashMap<String, String>) -> (Opti
                     [0.0, 0.0, 1.0]
                 }
             })
-            .collect()
-    } else {
-        Vec::new()
+            .collect(),
+        None => Vec::new(),
     };
-    let uvs = if mdx && me.vertices.uvs[0].len() == nv {
-        me.vertices.uvs[0]
+    let uvs = match uvs.filter(|u| u.len() == nv) {
+        Some(u) => u
             .iter()
             .map(|uv| uv.map(|c| if c.is_finite() { c } else { 0.0 }))
-            .collect()
-    } else {
-        Vec::new()
+            .collect(),
+        None => Vec::new(),
     };
-    let texture = me.texture0.as_string();
     let (material, texture) = if texture.is_empty() || texture.eq_ignore_ascii_case("null") {
         (UNTEXTURED.to_string(), Value::Null)
     } else {
         let name = spellings
             .entry(texture.to_ascii_lowercase())
-            .or_insert_with(|| texture.clone())
+            .or_insert_with(|| texture.to_string())
             .clone();
         (name.clone(), json!(name))
     };
     let mesh = Mesh {
-        positions: me
-            .positions
+        positions: positions
             .iter()
             .map(|p| p.map(|c| if c.is_finite() { c } else { 0.0 }))
             .collect(),
@@ -644,7 +663,10 @@ fn binary_mesh(me: &mdl::Mesh, spellings: &mut HashMap<String, String>) -> (Opti
             colour: rgba(MODEL_MESH, 1.0),
             extras: Value::Null,
             material_extras: json!({"texture": texture}),
-            shape: Shape::Triangles { triangles, faces },
+            shape: Shape::Triangles {
+                triangles,
+                faces: kept,
+            },
         }],
         ..Mesh::default()
     };
@@ -706,17 +728,44 @@ fn binary_skin(
         .find(|&(_, &ni)| ni == mesh_node)
         .and_then(|(b, _)| joint_of_bone.get(b).copied())
         .unwrap_or(0);
+    let influences = v.bone_weights.iter().zip(&v.bone_indices).map(|(w, b)| {
+        [0, 1, 2, 3].map(|k| {
+            let bone = (b[k].is_finite() && b[k] >= 0.0).then(|| b[k].round() as i64);
+            (
+                bone.and_then(|b| joint_of_bone.get(&b).copied()),
+                f64::from(w[k]),
+            )
+        })
+    });
+    let (out_joints, out_weights, fallbacks) = vertex_weights(influences, own);
+    let skin = Skin {
+        name,
+        joints,
+        inverse_bind,
+    };
+    Some(BoundSkin {
+        skin,
+        joints: out_joints,
+        weights: out_weights,
+        fallbacks,
+    })
+}
+
+/// Per vertex, its four (joint, weight) influences as glTF wants them: weights above 0 on a
+/// known joint, a joint named twice summed, normalised to 1 (the heaviest takes what rounding
+/// to f32 leaves), heaviest first, unused slots joint 0 weight 0; a vertex with no usable
+/// weight follows `own`. Returns the joints, the weights and how many vertices fell back.
+pub(super) fn vertex_weights(
+    influences: impl Iterator<Item = [(Option<u16>, f64); 4]>,
+    own: u16,
+) -> (Vec<[u16; 4]>, Vec<[f32; 4]>, usize) {
     let mut fallbacks = 0;
-    let mut out_joints = Vec::with_capacity(nv);
-    let mut out_weights = Vec::with_capacity(nv);
-    for (w, b) in v.bone_weights.iter().zip(&v.bone_indices) {
+    let mut out_joints = Vec::new();
+    let mut out_weights = Vec::new();
+    for influence in influences {
         let mut slots: Vec<(u16, f64)> = Vec::with_capacity(4);
-        for k in 0..4 {
-            let weight = f64::from(w[k]);
-            if !(weight.is_finite() && weight > 0.0 && b[k].is_finite() && b[k] >= 0.0) {
-                continue;
-            }
-            let Some(&j) = joint_of_bone.get(&(b[k].round() as i64)) else {
+        for (joint, weight) in influence {
+            let Some(j) = joint.filter(|_| weight.is_finite() && weight > 0.0) else {
                 continue;
             };
             match slots.iter_mut().find(|s| s.0 == j) {
@@ -743,26 +792,16 @@ fn binary_skin(
         out_joints.push(jj);
         out_weights.push(ww);
     }
-    let skin = Skin {
-        name,
-        joints,
-        inverse_bind,
-    };
-    Some(BoundSkin {
-        skin,
-        joints: out_joints,
-        weights: out_weights,
-        fallbacks,
-    })
+    (out_joints, out_weights, fallbacks)
 }
 
 /// A skin with its mesh's per-vertex joints and weights ([`binary_skin`]).
-struct BoundSkin {
-    skin: Skin,
-    joints: Vec<[u16; 4]>,
-    weights: Vec<[f32; 4]>,
+pub(super) struct BoundSkin {
+    pub skin: Skin,
+    pub joints: Vec<[u16; 4]>,
+    pub weights: Vec<[f32; 4]>,
     /// Vertices without a usable weight.
-    fallbacks: usize,
+    pub fallbacks: usize,
 }
 
 /// An animation of a binary model: the position (8), orientation (20) and scale (36) keys of
@@ -895,7 +934,7 @@ fn controller_rows(
 
 /// Keys fit for glTF: finite values (rotations made unit length), times finite and not
 /// negative, sorted, each time once (the first key at a time wins).
-fn clean_keys(rows: Vec<(f32, [f64; 4])>, property: Property) -> (Vec<f32>, Vec<f32>) {
+pub(super) fn clean_keys(rows: Vec<(f32, [f64; 4])>, property: Property) -> (Vec<f32>, Vec<f32>) {
     let width = property.width();
     let mut keys: Vec<(f32, [f32; 4])> = rows
         .into_iter()
