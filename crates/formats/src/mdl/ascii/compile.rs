@@ -383,105 +383,44 @@ fn compile_mesh(node: &mut Node, n: &ANode, game: Game) -> Result<Vec<u32>, Deco
         .iter()
         .map(|r| [0, 1, 2].map(|k| r.get(k).copied().unwrap_or(0.0) as f32))
         .collect();
-    let face_rows = rows_of(n, "faces");
     let tverts = rows_of(n, "tverts");
     let normals_in = rows_of(n, "normals");
     // Each (vertex, UV index) pair is one output vertex: the dialect indexes UVs per face corner.
-    let mut corner: HashMap<(u32, u32), u16> = HashMap::new();
-    let mut source: Vec<(u32, u32)> = Vec::new();
-    let mut faces = Vec::with_capacity(face_rows.len());
-    for (i, r) in face_rows.iter().enumerate() {
-        if r.len() < 3 {
-            return Err(bad(format!("face {i}: fewer than three vertices")));
-        }
-        let v = [r[0], r[1], r[2]].map(|x| x as i64);
-        let t = if r.len() >= 7 {
-            [r[4], r[5], r[6]].map(|x| x as i64)
-        } else {
-            v
-        };
-        let material = r.get(7).copied().unwrap_or(0.0) as u32;
-        let mut idx = [0u16; 3];
-        for k in 0..3 {
-            if v[k] < 0 || v[k] as usize >= verts.len() {
-                return Err(bad(format!(
-                    "face {i} names vertex {}, of {}",
-                    v[k],
-                    verts.len()
-                )));
-            }
-            let key = (v[k] as u32, t[k].max(0) as u32);
-            let next = source.len();
-            let e = *corner.entry(key).or_insert_with(|| {
-                source.push(key);
-                next as u16
-            });
-            if source.len() > 65_535 {
-                return Err(bad("more than 65535 vertices"));
-            }
-            idx[k] = e;
-        }
-        faces.push(Face {
-            normal: [0.0; 3],
-            distance: 0.0,
+    let corners = split_corners(verts.len(), &rows_of(n, "faces"))?;
+    let faces: Vec<Face> = corners
+        .faces
+        .iter()
+        .zip(&corners.materials)
+        .map(|(&vertices, &material)| Face {
             material,
             adjacent: [0xFFFF; 3],
-            vertices: idx,
-        });
-    }
-    // Vertices never used by a face keep their place when the corners are 1:1 (our own text).
-    let one_to_one = source.iter().all(|&(v, t)| v == t) && source.len() <= verts.len();
-    if one_to_one {
-        source = (0..verts.len() as u32).map(|v| (v, v)).collect();
-        let remap: HashMap<(u32, u32), u16> = source
-            .iter()
-            .enumerate()
-            .map(|(i, &k)| (k, i as u16))
-            .collect();
-        for (fc, r) in faces.iter_mut().zip(&face_rows) {
-            for k in 0..3 {
-                fc.vertices[k] = remap[&(r[k] as u32, r[k] as u32)];
-            }
-        }
-    }
-    let pick = |rows: &[Vec<f64>], k: usize, w: usize, by_uv: bool| -> Option<Vec<Vec<f32>>> {
-        if rows.is_empty() {
-            return None;
-        }
-        Some(
-            source
-                .iter()
-                .map(|&(v, t)| {
-                    let i = if by_uv { t } else { v } as usize;
-                    let row = rows.get(i);
-                    (0..w)
-                        .map(|c| row.and_then(|r| r.get(k + c)).copied().unwrap_or(0.0) as f32)
-                        .collect()
-                })
-                .collect(),
-        )
-    };
+            vertices,
+            ..Face::default()
+        })
+        .collect();
+    let source = corners.source;
+    let pick = |rows: &[Vec<f64>], w: usize, by_uv: bool| per_vertex(rows, &source, w, by_uv);
     let positions: Vec<[f32; 3]> = source.iter().map(|&(v, _)| verts[v as usize]).collect();
     let mut vd = VertexData {
         positions: positions.clone(),
         ..VertexData::default()
     };
-    if let Some(u) = pick(&tverts, 0, 2, true) {
+    if let Some(u) = pick(&tverts, 2, true) {
         vd.uvs[0] = u.iter().map(|r| [r[0], r[1]]).collect();
     }
     for k in 1..4 {
         let key = ["tverts1", "tverts2", "tverts3"][k - 1];
-        if let Some(u) = pick(&rows_of(n, key), 0, 2, true) {
+        if let Some(u) = pick(&rows_of(n, key), 2, true) {
             vd.uvs[k] = u.iter().map(|r| [r[0], r[1]]).collect();
         }
     }
-    if let Some(nr) = pick(&normals_in, 0, 3, false) {
+    if let Some(nr) = pick(&normals_in, 3, false) {
         vd.normals = nr.iter().map(|r| [r[0], r[1], r[2]]).collect();
     }
-    if let Some(c) = pick(&rows_of(n, "colors"), 0, 3, false) {
+    if let Some(c) = pick(&rows_of(n, "colors"), 3, false) {
         vd.colors = c.iter().map(|r| [r[0], r[1], r[2]]).collect();
     }
-    if let Some(t) = pick(&rows_of(n, "tangents"), 0, 9, false) {
+    if let Some(t) = pick(&rows_of(n, "tangents"), 9, false) {
         vd.tangents[0] = t.iter().map(|r| std::array::from_fn(|i| r[i])).collect();
     }
     // Face planes, adjacency, bounds, radius, average and area are derived by
@@ -558,10 +497,9 @@ fn compile_mesh(node: &mut Node, n: &ANode, game: Game) -> Result<Vec<u32>, Deco
     mdx_layout(&mut mesh, skin);
     if f & flags::DANGLY != 0 {
         node.dangly = Some(Dangly {
-            constraints: {
-                let c = rows_of(n, "constraints");
-                mesh_rows(&c, &source)
-            },
+            constraints: per_vertex(&rows_of(n, "constraints"), &source, 1, false)
+                .map(|c| c.iter().map(|r| r[0]).collect())
+                .unwrap_or_else(|| vec![0.0; source.len()]),
             displacement: num32(n, "displacement", 0.0),
             tightness: num32(n, "tightness", 0.0),
             period: num32(n, "period", 0.0),

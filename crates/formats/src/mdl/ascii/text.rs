@@ -294,19 +294,6 @@ pub(crate) fn split_plane(l: &AabbNode, r: &AabbNode) -> u32 {
     if dd >= 0.0 { 1 << k } else { 8 << k }
 }
 
-/// One value per output vertex from per-source-vertex rows (dangly constraints).
-pub(crate) fn mesh_rows(rows: &[Vec<f64>], source: &[(u32, u32)]) -> Vec<f32> {
-    source
-        .iter()
-        .map(|&(v, _)| {
-            rows.get(v as usize)
-                .and_then(|r| r.first())
-                .copied()
-                .unwrap_or(0.0) as f32
-        })
-        .collect()
-}
-
 /// The faces of an ASCII mesh split at their corners: each (vertex, UV index) pair is one
 /// compiled vertex (the dialect indexes UVs per face corner).
 pub(crate) struct Corners {
