@@ -422,13 +422,8 @@ fn mirror(m: &mut Model, axis: Axis) {
             mirror_node(n, axis, true);
         }
     }
-    let (min, max) = (m.header.bounds_min, m.header.bounds_max);
-    let k = match axis {
-        Axis::X => 0,
-        Axis::Y => 1,
-    };
-    m.header.bounds_min[k] = -max[k];
-    m.header.bounds_max[k] = -min[k];
+    let h = &mut m.header;
+    mirror_box(axis, &mut h.bounds_min, &mut h.bounds_max);
 }
 
 fn mirror_node(n: &mut Node, axis: Axis, animation: bool) {
@@ -457,12 +452,8 @@ fn mirror_node(n: &mut Node, axis: Axis, animation: bool) {
     if animation {
         return;
     }
-    let k = match axis {
-        Axis::X => 0,
-        Axis::Y => 1,
-    };
     if let Some(mesh) = &mut n.mesh {
-        mirror_mesh(mesh, axis, k);
+        mirror_mesh(mesh, axis);
     }
     if let Some(s) = &mut n.skin {
         for q in &mut s.qbones {
@@ -487,7 +478,7 @@ fn mirror_node(n: &mut Node, axis: Axis, animation: bool) {
     }
 }
 
-fn mirror_mesh(mesh: &mut Mesh, axis: Axis, k: usize) {
+fn mirror_mesh(mesh: &mut Mesh, axis: Axis) {
     for v in mesh.positions.iter_mut() {
         *v = mv(axis, *v);
     }
@@ -503,21 +494,48 @@ fn mirror_mesh(mesh: &mut Mesh, axis: Axis, k: usize) {
             }
         }
     }
-    for f in &mut mesh.faces {
+    mirror_faces(
+        axis,
+        &mut mesh.faces,
+        &mut mesh.index_lists,
+        [
+            &mut mesh.bounds_min,
+            &mut mesh.bounds_max,
+            &mut mesh.average,
+        ],
+    );
+}
+
+/// Mirrors a mesh's faces (planes, winding, adjacency), index lists, box and average point
+/// across `axis` (both games' meshes keep these alike).
+pub(crate) fn mirror_faces(
+    axis: Axis,
+    faces: &mut [mdl::Face],
+    index_lists: &mut [Vec<u16>],
+    [min, max, average]: [&mut [f32; 3]; 3],
+) {
+    for f in faces {
         f.normal = mv(axis, f.normal);
         f.vertices.swap(1, 2);
         // Edges (a,b), (b,c), (c,a) become (a,c), (c,b), (b,a).
         f.adjacent.swap(0, 2);
     }
-    for list in &mut mesh.index_lists {
+    for list in index_lists {
         for tri in list.chunks_exact_mut(3) {
             tri.swap(1, 2);
         }
     }
-    let (min, max) = (mesh.bounds_min, mesh.bounds_max);
-    mesh.bounds_min[k] = -max[k];
-    mesh.bounds_max[k] = -min[k];
-    mesh.average = mv(axis, mesh.average);
+    mirror_box(axis, min, max);
+    *average = mv(axis, *average);
+}
+
+/// Mirrors a box across `axis`.
+pub(crate) fn mirror_box(axis: Axis, min: &mut [f32; 3], max: &mut [f32; 3]) {
+    let k = match axis {
+        Axis::X => 0,
+        Axis::Y => 1,
+    };
+    (min[k], max[k]) = (-max[k], -min[k]);
 }
 
 /// What the game's compiler derives from the geometry of a model compiled from MDL ASCII
@@ -596,14 +614,16 @@ pub fn build_missing_aabb_trees(m: &mut Model) {
 /// A model's AABB tree over its mesh's faces, built as the game's walkmesh compiler builds a
 /// WOK's (pre-order, one leaf per face).
 pub fn rebuild_aabb(mesh: &Mesh) -> Aabb {
+    aabb_of_faces(&mesh.positions, &mesh.faces)
+}
+
+/// An AABB tree over `faces` of `positions`, as the game's walkmesh compiler builds one
+/// (pre-order, one leaf per face); both games' compiled models use it.
+pub fn aabb_of_faces(positions: &[[f32; 3]], faces: &[mdl::Face]) -> Aabb {
     let g = areakit_geometry::Mesh {
-        vertices: mesh.positions.clone(),
-        faces: mesh
-            .faces
-            .iter()
-            .map(|f| f.vertices.map(u32::from))
-            .collect(),
-        walkable: vec![true; mesh.faces.len()],
+        vertices: positions.to_vec(),
+        faces: faces.iter().map(|f| f.vertices.map(u32::from)).collect(),
+        walkable: vec![true; faces.len()],
     };
     let nodes = areakit_geometry::aabb::build(&g);
     let child = |c: u32| (c != areakit_geometry::NO_CHILD).then_some(c);

@@ -6,7 +6,7 @@
 use areakit_formats::bwm::Bwm;
 use areakit_formats::mdl::nwn::{Compiled, Mesh, Model, Node};
 use areakit_formats::mdl::quat::{self, IDENTITY, Quat, conj, mul as qmul, rotate as qrotate};
-use areakit_formats::mdl::{Aabb, AabbNode, flags};
+use areakit_formats::mdl::{Aabb, flags};
 use areakit_geometry::model_mesh;
 
 use crate::models::{ModelFace, walkmesh_of_faces};
@@ -153,30 +153,7 @@ fn bind_poses(m: &mut Model) {
 
 /// A mesh's AABB tree over its faces, built as the game's compiler builds a walkmesh's.
 pub fn build_aabb(mesh: &Mesh) -> Aabb {
-    let g = areakit_geometry::Mesh {
-        vertices: mesh.positions().to_vec(),
-        faces: mesh
-            .faces
-            .iter()
-            .map(|f| f.vertices.map(u32::from))
-            .collect(),
-        walkable: vec![true; mesh.faces.len()],
-    };
-    let nodes = areakit_geometry::aabb::build(&g);
-    let child = |c: u32| (c != areakit_geometry::NO_CHILD).then_some(c);
-    Aabb {
-        tree: nodes
-            .iter()
-            .map(|n| AabbNode {
-                min: n.min,
-                max: n.max,
-                left: child(n.left),
-                right: child(n.right),
-                face: n.face,
-                plane: n.plane,
-            })
-            .collect(),
-    }
+    crate::models::aabb_of_faces(mesh.positions(), &mesh.faces)
 }
 
 /// Whether a node is an aabb (walkmesh) node.
@@ -257,8 +234,7 @@ fn map_keys(n: &mut Node, kind: u32, mut f: impl FnMut(&mut [f32])) {
     }
 }
 
-/// Rewrites position keys through `point` (bezier rows: the value moves, the tangents turn by
-/// `q`) and orientation keys through `q ·`.
+/// [`turn_keys`] on a root child, given a position controller first where it has none.
 fn move_keys(n: &mut Node, q: Quat, point: &impl Fn([f32; 3]) -> [f32; 3]) {
     if n.first_key(POSITION).is_none() {
         // A child without a position controller stands at its parent's origin: give it one.
@@ -273,6 +249,12 @@ fn move_keys(n: &mut Node, q: Quat, point: &impl Fn([f32; 3]) -> [f32; 3]) {
             padding: 0,
         });
     }
+    turn_keys(n, q, point);
+}
+
+/// Rewrites a node's position keys through `point` (bezier rows: the value moves, the tangents
+/// turn by `q`) and its orientation keys through `q ·`.
+fn turn_keys(n: &mut Node, q: Quat, point: &impl Fn([f32; 3]) -> [f32; 3]) {
     map_keys(n, POSITION, |v| {
         if v.len() >= 3 {
             let p = point([v[0], v[1], v[2]]);
@@ -321,18 +303,7 @@ fn place_children(m: &mut Model, q: Quat, point: impl Fn([f32; 3]) -> [f32; 3]) 
     for a in &mut m.animations {
         for n in &mut a.nodes {
             if names.contains(&n.name().to_ascii_lowercase()) {
-                map_keys(n, POSITION, |v| {
-                    if v.len() >= 3 {
-                        let p = point([v[0], v[1], v[2]]);
-                        v[..3].copy_from_slice(&p);
-                    }
-                });
-                map_keys(n, ORIENTATION, |v| {
-                    if v.len() == 4 {
-                        let r = qmul(q, [v[3], v[0], v[1], v[2]].map(f64::from));
-                        v.copy_from_slice(&[r[1] as f32, r[2] as f32, r[3] as f32, r[0] as f32]);
-                    }
-                });
+                turn_keys(n, q, &point);
             }
         }
     }
@@ -355,10 +326,6 @@ fn place_children(m: &mut Model, q: Quat, point: impl Fn([f32; 3]) -> [f32; 3]) 
 
 fn mirror(m: &mut Model, axis: areakit_geometry::transform::Axis) {
     use crate::models::{mq, mv};
-    let k = match axis {
-        areakit_geometry::transform::Axis::X => 0,
-        areakit_geometry::transform::Axis::Y => 1,
-    };
     let keys = |n: &mut Node| {
         map_keys(n, POSITION, |v| {
             for t in v.chunks_exact_mut(3) {
@@ -375,7 +342,7 @@ fn mirror(m: &mut Model, axis: areakit_geometry::transform::Axis) {
     for n in &mut m.nodes {
         keys(n);
         if let Some(mesh) = &mut n.mesh {
-            mirror_mesh(mesh, axis, k);
+            mirror_mesh(mesh, axis);
         }
         if let Some(s) = &mut n.skin {
             for q in &mut s.qbones {
@@ -401,13 +368,12 @@ fn mirror(m: &mut Model, axis: areakit_geometry::transform::Axis) {
             keys(n);
         }
     }
-    let (min, max) = (m.header.bounds_min, m.header.bounds_max);
-    m.header.bounds_min[k] = -max[k];
-    m.header.bounds_max[k] = -min[k];
+    let h = &mut m.header;
+    crate::models::mirror_box(axis, &mut h.bounds_min, &mut h.bounds_max);
 }
 
-fn mirror_mesh(mesh: &mut Mesh, axis: areakit_geometry::transform::Axis, k: usize) {
-    use crate::models::mv;
+fn mirror_mesh(mesh: &mut Mesh, axis: areakit_geometry::transform::Axis) {
+    use crate::models::{mirror_faces, mv};
     for v in mesh
         .positions
         .iter_mut()
@@ -432,19 +398,14 @@ fn mirror_mesh(mesh: &mut Mesh, axis: areakit_geometry::transform::Axis, k: usiz
             c.copy_from_slice(&w.to_le_bytes());
         }
     }
-    for f in &mut mesh.faces {
-        f.normal = mv(axis, f.normal);
-        f.vertices.swap(1, 2);
-        // Edges (a,b), (b,c), (c,a) become (a,c), (c,b), (b,a).
-        f.adjacent.swap(0, 2);
-    }
-    for list in &mut mesh.index_lists {
-        for tri in list.chunks_exact_mut(3) {
-            tri.swap(1, 2);
-        }
-    }
-    let (min, max) = (mesh.bounds_min, mesh.bounds_max);
-    mesh.bounds_min[k] = -max[k];
-    mesh.bounds_max[k] = -min[k];
-    mesh.average = mv(axis, mesh.average);
+    mirror_faces(
+        axis,
+        &mut mesh.faces,
+        &mut mesh.index_lists,
+        [
+            &mut mesh.bounds_min,
+            &mut mesh.bounds_max,
+            &mut mesh.average,
+        ],
+    );
 }

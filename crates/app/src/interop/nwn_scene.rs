@@ -10,8 +10,8 @@ use areakit_area::nwn_models;
 use areakit_formats::mdl::nwn;
 use serde_json::{Value, json};
 
-use super::scene::{clean_keys, textured_mesh, vertex_weights};
-use super::{Animation, Channel, Mat4, Node, Property, Scene, Skin, unit_quat};
+use super::scene::{add_channel, attach_skin, model_animation, textured_mesh, vertex_weights};
+use super::{Animation, Mat4, Node, Property, Scene, Skin, unit_quat};
 
 const POSITION: u32 = 8;
 const ORIENTATION: u32 = 20;
@@ -147,24 +147,12 @@ fn add_skins(scene: &mut Scene, m: &nwn::Model, index_of: &[usize]) {
                 (joint, f64::from(w[k]))
             })
         });
-        let (vj, vw, fallbacks) = vertex_weights(influences, own);
-        let name = scene.nodes[si].name.clone();
-        scene.skins.push(Skin {
-            name,
+        let skin = Skin {
+            name: scene.nodes[si].name.clone(),
             joints,
             inverse_bind,
-        });
-        let node = &mut scene.nodes[si];
-        node.skin = Some(scene.skins.len() - 1);
-        if let Some(mesh) = &mut node.mesh {
-            mesh.joints = vj;
-            mesh.weights = vw;
-        }
-        if fallbacks > 0
-            && let Value::Object(map) = &mut node.extras
-        {
-            map.insert("unweighted_vertices".into(), json!(fallbacks));
-        }
+        };
+        attach_skin(scene, si, skin, vertex_weights(influences, own));
     }
 }
 
@@ -205,42 +193,15 @@ fn animation(m: &nwn::Model, a: &nwn::Animation, index_of: &[usize]) -> Option<A
                     (t, value)
                 })
                 .collect();
-            let (times, values) = clean_keys(rows, property);
-            if times.is_empty() {
-                continue;
-            }
-            seen.insert((target, property));
-            channels.push(Channel {
-                node: target,
-                property,
-                times,
-                values,
-            });
+            add_channel(&mut channels, &mut seen, (target, property), rows);
         }
     }
-    if channels.is_empty() {
-        return None;
-    }
-    let events: Vec<Value> = a
-        .events
-        .iter()
-        .map(|e| json!({"time": e.time, "name": e.name.as_string()}))
-        .collect();
-    let mut extras = json!({
-        "kind": "model-animation",
-        "length": a.length,
-        "transition": a.transition,
-        "animation_root": a.root.as_string(),
-        "events": events,
-    });
-    if !unmatched.is_empty()
-        && let Value::Object(map) = &mut extras
-    {
-        map.insert("unmatched_nodes".into(), json!(unmatched));
-    }
-    Some(Animation {
-        name: a.geometry.name.as_string(),
-        extras,
+    model_animation(
+        a.geometry.name.as_string(),
+        [a.length, a.transition],
+        a.root.as_string(),
+        &a.events,
+        unmatched,
         channels,
-    })
+    )
 }

@@ -535,18 +535,7 @@ fn add_binary_model(scene: &mut Scene, m: &mdl::Model, parent: Option<usize>) {
         else {
             continue;
         };
-        scene.skins.push(s);
-        let node = &mut scene.nodes[si];
-        node.skin = Some(scene.skins.len() - 1);
-        if let Some(mesh) = &mut node.mesh {
-            mesh.joints = joints;
-            mesh.weights = weights;
-        }
-        if fallbacks > 0
-            && let Value::Object(map) = &mut node.extras
-        {
-            map.insert("unweighted_vertices".into(), json!(fallbacks));
-        }
+        attach_skin(scene, si, s, (joints, weights, fallbacks));
     }
     let mut skipped = Vec::new();
     for a in &m.animations {
@@ -751,6 +740,29 @@ fn binary_skin(
     })
 }
 
+/// Adds `skin` to the scene and binds scene node `si`'s mesh to it with per-vertex joints and
+/// weights ([`vertex_weights`]); the count of vertices that fell back goes to the node's
+/// extras as `unweighted_vertices`.
+pub(super) fn attach_skin(
+    scene: &mut Scene,
+    si: usize,
+    skin: Skin,
+    (joints, weights, fallbacks): (Vec<[u16; 4]>, Vec<[f32; 4]>, usize),
+) {
+    scene.skins.push(skin);
+    let node = &mut scene.nodes[si];
+    node.skin = Some(scene.skins.len() - 1);
+    if let Some(mesh) = &mut node.mesh {
+        mesh.joints = joints;
+        mesh.weights = weights;
+    }
+    if fallbacks > 0
+        && let Value::Object(map) = &mut node.extras
+    {
+        map.insert("unweighted_vertices".into(), json!(fallbacks));
+    }
+}
+
 /// Per vertex, its four (joint, weight) influences as glTF wants them: weights above 0 on a
 /// known joint, a joint named twice summed, normalised to 1 (the heaviest takes what rounding
 /// to f32 leaves), heaviest first, unused slots joint 0 weight 0; a vertex with no usable
@@ -850,32 +862,61 @@ fn binary_animation(
                 continue;
             }
             let rows = controller_rows(an, c, property, rest, scale);
-            let (times, values) = clean_keys(rows, property);
-            if times.is_empty() {
-                continue;
-            }
-            seen.insert((target, property));
-            channels.push(Channel {
-                node: target,
-                property,
-                times,
-                values,
-            });
+            add_channel(&mut channels, &mut seen, (target, property), rows);
         }
     }
+    model_animation(
+        a.geometry.name.as_string(),
+        [a.length, a.transition],
+        a.root.as_string(),
+        &a.events,
+        unmatched,
+        channels,
+    )
+}
+
+/// Adds the channel of `rows` (cleaned by [`clean_keys`]) for a node's property, unless the
+/// node has one for it already or no key is left.
+pub(super) fn add_channel(
+    channels: &mut Vec<Channel>,
+    seen: &mut HashSet<(usize, Property)>,
+    (node, property): (usize, Property),
+    rows: Vec<(f32, [f64; 4])>,
+) {
+    let (times, values) = clean_keys(rows, property);
+    if times.is_empty() || !seen.insert((node, property)) {
+        return;
+    }
+    channels.push(Channel {
+        node,
+        property,
+        times,
+        values,
+    });
+}
+
+/// A compiled model's animation from its name, length and transition, root node, events, the
+/// names of its nodes no geometry node matched and its channels; `None` without a channel.
+pub(super) fn model_animation(
+    name: String,
+    [length, transition]: [f32; 2],
+    root: String,
+    events: &[mdl::Event],
+    unmatched: Vec<String>,
+    channels: Vec<Channel>,
+) -> Option<Animation> {
     if channels.is_empty() {
         return None;
     }
-    let events: Vec<Value> = a
-        .events
+    let events: Vec<Value> = events
         .iter()
         .map(|e| json!({"time": e.time, "name": e.name.as_string()}))
         .collect();
     let mut extras = json!({
         "kind": "model-animation",
-        "length": a.length,
-        "transition": a.transition,
-        "animation_root": a.root.as_string(),
+        "length": length,
+        "transition": transition,
+        "animation_root": root,
         "events": events,
     });
     if !unmatched.is_empty()
@@ -884,7 +925,7 @@ fn binary_animation(
         map.insert("unmatched_nodes".into(), json!(unmatched));
     }
     Some(Animation {
-        name: a.geometry.name.as_string(),
+        name,
         extras,
         channels,
     })

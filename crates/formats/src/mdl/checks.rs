@@ -3,6 +3,7 @@
 //! each code with its evidence.
 
 use super::common::{Aabb, Face};
+use super::tree::TreeNode;
 use crate::finding::{Finding, Place};
 
 /// A mesh as the checks see it.
@@ -144,15 +145,14 @@ pub(crate) fn skin_bone_findings(
 
 /// `mdl-shared-node` (warning): an animation node reached from two parents (the engine loads
 /// such a file; the block is written once and referenced twice, as the source does).
-pub(crate) fn shared_node_findings(
+pub(crate) fn shared_node_findings<N: TreeNode>(
     animation: &str,
-    children: impl Iterator<Item = (usize, u32)>,
-    nodes: usize,
+    nodes: &[N],
     out: &mut Vec<Finding>,
 ) {
-    let mut parents = vec![0u32; nodes];
+    let mut parents = vec![0u32; nodes.len()];
     let mut first = None;
-    for (_, c) in children {
+    for &c in nodes.iter().flat_map(|n| n.children()) {
         if let Some(p) = parents.get_mut(c as usize) {
             *p += 1;
             if *p == 2 && first.is_none() {

@@ -122,12 +122,12 @@ impl Model {
 
     /// The slash-separated path of geometry node `index` from the root (`root/room01/mesh04`).
     pub fn node_path(&self, index: usize) -> String {
-        node_path(&self.names, &self.nodes, index)
+        super::tree::node_path(&self.nodes, index, |n| name_of(&self.names, n.name_index))
     }
 
     /// The parent of every geometry node (`None` for the root).
     pub fn parents(&self) -> Vec<Option<usize>> {
-        parents(&self.nodes)
+        super::tree::parents(&self.nodes)
     }
 
     /// The index of the geometry node named `name` (ASCII case-insensitive).
@@ -145,37 +145,6 @@ pub(crate) fn name_of(names: &[Vec<u8>], index: u16) -> String {
         Some(s) => s.iter().map(|&b| char::from(b)).collect(),
         None => format!("#{index}"),
     }
-}
-
-pub(crate) fn parents(nodes: &[Node]) -> Vec<Option<usize>> {
-    let mut out = vec![None; nodes.len()];
-    for (i, n) in nodes.iter().enumerate() {
-        for &c in &n.children {
-            if let Some(slot) = out.get_mut(c as usize) {
-                *slot = Some(i);
-            }
-        }
-    }
-    out
-}
-
-pub(crate) fn node_path(names: &[Vec<u8>], nodes: &[Node], index: usize) -> String {
-    let parents = parents(nodes);
-    let mut chain = Vec::new();
-    let mut at = Some(index);
-    while let Some(i) = at {
-        if chain.len() > nodes.len() {
-            break;
-        }
-        chain.push(
-            nodes
-                .get(i)
-                .map_or(String::new(), |n| name_of(names, n.name_index)),
-        );
-        at = parents.get(i).copied().flatten();
-    }
-    chain.reverse();
-    chain.join("/")
 }
 
 /// An animation: its own header, events and node tree of controllers.

@@ -7,7 +7,7 @@
 //! length (so an unmodified model gives its bytes back), or afresh at the end in the canonical
 //! layout; [`Words`] does the same for derived words (allocated counts, runtime pointers).
 
-use super::layout::Coverage;
+use super::layout::{Coverage, Layout};
 use super::le::le_u32;
 use crate::error::{DecodeError, EncodeError};
 
@@ -127,6 +127,41 @@ impl From<EncodeError> for Fail {
     fn from(e: EncodeError) -> Self {
         Fail::Encode(e)
     }
+}
+
+/// The write both codecs share. `run(Some(layout))` writes in the source layout, `run(None)`
+/// in the canonical one. The source layout is kept while every block fits it and, where blocks
+/// shared bytes in the source (they may now disagree), while the output reads back as the model:
+/// `canonical_of` gives the canonical bytes of what `out` decodes to, compared with the model's
+/// (through bytes, so NaN values compare by their bits).
+pub(crate) fn write_keeping_layout<T: PartialEq>(
+    layout: Option<&Layout>,
+    run: impl Fn(Option<&Layout>) -> Result<T, Fail>,
+    canonical_of: impl FnOnce(&T) -> Option<T>,
+) -> Result<T, EncodeError> {
+    let canonical = || match run(None) {
+        Ok(out) => Ok(out),
+        Err(Fail::Encode(e)) => Err(e),
+        Err(Fail::Layout) => Err(EncodeError(
+            "internal error: the canonical layout was refused".into(),
+        )),
+    };
+    if let Some(l) = layout {
+        match run(Some(l)) {
+            Ok(out) if !l.overlapping => return Ok(out),
+            Ok(out) => {
+                let fresh = canonical()?;
+                return Ok(if canonical_of(&out).as_ref() == Some(&fresh) {
+                    out
+                } else {
+                    fresh
+                });
+            }
+            Err(Fail::Layout) => {}
+            Err(Fail::Encode(e)) => return Err(e),
+        }
+    }
+    canonical()
 }
 
 /// An encoding failure.

@@ -18,15 +18,60 @@ pub(crate) trait TreeNode {
     fn children_mut(&mut self) -> &mut Vec<u32>;
 }
 
+/// The parent of every node of an arena (`None` for the root; the last parent where two list
+/// the same node).
+pub(crate) fn parents<N: TreeNode>(nodes: &[N]) -> Vec<Option<usize>> {
+    let mut out = vec![None; nodes.len()];
+    for (i, n) in nodes.iter().enumerate() {
+        for &c in n.children() {
+            if let Some(slot) = out.get_mut(c as usize) {
+                *slot = Some(i);
+            }
+        }
+    }
+    out
+}
+
+/// The slash-separated path of node `index` of an arena from its root, each node named by
+/// `name` (a cycle stops the climb).
+pub(crate) fn node_path<N: TreeNode>(
+    nodes: &[N],
+    index: usize,
+    name: impl Fn(&N) -> String,
+) -> String {
+    let parents = parents(nodes);
+    let mut chain = Vec::new();
+    let mut at = Some(index);
+    while let Some(i) = at {
+        if chain.len() > nodes.len() {
+            break;
+        }
+        chain.push(nodes.get(i).map(&name).unwrap_or_default());
+        at = parents.get(i).copied().flatten();
+    }
+    chain.reverse();
+    chain.join("/")
+}
+
 /// What a reader supplies to [`read_tree`].
 pub(crate) trait TreeReader {
     type Node: TreeNode;
     /// Reads the node at `ptr` at `depth` below the root; returns it and its children's
     /// pointers.
     fn read_node(&mut self, ptr: u32, depth: usize) -> Result<(Self::Node, Vec<u32>), DecodeError>;
-    /// An error of the walk at `ptr`, `depth` below the root, located (file offset and the path
-    /// of the parent node).
-    fn walk_error(&mut self, ptr: u32, depth: usize, limit: bool, msg: &str) -> DecodeError;
+    /// `e`, met `depth` below the root, located with the path of the parent node.
+    fn locate(&mut self, depth: usize, e: DecodeError) -> DecodeError;
+    /// An error of the walk at `ptr` (a model-data offset; both layouts put the model data
+    /// after a 12-byte file header), `depth` below the root, located.
+    fn walk_error(&mut self, ptr: u32, depth: usize, limit: bool, msg: &str) -> DecodeError {
+        let at = u64::from(ptr) + 12;
+        let e = if limit {
+            DecodeError::limit_at(at, msg)
+        } else {
+            DecodeError::malformed_at(at, msg)
+        };
+        self.locate(depth, e)
+    }
 }
 
 /// How a node block reached a second time is taken.

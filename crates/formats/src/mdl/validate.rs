@@ -61,17 +61,7 @@ pub fn validate(model: &Model) -> Vec<Finding> {
         }
     }
     for a in &model.animations {
-        let children = a
-            .nodes
-            .iter()
-            .enumerate()
-            .flat_map(|(i, n)| n.children.iter().map(move |&c| (i, c)));
-        shared_node_findings(
-            &a.geometry.name.as_string(),
-            children,
-            a.nodes.len(),
-            &mut out,
-        );
+        shared_node_findings(&a.geometry.name.as_string(), &a.nodes, &mut out);
     }
     let declared = model.layout.as_ref().map(|l| 12 + u64::from(l.mdl_size));
     trailing_findings(&model.trailing, declared, &mut out);

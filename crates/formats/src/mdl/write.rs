@@ -6,7 +6,7 @@ use super::le::*;
 use super::model::*;
 use super::parts::{geometry_bytes, write_aabb, write_events, write_faces, write_light};
 use super::raw::*;
-use super::space::{Fail, Out, Sink, Words, bad, count32};
+use super::space::{Fail, Out, Sink, Words, bad, count32, write_keeping_layout};
 use super::tree::{Sharing, TreeWriter, write_tree};
 use crate::error::EncodeError;
 
@@ -17,44 +17,14 @@ use crate::error::EncodeError;
 /// hold the model, every block is laid out afresh in walk order: header, names, animations, then
 /// the node tree depth-first with each node's arrays after its header.
 pub fn write(model: &Model) -> Result<(Vec<u8>, Vec<u8>), EncodeError> {
-    if let Some(layout) = model.layout.as_deref() {
-        match Writer::new(model, Some(layout)).run() {
-            Ok(out) => {
-                // Blocks that shared bytes in the source may now disagree: keep the source
-                // layout only when the output reads back as this model, compared bit for bit
-                // through the canonical layout (`==` never finds NaN values equal).
-                if !layout.overlapping || reads_back_as(&out, model) {
-                    return Ok(out);
-                }
-            }
-            Err(Fail::Layout) => {}
-            Err(Fail::Encode(e)) => return Err(e),
-        }
-    }
-    match Writer::new(model, None).run() {
-        Ok(out) => Ok(out),
-        Err(Fail::Encode(e)) => Err(e),
-        Err(Fail::Layout) => Err(EncodeError(
-            "internal error: the canonical layout was refused".into(),
-        )),
-    }
-}
-
-/// Whether `out` decodes to `model`, every float compared by its bits.
-fn reads_back_as(out: &(Vec<u8>, Vec<u8>), model: &Model) -> bool {
-    let Ok(mut back) = super::read(&out.0, &out.1) else {
-        return false;
-    };
-    back.layout = None;
-    let mut fresh = model.clone();
-    fresh.layout = None;
-    match (
-        Writer::new(&back, None).run(),
-        Writer::new(&fresh, None).run(),
-    ) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
+    write_keeping_layout(
+        model.layout.as_deref(),
+        |layout| Writer::new(model, layout).run(),
+        |out| {
+            let back = super::read(&out.0, &out.1).ok()?;
+            Writer::new(&back, None).run().ok()
+        },
+    )
 }
 
 struct Writer<'m> {

@@ -3,6 +3,8 @@
 use areakit_formats::mdl;
 use areakit_testkit::corpus_files;
 
+use super::{close, cut_read, same_rotation};
+
 fn pairs() -> Vec<(std::path::PathBuf, Vec<u8>, Vec<u8>)> {
     corpus_files(&["mdl-bin"])
         .into_iter()
@@ -104,22 +106,7 @@ fn truncation_at_every_length_gives_a_located_error() {
             if n >= 12 {
                 t[4..8].copy_from_slice(&((n - 12) as u32).to_le_bytes());
             }
-            match mdl::read(&t, x) {
-                Err(e) => {
-                    assert!(
-                        matches!(e.location(), areakit_formats::Location::Offset(_)),
-                        "{} cut at {n}: {e}",
-                        p.display()
-                    );
-                    cuts += 1;
-                }
-                // Only trailing padding was cut: the model is whole.
-                Ok(m) => assert!(
-                    m == whole,
-                    "{} cut at {n} reads a different model",
-                    p.display()
-                ),
-            }
+            cuts += cut_read(p, n, mdl::read(&t, x), &whole);
         }
         for n in 0..x.len() {
             match mdl::read(a, &x[..n]) {
@@ -143,10 +130,6 @@ fn truncation_at_every_length_gives_a_located_error() {
     assert!(cuts > 20_000, "{cuts} cuts gave errors");
 }
 
-fn close(a: f32, b: f32) -> bool {
-    (a.is_nan() && b.is_nan()) || (a - b).abs() <= 1e-4 * (1.0 + a.abs().max(b.abs()))
-}
-
 fn close_all(a: &[f32], b: &[f32]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| close(*x, *y))
 }
@@ -154,19 +137,8 @@ fn close_all(a: &[f32], b: &[f32]) -> bool {
 /// Quaternions (w, x, y, z) equal up to sign, within the precision of printed axis/angle and of
 /// compressed words: a compressed word stores x, y, z in 11, 11 and 10 bits and w as the square
 /// root of the rest, so near w = 0 one step of x moves w by up to 0.045 (2.6°).
-fn same_rotation(a: [f64; 4], b: [f64; 4], compressed: bool) -> bool {
-    let n = |q: [f64; 4]| {
-        let l = q.iter().map(|c| c * c).sum::<f64>().sqrt();
-        if l > 1e-9 {
-            q.map(|c| c / l)
-        } else {
-            [1.0, 0.0, 0.0, 0.0]
-        }
-    };
-    let (a, b) = (n(a), n(b));
-    let dot: f64 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
-    let tolerance = if compressed { 1e-3 } else { 1e-5 };
-    dot.abs() > 1.0 - tolerance || a.iter().any(|c| c.is_nan())
+fn same_quaternion(a: &[f64], b: &[f64], compressed: bool) -> bool {
+    same_rotation(a, b, if compressed { 1e-3 } else { 1e-5 })
 }
 
 /// The keys of a controller as (time, values) with orientations as quaternions (w, x, y, z).
@@ -210,11 +182,7 @@ fn same_controllers(a: &mdl::Node, b: &mdl::Node) -> Result<(), String> {
             let ok = close(*ta, *tb)
                 && if c.kind == 20 && va.len() == 4 && vb.len() == 4 {
                     let compressed = c.width() == 1 || d.width() == 1;
-                    same_rotation(
-                        [va[0], va[1], va[2], va[3]],
-                        [vb[0], vb[1], vb[2], vb[3]],
-                        compressed,
-                    )
+                    same_quaternion(va, vb, compressed)
                 } else {
                     va.len() == vb.len()
                         && va.iter().zip(vb).all(|(x, y)| close(*x as f32, *y as f32))

@@ -5,6 +5,8 @@
 use areakit_formats::mdl::{self, nwn};
 use areakit_testkit::corpus_files;
 
+use super::{close, cut_read, same_rotation};
+
 fn models() -> Vec<(std::path::PathBuf, Vec<u8>)> {
     corpus_files(&["nwn-mdl-bin"])
         .into_iter()
@@ -119,29 +121,11 @@ fn truncation_at_every_length_gives_a_located_error() {
                 t[4..8].copy_from_slice(&(m as u32).to_le_bytes());
                 t[8..12].copy_from_slice(&((n - 12 - m) as u32).to_le_bytes());
             }
-            match nwn::read(&t) {
-                Err(e) => {
-                    assert!(
-                        matches!(e.location(), areakit_formats::Location::Offset(_)),
-                        "{} cut at {n}: {e}",
-                        p.display()
-                    );
-                    cuts += 1;
-                }
-                Ok(m) => assert!(
-                    m == whole,
-                    "{} cut at {n} reads a different model",
-                    p.display()
-                ),
-            }
+            cuts += cut_read(p, n, nwn::read(&t), &whole);
         }
     }
     assert_eq!(picked, 3);
     assert!(cuts > 30_000, "{cuts} cuts gave errors");
-}
-
-fn close(a: f32, b: f32) -> bool {
-    (a.is_nan() && b.is_nan()) || (a - b).abs() <= 1e-4 * (1.0 + a.abs().max(b.abs()))
 }
 
 fn close_rows<const N: usize>(a: &Option<Vec<[f32; N]>>, b: &Option<Vec<[f32; N]>>) -> bool {
@@ -155,19 +139,6 @@ fn close_rows<const N: usize>(a: &Option<Vec<[f32; N]>>, b: &Option<Vec<[f32; N]
         }
         _ => false,
     }
-}
-
-/// Quaternions (x, y, z, w) equal up to sign within the printed axis-angle precision.
-fn same_rotation(a: &[f32], b: &[f32]) -> bool {
-    let n = |q: &[f32]| {
-        let l = q.iter().map(|c| f64::from(*c).powi(2)).sum::<f64>().sqrt();
-        q.iter()
-            .map(|c| f64::from(*c) / l.max(1e-12))
-            .collect::<Vec<_>>()
-    };
-    let (a, b) = (n(a), n(b));
-    let dot: f64 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
-    dot.abs() > 1.0 - 1e-5 || a.iter().any(|c| c.is_nan())
 }
 
 /// The same controllers (type, key times, values; orientations as rotations), in order.
@@ -187,7 +158,7 @@ fn same_keys(a: &nwn::Node, b: &nwn::Node) -> Result<(), String> {
             let ok = close(ta, tb)
                 && va.len() == vb.len()
                 && if c.kind == 20 && va.len() == 4 && !c.is_bezier() {
-                    same_rotation(va, vb)
+                    same_rotation(&f64s(va), &f64s(vb), 1e-5)
                 } else {
                     va.iter().zip(vb).all(|(x, y)| close(*x, *y))
                 };
@@ -464,4 +435,8 @@ fn the_ascii_dialect_of_every_corpus_text_model_is_told() {
         }
     }
     eprintln!("NWN text: {nwn_said} told, {undecided} undecided");
+}
+
+fn f64s(v: &[f32]) -> Vec<f64> {
+    v.iter().map(|&x| f64::from(x)).collect()
 }

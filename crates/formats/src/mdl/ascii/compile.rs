@@ -202,7 +202,7 @@ fn compile_node(n: &ANode, name_index: u16, game: Game) -> Result<(Node, Vec<u32
                 }
             }
             Stmt::List(l) if l.is_keys() => {
-                let (kind, bezier) = key_controller(f, &l.key)?;
+                let (kind, bezier) = key_controller(&l.key, |b| controller_kind(f, b))?;
                 let rows: Vec<Vec<f64>> = l.rows.iter().map(<[f64]>::to_vec).collect();
                 compile_keys(&mut node, kind, bezier, &rows, 0xFFFF, None, false)?;
             }
@@ -210,39 +210,7 @@ fn compile_node(n: &ANode, name_index: u16, game: Game) -> Result<(Node, Vec<u32
         }
     }
     if f & flags::LIGHT != 0 {
-        let shifts = rows_of(n, "flarecolorshifts");
-        node.light = Some(Light {
-            flare_radius: num32(n, "flareradius", 0.0),
-            unknown: Vec::new(),
-            flare_sizes: rows_of(n, "flaresizes")
-                .iter()
-                .filter_map(|r| r.first().map(|&x| x as f32))
-                .collect(),
-            flare_positions: rows_of(n, "flarepositions")
-                .iter()
-                .filter_map(|r| r.first().map(|&x| x as f32))
-                .collect(),
-            flare_color_shifts: shifts
-                .iter()
-                .filter(|r| r.len() >= 3)
-                .map(|r| [r[0] as f32, r[1] as f32, r[2] as f32])
-                .collect(),
-            flare_textures: match n.list("texturenames").map(|l| &l.rows) {
-                Some(Rows::Words(w)) => w
-                    .iter()
-                    .filter_map(|r| r.first())
-                    .map(|s| latin1(s))
-                    .collect(),
-                _ => Vec::new(),
-            },
-            priority: int(n, "lightpriority"),
-            ambient_only: int(n, "ambientonly"),
-            dynamic_type: int(n, "nDynamicType"),
-            affect_dynamic: int(n, "affectDynamic"),
-            shadow: int(n, "shadow"),
-            flare: int(n, "flare"),
-            fading: int(n, "fadingLight"),
-        });
+        node.light = Some(light_of(n, &["nDynamicType"], &["flare"]));
     }
     if f & flags::EMITTER != 0 {
         let mut bits = 0;
@@ -305,21 +273,6 @@ fn is_node_property(key: &str) -> bool {
         "lightmapped",
     ];
     KEYS.iter().any(|k| k.eq_ignore_ascii_case(key))
-}
-
-/// The controller of a key list's name (`positionkey`, `alphabezierkey`, `controller132key`).
-fn key_controller(f: u16, key: &str) -> Result<(u32, bool), DecodeError> {
-    let lower = key.to_ascii_lowercase();
-    let (base, bezier) = match lower.strip_suffix("bezierkey") {
-        Some(b) => (b.to_string(), true),
-        None => (
-            lower.strip_suffix("key").unwrap_or(&lower).to_string(),
-            false,
-        ),
-    };
-    let kind =
-        controller_kind(f, &base).ok_or_else(|| bad(format!("{key}: no such controller")))?;
-    Ok((kind, bezier))
 }
 
 /// Adds a controller from key rows (time, values). Orientation rows are axis and angle; with
@@ -720,8 +673,8 @@ fn compile_animation(
             ..Node::default()
         };
         for l in n.lists().filter(|l| l.is_keys()) {
-            let (kind, bezier) =
-                key_controller(f, &l.key).map_err(|e| e.within(format!("node {}", n.name)))?;
+            let (kind, bezier) = key_controller(&l.key, |b| controller_kind(f, b))
+                .map_err(|e| e.within(format!("node {}", n.name)))?;
             let rows: Vec<Vec<f64>> = l.rows.iter().map(<[f64]>::to_vec).collect();
             let unknown = match kind {
                 8 => 16,

@@ -101,20 +101,35 @@ pub(crate) fn groups(f: u16, reading: bool) -> Vec<&'static [(u32, &'static str)
 }
 
 pub(crate) fn controller_name(f: u16, kind: u32) -> String {
-    groups(f, false)
-        .iter()
-        .find_map(|g| g.iter().find(|(k, _)| *k == kind))
-        .map_or_else(|| format!("controller{kind}"), |(_, n)| (*n).to_string())
+    name_in(&groups(f, false), kind)
 }
 
 /// The type number of a controller name for a node with `flags` (`controller<N>` for any
 /// number).
 pub(crate) fn controller_kind(f: u16, name: &str) -> Option<u32> {
-    groups(f, true)
+    kind_in(&groups(f, true), name)
+}
+
+/// The name the first of `groups` gives controller `kind` (`controller<N>` where none does).
+pub(crate) fn name_in(groups: &[&[(u32, &'static str)]], kind: u32) -> String {
+    groups
+        .iter()
+        .find_map(|g| g.iter().find(|(k, _)| *k == kind))
+        .map_or_else(|| format!("controller{kind}"), |(_, n)| (*n).to_string())
+}
+
+/// The type number the first of `groups` gives a controller name (any case), or the number of
+/// a `controller<N>` name.
+pub(crate) fn kind_in(groups: &[&[(u32, &'static str)]], name: &str) -> Option<u32> {
+    groups
         .iter()
         .find_map(|g| g.iter().find(|(_, n)| n.eq_ignore_ascii_case(name)))
         .map(|(k, _)| *k)
-        .or_else(|| name.strip_prefix("controller").and_then(|n| n.parse().ok()))
+        .or_else(|| {
+            name.to_ascii_lowercase()
+                .strip_prefix("controller")
+                .and_then(|n| n.parse().ok())
+        })
 }
 
 pub(crate) const EMITTER_FLAGS: [(u32, &str); 13] = [

@@ -148,41 +148,11 @@ fn geometry_node(m: &Model, n: &Node, parent: Option<usize>) -> ANode {
         }
     }
     if let Some(l) = &n.light {
-        b.push(pnum("flareradius", l.flare_radius));
-        b.push(pint("lightpriority", i64::from(l.priority)));
-        b.push(pint("ambientonly", i64::from(l.ambient_only)));
-        b.push(pint("nDynamicType", i64::from(l.dynamic_type)));
-        b.push(pint("affectDynamic", i64::from(l.affect_dynamic)));
-        b.push(pint("shadow", i64::from(l.shadow)));
-        b.push(pint("flare", i64::from(l.flare)));
-        b.push(pint("fadingLight", i64::from(l.fading)));
-        if !l.flare_textures.is_empty() {
-            let names: Vec<Vec<String>> = l
-                .flare_textures
-                .iter()
-                .map(|t| vec![t.iter().map(|&c| char::from(c)).collect()])
-                .collect();
-            let mut lp = ListProp::counted("texturenames", Rows::Words(names));
-            lp.count = Some(l.flare_textures.len() as u64);
-            b.push(Stmt::List(lp));
-        }
-        if !l.flare_positions.is_empty() {
-            b.push(rows_list(
-                "flarepositions",
-                l.flare_positions.iter().map(|&x| vec![d(x)]).collect(),
-                false,
-            ));
-        }
-        if !l.flare_sizes.is_empty() {
-            b.push(rows_list(
-                "flaresizes",
-                l.flare_sizes.iter().map(|&x| vec![d(x)]).collect(),
-                false,
-            ));
-        }
-        if !l.flare_color_shifts.is_empty() {
-            b.push(list("flarecolorshifts", &l.flare_color_shifts));
-        }
+        light_stmts(
+            l,
+            ["nDynamicType", "affectDynamic", "flare", "fadingLight"],
+            b,
+        );
     }
     if let Some(e) = &n.emitter {
         b.push(pnum("deadspace", e.dead_space));
@@ -264,17 +234,7 @@ fn mesh_body(m: &Model, n: &Node, mesh: &Mesh, b: &mut Vec<Stmt>) {
     let saber = n.saber.as_ref();
     let positions = saber.map_or(&mesh.positions, |s| &s.positions);
     b.push(list("verts", positions));
-    b.push(rows_list(
-        "faces",
-        mesh.faces
-            .iter()
-            .map(|f| {
-                let [a, bb, c] = f.vertices.map(f64::from);
-                vec![a, bb, c, 1.0, a, bb, c, f64::from(f.material)]
-            })
-            .collect(),
-        false,
-    ));
+    b.push(faces_list(&mesh.faces));
     let v = &mesh.vertices;
     let uv1 = saber.map_or(&v.uvs[0], |s| &s.uvs);
     if !uv1.is_empty() {
@@ -365,7 +325,7 @@ fn animation(m: &Model, a: &Animation, model: &str) -> AAnim {
     for e in &a.events {
         body.push(prop("event", Value::Event(d(e.time), e.name.as_string())));
     }
-    let parents = parents(&a.nodes);
+    let parents = crate::mdl::tree::parents(&a.nodes);
     for (i, n) in a.nodes.iter().enumerate() {
         let mut node = ANode::new(NodeKind::Dummy, name_of(&m.names, n.name_index));
         node.body.push(pname(

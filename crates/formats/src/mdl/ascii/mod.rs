@@ -13,7 +13,7 @@
 //!   controller numbers and names).
 
 mod compile;
-mod controllers;
+pub(crate) mod controllers;
 mod decompile;
 pub(crate) mod text;
 

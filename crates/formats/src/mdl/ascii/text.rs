@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use crate::error::{DecodeError, ErrorKind, Location};
-use crate::mdl::common::{Aabb, AabbNode, Name};
+use crate::mdl::common::{Aabb, AabbNode, Face, Light, Name};
 use crate::mdl_ascii::{ListProp, Node as ANode, Property, Rows, Stmt, Value};
 
 /// A float as the shortest decimal that reads back as the same `f32`.
@@ -388,5 +388,118 @@ pub(crate) fn per_vertex(
                     .collect()
             })
             .collect(),
+    )
+}
+
+/// A light node's fields. The two dialects name the dynamic-type and flare properties
+/// differently: the first of `dynamic` (and of `flare`) the node has is read.
+pub(crate) fn light_of(n: &ANode, dynamic: &[&str], flare: &[&str]) -> Light {
+    let first = |keys: &[&str]| {
+        keys.iter()
+            .find(|k| n.prop(k).is_some())
+            .map_or(0, |k| int(n, k))
+    };
+    let first_column = |key: &str| {
+        rows_of(n, key)
+            .iter()
+            .filter_map(|r| r.first().map(|&x| x as f32))
+            .collect()
+    };
+    Light {
+        flare_radius: num32(n, "flareradius", 0.0),
+        unknown: Vec::new(),
+        flare_sizes: first_column("flaresizes"),
+        flare_positions: first_column("flarepositions"),
+        flare_color_shifts: rows_of(n, "flarecolorshifts")
+            .iter()
+            .filter(|r| r.len() >= 3)
+            .map(|r| [r[0] as f32, r[1] as f32, r[2] as f32])
+            .collect(),
+        flare_textures: match n.list("texturenames").map(|l| &l.rows) {
+            Some(Rows::Words(w)) => w
+                .iter()
+                .filter_map(|r| r.first())
+                .map(|s| latin1(s))
+                .collect(),
+            _ => Vec::new(),
+        },
+        priority: int(n, "lightpriority"),
+        ambient_only: int(n, "ambientonly"),
+        dynamic_type: first(dynamic),
+        affect_dynamic: int(n, "affectdynamic"),
+        shadow: int(n, "shadow"),
+        flare: first(flare),
+        fading: int(n, "fadinglight"),
+    }
+}
+
+/// A light node's statements; `names` spells the dynamic-type, affect-dynamic, flare and
+/// fading properties in the dialect's way.
+pub(crate) fn light_stmts(l: &Light, names: [&'static str; 4], b: &mut Vec<Stmt>) {
+    let [dynamic, affect, flare, fading] = names;
+    b.push(pnum("flareradius", l.flare_radius));
+    b.push(pint("lightpriority", i64::from(l.priority)));
+    b.push(pint("ambientonly", i64::from(l.ambient_only)));
+    b.push(pint(dynamic, i64::from(l.dynamic_type)));
+    b.push(pint(affect, i64::from(l.affect_dynamic)));
+    b.push(pint("shadow", i64::from(l.shadow)));
+    b.push(pint(flare, i64::from(l.flare)));
+    b.push(pint(fading, i64::from(l.fading)));
+    if !l.flare_textures.is_empty() {
+        let names: Vec<Vec<String>> = l
+            .flare_textures
+            .iter()
+            .map(|t| vec![t.iter().map(|&c| char::from(c)).collect()])
+            .collect();
+        b.push(Stmt::List(ListProp::counted(
+            "texturenames",
+            Rows::Words(names),
+        )));
+    }
+    for (key, values) in [
+        ("flarepositions", &l.flare_positions),
+        ("flaresizes", &l.flare_sizes),
+    ] {
+        if !values.is_empty() {
+            b.push(rows_list(
+                key,
+                values.iter().map(|&x| vec![d(x)]).collect(),
+                false,
+            ));
+        }
+    }
+    if !l.flare_color_shifts.is_empty() {
+        b.push(list("flarecolorshifts", &l.flare_color_shifts));
+    }
+}
+
+/// The controller a key list names (`positionkey`, `alphabezierkey`, `controller132key`) and
+/// whether its keys are bezier; `kind_of` gives a controller name's type number.
+pub(crate) fn key_controller(
+    key: &str,
+    kind_of: impl Fn(&str) -> Option<u32>,
+) -> Result<(u32, bool), DecodeError> {
+    let lower = key.to_ascii_lowercase();
+    let (base, bezier) = match lower.strip_suffix("bezierkey") {
+        Some(b) => (b, true),
+        None => (lower.strip_suffix("key").unwrap_or(&lower), false),
+    };
+    let kind = kind_of(base).ok_or_else(|| bad(format!("{key}: no such controller")))?;
+    Ok((kind, bezier))
+}
+
+/// The `faces` list: per face its vertices, smoothing group 1, its vertices again as UV indices
+/// (a compiled vertex carries its own UVs) and its material.
+pub(crate) fn faces_list(faces: &[Face]) -> Stmt {
+    rows_list(
+        "faces",
+        faces
+            .iter()
+            .map(|f| {
+                let [a, b, c] = f.vertices.map(f64::from);
+                vec![a, b, c, 1.0, a, b, c, f64::from(f.material)]
+            })
+            .collect(),
+        false,
     )
 }

@@ -311,21 +311,6 @@ fn compile_keys(
     Ok(())
 }
 
-/// The controller a key list names (`positionkey`, `alphabezierkey`, `controller132key`).
-fn key_controller(f: u32, key: &str) -> Result<(u32, bool), DecodeError> {
-    let lower = key.to_ascii_lowercase();
-    let (base, bezier) = match lower.strip_suffix("bezierkey") {
-        Some(b) => (b.to_string(), true),
-        None => (
-            lower.strip_suffix("key").unwrap_or(&lower).to_string(),
-            false,
-        ),
-    };
-    let kind =
-        controller_kind(f, &base).ok_or_else(|| bad(format!("{key}: no such controller")))?;
-    Ok((kind, bezier))
-}
-
 /// The controllers of a node's properties (one key at time 0) and key lists, in file order.
 fn node_controllers(node: &mut Node, n: &ANode) -> Result<(), DecodeError> {
     let f = node.flags;
@@ -344,7 +329,7 @@ fn node_controllers(node: &mut Node, n: &ANode) -> Result<(), DecodeError> {
                 compile_keys(node, kind, false, &[row])?;
             }
             Stmt::List(l) if l.is_keys() => {
-                let (kind, bezier) = key_controller(f, &l.key)?;
+                let (kind, bezier) = key_controller(&l.key, |b| controller_kind(f, b))?;
                 let rows: Vec<Vec<f64>> = l.rows.iter().map(<[f64]>::to_vec).collect();
                 compile_keys(node, kind, bezier, &rows)?;
             }
@@ -373,7 +358,11 @@ fn compile_node(
     node_controllers(&mut node, n)?;
     let bits = f as u16;
     if bits & flags::LIGHT != 0 {
-        node.light = Some(light(n));
+        node.light = Some(light_of(
+            n,
+            &["isdynamic", "ndynamictype"],
+            &["generateflare", "lensflares"],
+        ));
     }
     if bits & flags::EMITTER != 0 {
         node.emitter = Some(emitter(n));
@@ -417,51 +406,9 @@ fn compile_node(
     Ok((node, source, groups))
 }
 
-fn light(n: &ANode) -> crate::mdl::common::Light {
-    let alt = |a: &str, b: &str| {
-        if n.prop(a).is_some() {
-            int(n, a)
-        } else {
-            int(n, b)
-        }
-    };
-    crate::mdl::common::Light {
-        flare_radius: num32(n, "flareradius", 0.0),
-        unknown: Vec::new(),
-        flare_sizes: rows_of(n, "flaresizes")
-            .iter()
-            .filter_map(|r| r.first().map(|&x| x as f32))
-            .collect(),
-        flare_positions: rows_of(n, "flarepositions")
-            .iter()
-            .filter_map(|r| r.first().map(|&x| x as f32))
-            .collect(),
-        flare_color_shifts: rows_of(n, "flarecolorshifts")
-            .iter()
-            .filter(|r| r.len() >= 3)
-            .map(|r| [r[0] as f32, r[1] as f32, r[2] as f32])
-            .collect(),
-        flare_textures: match n.list("texturenames").map(|l| &l.rows) {
-            Some(Rows::Words(w)) => w
-                .iter()
-                .filter_map(|r| r.first())
-                .map(|s| latin1(s))
-                .collect(),
-            _ => Vec::new(),
-        },
-        priority: int(n, "lightpriority"),
-        ambient_only: int(n, "ambientonly"),
-        dynamic_type: alt("isdynamic", "ndynamictype"),
-        affect_dynamic: int(n, "affectdynamic"),
-        shadow: int(n, "shadow"),
-        flare: alt("generateflare", "lensflares"),
-        fading: int(n, "fadinglight"),
-    }
-}
-
 fn emitter(n: &ANode) -> Emitter {
     let mut bits = 0;
-    for (bit, key) in EMITTER_FLAGS {
+    for &(bit, key) in EMITTER_FLAGS {
         if num(n, key).is_some_and(|x| x != 0.0) {
             bits |= bit;
         }

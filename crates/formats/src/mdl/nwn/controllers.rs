@@ -2,6 +2,7 @@
 //! template, CleanModels and nwnrs agree), with nwnmdlcomp's other numbers for the emitter's
 //! mid and percent controllers, the classifications and the emitter flag names.
 
+use crate::mdl::ascii::controllers::{kind_in, name_in};
 use crate::mdl::common::flags;
 
 /// Classification byte ↔ name (items and GUI models are 0).
@@ -132,36 +133,15 @@ fn groups(f: u32, nwnmdlcomp: bool) -> Vec<&'static [(u32, &'static str)]> {
 /// The ASCII name of controller `kind` on a node with content flags `f` (`controller<N>` for a
 /// number no table names).
 pub(crate) fn controller_name(f: u32, kind: u32, nwnmdlcomp: bool) -> String {
-    groups(f, nwnmdlcomp)
-        .iter()
-        .find_map(|g| g.iter().find(|(k, _)| *k == kind))
-        .map_or_else(|| format!("controller{kind}"), |(_, n)| (*n).to_string())
+    name_in(&groups(f, nwnmdlcomp), kind)
 }
 
 /// The type number (BioWare's) of a controller name on a node with content flags `f`.
 pub(crate) fn controller_kind(f: u32, name: &str) -> Option<u32> {
-    groups(f, false)
-        .iter()
-        .find_map(|g| g.iter().find(|(_, n)| n.eq_ignore_ascii_case(name)))
-        .map(|(k, _)| *k)
-        .or_else(|| {
-            name.to_ascii_lowercase()
-                .strip_prefix("controller")
-                .and_then(|n| n.parse().ok())
-        })
+    kind_in(&groups(f, false), name)
 }
 
-/// The emitter flag bits and their ASCII names.
-pub(crate) const EMITTER_FLAGS: [(u32, &str); 11] = [
-    (0x0001, "p2p"),
-    (0x0002, "p2p_sel"),
-    (0x0004, "affectedByWind"),
-    (0x0008, "m_isTinted"),
-    (0x0010, "bounce"),
-    (0x0020, "random"),
-    (0x0040, "inherit"),
-    (0x0080, "inheritvel"),
-    (0x0100, "inherit_local"),
-    (0x0200, "splat"),
-    (0x0400, "inherit_part"),
-];
+/// The emitter flag bits and their ASCII names: KotOR's first eleven (NWN has no depth
+/// texture and no thirteenth flag).
+pub(crate) const EMITTER_FLAGS: &[(u32, &str)] =
+    crate::mdl::ascii::controllers::EMITTER_FLAGS.split_at(11).0;

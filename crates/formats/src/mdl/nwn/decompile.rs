@@ -139,7 +139,11 @@ fn geometry_node(
         b.push(pint("inheritcolor", i64::from(n.inherit_color)));
     }
     if let Some(l) = &n.light {
-        light(l, b);
+        light_stmts(
+            l,
+            ["isdynamic", "affectdynamic", "generateflare", "fadinglight"],
+            b,
+        );
     }
     if let Some(e) = &n.emitter {
         emitter(e, b);
@@ -179,43 +183,6 @@ fn geometry_node(
     a
 }
 
-fn light(l: &crate::mdl::common::Light, b: &mut Vec<Stmt>) {
-    b.push(pnum("flareradius", l.flare_radius));
-    b.push(pint("lightpriority", i64::from(l.priority)));
-    b.push(pint("ambientonly", i64::from(l.ambient_only)));
-    b.push(pint("isdynamic", i64::from(l.dynamic_type)));
-    b.push(pint("affectdynamic", i64::from(l.affect_dynamic)));
-    b.push(pint("shadow", i64::from(l.shadow)));
-    b.push(pint("generateflare", i64::from(l.flare)));
-    b.push(pint("fadinglight", i64::from(l.fading)));
-    if !l.flare_textures.is_empty() {
-        let names: Vec<Vec<String>> = l
-            .flare_textures
-            .iter()
-            .map(|t| vec![t.iter().map(|&c| char::from(c)).collect()])
-            .collect();
-        b.push(Stmt::List(ListProp::counted(
-            "texturenames",
-            Rows::Words(names),
-        )));
-    }
-    for (key, values) in [
-        ("flaresizes", &l.flare_sizes),
-        ("flarepositions", &l.flare_positions),
-    ] {
-        if !values.is_empty() {
-            b.push(rows_list(
-                key,
-                values.iter().map(|&x| vec![d(x)]).collect(),
-                false,
-            ));
-        }
-    }
-    if !l.flare_color_shifts.is_empty() {
-        b.push(list("flarecolorshifts", &l.flare_color_shifts));
-    }
-}
-
 fn emitter(e: &Emitter, b: &mut Vec<Stmt>) {
     b.push(pnum("deadspace", e.dead_space));
     b.push(pnum("blastRadius", e.blast_radius));
@@ -235,7 +202,7 @@ fn emitter(e: &Emitter, b: &mut Vec<Stmt>) {
     b.push(pint("twosidedtex", i64::from(e.two_sided_texture)));
     b.push(pint("loop", i64::from(e.looping)));
     b.push(pint("renderorder", i64::from(e.render_order)));
-    for (bit, key) in EMITTER_FLAGS {
+    for &(bit, key) in EMITTER_FLAGS {
         b.push(pint(key, i64::from(e.flags & bit != 0)));
     }
 }
@@ -274,17 +241,7 @@ fn mesh_body(mesh: &Mesh, b: &mut Vec<Stmt>) {
         named(key, mesh.texture(k), b);
     }
     b.push(list("verts", mesh.positions()));
-    b.push(rows_list(
-        "faces",
-        mesh.faces
-            .iter()
-            .map(|f| {
-                let [a, bb, c] = f.vertices.map(f64::from);
-                vec![a, bb, c, 1.0, a, bb, c, f64::from(f.material)]
-            })
-            .collect(),
-        false,
-    ));
+    b.push(faces_list(&mesh.faces));
     let tverts: [&'static str; 4] = ["tverts", "tverts1", "tverts2", "tverts3"];
     for (k, key) in tverts.into_iter().enumerate() {
         if let Some(uv) = &mesh.uvs[k] {
@@ -374,7 +331,7 @@ fn animation(a: &Animation, model: &str, nwnmdlcomp: bool) -> AAnim {
     for e in &a.events {
         body.push(prop("event", Value::Event(d(e.time), e.name.as_string())));
     }
-    let parents = parents(&a.nodes);
+    let parents = crate::mdl::tree::parents(&a.nodes);
     for (i, n) in a.nodes.iter().enumerate() {
         let mut node = ANode::new(kind_of(n.flags), n.name());
         node.body.push(pname(

@@ -404,12 +404,12 @@ impl Model {
 
     /// The parent of every geometry node (`None` for the root).
     pub fn parents(&self) -> Vec<Option<usize>> {
-        parents(&self.nodes)
+        crate::mdl::tree::parents(&self.nodes)
     }
 
     /// The slash-separated path of geometry node `index` from the root.
     pub fn node_path(&self, index: usize) -> String {
-        node_path(&self.nodes, index)
+        crate::mdl::tree::node_path(&self.nodes, index, Node::name)
     }
 
     /// The index of the geometry node named `name` (ASCII case-insensitive).
@@ -427,33 +427,4 @@ impl Model {
             (sum(&l.mdl_gaps), sum(&l.mdx_gaps))
         })
     }
-}
-
-/// The parent of every node of an arena (`None` for the root).
-pub fn parents(nodes: &[Node]) -> Vec<Option<usize>> {
-    let mut out = vec![None; nodes.len()];
-    for (i, n) in nodes.iter().enumerate() {
-        for &c in &n.children {
-            if let Some(slot) = out.get_mut(c as usize) {
-                *slot = Some(i);
-            }
-        }
-    }
-    out
-}
-
-/// The slash-separated path of node `index` of an arena.
-pub fn node_path(nodes: &[Node], index: usize) -> String {
-    let parents = parents(nodes);
-    let mut chain = Vec::new();
-    let mut at = Some(index);
-    while let Some(i) = at {
-        if chain.len() > nodes.len() {
-            break;
-        }
-        chain.push(nodes.get(i).map(Node::name).unwrap_or_default());
-        at = parents.get(i).copied().flatten();
-    }
-    chain.reverse();
-    chain.join("/")
 }

@@ -516,14 +516,8 @@ impl TreeReader for Reader<'_> {
         self.node(ptr, le_u32(head, 108))
     }
 
-    fn walk_error(&mut self, ptr: u32, depth: usize, limit: bool, msg: &str) -> DecodeError {
+    fn locate(&mut self, depth: usize, e: DecodeError) -> DecodeError {
         self.path.truncate(depth);
-        let at = u64::from(ptr) + FILE_HEADER as u64;
-        let e = if limit {
-            DecodeError::limit_at(at, msg)
-        } else {
-            DecodeError::malformed_at(at, msg)
-        };
         self.located(e)
     }
 }

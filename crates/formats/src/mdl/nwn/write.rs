@@ -7,7 +7,7 @@ use crate::error::EncodeError;
 use crate::mdl::layout::Layout;
 use crate::mdl::le::*;
 use crate::mdl::parts::{geometry_bytes, write_aabb, write_events, write_faces, write_light};
-use crate::mdl::space::{Fail, Out, Sink, Words, bad, count32};
+use crate::mdl::space::{Fail, Out, Sink, Words, bad, count32, write_keeping_layout};
 use crate::mdl::tree::{Sharing, TreeWriter, write_tree};
 
 /// Writes an NWN compiled model.
@@ -17,40 +17,14 @@ use crate::mdl::tree::{Sharing, TreeWriter, write_tree};
 /// header, the animations, then the geometry tree depth-first, each node's arrays after its
 /// header; the vertex streams and index lists in the raw data in the same order.
 pub fn write(model: &Model) -> Result<Vec<u8>, EncodeError> {
-    if let Some(layout) = model.layout.as_deref() {
-        match Writer::new(model, Some(layout)).run() {
-            // Blocks that shared bytes in the source may now disagree: keep the source layout
-            // only when the output reads back as this model (compared through canonical bytes,
-            // so NaN values compare by their bits).
-            Ok(out) if !layout.overlapping || reads_back_as(&out, model) => return Ok(out),
-            Ok(_) | Err(Fail::Layout) => {}
-            Err(Fail::Encode(e)) => return Err(e),
-        }
-    }
-    match Writer::new(model, None).run() {
-        Ok(out) => Ok(out),
-        Err(Fail::Encode(e)) => Err(e),
-        Err(Fail::Layout) => Err(EncodeError(
-            "internal error: the canonical layout was refused".into(),
-        )),
-    }
-}
-
-/// Whether `out` decodes to `model`, every float compared by its bits.
-fn reads_back_as(out: &[u8], model: &Model) -> bool {
-    let Ok(mut back) = super::read(out) else {
-        return false;
-    };
-    back.layout = None;
-    let mut fresh = model.clone();
-    fresh.layout = None;
-    match (
-        Writer::new(&back, None).run(),
-        Writer::new(&fresh, None).run(),
-    ) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
+    write_keeping_layout(
+        model.layout.as_deref(),
+        |layout| Writer::new(model, layout).run(),
+        |out| {
+            let back = super::read(out).ok()?;
+            Writer::new(&back, None).run().ok()
+        },
+    )
 }
 
 struct Writer<'m> {
