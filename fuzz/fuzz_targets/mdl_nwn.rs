@@ -1,6 +1,6 @@
 //! NWN compiled-model reader: never panics; whatever reads writes back to the same bytes, its
 //! canonical layout reads back to a model whose canonical bytes are the same again, and the
-//! checks do not panic.
+//! checks, the decompiler (to NWN MDL ASCII text) and the compiler of that text do not panic.
 #![no_main]
 
 use areakit_formats::mdl::nwn;
@@ -20,6 +20,13 @@ fuzz_target!(|data: &[u8]| {
             let c2 = nwn::write(&again).expect("encodes");
             // Compared as bytes, so NaN payloads count as equal values.
             assert!(c2 == c, "canonical layout reads back equal");
+        }
+        let _ = nwn::validate(&model);
+        let text = areakit_formats::mdl_ascii::write(&nwn::to_ascii(&model));
+        if let Ok(a) = areakit_formats::mdl_ascii::read(&text)
+            && let Ok(compiled) = nwn::from_ascii(&a)
+        {
+            let _ = nwn::write(&compiled.model);
         }
     }
 });
