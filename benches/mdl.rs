@@ -1,8 +1,11 @@
-//! Binary MDL + MDX throughput over every corpus `mdl-bin` pair: decoding into the owned model
-//! and writing it back, against copying the same bytes (`memcpy`).
+//! Compiled-model throughput, each against copying the same bytes (`memcpy`) in the same run:
+//! every corpus KotOR `mdl-bin` pair (MDL + MDX) and every NWN `nwn-mdl-bin` model, decoded
+//! into the owned model and written back (source and canonical layouts); NWN models also
+//! decompiled to NWN MDL ASCII.
 //!
-//! `cargo bench --bench mdl` (needs `../shared/corpus`). PyKotor 2.3.12's `read_mdl` on the same
-//! files is timed by `python/bench/mdl_counts.py --time` (see README's benchmark table).
+//! `cargo bench --bench mdl` (needs `../shared/corpus`). PyKotor 2.3.12's `read_mdl` on the
+//! KotOR files is timed by `python/bench/mdl_counts.py --time` (see README's benchmark table).
+//! The target for NWN decoding is 1 GB/s or more.
 
 use divan::{Bencher, counter::BytesCount};
 use std::sync::OnceLock;
@@ -11,84 +14,155 @@ fn main() {
     divan::main();
 }
 
-fn corpus() -> &'static Vec<(Vec<u8>, Vec<u8>)> {
-    static FILES: OnceLock<Vec<(Vec<u8>, Vec<u8>)>> = OnceLock::new();
-    FILES.get_or_init(|| {
-        areakit_testkit::corpus_files(&["mdl-bin"])
+/// Runs `f` over every item, counting `bytes` per run; `f` returns a size so that nothing is
+/// optimised away.
+fn over<T: Sync>(b: Bencher, bytes: usize, items: &[T], f: impl Fn(&T) -> usize + Sync) {
+    b.counter(BytesCount::new(bytes))
+        .bench(|| items.iter().map(|t| f(divan::black_box(t))).sum::<usize>());
+}
+
+/// KotOR: MDL + MDX pairs.
+mod kotor {
+    use super::*;
+    use areakit_formats::mdl;
+
+    fn corpus() -> &'static Vec<(Vec<u8>, Vec<u8>)> {
+        static FILES: OnceLock<Vec<(Vec<u8>, Vec<u8>)>> = OnceLock::new();
+        FILES.get_or_init(|| {
+            areakit_testkit::corpus_files(&["mdl-bin"])
+                .iter()
+                .map(|p| {
+                    let mdl = std::fs::read(p).expect("corpus file");
+                    let mdx = std::fs::read(p.with_extension("mdx")).expect("its MDX");
+                    (mdl, mdx)
+                })
+                .collect()
+        })
+    }
+
+    fn total() -> usize {
+        corpus().iter().map(|(a, x)| a.len() + x.len()).sum()
+    }
+
+    /// Every model decoded, its source layout or (`source_layout` false) none kept.
+    fn models(source_layout: bool) -> Vec<mdl::Model> {
+        corpus()
             .iter()
-            .map(|p| {
-                let mdl = std::fs::read(p).expect("corpus file");
-                let mdx = std::fs::read(p.with_extension("mdx")).expect("its MDX");
-                (mdl, mdx)
+            .map(|(a, x)| {
+                let mut m = mdl::read(a, x).expect("decodes");
+                if !source_layout {
+                    m.clear_source_layout();
+                }
+                m
             })
             .collect()
-    })
+    }
+
+    /// Decode every pair into the owned model (source layout recorded).
+    #[divan::bench(sample_count = 20)]
+    fn decode(b: Bencher) {
+        over(b, total(), corpus(), |(a, x)| {
+            mdl::read(a, x).expect("decodes").nodes.len()
+        });
+    }
+
+    /// Write every decoded model back (the source layout: the same bytes).
+    #[divan::bench(sample_count = 20)]
+    fn write(b: Bencher) {
+        over(b, total(), &models(true), |m| {
+            let (a, x) = mdl::write(m).expect("writes");
+            a.len() + x.len()
+        });
+    }
+
+    /// Write every model in the canonical layout (as an edited model is written).
+    #[divan::bench(sample_count = 20)]
+    fn write_canonical(b: Bencher) {
+        over(b, total(), &models(false), |m| {
+            let (a, x) = mdl::write(m).expect("writes");
+            a.len() + x.len()
+        });
+    }
+
+    /// Baseline: copy the same bytes into fresh buffers.
+    #[divan::bench(sample_count = 20)]
+    fn memcpy(b: Bencher) {
+        over(b, total(), corpus(), |(a, x)| {
+            a.to_vec().len() + x.to_vec().len()
+        });
+    }
 }
 
-fn total() -> usize {
-    corpus().iter().map(|(a, x)| a.len() + x.len()).sum()
-}
+/// NWN: one file a model.
+mod nwn {
+    use super::*;
+    use areakit_formats::mdl::nwn;
 
-/// Decode every pair into the owned model (source layout recorded).
-#[divan::bench(sample_count = 20)]
-fn decode(b: Bencher) {
-    let files = corpus();
-    b.counter(BytesCount::new(total())).bench(|| {
-        let mut nodes = 0usize;
-        for (a, x) in files {
-            let m = areakit_formats::mdl::read(divan::black_box(a), divan::black_box(x))
-                .expect("decodes");
-            nodes += m.nodes.len();
-        }
-        nodes
-    });
-}
-
-/// Write every decoded model back (the source layout: the same bytes).
-#[divan::bench(sample_count = 20)]
-fn write(b: Bencher) {
-    write_all(b, true);
-}
-
-/// Write every model in the canonical layout (as an edited model is written).
-#[divan::bench(sample_count = 20)]
-fn write_canonical(b: Bencher) {
-    write_all(b, false);
-}
-
-/// Writes every corpus model, in its source layout or (`source_layout` false) the canonical one.
-fn write_all(b: Bencher, source_layout: bool) {
-    let models: Vec<_> = corpus()
-        .iter()
-        .map(|(a, x)| {
-            let mut m = areakit_formats::mdl::read(a, x).expect("decodes");
-            if !source_layout {
-                m.clear_source_layout();
-            }
-            m
+    fn corpus() -> &'static Vec<Vec<u8>> {
+        static FILES: OnceLock<Vec<Vec<u8>>> = OnceLock::new();
+        FILES.get_or_init(|| {
+            let files: Vec<Vec<u8>> = areakit_testkit::corpus_files(&["nwn-mdl-bin"])
+                .iter()
+                .map(|p| std::fs::read(p).expect("corpus file"))
+                .collect();
+            assert_eq!(files.len(), 108);
+            files
         })
-        .collect();
-    b.counter(BytesCount::new(total())).bench(|| {
-        let mut n = 0usize;
-        for m in &models {
-            let (a, x) = areakit_formats::mdl::write(divan::black_box(m)).expect("writes");
-            n += a.len() + x.len();
-        }
-        n
-    });
-}
+    }
 
-/// Baseline: copy the same bytes into fresh buffers.
-#[divan::bench(sample_count = 20)]
-fn memcpy(b: Bencher) {
-    let files = corpus();
-    b.counter(BytesCount::new(total())).bench(|| {
-        let mut n = 0usize;
-        for (a, x) in files {
-            let a = divan::black_box(a).to_vec();
-            let x = divan::black_box(x).to_vec();
-            n += a.len() + x.len();
-        }
-        n
-    });
+    fn total() -> usize {
+        corpus().iter().map(Vec::len).sum()
+    }
+
+    /// Every model decoded, its source layout or (`source_layout` false) none kept.
+    fn models(source_layout: bool) -> Vec<nwn::Model> {
+        corpus()
+            .iter()
+            .map(|f| {
+                let mut m = nwn::read(f).expect("decodes");
+                if !source_layout {
+                    m.clear_source_layout();
+                }
+                m
+            })
+            .collect()
+    }
+
+    /// Decode every model into the owned model (source layout recorded).
+    #[divan::bench(sample_count = 30)]
+    fn decode(b: Bencher) {
+        over(b, total(), corpus(), |f| {
+            nwn::read(f).expect("decodes").nodes.len()
+        });
+    }
+
+    /// Write every decoded model back (its source layout: the same bytes).
+    #[divan::bench(sample_count = 30)]
+    fn write(b: Bencher) {
+        over(b, total(), &models(true), |m| {
+            nwn::write(m).expect("writes").len()
+        });
+    }
+
+    /// Write every model in the canonical layout (as an edited model is written).
+    #[divan::bench(sample_count = 30)]
+    fn write_canonical(b: Bencher) {
+        over(b, total(), &models(false), |m| {
+            nwn::write(m).expect("writes").len()
+        });
+    }
+
+    /// Decompile every model to NWN MDL ASCII text.
+    #[divan::bench(sample_count = 10)]
+    fn to_ascii(b: Bencher) {
+        over(b, total(), &models(true), |m| {
+            areakit_formats::mdl_ascii::write(&nwn::to_ascii(m)).len()
+        });
+    }
+
+    /// Baseline: copy the same bytes into fresh buffers.
+    #[divan::bench(sample_count = 30)]
+    fn memcpy(b: Bencher) {
+        over(b, total(), corpus(), |f| f.to_vec().len());
+    }
 }

@@ -1,10 +1,11 @@
-//! `areakit.Mdl`: a KotOR binary model (the MDL and its MDX), K1 and K2.
+//! `areakit.Mdl`: a compiled model: KotOR's (the MDL and its MDX, K1 and K2) or NWN's (one
+//! file, its vertex data in the raw-data block).
 
 use std::borrow::Cow;
 use std::path::PathBuf;
 
 use areakit_app::document::{Document, mdx_path};
-use areakit_app::formats::mdl::{self, Model, Node};
+use areakit_app::formats::mdl::{self, Model, Node, nwn};
 use areakit_app::formats::mdl_ascii;
 use areakit_app::geometry::transform::Axis;
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError, PyValueError};
@@ -21,11 +22,12 @@ fn xyz(p: [f32; 3]) -> Xyz {
     (p[0], p[1], p[2])
 }
 
-/// A KotOR binary model: the MDL (headers, node tree, controllers, animations) and its MDX
-/// (vertex rows), K1 or K2. Unmodified, it writes back byte for byte (both files).
+/// A compiled model: KotOR's MDL (headers, node tree, controllers, animations) with its MDX
+/// (vertex rows), K1 or K2; or an NWN compiled model (one file: ``game`` is ``"nwn"``), told
+/// apart by its structure. Unmodified, it writes back byte for byte.
 ///
 /// Read one with ``Mdl.read(mdl, mdx=None)`` (paths or bytes; a path finds the ``.mdx``
-/// beside it). The node tree is ``nodes`` (dicts, pre-order: ``nodes[0]`` is the root); mesh
+/// beside it; an NWN model has none). The node tree is ``nodes`` (dicts, pre-order: ``nodes[0]`` is the root); mesh
 /// nodes give NumPy arrays through ``mesh(i)`` / ``meshes()``. ``transform`` moves the model
 /// in place as ``areakit transform`` does; ``to_bytes()`` gives ``(mdl, mdx)`` and
 /// ``to_ascii()`` the MDL ASCII text.
@@ -39,12 +41,38 @@ fn xyz(p: [f32; 3]) -> Xyz {
 /// True
 #[pyclass(module = "areakit", name = "Mdl")]
 pub struct PyMdl {
-    pub inner: Model,
+    pub inner: Inner,
     /// The MDL file it was read from (for `info` and messages).
     path: Option<PathBuf>,
 }
 
-document_checks!(PyMdl, Document::Mdl, "mdl");
+/// The model of either game.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Inner {
+    /// KotOR's.
+    Kotor(Model),
+    /// NWN's.
+    Nwn(nwn::Model),
+}
+
+impl Inner {
+    /// The document of the model (for `info` and `check`).
+    fn document(b: Box<Inner>) -> Document {
+        match *b {
+            Inner::Kotor(m) => Document::Mdl(Box::new(m)),
+            Inner::Nwn(m) => Document::NwnMdl(Box::new(m)),
+        }
+    }
+
+    fn info(&self) -> areakit_app::info::ModelInfo {
+        match self {
+            Inner::Kotor(m) => areakit_app::info::model_info(m),
+            Inner::Nwn(m) => areakit_app::info::nwn_model_info(m),
+        }
+    }
+}
+
+document_checks!(PyMdl, Inner::document, "mdl");
 
 /// The bytes of `source` (`bytes`, `bytearray`, `memoryview`, or a path: `str` /
 /// `os.PathLike`) and the path they came from. `bytes` are borrowed, not copied.
@@ -88,51 +116,101 @@ fn optional_name(s: String) -> Option<String> {
 impl PyMdl {
     /// The indices of the nodes with a mesh, in node order.
     fn mesh_nodes(&self) -> Vec<usize> {
-        self.inner
-            .nodes
-            .iter()
-            .enumerate()
-            .filter(|(_, n)| n.mesh.is_some())
-            .map(|(i, _)| i)
-            .collect()
+        let has: Vec<bool> = match &self.inner {
+            Inner::Kotor(m) => m.nodes.iter().map(|n| n.mesh.is_some()).collect(),
+            Inner::Nwn(m) => m.nodes.iter().map(|n| n.mesh.is_some()).collect(),
+        };
+        (0..has.len()).filter(|&i| has[i]).collect()
     }
 
+    /// The name of geometry node `i`.
+    fn node_name(&self, i: usize) -> String {
+        match &self.inner {
+            Inner::Kotor(m) => m.node_name(&m.nodes[i]),
+            Inner::Nwn(m) => m.nodes[i].name(),
+        }
+    }
+
+    /// The files: KotOR's MDL and MDX; NWN's one file (and an empty MDX).
     fn encode(&self, path: Option<&std::path::Path>) -> PyResult<(Vec<u8>, Vec<u8>)> {
-        mdl::write(&self.inner).map_err(|e| errors::encode_error(path, &e.0))
+        let e = |e: areakit_app::formats::EncodeError| errors::encode_error(path, &e.0);
+        match &self.inner {
+            Inner::Kotor(m) => mdl::write(m).map_err(e),
+            Inner::Nwn(m) => Ok((nwn::write(m).map_err(e)?, Vec::new())),
+        }
     }
 
     /// The dict of mesh node `index` (which has a mesh).
     fn mesh_dict<'py>(&self, py: Python<'py>, index: usize) -> PyResult<Bound<'py, PyDict>> {
-        let node: &Node = &self.inner.nodes[index];
-        let d = PyDict::new(py);
-        let Some(mesh) = node.mesh.as_ref() else {
-            return Err(PyValueError::new_err(format!("node {index} has no mesh")));
-        };
-        d.set_item("node", index)?;
-        d.set_item("name", self.inner.node_name(node))?;
-        d.set_item("type", node.kind_name())?;
-        d.set_item("texture", mesh.texture0.as_string())?;
-        d.set_item("lightmap", mesh.texture1.as_string())?;
-        d.set_item("positions", input::rows(py, &mesh.positions)?)?;
-        let faces: Vec<u32> = mesh
-            .faces
-            .iter()
-            .flat_map(|f| f.vertices.map(u32::from))
-            .collect();
-        d.set_item("faces", input::to_array(py, faces, &[mesh.faces.len(), 3])?)?;
-        let material: Vec<u32> = mesh.faces.iter().map(|f| f.material).collect();
-        d.set_item(
-            "material",
-            input::to_array(py, material, &[mesh.faces.len()])?,
-        )?;
-        let v = &mesh.vertices;
-        d.set_item("normals", input::rows(py, &v.normals)?)?;
-        d.set_item("uv", input::rows(py, &v.uvs[0])?)?;
-        d.set_item("uv2", input::rows(py, &v.uvs[1])?)?;
-        d.set_item("bone_weights", input::rows(py, &v.bone_weights)?)?;
-        d.set_item("bone_indices", input::rows(py, &v.bone_indices)?)?;
-        Ok(d)
+        match &self.inner {
+            Inner::Kotor(m) => kotor_mesh_dict(py, m, index),
+            Inner::Nwn(m) => nwn_mesh_dict(py, m, index),
+        }
     }
+}
+
+/// The faces and materials of a mesh as arrays.
+fn face_arrays<'py>(d: &Bound<'py, PyDict>, faces: &[mdl::Face]) -> PyResult<()> {
+    let py = d.py();
+    let v: Vec<u32> = faces.iter().flat_map(|f| f.vertices.map(u32::from)).collect();
+    d.set_item("faces", input::to_array(py, v, &[faces.len(), 3])?)?;
+    let material: Vec<u32> = faces.iter().map(|f| f.material).collect();
+    d.set_item("material", input::to_array(py, material, &[faces.len()])?)
+}
+
+fn kotor_mesh_dict<'py>(py: Python<'py>, m: &Model, index: usize) -> PyResult<Bound<'py, PyDict>> {
+    let node: &Node = &m.nodes[index];
+    let d = PyDict::new(py);
+    let Some(mesh) = node.mesh.as_ref() else {
+        return Err(PyValueError::new_err(format!("node {index} has no mesh")));
+    };
+    d.set_item("node", index)?;
+    d.set_item("name", m.node_name(node))?;
+    d.set_item("type", node.kind_name())?;
+    d.set_item("texture", mesh.texture0.as_string())?;
+    d.set_item("lightmap", mesh.texture1.as_string())?;
+    d.set_item("positions", input::rows(py, &mesh.positions)?)?;
+    face_arrays(&d, &mesh.faces)?;
+    let v = &mesh.vertices;
+    d.set_item("normals", input::rows(py, &v.normals)?)?;
+    d.set_item("uv", input::rows(py, &v.uvs[0])?)?;
+    d.set_item("uv2", input::rows(py, &v.uvs[1])?)?;
+    d.set_item("bone_weights", input::rows(py, &v.bone_weights)?)?;
+    d.set_item("bone_indices", input::rows(py, &v.bone_indices)?)?;
+    Ok(d)
+}
+
+fn nwn_mesh_dict<'py>(
+    py: Python<'py>,
+    m: &nwn::Model,
+    index: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    let node = &m.nodes[index];
+    let d = PyDict::new(py);
+    let Some(mesh) = node.mesh.as_ref() else {
+        return Err(PyValueError::new_err(format!("node {index} has no mesh")));
+    };
+    d.set_item("node", index)?;
+    d.set_item("name", node.name())?;
+    d.set_item("type", node.kind_name())?;
+    d.set_item("texture", mesh.texture(0))?;
+    d.set_item("lightmap", mesh.texture(1))?;
+    d.set_item("positions", input::rows(py, mesh.positions())?)?;
+    face_arrays(&d, &mesh.faces)?;
+    let empty3: &[[f32; 3]] = &[];
+    let empty2: &[[f32; 2]] = &[];
+    d.set_item("normals", input::rows(py, mesh.normals.as_deref().unwrap_or(empty3))?)?;
+    d.set_item("uv", input::rows(py, mesh.uvs[0].as_deref().unwrap_or(empty2))?)?;
+    d.set_item("uv2", input::rows(py, mesh.uvs[1].as_deref().unwrap_or(empty2))?)?;
+    let skin = node.skin.as_ref();
+    let weights = skin.and_then(|s| s.weights.clone()).unwrap_or_default();
+    let slots: Vec<[f32; 4]> = skin
+        .and_then(|s| s.bone_indices.as_ref())
+        .map(|ix| ix.iter().map(|r| r.map(f32::from)).collect())
+        .unwrap_or_default();
+    d.set_item("bone_weights", input::rows(py, &weights)?)?;
+    d.set_item("bone_indices", input::rows(py, &slots)?)?;
+    Ok(d)
 }
 
 #[pymethods]
@@ -158,6 +236,20 @@ impl PyMdl {
         let (data, path) = source_bytes(mdl, "mdl")?;
         let mdx_data: Option<Cow<'_, [u8]>> = match mdx.filter(|m| !m.is_none()) {
             Some(m) => Some(source_bytes(m, "mdx")?.0),
+            None => None,
+        };
+        let d = &*data;
+        if mdl::is_nwn_layout(d) {
+            return match py.allow_threads(|| nwn::read(d)) {
+                Ok(m) => Ok(PyMdl {
+                    inner: Inner::Nwn(m),
+                    path,
+                }),
+                Err(e) => Err(errors::format_error(path.as_deref(), &e)),
+            };
+        }
+        let mdx_data: Option<Cow<'_, [u8]>> = match mdx_data {
+            Some(x) => Some(x),
             None => match &path {
                 Some(p) if mdx_path(p).is_file() => {
                     Some(Cow::Owned(input::read_file(&mdx_path(p))?))
@@ -165,10 +257,13 @@ impl PyMdl {
                 _ => None,
             },
         };
-        let (d, x) = (&*data, mdx_data.as_deref());
+        let x = mdx_data.as_deref();
         let result = py.allow_threads(|| mdl::read(d, x.unwrap_or_default()));
         match result {
-            Ok(inner) => Ok(PyMdl { inner, path }),
+            Ok(inner) => Ok(PyMdl {
+                inner: Inner::Kotor(inner),
+                path,
+            }),
             Err(e) => {
                 let e = match (&path, &mdx_data) {
                     (Some(p), None) => {
@@ -182,8 +277,8 @@ impl PyMdl {
     }
 
     /// The encoded files ``(mdl, mdx)``: byte for byte the files read, while unmodified
-    /// (after ``transform``, the same layout with the moved values). Raises ``EncodeError``
-    /// when the model cannot be written.
+    /// (after ``transform``, the same layout with the moved values); an NWN model's ``mdx`` is
+    /// empty. Raises ``EncodeError`` when the model cannot be written.
     fn to_bytes<'py>(
         &self,
         py: Python<'py>,
@@ -192,20 +287,27 @@ impl PyMdl {
         Ok((PyBytes::new(py, &a), PyBytes::new(py, &x)))
     }
 
-    /// Writes the MDL to ``path`` and the MDX beside it (extension ``.mdx``), each
+    /// Writes the MDL to ``path`` and (KotOR) the MDX beside it (extension ``.mdx``), each
     /// atomically (a temporary file beside it, then a rename).
     fn write(&self, path: PathBuf) -> PyResult<()> {
         let (a, x) = self.encode(Some(&path))?;
         input::write_file(&path, &a)?;
-        input::write_file(&mdx_path(&path), &x)
+        match self.inner {
+            Inner::Kotor(_) => input::write_file(&mdx_path(&path), &x),
+            Inner::Nwn(_) => Ok(()),
+        }
     }
 
-    /// The model as MDL ASCII text (the KotOR dialect, canonical layout: what
-    /// ``areakit convert m.mdl m.mdl.ascii`` writes). A ``str`` with one character per byte
-    /// of the file: ``to_ascii().encode("latin-1")`` gives the file's bytes.
+    /// The model as MDL ASCII text in its game's dialect (KotOR's canonical layout, NWN's
+    /// with its marking comment: what ``areakit convert m.mdl m.mdl.ascii`` writes). A ``str``
+    /// with one character per byte of the file: ``to_ascii().encode("latin-1")`` gives the
+    /// file's bytes.
     fn to_ascii(&self, py: Python<'_>) -> String {
         let inner = &self.inner;
-        let bytes = py.allow_threads(|| mdl_ascii::write_canonical_bytes(&mdl::to_ascii(inner)));
+        let bytes = py.allow_threads(|| match inner {
+            Inner::Kotor(m) => mdl_ascii::write_canonical_bytes(&mdl::to_ascii(m)),
+            Inner::Nwn(m) => mdl_ascii::write(&nwn::to_ascii(m)),
+        });
         bytes.iter().map(|&b| char::from(b)).collect()
     }
 
@@ -239,61 +341,62 @@ impl PyMdl {
             translate,
             remap: Vec::new(),
         };
-        areakit_app::ops::transform_model(&mut self.inner, &steps)
-            .map_err(|e| PyValueError::new_err(e.to_string()))
+        match &mut self.inner {
+            Inner::Kotor(m) => areakit_app::ops::transform_model(m, &steps),
+            Inner::Nwn(m) => areakit_app::ops::transform_nwn_model(m, &steps),
+        }
+        .map_err(|e| PyValueError::new_err(e.to_string()))
     }
 
-    /// ``"k1"`` or ``"k2"``: the game whose binary layout the model uses.
+    /// ``"k1"``, ``"k2"`` or ``"nwn"``: the game whose compiled layout the model uses.
     #[getter]
     fn game(&self) -> &'static str {
-        self.inner.game.name()
+        self.inner.info().game
     }
 
     /// The model's name (its geometry header).
     #[getter]
     fn name(&self) -> String {
-        self.inner.geometry.name.as_string()
+        self.inner.info().name
     }
 
     /// The supermodel's name, or None (empty or ``NULL``).
     #[getter]
     fn supermodel(&self) -> Option<String> {
-        optional_name(self.inner.header.supermodel.as_string())
+        optional_name(self.inner.info().supermodel)
     }
 
     /// The classification byte: 0 other, 1 effect, 2 tile, 4 character, 8 door,
-    /// 0x10 lightsaber, 0x20 placeable, 0x40 flyer.
+    /// 0x10 lightsaber, 0x20 placeable, 0x40 flyer (KotOR).
     #[getter]
     fn classification(&self) -> u8 {
-        self.inner.header.classification
+        self.inner.info().classification
     }
 
     /// The header's bounding box: ``((min x, y, z), (max x, y, z))``.
     #[getter]
     fn bounds(&self) -> (Xyz, Xyz) {
-        (
-            xyz(self.inner.header.bounds_min),
-            xyz(self.inner.header.bounds_max),
-        )
+        let b = self.inner.info().bounds;
+        (xyz(b.min), xyz(b.max))
     }
 
     /// The header's bounding radius.
     #[getter]
     fn radius(&self) -> f32 {
-        self.inner.header.radius
+        self.inner.info().radius
     }
 
     /// The header's animation scale.
     #[getter]
     fn animation_scale(&self) -> f32 {
-        self.inner.header.animation_scale
+        self.inner.info().animation_scale
     }
 
     /// The counts ``areakit info --json`` reports: ``{"nodes", "meshes", "vertices",
     /// "faces", "animations"}`` (``nodes`` is its ``nodes.total``).
     #[getter]
     fn counts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let i = areakit_app::info::model_info(&self.inner);
+        let i = self.inner.info();
         let d = PyDict::new(py);
         d.set_item("nodes", i.nodes.total)?;
         d.set_item("meshes", i.meshes)?;
@@ -306,36 +409,65 @@ impl PyMdl {
     /// The animations' names, in file order.
     #[getter]
     fn animations(&self) -> Vec<String> {
-        self.inner
-            .animations
-            .iter()
-            .map(|a| a.geometry.name.as_string())
-            .collect()
+        match &self.inner {
+            Inner::Kotor(m) => m
+                .animations
+                .iter()
+                .map(|a| a.geometry.name.as_string())
+                .collect(),
+            Inner::Nwn(m) => m
+                .animations
+                .iter()
+                .map(|a| a.geometry.name.as_string())
+                .collect(),
+        }
     }
 
     /// The geometry nodes in pre-order (``nodes[0]`` is the root), one dict each:
     /// ``name``, ``type`` (``dummy``, ``trimesh``, ``skin``, ``danglymesh``, ``aabb``,
     /// ``light``, ``emitter``, ...), ``flags``, ``parent`` (index, None for the root),
     /// ``children`` (indices), ``position`` ``(x, y, z)`` relative to the parent,
-    /// ``orientation`` ``(w, x, y, z)``, ``has_mesh``.
+    /// ``orientation`` ``(w, x, y, z)`` (an NWN node's from its first position and
+    /// orientation keys), ``has_mesh``.
     #[getter]
     fn nodes<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        let parents = self.inner.parents();
-        self.inner
-            .nodes
-            .iter()
+        type Row = (String, &'static str, u32, Vec<u32>, [f32; 3], [f32; 4], bool);
+        let (rows, parents): (Vec<Row>, Vec<Option<usize>>) = match &self.inner {
+            Inner::Kotor(m) => (
+                m.nodes
+                    .iter()
+                    .map(|n| {
+                        let f = u32::from(n.flags);
+                        let (p, o) = (n.position, n.orientation);
+                        (m.node_name(n), n.kind_name(), f, n.children.clone(), p, o, n.mesh.is_some())
+                    })
+                    .collect(),
+                m.parents(),
+            ),
+            Inner::Nwn(m) => (
+                m.nodes
+                    .iter()
+                    .map(|n| {
+                        let p = areakit_app::nwn_models::rest_position(n);
+                        let o = areakit_app::nwn_models::rest_orientation(n).map(|c| c as f32);
+                        (n.name(), n.kind_name(), n.flags, n.children.clone(), p, o, n.mesh.is_some())
+                    })
+                    .collect(),
+                m.parents(),
+            ),
+        };
+        rows.into_iter()
             .enumerate()
-            .map(|(i, n)| {
+            .map(|(i, (name, kind, flags, children, p, o, mesh))| {
                 let d = PyDict::new(py);
-                let o = n.orientation;
-                d.set_item("name", self.inner.node_name(n))?;
-                d.set_item("type", n.kind_name())?;
-                d.set_item("flags", n.flags)?;
+                d.set_item("name", name)?;
+                d.set_item("type", kind)?;
+                d.set_item("flags", flags)?;
                 d.set_item("parent", parents.get(i).copied().flatten())?;
-                d.set_item("children", n.children.clone())?;
-                d.set_item("position", xyz(n.position))?;
+                d.set_item("children", children)?;
+                d.set_item("position", xyz(p))?;
                 d.set_item("orientation", (o[0], o[1], o[2], o[3]))?;
-                d.set_item("has_mesh", n.mesh.is_some())?;
+                d.set_item("has_mesh", mesh)?;
                 Ok(d)
             })
             .collect()
@@ -356,11 +488,7 @@ impl PyMdl {
         let node = if let Ok(name) = i.extract::<String>() {
             *nodes
                 .iter()
-                .find(|&&k| {
-                    self.inner
-                        .node_name(&self.inner.nodes[k])
-                        .eq_ignore_ascii_case(&name)
-                })
+                .find(|&&k| self.node_name(k).eq_ignore_ascii_case(&name))
                 .ok_or_else(|| PyKeyError::new_err(format!("no mesh node named {name:?}")))?
         } else {
             let k: isize = i.extract()?;
@@ -413,7 +541,7 @@ impl PyMdl {
     }
 
     fn __repr__(&self) -> String {
-        let i = areakit_app::info::model_info(&self.inner);
+        let i = self.inner.info();
         let from = self
             .path
             .as_ref()

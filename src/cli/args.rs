@@ -44,7 +44,7 @@ pub enum Command {
     Rebuild(RebuildArgs),
     /// Ask a walkmesh (or an area) what is at a point or along a ray.
     #[command(
-        after_help = "Examples:\n  areakit query m13aa_01a.wok --at 12.5,-3 --z 0.5 --json\n  areakit query m13aa_01a.wok --ray 12.5,-3,10:0,0,-1\n  areakit query areakit-demo/demo.lyt --at 15,5"
+        after_help = "Examples:\n  areakit query m13aa_01a.wok --at 12.5,-3 --z 0.5 --json\n  areakit query m13aa_01a.wok --ray 12.5,-3,10:0,0,-1\n  areakit query areakit-demo/demo.lyt --at 15,5\n  areakit query ttd01_a04_03.mdl --at 4,4 --json   (an NWN tile's walkmesh)"
     )]
     Query(QueryArgs),
     /// Move, rotate, mirror a BWM walkmesh (or remap its transitions) or a binary model; derived
@@ -55,7 +55,7 @@ pub enum Command {
     Transform(TransformArgs),
     /// Draw a top-down map of a walkmesh, an area (LYT or folder) or an NWN2 TRX as SVG or PNG.
     #[command(
-        after_help = "An area's room models (each room's MDL at its LYT position) are drawn as light top-down outlines under the walkmesh; --no-models leaves them out.\n\nExample:\n  areakit render areakit-demo/demo.lyt -o demo.png --findings"
+        after_help = "An area's room models (each room's MDL at its LYT position) are drawn as light top-down outlines under the walkmesh; --no-models leaves them out.\n\nExample:\n  areakit render areakit-demo/demo.lyt -o demo.png --findings\n  areakit render ttd01_a04_03.mdl -o tile.svg   (an NWN tile's walkmesh under its model's outline)"
     )]
     Render(RenderArgs),
     /// Write an interactive HTML viewer of an area (LYT, folder, capsule), a model, a walkmesh or an NWN2 TRX: one self-contained page, in 3-D when there are room models.
@@ -70,12 +70,12 @@ pub enum Command {
     Demo(DemoArgs),
     /// Read a file and write it in the same or another format (atomically).
     #[command(
-        after_help = "The output keeps the input's format unless --to or an unambiguous extension of OUT names another. A binary model (MDL) is read with the MDX beside it and written as OUT and OUT's .mdx. Textures convert between TPC, TGA and PNG: a TPC's TXI is written beside the picture (OUT.txi), and a picture's TXI (NAME.txi beside it, or text a TGA carries after its pixels) goes into the TPC made from it; a TPC is DXT1 when opaque, else DXT5, with a full mip chain, unless --encoding or --no-mipmaps say otherwise.\n\nExamples:\n  areakit convert m13aa_01a.wok copy.wok\n  areakit convert m13aa_01a.mdl copy.mdl   (also writes copy.mdx)\n  areakit convert lts_lotrim11.tpc lts_lotrim11.png\n  areakit convert my_wall.png my_wall.tpc --encoding dxt5"
+        after_help = "The output keeps the input's format unless --to or an unambiguous extension of OUT names another. A KotOR binary model (MDL) is read with the MDX beside it and written as OUT and OUT's .mdx; an NWN compiled model is one file. MDL ASCII to .mdl compiles KotOR's dialect; NWN's text stays text unless --to mdl-bin (the dialect is told from the text). Textures convert between TPC, TGA and PNG: a TPC's TXI is written beside the picture (OUT.txi), and a picture's TXI (NAME.txi beside it, or text a TGA carries after its pixels) goes into the TPC made from it; a TPC is DXT1 when opaque, else DXT5, with a full mip chain, unless --encoding or --no-mipmaps say otherwise.\n\nExamples:\n  areakit convert m13aa_01a.wok copy.wok\n  areakit convert m13aa_01a.mdl copy.mdl   (also writes copy.mdx)\n  areakit convert c_bodak.mdl c_bodak.mdl.ascii   (an NWN compiled model decompiled)\n  areakit convert c_bodak.mdl.ascii c_bodak.mdl --to mdl-bin   (compiled again)\n  areakit convert lts_lotrim11.tpc lts_lotrim11.png\n  areakit convert my_wall.png my_wall.tpc --encoding dxt5"
     )]
     Convert(ConvertArgs),
     /// Find the shortest walk between two points of a walkmesh, an area or an NWN2 terrain.
     #[command(
-        after_help = "Exit code 0 whether or not a path exists (the answer says which); 1 invalid input; 2 usage or I/O error.\n\nExamples:\n  areakit path areakit-demo/demo.lyt --from 2,5 --to 28,5 --json\n  areakit path m13aa_01a.wok --from 10,2 --to 14,9 --radius 0.35 --objects objects.json\n  areakit path module.trx --from 20,30 --to 80,95 --mode baked\n  areakit path areakit-demo --pairs pairs.txt > paths.jsonl\n  areakit path maze.lyt --pairs pairs.txt --landmarks 8 > paths.jsonl\n  areakit path module.trx --pairs pairs.txt --landmarks 8 --corner-graph yes > paths.jsonl\n  areakit path m13aa_01a.wok --pairs pairs.txt --threads 2 --mode fast"
+        after_help = "Exit code 0 whether or not a path exists (the answer says which); 1 invalid input; 2 usage or I/O error.\n\nExamples:\n  areakit path areakit-demo/demo.lyt --from 2,5 --to 28,5 --json\n  areakit path m13aa_01a.wok --from 10,2 --to 14,9 --radius 0.35 --objects objects.json\n  areakit path module.trx --from 20,30 --to 80,95 --mode baked\n  areakit path areakit-demo --pairs pairs.txt > paths.jsonl\n  areakit path maze.lyt --pairs pairs.txt --landmarks 8 > paths.jsonl\n  areakit path module.trx --pairs pairs.txt --landmarks 8 --corner-graph yes > paths.jsonl\n  areakit path m13aa_01a.wok --pairs pairs.txt --threads 2 --mode fast\n  areakit path ttd01_a04_03.mdl --from -4,-4 --to 4,4   (an NWN tile's walkmesh)"
     )]
     Path(PathArgs),
     /// List the resources of capsules (ERF/MOD/SAV/HAK, RIM, KEY) or of a game: size, type, where each comes from and which copies it shadows.
@@ -300,7 +300,7 @@ pub struct RebuildArgs {
 #[derive(Debug, clap::Args)]
 #[command(group(clap::ArgGroup::new("what").required(true).args(["at", "ray"])))]
 pub struct QueryArgs {
-    /// A BWM walkmesh, or an area: a LYT file or a folder holding one.
+    /// A BWM walkmesh, a binary model (KotOR or NWN: its aabb walkmesh), or an area: a LYT file or a folder holding one.
     pub file: PathBuf,
     /// The point X,Y to look at (the face under it and its height).
     #[arg(long, value_name = "X,Y", allow_hyphen_values = true)]
@@ -341,7 +341,7 @@ pub struct TransformArgs {
 /// `areakit render`.
 #[derive(Debug, clap::Args)]
 pub struct RenderArgs {
-    /// A BWM walkmesh, an area (LYT file or folder), or an NWN2 TRX/TRN.
+    /// A BWM walkmesh, an area (LYT file or folder), an NWN2 TRX/TRN, or a binary model (KotOR or NWN: its aabb walkmesh).
     pub input: PathBuf,
     /// The picture to write: `.svg` or `.png`.
     #[arg(short, long)]
@@ -369,7 +369,7 @@ pub struct RenderArgs {
 /// `areakit view`.
 #[derive(Debug, clap::Args)]
 pub struct ViewArgs {
-    /// A BWM walkmesh, an area (LYT file or folder), or an NWN2 TRX/TRN.
+    /// A BWM walkmesh, an area (LYT file or folder), an NWN2 TRX/TRN, or a binary model (KotOR or NWN: its aabb walkmesh).
     pub input: PathBuf,
     /// The HTML page to write.
     #[arg(short, long)]
@@ -404,7 +404,7 @@ pub struct ViewArgs {
 #[derive(Debug, clap::Args)]
 #[command(group(clap::ArgGroup::new("query").required(true).args(["from", "pairs"])))]
 pub struct PathArgs {
-    /// A BWM walkmesh, an area (LYT file or folder), or an NWN2 TRX/TRN.
+    /// A BWM walkmesh, an area (LYT file or folder), an NWN2 TRX/TRN, or a binary model (KotOR or NWN: its aabb walkmesh).
     pub input: PathBuf,
     /// Start: X,Y or X,Y,Z (Z picks the floor where floors overlap).
     #[arg(

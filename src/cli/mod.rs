@@ -195,6 +195,7 @@ fn run_convert(a: ConvertArgs, session: &Session, out: &mut Output) -> Result<u8
             ..Default::default()
         },
         txi: None,
+        ..Default::default()
     };
     let r =
         areakit_app::ops::convert_file(session, &a.input, &a.output, a.to.as_deref(), &options)?;
@@ -389,15 +390,7 @@ fn run_transform(a: TransformArgs, session: &Session, out: &mut Output) -> Resul
         translate,
         remap,
     };
-    let faces = match areakit_app::ops::transform_file(session, &a.input, &a.output, &steps)? {
-        areakit_app::ops::Transformed::Walkmesh(b) => b.faces.len(),
-        areakit_app::ops::Transformed::Model(m) => m
-            .nodes
-            .iter()
-            .filter_map(|n| n.mesh.as_ref())
-            .map(|x| x.faces.len())
-            .sum(),
-    };
+    let faces = areakit_app::ops::transform_file(session, &a.input, &a.output, &steps)?.faces();
     out.line(&format!(
         "{} -> {} ({faces} faces)",
         a.input.display(),

@@ -571,6 +571,7 @@ pub fn validate(doc: &Document) -> Vec<Finding> {
         Document::Vis(v) => vis::validate(v),
         Document::MdlAscii(m) => mdl_ascii::validate(m),
         Document::Mdl(m) => areakit_formats::mdl::validate(m),
+        Document::NwnMdl(m) => areakit_formats::mdl::nwn::validate(m),
         Document::Gff(g) => gff::validate(g),
         Document::TwoDa(t) => twoda::validate(t),
         Document::Erf(e) => erf::validate(e),

@@ -23,6 +23,10 @@ pub struct EncodeOptions {
     /// The TXI a picture converted to TPC carries (`convert` reads `NAME.txi` beside the
     /// input); a TPC's own trailer is kept.
     pub txi: Option<Vec<u8>>,
+    /// The dialect of MDL ASCII compiled to a binary model: `Some(true)` NWN, `Some(false)`
+    /// KotOR; `None`: told from the text ([`mdl::nwn::is_nwn_ascii`]), KotOR when it cannot
+    /// tell.
+    pub nwn: Option<bool>,
 }
 
 /// A decoded file.
@@ -39,6 +43,8 @@ pub enum Document {
     MdlAscii(Box<mdl_ascii::Model>),
     /// A binary model (MDL and MDX).
     Mdl(Box<mdl::Model>),
+    /// An NWN compiled model (one file: its vertex data in the raw-data block).
+    NwnMdl(Box<mdl::nwn::Model>),
     /// An NWN2 terrain file.
     Trx(Box<trx::Trx>),
     /// A GFF file.
@@ -71,7 +77,7 @@ impl Document {
             Document::Lyt(_) => Format::Lyt,
             Document::Vis(_) => Format::Vis,
             Document::MdlAscii(_) => Format::MdlAscii,
-            Document::Mdl(_) => Format::Mdl,
+            Document::Mdl(_) | Document::NwnMdl(_) => Format::Mdl,
             Document::Trx(_) => Format::Trx,
             Document::Gff(_) => Format::Gff,
             Document::TwoDa(_) => Format::TwoDa,
@@ -89,15 +95,21 @@ impl Document {
     /// Decodes `data` (read from `path`, used for detection and messages). A binary MDL's MDX
     /// is read from beside `path` on disk ([`Document::open`] reads it through the session).
     pub fn decode(path: &Path, data: &[u8]) -> Result<Self, Error> {
-        if Format::detect(path, data) == Some(Format::Mdl) {
+        if Format::detect(path, data) == Some(Format::Mdl) && !mdl::is_nwn_layout(data) {
             let mdx = std::fs::read(mdx_path(path)).ok();
             return Self::decode_model(path, data, mdx.as_deref());
         }
         Self::decode_one(path, data)
     }
 
-    /// Decodes a binary MDL with its MDX (`None`: no MDX beside it, read as empty).
+    /// Decodes a binary MDL with its MDX (`None`: no MDX beside it, read as empty); an NWN
+    /// compiled model (told by its structure, [`mdl::is_nwn_layout`]) has no MDX.
     pub fn decode_model(path: &Path, data: &[u8], mdx: Option<&[u8]>) -> Result<Self, Error> {
+        if mdl::is_nwn_layout(data) {
+            return mdl::nwn::read(data)
+                .map(|m| Document::NwnMdl(Box::new(m)))
+                .map_err(|e| Error::invalid(path, e));
+        }
         match mdl::read(data, mdx.unwrap_or_default()) {
             Ok(m) => Ok(Document::Mdl(Box::new(m))),
             Err(e) if mdx.is_none() => Err(Error::invalid(
@@ -117,7 +129,7 @@ impl Document {
             Some(Format::MdlAscii) => {
                 Document::MdlAscii(Box::new(mdl_ascii::read(data).map_err(invalid)?))
             }
-            Some(Format::Mdl) => Document::Mdl(Box::new(mdl::read(data, &[]).map_err(invalid)?)),
+            Some(Format::Mdl) => return Self::decode_model(path, data, Some(&[])),
             Some(Format::Trx) => Document::Trx(Box::new(trx::read(data).map_err(invalid)?)),
             Some(Format::Gff) => Document::Gff(Box::new(gff::read(data).map_err(invalid)?)),
             Some(Format::TwoDa) => Document::TwoDa(Box::new(twoda::read(data).map_err(invalid)?)),
@@ -165,7 +177,7 @@ impl Document {
     /// Decodes `data`, already read from `path` through `session`; a binary model's MDX is read
     /// from beside it through the session too.
     pub fn decode_read(session: &Session, path: &Path, data: &[u8]) -> Result<Self, Error> {
-        if Format::detect(path, data) == Some(Format::Mdl) {
+        if Format::detect(path, data) == Some(Format::Mdl) && !mdl::is_nwn_layout(data) {
             let mdx = session.read(&mdx_path(path)).ok();
             return Self::decode_model(path, data, mdx.as_deref());
         }
@@ -189,13 +201,34 @@ impl Document {
                 let (a, x) = mdl::write(m).map_err(enc)?;
                 return Ok(vec![(path.to_path_buf(), a), (mdx_path(path), x)]);
             }
+            (Document::NwnMdl(m), Format::Mdl) => {
+                return Ok(vec![(path.to_path_buf(), mdl::nwn::write(m).map_err(enc)?)]);
+            }
+            // A text model compiled in NWN's dialect: one file, derived data as the game's
+            // compiler derives it.
+            (Document::MdlAscii(t), Format::Mdl)
+                if options.nwn.or_else(|| mdl::nwn::is_nwn_ascii(t)) == Some(true) =>
+            {
+                let mut c = mdl::nwn::from_ascii(t).map_err(|e| Error::invalid(path, e))?;
+                areakit_area::nwn_models::derive_compiled(&mut c);
+                return Ok(vec![(
+                    path.to_path_buf(),
+                    mdl::nwn::write(&c.model).map_err(enc)?,
+                )]);
+            }
             // A text model compiled: the KotOR dialect, K2 when a mesh has K2-only properties.
             (Document::MdlAscii(t), Format::Mdl) => {
                 let mut m =
                     mdl::from_ascii(t, mdl::ascii_game(t)).map_err(|e| Error::invalid(path, e))?;
-                areakit_area::models::build_missing_aabb_trees(&mut m);
+                areakit_area::models::derive_compiled(&mut m);
                 let (a, x) = mdl::write(&m).map_err(enc)?;
                 return Ok(vec![(path.to_path_buf(), a), (mdx_path(path), x)]);
+            }
+            (Document::NwnMdl(m), Format::MdlAscii) => {
+                return Ok(vec![(
+                    path.to_path_buf(),
+                    mdl_ascii::write(&mdl::nwn::to_ascii(m)),
+                )]);
             }
             (Document::Mdl(m), Format::MdlAscii) => {
                 let text = mdl::to_ascii(m);
@@ -254,6 +287,7 @@ impl Document {
                 Ok(mdl_ascii::write_canonical(m).into_bytes())
             }
             (Document::MdlAscii(m), Format::MdlAscii) => Ok(mdl_ascii::write(m)),
+            (Document::NwnMdl(m), Format::Mdl) => mdl::nwn::write(m).map_err(enc),
             (Document::Mdl(_), Format::Mdl) => Err(Error::usage(format!(
                 "{}: a binary model is written as two files (MDL and MDX): encode_files",
                 path.display()
@@ -301,6 +335,19 @@ impl Document {
                 doc.format().name(),
                 to.name()
             ))),
+        }
+    }
+}
+
+impl Document {
+    /// A binary model's walkmesh (its aabb nodes' faces in model space, every derived table
+    /// rebuilt: what `query`, `path` and `render` use for a model alone), KotOR's or NWN's;
+    /// `None` for other documents.
+    pub fn model_walkmesh(&self) -> Option<Result<bwm::Bwm, areakit_geometry::MeshError>> {
+        match self {
+            Document::Mdl(m) => Some(areakit_area::models::model_walkmesh(m)),
+            Document::NwnMdl(m) => Some(areakit_area::nwn_models::model_walkmesh(m)),
+            _ => None,
         }
     }
 }

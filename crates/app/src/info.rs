@@ -484,7 +484,7 @@ pub struct BifInfo {
 pub struct ModelInfo {
     /// `"mdl"`.
     pub format: &'static str,
-    /// `"k1"` or `"k2"`, from the data.
+    /// `"k1"` or `"k2"` (KotOR), `"nwn"` (an NWN compiled model), from the data.
     pub game: &'static str,
     /// The model's name.
     pub name: String,
@@ -521,31 +521,73 @@ pub struct NodeCounts {
 
 /// The `info` of a binary model.
 pub fn model_info(m: &areakit_formats::mdl::Model) -> ModelInfo {
+    let h = &m.header;
+    compiled_info(
+        [m.game.name(), "mdl"],
+        [m.geometry.name.as_string(), h.supermodel.as_string()],
+        (h.classification, h.radius, h.animation_scale),
+        [h.bounds_min, h.bounds_max],
+        m.nodes.iter().map(|n| {
+            let mesh = n.mesh.as_ref().map(|x| (x.vertex_count(), x.faces.len()));
+            (n.kind_name(), mesh)
+        }),
+        m.animations.len(),
+    )
+}
+
+/// The `info` of an NWN compiled model: the keys of [`ModelInfo`], `game` `"nwn"`, the
+/// counts taken as for KotOR (geometry nodes, nodes with mesh data, their vertices and faces).
+pub fn nwn_model_info(m: &areakit_formats::mdl::nwn::Model) -> ModelInfo {
+    let h = &m.header;
+    compiled_info(
+        ["nwn", "mdl"],
+        [m.name(), h.supermodel.as_string()],
+        (h.classification, h.radius, h.animation_scale),
+        [h.bounds_min, h.bounds_max],
+        m.nodes.iter().map(|n| {
+            let mesh = n.mesh.as_ref().map(|x| (x.vertex_count(), x.faces.len()));
+            (n.kind_name(), mesh)
+        }),
+        m.animations.len(),
+    )
+}
+
+/// A compiled model's [`ModelInfo`] from its game and format, name and supermodel,
+/// classification, radius and animation scale, box, per node its type name and (with mesh
+/// data) vertex and face counts, and animation count.
+fn compiled_info(
+    [game, format]: [&'static str; 2],
+    [name, supermodel]: [String; 2],
+    (classification, radius, animation_scale): (u8, f32, f32),
+    [min, max]: [[f32; 3]; 2],
+    nodes: impl Iterator<Item = (&'static str, Option<(usize, usize)>)>,
+    animations: usize,
+) -> ModelInfo {
     let mut by_type = BTreeMap::new();
-    for n in &m.nodes {
-        *by_type.entry(n.kind_name().to_string()).or_insert(0) += 1;
+    let (mut total, mut count, mut vertices, mut faces) = (0, 0, 0, 0);
+    for (kind, mesh) in nodes {
+        *by_type.entry(kind.to_string()).or_insert(0) += 1;
+        total += 1;
+        if let Some((v, f)) = mesh {
+            count += 1;
+            vertices += v;
+            faces += f;
+        }
     }
-    let meshes = m.nodes.iter().filter_map(|n| n.mesh.as_ref());
     ModelInfo {
-        format: "mdl",
-        game: m.game.name(),
-        name: m.geometry.name.as_string(),
-        supermodel: m.header.supermodel.as_string(),
-        classification: m.header.classification,
-        nodes: NodeCounts {
-            total: m.nodes.len(),
-            by_type,
-        },
-        meshes: meshes.clone().count(),
-        vertices: meshes.clone().map(|x| x.vertex_count()).sum(),
-        faces: meshes.map(|x| x.faces.len()).sum(),
-        animations: m.animations.len(),
-        bounds: Bounds {
-            min: m.header.bounds_min,
-            max: m.header.bounds_max,
-        },
-        radius: m.header.radius,
-        animation_scale: m.header.animation_scale,
+        format,
+        game,
+        name,
+        supermodel,
+        classification,
+        nodes: NodeCounts { total, by_type },
+        meshes: count,
+        vertices,
+        faces,
+        animations,
+        bounds: Bounds { min, max },
+        radius,
+        animation_scale,
     }
 }
 
@@ -586,6 +628,7 @@ pub fn info(path: &Path, doc: &Document) -> InfoReport {
             })
         }
         Document::Mdl(m) => InfoBody::Mdl(model_info(m)),
+        Document::NwnMdl(m) => InfoBody::Mdl(nwn_model_info(m)),
         Document::Trx(t) => InfoBody::Trx(trx_info(t)),
         Document::Gff(g) => {
             let s = g.summary();

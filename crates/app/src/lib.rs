@@ -25,7 +25,9 @@
 pub use areakit_formats as formats;
 pub use areakit_geometry as geometry;
 
-pub use areakit_area::{area, install, module, navigation, objects, pth, resources, walkmesh};
+pub use areakit_area::{
+    area, install, module, navigation, nwn_models, objects, pth, resources, walkmesh,
+};
 
 pub mod ascii_walkmesh;
 pub mod bake;

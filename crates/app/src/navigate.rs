@@ -26,7 +26,8 @@ pub fn ground_of(opened: &Opened) -> Result<Ground, Error> {
     }
 }
 
-/// The walkable ground of one file's bytes: a BWM walkmesh or an NWN2 TRX/TRN.
+/// The walkable ground of one file's bytes: a BWM walkmesh, an NWN2 TRX/TRN, or a binary model
+/// (KotOR's with the MDX beside it, or NWN's) through its aabb walkmesh.
 pub fn file_source(path: &Path, data: &[u8]) -> Result<NavSource, Error> {
     let name = path
         .file_stem()
@@ -42,8 +43,20 @@ pub fn file_source(path: &Path, data: &[u8]) -> Result<NavSource, Error> {
         let m = bwm::read(data).map_err(|e| Error::invalid(path, e))?;
         return Ok(NavSource::from_bwm(&m, &name));
     }
+    if crate::format::is_binary_mdl(data)
+        && let Some(ground) = crate::document::Document::decode(path, data)?.model_walkmesh()
+    {
+        let m = ground.map_err(|e| Error::geometry(path, e))?;
+        if m.faces.is_empty() {
+            return Err(Error::usage(format!(
+                "{}: the model has no aabb (walkmesh) node to walk on",
+                path.display()
+            )));
+        }
+        return Ok(NavSource::from_bwm(&m, &name));
+    }
     Err(Error::usage(format!(
-        "{}: expected a BWM walkmesh (WOK/PWK/DWK), an area (LYT file, folder, capsule) or an NWN2 TRX/TRN",
+        "{}: expected a BWM walkmesh (WOK/PWK/DWK), an area (LYT file, folder, capsule), an NWN2 TRX/TRN or a binary model with an aabb walkmesh",
         path.display()
     )))
 }

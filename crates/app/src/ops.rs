@@ -22,10 +22,10 @@ const QUERY_INPUT: &str = "a BWM walkmesh (WOK/PWK/DWK), a binary model or an ar
 /// The walkmesh a query of a file answers from: a BWM, or a binary model's aabb walkmesh.
 fn query_mesh(session: &Session, path: &Path, data: &[u8]) -> Result<Bwm, Error> {
     if Format::detect(path, data) == Some(Format::Mdl) {
-        let Document::Mdl(m) = Document::decode_read(session, path, data)? else {
-            return Err(not_a(path, Format::Mdl, QUERY_INPUT));
-        };
-        return areakit_area::models::model_walkmesh(&m).map_err(|e| Error::geometry(path, e));
+        return Document::decode_read(session, path, data)?
+            .model_walkmesh()
+            .ok_or_else(|| not_a(path, Format::Mdl, QUERY_INPUT))?
+            .map_err(|e| Error::geometry(path, e));
     }
     decode_bwm(path, data, QUERY_INPUT)
 }
@@ -185,6 +185,29 @@ pub enum Transformed {
     Walkmesh(Box<Bwm>),
     /// A binary model (written as the output and its `.mdx`).
     Model(Box<areakit_formats::mdl::Model>),
+    /// An NWN compiled model (one file).
+    NwnModel(Box<areakit_formats::mdl::nwn::Model>),
+}
+
+impl Transformed {
+    /// The faces of the walkmesh, or of every mesh of the model.
+    pub fn faces(&self) -> usize {
+        match self {
+            Transformed::Walkmesh(b) => b.faces.len(),
+            Transformed::Model(m) => m
+                .nodes
+                .iter()
+                .filter_map(|n| n.mesh.as_ref())
+                .map(|x| x.faces.len())
+                .sum(),
+            Transformed::NwnModel(m) => m
+                .nodes
+                .iter()
+                .filter_map(|n| n.mesh.as_ref())
+                .map(|x| x.faces.len())
+                .sum(),
+        }
+    }
 }
 
 impl TransformSteps {
@@ -227,6 +250,21 @@ pub fn transform_model(
     Ok(())
 }
 
+/// Transforms an NWN compiled model in place ([`areakit_area::nwn_models::transform`]).
+/// Transition renumbering applies to walkmeshes only.
+pub fn transform_nwn_model(
+    model: &mut areakit_formats::mdl::nwn::Model,
+    steps: &TransformSteps,
+) -> Result<(), Error> {
+    if !steps.remap.is_empty() {
+        return Err(Error::usage(
+            "transition renumbering applies to walkmeshes, not to a model",
+        ));
+    }
+    areakit_area::nwn_models::transform(model, &steps.transforms()?);
+    Ok(())
+}
+
 /// Transforms a walkmesh or a binary model ([`TransformSteps`]) and writes it atomically;
 /// returns it. A model moves with its walkmesh: the same steps applied to a room's model and
 /// its WOK keep the two in agreement ([`areakit_area::models::transform`]); transition
@@ -241,11 +279,24 @@ pub fn transform_file(
     let list = steps.transforms()?;
     let data = session.read(input)?;
     if Format::detect(input, &data) == Some(Format::Mdl) {
-        let Document::Mdl(mut model) = Document::decode_read(session, input, &data)? else {
-            return Err(Error::usage(format!(
-                "{}: not a binary model",
-                input.display()
-            )));
+        let mut model = match Document::decode_read(session, input, &data)? {
+            Document::Mdl(m) => m,
+            Document::NwnMdl(mut m) => {
+                transform_nwn_model(&mut m, steps).map_err(|e| match e {
+                    Error::Usage(msg) => Error::usage(format!("{}: {msg}", input.display())),
+                    e => e,
+                })?;
+                let bytes =
+                    areakit_formats::mdl::nwn::write(&m).map_err(|e| Error::encode(output, e))?;
+                write_atomic(output, &bytes)?;
+                return Ok(Transformed::NwnModel(m));
+            }
+            _ => {
+                return Err(Error::usage(format!(
+                    "{}: not a binary model",
+                    input.display()
+                )));
+            }
         };
         transform_model(&mut model, steps).map_err(|e| match e {
             Error::Usage(m) => Error::usage(format!("{}: {m}", input.display())),
@@ -319,6 +370,17 @@ pub fn convert_file(
 ) -> Result<ConvertReport, Error> {
     refuse_overwrite(input, output, false)?;
     let doc = Document::open(session, input)?;
+    // The dialect of a text model: told by its content, else a bare `.mdl` is NWN's (NWN keeps
+    // its source models as `.mdl`, KotOR's tools write `.mdl.ascii`).
+    let mut options = options.clone();
+    if let Document::MdlAscii(t) = &doc
+        && options.nwn.is_none()
+    {
+        options.nwn = Some(
+            areakit_formats::mdl::nwn::is_nwn_ascii(t)
+                .unwrap_or(Format::from_extension(input) == Some(Format::Mdl)),
+        );
+    }
     let target = match to {
         Some(name) => Format::from_name(name).ok_or_else(|| {
             let names: Vec<_> = Format::ALL.iter().map(|f| f.name()).collect();
@@ -327,14 +389,11 @@ pub fn convert_file(
                 names.join(", ")
             ))
         })?,
-        // `.mdl` names the binary model, but a text model converted to `.mdl` stays text (NWN
-        // keeps its source models as `.mdl`); `--to mdl` asks for the binary model.
+        // `.mdl` names the binary model, but NWN's text model converted to `.mdl` stays text
+        // (NWN keeps its source models as `.mdl`); `--to mdl-bin` asks for the binary model.
         None => match Format::from_extension(output) {
-            // `m.mdl.ascii -> out.mdl` compiles; `nwn.mdl -> out.mdl` (text to text) does not.
-            Some(Format::Mdl)
-                if doc.format() == Format::MdlAscii
-                    && Format::from_extension(input) == Some(Format::Mdl) =>
-            {
+            // KotOR's `m.mdl.ascii -> out.mdl` compiles; NWN's text to `.mdl` does not.
+            Some(Format::Mdl) if doc.format() == Format::MdlAscii && options.nwn == Some(true) => {
                 Format::MdlAscii
             }
             Some(f) => f,

@@ -391,19 +391,31 @@ fn model_picture(
     with_findings: bool,
     no_models: bool,
 ) -> Result<(MapInput, DrawnOverlays), Error> {
-    let crate::document::Document::Mdl(m) =
-        crate::document::Document::decode_read(session, input, data)?
-    else {
-        return Err(Error::usage(format!(
-            "{}: not a binary model",
-            input.display()
-        )));
+    use crate::document::Document;
+    let doc = Document::decode_read(session, input, data)?;
+    let (ground, triangles, findings) = match &doc {
+        Document::Mdl(m) => (
+            areakit_area::models::model_walkmesh(m),
+            model_triangles(m, [0.0; 3]),
+            mdl::validate(m),
+        ),
+        Document::NwnMdl(m) => (
+            areakit_area::nwn_models::model_walkmesh(m),
+            nwn_model_triangles(m, [0.0; 3]),
+            mdl::nwn::validate(m),
+        ),
+        _ => {
+            return Err(Error::usage(format!(
+                "{}: not a binary model",
+                input.display()
+            )));
+        }
     };
-    let ground = areakit_area::models::model_walkmesh(&m).map_err(|e| Error::geometry(input, e))?;
+    let ground = ground.map_err(|e| Error::geometry(input, e))?;
     let loops = if no_models {
         Vec::new()
     } else {
-        model_outline(&model_triangles(&m, [0.0; 3]))
+        model_outline(&triangles)
     };
     if !loops.is_empty() {
         map.models = vec![MapModel {
@@ -412,7 +424,7 @@ fn model_picture(
         }];
     }
     if with_findings {
-        map.findings = mdl::validate(&m).into_iter().map(|f| (0, f)).collect();
+        map.findings = findings.into_iter().map(|f| (0, f)).collect();
     }
     map.rooms = vec![(None, ground)];
     Ok((map, DrawnOverlays::default()))
@@ -424,14 +436,34 @@ fn model_picture(
 /// corner, and faces seen edge-on from above (walls), are left out.
 pub fn model_triangles(m: &mdl::Model, offset: [f32; 3]) -> Vec<[[f32; 2]; 3]> {
     let world = m.world_transforms();
+    let meshes = m.nodes.iter().enumerate().filter_map(|(i, n)| {
+        let mesh = n.mesh.as_ref()?;
+        let drawn = n.aabb.is_none() && n.flags & mdl::flags::AABB == 0 && mesh.render != 0;
+        drawn.then(|| (world[i], &mesh.positions[..], &mesh.faces[..]))
+    });
+    plan_triangles(meshes, offset)
+}
+
+/// [`model_triangles`] of an NWN compiled model.
+pub fn nwn_model_triangles(m: &mdl::nwn::Model, offset: [f32; 3]) -> Vec<[[f32; 2]; 3]> {
+    let world = areakit_area::nwn_models::world_transforms(m);
+    let meshes = m.nodes.iter().enumerate().filter_map(|(i, n)| {
+        let mesh = n.mesh.as_ref()?;
+        let drawn = !areakit_area::nwn_models::is_walkmesh_node(n) && mesh.render != 0;
+        drawn.then(|| (world[i], mesh.positions(), &mesh.faces[..]))
+    });
+    plan_triangles(meshes, offset)
+}
+
+/// The faces of placed meshes (model-space rotation and translation, vertices, faces) in plan,
+/// moved by `offset`; faces with a missing or non-finite corner or seen edge-on are left out.
+fn plan_triangles<'a>(
+    meshes: impl Iterator<Item = ((mdl::quat::Quat, [f64; 3]), &'a [[f32; 3]], &'a [mdl::Face])>,
+    offset: [f32; 3],
+) -> Vec<[[f32; 2]; 3]> {
     let offset = offset.map(|c| if c.is_finite() { f64::from(c) } else { 0.0 });
     let mut out = Vec::new();
-    for (i, n) in m.nodes.iter().enumerate() {
-        let Some(mesh) = &n.mesh else { continue };
-        if n.aabb.is_some() || n.flags & mdl::flags::AABB != 0 || mesh.render == 0 {
-            continue;
-        }
-        let (q, t) = world[i];
+    for ((q, t), positions, faces) in meshes {
         let place = |v: [f32; 3]| -> [f32; 2] {
             let p = mdl::quat::rotate(q, v.map(f64::from));
             [
@@ -439,8 +471,8 @@ pub fn model_triangles(m: &mdl::Model, offset: [f32; 3]) -> Vec<[[f32; 2]; 3]> {
                 (p[1] + t[1] + offset[1]) as f32,
             ]
         };
-        let plan: Vec<[f32; 2]> = mesh.positions.iter().map(|&v| place(v)).collect();
-        for f in &mesh.faces {
+        let plan: Vec<[f32; 2]> = positions.iter().map(|&v| place(v)).collect();
+        for f in faces {
             let Some(c) = f
                 .vertices
                 .iter()

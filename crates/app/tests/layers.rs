@@ -65,33 +65,7 @@ fn imports() -> BTreeMap<String, BTreeSet<String>> {
 fn the_modules_import_no_cycle() {
     let graph = imports();
     assert!(graph.len() >= 15, "read {} modules", graph.len());
-    // Depth-first search with colours; a grey module met again closes a cycle.
-    fn visit<'a>(
-        m: &'a str,
-        graph: &'a BTreeMap<String, BTreeSet<String>>,
-        state: &mut BTreeMap<&'a str, u8>,
-        path: &mut Vec<&'a str>,
-    ) {
-        match state.get(m) {
-            Some(2) => return,
-            Some(1) => {
-                let start = path.iter().position(|x| *x == m).unwrap();
-                panic!("import cycle: {} -> {m}", path[start..].join(" -> "));
-            }
-            _ => {}
-        }
-        state.insert(m, 1);
-        path.push(m);
-        for d in graph.get(m).into_iter().flatten() {
-            if graph.contains_key(d.as_str()) {
-                visit(d, graph, state, path);
-            }
-        }
-        path.pop();
-        state.insert(m, 2);
-    }
-    let mut state = BTreeMap::new();
-    for m in graph.keys() {
-        visit(m, &graph, &mut state, &mut Vec::new());
+    if let Some(cycle) = areakit_testkit::import_cycle(&graph) {
+        panic!("import cycle: {}", cycle.join(" -> "));
     }
 }

@@ -8,6 +8,8 @@
 //!   and the `--objects` JSON file;
 //! - [`module`]: a module as one area: the area of its IFO (or a named one) with the placeables
 //!   and doors of its GIT, each with its walkmesh placed, and the module's checks;
+//! - [`models`], [`nwn_models`]: KotOR and NWN compiled models against the geometry (walkmesh
+//!   faces, transforms, what compiling derives);
 //! - [`resources`]: where an area's resources come from (a folder; capsules and installs answer
 //!   the same [`resources::Resources`] question).
 //!
@@ -24,6 +26,7 @@ pub mod minimap;
 pub mod models;
 pub mod module;
 pub mod navigation;
+pub mod nwn_models;
 pub mod objects;
 pub mod pth;
 pub mod relink;

@@ -76,11 +76,19 @@ pub fn walkmesh_faces(m: &Model) -> Vec<ModelFace> {
 /// materials, and every derived table rebuilt (what `render`, `view` and `query` use for a model
 /// alone). Empty when the model has no aabb node.
 pub fn model_walkmesh(m: &Model) -> Result<areakit_formats::bwm::Bwm, areakit_geometry::MeshError> {
+    walkmesh_of_faces(&walkmesh_faces(m))
+}
+
+/// A walkmesh of model faces (KotOR's or NWN's aabb nodes, in model space), their materials
+/// kept, corners at the same place one vertex (so that faces sharing an edge are neighbours)
+/// and every derived table rebuilt. Empty without faces.
+pub fn walkmesh_of_faces(
+    faces: &[ModelFace],
+) -> Result<areakit_formats::bwm::Bwm, areakit_geometry::MeshError> {
     use areakit_formats::bwm::{Bwm, Face, Material};
     let mut ground = Bwm::default();
-    // Corners at the same place are one vertex, so that faces sharing an edge are neighbours.
     let mut index: std::collections::HashMap<[u32; 3], u32> = Default::default();
-    for f in walkmesh_faces(m) {
+    for f in faces {
         let vertices = f.corners.map(|c| {
             *index.entry(c.map(f32::to_bits)).or_insert_with(|| {
                 ground.vertices.push(c);
@@ -393,12 +401,12 @@ fn map_orientation_keys(n: &mut Node, c: &Controller, f: impl Fn(Quat) -> Quat) 
 }
 
 /// The mirror of a vector.
-fn mv(axis: Axis, v: [f32; 3]) -> [f32; 3] {
+pub(crate) fn mv(axis: Axis, v: [f32; 3]) -> [f32; 3] {
     Transform::Mirror(axis).vector(v)
 }
 
 /// A rotation conjugated by the mirror: the mirror image of the rotation.
-fn mq(axis: Axis, q: Quat) -> Quat {
+pub(crate) fn mq(axis: Axis, q: Quat) -> Quat {
     match axis {
         Axis::X => [q[0], q[1], -q[2], -q[3]],
         Axis::Y => [q[0], -q[1], q[2], -q[3]],
@@ -414,13 +422,8 @@ fn mirror(m: &mut Model, axis: Axis) {
             mirror_node(n, axis, true);
         }
     }
-    let (min, max) = (m.header.bounds_min, m.header.bounds_max);
-    let k = match axis {
-        Axis::X => 0,
-        Axis::Y => 1,
-    };
-    m.header.bounds_min[k] = -max[k];
-    m.header.bounds_max[k] = -min[k];
+    let h = &mut m.header;
+    mirror_box(axis, &mut h.bounds_min, &mut h.bounds_max);
 }
 
 fn mirror_node(n: &mut Node, axis: Axis, animation: bool) {
@@ -449,12 +452,8 @@ fn mirror_node(n: &mut Node, axis: Axis, animation: bool) {
     if animation {
         return;
     }
-    let k = match axis {
-        Axis::X => 0,
-        Axis::Y => 1,
-    };
     if let Some(mesh) = &mut n.mesh {
-        mirror_mesh(mesh, axis, k);
+        mirror_mesh(mesh, axis);
     }
     if let Some(s) = &mut n.skin {
         for q in &mut s.qbones {
@@ -479,7 +478,7 @@ fn mirror_node(n: &mut Node, axis: Axis, animation: bool) {
     }
 }
 
-fn mirror_mesh(mesh: &mut Mesh, axis: Axis, k: usize) {
+fn mirror_mesh(mesh: &mut Mesh, axis: Axis) {
     for v in mesh.positions.iter_mut() {
         *v = mv(axis, *v);
     }
@@ -495,21 +494,108 @@ fn mirror_mesh(mesh: &mut Mesh, axis: Axis, k: usize) {
             }
         }
     }
-    for f in &mut mesh.faces {
+    mirror_faces(
+        axis,
+        &mut mesh.faces,
+        &mut mesh.index_lists,
+        [
+            &mut mesh.bounds_min,
+            &mut mesh.bounds_max,
+            &mut mesh.average,
+        ],
+    );
+}
+
+/// Mirrors a mesh's faces (planes, winding, adjacency), index lists, box and average point
+/// across `axis` (both games' meshes keep these alike).
+pub(crate) fn mirror_faces(
+    axis: Axis,
+    faces: &mut [mdl::Face],
+    index_lists: &mut [Vec<u16>],
+    [min, max, average]: [&mut [f32; 3]; 3],
+) {
+    for f in faces {
         f.normal = mv(axis, f.normal);
         f.vertices.swap(1, 2);
         // Edges (a,b), (b,c), (c,a) become (a,c), (c,b), (b,a).
         f.adjacent.swap(0, 2);
     }
-    for list in &mut mesh.index_lists {
+    for list in index_lists {
         for tri in list.chunks_exact_mut(3) {
             tri.swap(1, 2);
         }
     }
-    let (min, max) = (mesh.bounds_min, mesh.bounds_max);
-    mesh.bounds_min[k] = -max[k];
-    mesh.bounds_max[k] = -min[k];
-    mesh.average = mv(axis, mesh.average);
+    mirror_box(axis, min, max);
+    *average = mv(axis, *average);
+}
+
+/// Mirrors a box across `axis`.
+pub(crate) fn mirror_box(axis: Axis, min: &mut [f32; 3], max: &mut [f32; 3]) {
+    let k = match axis {
+        Axis::X => 0,
+        Axis::Y => 1,
+    };
+    (min[k], max[k]) = (-max[k], -min[k]);
+}
+
+/// What the game's compiler derives from the geometry of a model compiled from MDL ASCII
+/// (`mdl::from_ascii`, which keeps only what the text says): each mesh's face planes,
+/// adjacency (through shared edge positions), bounds, average point, radius and area
+/// ([`areakit_geometry::model_mesh`]), the model's bounds and radius when the text gave none,
+/// and the AABB trees the text did not list ([`build_missing_aabb_trees`]).
+pub fn derive_compiled(m: &mut Model) {
+    use areakit_geometry::model_mesh;
+    for n in &mut m.nodes {
+        let Some(mesh) = n.mesh.as_mut() else {
+            continue;
+        };
+        let faces: Vec<[u16; 3]> = mesh.faces.iter().map(|f| f.vertices).collect();
+        let planes = model_mesh::face_planes(&mesh.positions, &faces);
+        let adjacent = model_mesh::edge_adjacency(&mesh.positions, &faces);
+        for ((f, (normal, distance)), adj) in mesh.faces.iter_mut().zip(planes).zip(adjacent) {
+            f.normal = normal;
+            f.distance = distance;
+            f.adjacent = adj;
+        }
+        if let Some(e) = model_mesh::extent(&mesh.positions, &faces) {
+            mesh.bounds_min = e.min;
+            mesh.bounds_max = e.max;
+            mesh.average = e.average;
+            mesh.radius = e.radius;
+            mesh.total_area = e.area;
+        }
+    }
+    let h = &m.header;
+    if h.bounds_min == [0.0; 3] && h.bounds_max == [0.0; 3] {
+        model_bounds(m);
+    }
+    if m.header.radius == 0.0 {
+        let half = (0..3).map(|k| (m.header.bounds_max[k] - m.header.bounds_min[k]) / 2.0);
+        m.header.radius = half.map(|x| x * x).sum::<f32>().sqrt();
+    }
+    build_missing_aabb_trees(m);
+}
+
+/// The model's box: every mesh vertex placed by its node's model-space transform.
+fn model_bounds(m: &mut Model) {
+    let world = m.world_transforms();
+    let mut lo = [f32::INFINITY; 3];
+    let mut hi = [f32::NEG_INFINITY; 3];
+    for (i, n) in m.nodes.iter().enumerate() {
+        let Some(mesh) = &n.mesh else { continue };
+        for p in &mesh.positions {
+            let w = qrotate(world[i].0, f64s(*p));
+            for k in 0..3 {
+                let x = (w[k] + world[i].1[k]) as f32;
+                lo[k] = lo[k].min(x);
+                hi[k] = hi[k].max(x);
+            }
+        }
+    }
+    if lo[0].is_finite() {
+        m.header.bounds_min = lo;
+        m.header.bounds_max = hi;
+    }
 }
 
 /// Builds the tree of every aabb node whose tree is empty (a model compiled from MDL ASCII
@@ -528,14 +614,16 @@ pub fn build_missing_aabb_trees(m: &mut Model) {
 /// A model's AABB tree over its mesh's faces, built as the game's walkmesh compiler builds a
 /// WOK's (pre-order, one leaf per face).
 pub fn rebuild_aabb(mesh: &Mesh) -> Aabb {
+    aabb_of_faces(&mesh.positions, &mesh.faces)
+}
+
+/// An AABB tree over `faces` of `positions`, as the game's walkmesh compiler builds one
+/// (pre-order, one leaf per face); both games' compiled models use it.
+pub fn aabb_of_faces(positions: &[[f32; 3]], faces: &[mdl::Face]) -> Aabb {
     let g = areakit_geometry::Mesh {
-        vertices: mesh.positions.clone(),
-        faces: mesh
-            .faces
-            .iter()
-            .map(|f| f.vertices.map(u32::from))
-            .collect(),
-        walkable: vec![true; mesh.faces.len()],
+        vertices: positions.to_vec(),
+        faces: faces.iter().map(|f| f.vertices.map(u32::from)).collect(),
+        walkable: vec![true; faces.len()],
     };
     let nodes = areakit_geometry::aabb::build(&g);
     let child = |c: u32| (c != areakit_geometry::NO_CHILD).then_some(c);

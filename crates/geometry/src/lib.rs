@@ -4,6 +4,8 @@
 //!   from them;
 //! - [`derive`](mod@derive): rebuilding the derived tables ([`derive::rebuild`]);
 //! - [`aabb`]: the AABB tree (build and checks);
+//! - [`model_mesh`]: what a model compiler derives from a mesh (face planes, adjacency by edge
+//!   positions, extent, smoothed vertex normals);
 //! - [`query`]: face / height at a point, nearest walkable point, ray casts, multi-room areas;
 //! - [`transform`]: translate, rotate, mirror, transition remapping;
 //! - [`analysis`]: geometric defects (degenerate, duplicate, non-manifold, T-junctions, ...);
@@ -16,6 +18,7 @@ pub mod aabb;
 pub mod analysis;
 pub mod derive;
 mod mesh;
+pub mod model_mesh;
 pub mod nav;
 pub mod query;
 pub mod transform;

@@ -11,6 +11,7 @@
 
 pub mod gltf;
 pub mod import;
+mod nwn_scene;
 pub mod obj;
 pub mod scene;
 pub mod textures;

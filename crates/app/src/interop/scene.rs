@@ -261,6 +261,7 @@ fn scene_of(opened: &Opened, input: &Path, walkable_only: bool) -> Result<Scene,
         }
         Document::MdlAscii(m) => add_model(&mut scene, m, &stem, walkable_only),
         Document::Mdl(m) => add_binary_model(&mut scene, m, None),
+        Document::NwnMdl(m) => super::nwn_scene::add_nwn_model(&mut scene, m),
         other => {
             return Err(Error::usage(format!(
                 "{}: {} has no geometry to export (expected a walkmesh, an area, a TRX or an MDL model)",
@@ -635,18 +636,7 @@ fn add_binary_model(scene: &mut Scene, m: &mdl::Model, parent: Option<usize>) {
         else {
             continue;
         };
-        scene.skins.push(s);
-        let node = &mut scene.nodes[si];
-        node.skin = Some(scene.skins.len() - 1);
-        if let Some(mesh) = &mut node.mesh {
-            mesh.joints = joints;
-            mesh.weights = weights;
-        }
-        if fallbacks > 0
-            && let Value::Object(map) = &mut node.extras
-        {
-            map.insert("unweighted_vertices".into(), json!(fallbacks));
-        }
+        attach_skin(scene, si, s, (joints, weights, fallbacks));
     }
     let mut skipped = Vec::new();
     for a in &m.animations {
@@ -677,28 +667,60 @@ fn mdx_matches(me: &mdl::Mesh) -> bool {
 }
 
 /// A mesh of a binary model: the MDL's positions, the MDX's normals (made unit length; ones
-/// without a direction become +z, counted) and first UV set when they have a row per vertex
-/// (and the rows are the mesh's: [`mdx_matches`]), and every face whose vertices exist, as one
-/// group named by the texture (as first spelt: `spellings` maps lower case to it, the game's
-/// names being case-insensitive).
+/// without a direction become +z, counted) and first two UV sets when they have a row per
+/// vertex (and the rows are the mesh's: [`mdx_matches`]), and every face whose vertices exist,
+/// as one group named by the texture (as first spelt: `spellings` maps lower case to it, the
+/// game's names being case-insensitive), with its lightmap.
 fn binary_mesh(me: &mdl::Mesh, spellings: &mut HashMap<String, String>) -> (Option<Mesh>, usize) {
-    let nv = me.positions.len();
     let mdx = mdx_matches(me);
-    let mut triangles = Vec::with_capacity(me.faces.len());
-    let mut faces = Vec::with_capacity(me.faces.len());
-    for (fi, f) in me.faces.iter().enumerate() {
+    let v = &me.vertices;
+    textured_mesh(
+        &MeshSource {
+            positions: &me.positions,
+            normals: mdx.then_some(&v.normals[..]),
+            uvs: [mdx.then_some(&v.uvs[0][..]), mdx.then_some(&v.uvs[1][..])],
+            faces: &me.faces,
+            textures: [me.texture0.as_string(), me.texture1.as_string()],
+        },
+        spellings,
+    )
+}
+
+/// What a model mesh of either game gives the scene.
+pub(super) struct MeshSource<'a> {
+    pub positions: &'a [[f32; 3]],
+    pub normals: Option<&'a [[f32; 3]]>,
+    /// The diffuse texture's UVs and the lightmap's.
+    pub uvs: [Option<&'a [[f32; 2]]>; 2],
+    pub faces: &'a [mdl::Face],
+    /// The diffuse texture and the lightmap (none or `NULL`: none).
+    pub textures: [String; 2],
+}
+
+/// A model mesh for the scene: its positions, the normals (made unit length; ones without a
+/// direction become +z, counted) and UVs when they have one row per vertex, and every face
+/// whose vertices exist, as one group named by the texture (as first spelt: `spellings` maps
+/// lower case to it, the game's names being case-insensitive; none or `NULL`: untextured), the
+/// lightmap drawn with the second UV set (without one it cannot be placed).
+pub(super) fn textured_mesh(
+    src: &MeshSource,
+    spellings: &mut HashMap<String, String>,
+) -> (Option<Mesh>, usize) {
+    let nv = src.positions.len();
+    let mut triangles = Vec::with_capacity(src.faces.len());
+    let mut kept = Vec::with_capacity(src.faces.len());
+    for (fi, f) in src.faces.iter().enumerate() {
         if f.vertices.iter().all(|&v| usize::from(v) < nv) {
             triangles.push(f.vertices.map(u32::from));
-            faces.push(fi as u32);
+            kept.push(fi as u32);
         }
     }
     if triangles.is_empty() {
         return (None, 0);
     }
     let mut replaced = 0;
-    let normals = if mdx && me.vertices.normals.len() == nv {
-        me.vertices
-            .normals
+    let normals = match src.normals.filter(|n| n.len() == nv) {
+        Some(n) => n
             .iter()
             .map(|n| {
                 let v = n.map(f64::from);
@@ -710,37 +732,29 @@ fn binary_mesh(me: &mdl::Mesh, spellings: &mut HashMap<String, String>) -> (Opti
                     [0.0, 0.0, 1.0]
                 }
             })
-            .collect()
-    } else {
-        Vec::new()
+            .collect(),
+        None => Vec::new(),
     };
-    let uvs = if mdx && me.vertices.uvs[0].len() == nv {
-        me.vertices.uvs[0]
-            .iter()
-            .map(|uv| uv.map(|c| if c.is_finite() { c } else { 0.0 }))
-            .collect()
-    } else {
-        Vec::new()
+    let uv_rows = |uvs: Option<&[[f32; 2]]>| -> Vec<[f32; 2]> {
+        match uvs.filter(|u| u.len() == nv) {
+            Some(u) => u
+                .iter()
+                .map(|uv| uv.map(|c| if c.is_finite() { c } else { 0.0 }))
+                .collect(),
+            None => Vec::new(),
+        }
     };
-    let uvs2 = if mdx && me.vertices.uvs[1].len() == nv {
-        me.vertices.uvs[1]
-            .iter()
-            .map(|uv| uv.map(|c| if c.is_finite() { c } else { 0.0 }))
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let mut spelt = |t: String| -> Option<String> {
+    let (uvs, uvs2) = (uv_rows(src.uvs[0]), uv_rows(src.uvs[1]));
+    let mut spelt = |t: &str| -> Option<String> {
         (!t.is_empty() && !t.eq_ignore_ascii_case("null")).then(|| {
             spellings
                 .entry(t.to_ascii_lowercase())
-                .or_insert_with(|| t.clone())
+                .or_insert_with(|| t.to_string())
                 .clone()
         })
     };
-    let diffuse = spelt(me.texture0.as_string());
-    // The lightmap is drawn with the second UV set: without one it cannot be placed.
-    let lightmap = spelt(me.texture1.as_string()).filter(|_| !uvs2.is_empty());
+    let diffuse = spelt(&src.textures[0]);
+    let lightmap = spelt(&src.textures[1]).filter(|_| !uvs2.is_empty());
     let (material, texture) = match &diffuse {
         None => (UNTEXTURED.to_string(), Value::Null),
         Some(name) => (name.clone(), json!(name)),
@@ -750,7 +764,7 @@ fn binary_mesh(me: &mdl::Mesh, spellings: &mut HashMap<String, String>) -> (Opti
         map.insert("lightmap".into(), json!(lm));
     }
     let mesh = Mesh {
-        positions: me
+        positions: src
             .positions
             .iter()
             .map(|p| p.map(|c| if c.is_finite() { c } else { 0.0 }))
@@ -764,7 +778,10 @@ fn binary_mesh(me: &mdl::Mesh, spellings: &mut HashMap<String, String>) -> (Opti
             extras: Value::Null,
             material_extras,
             maps: Maps { diffuse, lightmap },
-            shape: Shape::Triangles { triangles, faces },
+            shape: Shape::Triangles {
+                triangles,
+                faces: kept,
+            },
         }],
         ..Mesh::default()
     };
@@ -826,17 +843,67 @@ fn binary_skin(
         .find(|&(_, &ni)| ni == mesh_node)
         .and_then(|(b, _)| joint_of_bone.get(b).copied())
         .unwrap_or(0);
+    let influences = v.bone_weights.iter().zip(&v.bone_indices).map(|(w, b)| {
+        [0, 1, 2, 3].map(|k| {
+            let bone = (b[k].is_finite() && b[k] >= 0.0).then(|| b[k].round() as i64);
+            (
+                bone.and_then(|b| joint_of_bone.get(&b).copied()),
+                f64::from(w[k]),
+            )
+        })
+    });
+    let (out_joints, out_weights, fallbacks) = vertex_weights(influences, own);
+    let skin = Skin {
+        name,
+        joints,
+        inverse_bind,
+    };
+    Some(BoundSkin {
+        skin,
+        joints: out_joints,
+        weights: out_weights,
+        fallbacks,
+    })
+}
+
+/// Adds `skin` to the scene and binds scene node `si`'s mesh to it with per-vertex joints and
+/// weights ([`vertex_weights`]); the count of vertices that fell back goes to the node's
+/// extras as `unweighted_vertices`.
+pub(super) fn attach_skin(
+    scene: &mut Scene,
+    si: usize,
+    skin: Skin,
+    (joints, weights, fallbacks): (Vec<[u16; 4]>, Vec<[f32; 4]>, usize),
+) {
+    scene.skins.push(skin);
+    let node = &mut scene.nodes[si];
+    node.skin = Some(scene.skins.len() - 1);
+    if let Some(mesh) = &mut node.mesh {
+        mesh.joints = joints;
+        mesh.weights = weights;
+    }
+    if fallbacks > 0
+        && let Value::Object(map) = &mut node.extras
+    {
+        map.insert("unweighted_vertices".into(), json!(fallbacks));
+    }
+}
+
+/// Per vertex, its four (joint, weight) influences as glTF wants them: weights above 0 on a
+/// known joint, a joint named twice summed, normalised to 1 (the heaviest takes what rounding
+/// to f32 leaves), heaviest first, unused slots joint 0 weight 0; a vertex with no usable
+/// weight follows `own`. Returns the joints, the weights and how many vertices fell back.
+pub(super) fn vertex_weights(
+    influences: impl Iterator<Item = [(Option<u16>, f64); 4]>,
+    own: u16,
+) -> (Vec<[u16; 4]>, Vec<[f32; 4]>, usize) {
     let mut fallbacks = 0;
-    let mut out_joints = Vec::with_capacity(nv);
-    let mut out_weights = Vec::with_capacity(nv);
-    for (w, b) in v.bone_weights.iter().zip(&v.bone_indices) {
+    let mut out_joints = Vec::new();
+    let mut out_weights = Vec::new();
+    for influence in influences {
         let mut slots: Vec<(u16, f64)> = Vec::with_capacity(4);
-        for k in 0..4 {
-            let weight = f64::from(w[k]);
-            if !(weight.is_finite() && weight > 0.0 && b[k].is_finite() && b[k] >= 0.0) {
-                continue;
-            }
-            let Some(&j) = joint_of_bone.get(&(b[k].round() as i64)) else {
+        for (joint, weight) in influence {
+            let Some(j) = joint.filter(|_| weight.is_finite() && weight > 0.0) else {
                 continue;
             };
             match slots.iter_mut().find(|s| s.0 == j) {
@@ -863,26 +930,16 @@ fn binary_skin(
         out_joints.push(jj);
         out_weights.push(ww);
     }
-    let skin = Skin {
-        name,
-        joints,
-        inverse_bind,
-    };
-    Some(BoundSkin {
-        skin,
-        joints: out_joints,
-        weights: out_weights,
-        fallbacks,
-    })
+    (out_joints, out_weights, fallbacks)
 }
 
 /// A skin with its mesh's per-vertex joints and weights ([`binary_skin`]).
-struct BoundSkin {
-    skin: Skin,
-    joints: Vec<[u16; 4]>,
-    weights: Vec<[f32; 4]>,
+pub(super) struct BoundSkin {
+    pub skin: Skin,
+    pub joints: Vec<[u16; 4]>,
+    pub weights: Vec<[f32; 4]>,
     /// Vertices without a usable weight.
-    fallbacks: usize,
+    pub fallbacks: usize,
 }
 
 /// An animation of a binary model: the position (8), orientation (20) and scale (36) keys of
@@ -931,32 +988,61 @@ fn binary_animation(
                 continue;
             }
             let rows = controller_rows(an, c, property, rest, scale);
-            let (times, values) = clean_keys(rows, property);
-            if times.is_empty() {
-                continue;
-            }
-            seen.insert((target, property));
-            channels.push(Channel {
-                node: target,
-                property,
-                times,
-                values,
-            });
+            add_channel(&mut channels, &mut seen, (target, property), rows);
         }
     }
+    model_animation(
+        a.geometry.name.as_string(),
+        [a.length, a.transition],
+        a.root.as_string(),
+        &a.events,
+        unmatched,
+        channels,
+    )
+}
+
+/// Adds the channel of `rows` (cleaned by [`clean_keys`]) for a node's property, unless the
+/// node has one for it already or no key is left.
+pub(super) fn add_channel(
+    channels: &mut Vec<Channel>,
+    seen: &mut HashSet<(usize, Property)>,
+    (node, property): (usize, Property),
+    rows: Vec<(f32, [f64; 4])>,
+) {
+    let (times, values) = clean_keys(rows, property);
+    if times.is_empty() || !seen.insert((node, property)) {
+        return;
+    }
+    channels.push(Channel {
+        node,
+        property,
+        times,
+        values,
+    });
+}
+
+/// A compiled model's animation from its name, length and transition, root node, events, the
+/// names of its nodes no geometry node matched and its channels; `None` without a channel.
+pub(super) fn model_animation(
+    name: String,
+    [length, transition]: [f32; 2],
+    root: String,
+    events: &[mdl::Event],
+    unmatched: Vec<String>,
+    channels: Vec<Channel>,
+) -> Option<Animation> {
     if channels.is_empty() {
         return None;
     }
-    let events: Vec<Value> = a
-        .events
+    let events: Vec<Value> = events
         .iter()
         .map(|e| json!({"time": e.time, "name": e.name.as_string()}))
         .collect();
     let mut extras = json!({
         "kind": "model-animation",
-        "length": a.length,
-        "transition": a.transition,
-        "animation_root": a.root.as_string(),
+        "length": length,
+        "transition": transition,
+        "animation_root": root,
         "events": events,
     });
     if !unmatched.is_empty()
@@ -965,7 +1051,7 @@ fn binary_animation(
         map.insert("unmatched_nodes".into(), json!(unmatched));
     }
     Some(Animation {
-        name: a.geometry.name.as_string(),
+        name,
         extras,
         channels,
     })
@@ -1015,7 +1101,7 @@ fn controller_rows(
 
 /// Keys fit for glTF: finite values (rotations made unit length), times finite and not
 /// negative, sorted, each time once (the first key at a time wins).
-fn clean_keys(rows: Vec<(f32, [f64; 4])>, property: Property) -> (Vec<f32>, Vec<f32>) {
+pub(super) fn clean_keys(rows: Vec<(f32, [f64; 4])>, property: Property) -> (Vec<f32>, Vec<f32>) {
     let width = property.width();
     let mut keys: Vec<(f32, [f32; 4])> = rows
         .into_iter()

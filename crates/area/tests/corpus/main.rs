@@ -7,6 +7,7 @@ mod lyt_vis_corpus;
 mod minimap_corpus;
 mod models_corpus;
 mod nav_corpus;
+mod nwn_models_corpus;
 mod records_corpus;
 mod relink_corpus;
 mod visgen_corpus;

@@ -162,8 +162,19 @@ node aabb walk\n  parent box\n  verts 4\n    0 0 0\n    1 0 0\n    1 1 0\n    0 
     let mut m = mdl::from_ascii(&ascii, mdl::Game::K1).unwrap();
     assert!(m.nodes[1].aabb.as_ref().unwrap().tree.is_empty());
     assert!(mdl::write(&m).is_err(), "an empty tree is refused");
-    models::build_missing_aabb_trees(&mut m);
+    models::derive_compiled(&mut m);
     assert_eq!(m.nodes[1].aabb.as_ref().unwrap().tree.len(), 3);
+    // The derived face data: planes, adjacency across the diagonal, bounds and area.
+    let mesh = m.nodes[1].mesh.as_ref().unwrap();
+    assert!(mesh.faces.iter().all(|f| f.normal == [0.0, 0.0, 1.0]));
+    assert_eq!(mesh.faces[0].adjacent, [0xFFFF, 0xFFFF, 1]);
+    assert_eq!(mesh.faces[1].adjacent, [0, 0xFFFF, 0xFFFF]);
+    assert_eq!(
+        (mesh.bounds_min, mesh.bounds_max),
+        ([0.0; 3], [1.0, 1.0, 0.0])
+    );
+    assert!((mesh.total_area - 1.0).abs() < 1e-6);
+    assert_eq!(m.header.bounds_max, [1.0, 1.0, 0.0]);
     let (a, x) = mdl::write(&m).unwrap();
     let back = mdl::read(&a, &x).unwrap();
     assert!(

@@ -11,11 +11,18 @@
 //! `docs/formats/mdl-binary.md`.
 
 mod ascii;
+mod checks;
+mod common;
 mod layout;
+pub mod le;
 pub mod model;
+pub mod nwn;
+mod parts;
 pub mod quat;
 pub mod raw;
 mod read;
+mod space;
+mod tree;
 mod validate;
 mod write;
 
@@ -25,7 +32,8 @@ pub use model::{
     Light, Mesh, Model, ModelHeader, Name, Node, Reference, Saber, Skin, VertexData, flags,
     kind_name, mdx_flags,
 };
-pub use read::{is_nwn_layout, read};
+pub use nwn::is_nwn_layout;
+pub use read::read;
 pub use validate::validate;
 pub use write::write;
 

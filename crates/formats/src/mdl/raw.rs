@@ -56,7 +56,7 @@ pub const K2_MESH_FNS: [u32; 6] = [
 
 /// The size of a node's header and type parts for type flags `f`.
 pub fn header_size(f: u16, mesh_size: usize) -> usize {
-    use super::model::flags::*;
+    use super::common::flags::*;
     let mut n = NODE_HEADER;
     if f & LIGHT != 0 {
         n += LIGHT_HEADER;
@@ -85,47 +85,4 @@ pub fn header_size(f: u16, mesh_size: usize) -> usize {
     n
 }
 
-/// A little-endian `u16` at `o` (the caller has checked the bounds).
-#[inline]
-pub fn le_u16(s: &[u8], o: usize) -> u16 {
-    u16::from_le_bytes([s[o], s[o + 1]])
-}
-
-/// A little-endian `u32` at `o`.
-#[inline]
-pub fn le_u32(s: &[u8], o: usize) -> u32 {
-    u32::from_le_bytes([s[o], s[o + 1], s[o + 2], s[o + 3]])
-}
-
-/// A little-endian `i32` at `o`.
-#[inline]
-pub fn le_i32(s: &[u8], o: usize) -> i32 {
-    le_u32(s, o) as i32
-}
-
-/// A little-endian `f32` at `o` (bit-exact).
-#[inline]
-pub fn le_f32(s: &[u8], o: usize) -> f32 {
-    f32::from_bits(le_u32(s, o))
-}
-
-/// Three little-endian `f32` at `o`.
-#[inline]
-pub fn vec3(s: &[u8], o: usize) -> [f32; 3] {
-    [le_f32(s, o), le_f32(s, o + 4), le_f32(s, o + 8)]
-}
-
-/// A checked `u16` read (for the shallow walk that guesses the game).
-pub fn get_u16(s: &[u8], o: usize) -> Option<u16> {
-    Some(u16::from_le_bytes([*s.get(o)?, *s.get(o + 1)?]))
-}
-
-/// A checked `u32` read.
-pub fn get_u32(s: &[u8], o: usize) -> Option<u32> {
-    Some(u32::from_le_bytes([
-        *s.get(o)?,
-        *s.get(o + 1)?,
-        *s.get(o + 2)?,
-        *s.get(o + 3)?,
-    ]))
-}
+pub use super::le::{get_u16, get_u32, le_f32, le_i32, le_u16, le_u32, vec3};

@@ -1,10 +1,12 @@
 //! Bytes to [`Model`]: every header, array and MDX row, with the source layout recorded.
 
-use std::collections::HashSet;
-
-use super::layout::{Coverage, Layout};
+use super::layout::Layout;
+use super::le::*;
 use super::model::*;
+use super::parts::{read_aabb, read_events, read_faces, read_geometry, read_light};
 use super::raw::*;
+use super::space::{Array, Space, array_at};
+use super::tree::{Sharing, TreeNode, TreeReader, read_tree};
 use crate::error::{DecodeError, ErrorKind, Location};
 
 /// Reads a binary model from its MDL and MDX bytes.
@@ -35,98 +37,74 @@ pub fn read(mdl: &[u8], mdx: &[u8]) -> Result<Model, DecodeError> {
             ),
         ));
     }
-    if is_nwn_layout(mdl) {
+    if super::nwn::is_nwn_layout(mdl) {
         return Err(DecodeError::new(
             ErrorKind::Unsupported,
             Location::Offset(FILE_HEADER as u64),
             "an NWN compiled model (a 64-byte model name, the root node at header offset 72 and \
-             the raw-data block after the model data): not read yet",
+             the raw-data block after the model data): read it with mdl::nwn::read",
         ));
     }
     let mdl_size = le_u32(mdl, 4);
     let mdx_size = le_u32(mdl, 8);
-    if mdl_size as usize != mdl.len() - FILE_HEADER {
+    let body = mdl.len() - FILE_HEADER;
+    if mdl_size as usize > body {
         return Err(DecodeError::malformed_at(
             4,
             format!(
-                "the header gives {mdl_size} bytes of MDL data, but the file has {} after its \
-                 12-byte header",
-                mdl.len() - FILE_HEADER
+                "the header gives {mdl_size} bytes of MDL data, but the file has {body} after its \
+                 12-byte header"
             ),
         ));
     }
-    // The MDX size word disagrees with the MDX's length in some real files (PyKotor's test
-    // models): it is kept as data, and the MDX is read as it is.
-    let data = &mdl[FILE_HEADER..];
+    if (mdl_size as usize) < MODEL_HEADER {
+        return Err(DecodeError::malformed_at(
+            4,
+            format!(
+                "the header gives {mdl_size} bytes of MDL data, less than the {MODEL_HEADER}-byte \
+                 model header"
+            ),
+        ));
+    }
+    // A size word smaller than the file leaves bytes after the declared end: a model a popular
+    // mod ships, which the game loads, does this. They are kept (`Model::trailing`) and
+    // reported (`mdl-trailing-bytes`). The MDX size word disagrees with the MDX's length in
+    // some real files (PyKotor's test models): it is kept as data, and the MDX is read as it
+    // is.
+    let end = FILE_HEADER + mdl_size as usize;
+    let data = &mdl[FILE_HEADER..end];
     let game = detect_game(data)?;
     let mut r = Reader {
-        data,
-        mdx,
+        mdl: Space::new(data, FILE_HEADER as u64, "the MDL data"),
+        mdx: Space::new(mdx, 0, "the MDX"),
         game,
-        layout: Layout {
-            mdl_size,
-            mdx_size: mdx.len() as u32,
-            mdx_size_word: mdx_size,
-            ..Layout::default()
-        },
-        cover: Coverage::default(),
-        mdx_cover: Coverage::default(),
+        words: Vec::new(),
         names: Vec::new(),
         path: Vec::new(),
-        seen: HashSet::new(),
+        anim: false,
         node_at: Vec::new(),
+        shared: false,
     };
     let mut model = r.model()?;
     model.file_word = file_word;
-    let Reader {
-        mut layout,
-        cover,
-        mdx_cover,
-        ..
-    } = r;
+    model.trailing = mdl[end..].to_vec();
     let mut bytes = Vec::new();
-    let (gaps, o1) = cover.gaps(data, &mut bytes);
-    let (mdx_gaps, o2) = mdx_cover.gaps(mdx, &mut bytes);
-    layout.mdl_gaps = gaps;
-    layout.mdx_gaps = mdx_gaps;
-    layout.gap_bytes = bytes;
-    layout.overlapping = o1 || o2;
+    let (blocks, gaps, o1) = r.mdl.gaps(&mut bytes);
+    let (mdx_blocks, mdx_gaps, o2) = r.mdx.gaps(&mut bytes);
+    let layout = Layout {
+        mdl_size,
+        mdx_size: mdx.len() as u32,
+        mdx_size_word: mdx_size,
+        blocks,
+        mdx_blocks,
+        words: r.words,
+        mdl_gaps: gaps,
+        mdx_gaps,
+        gap_bytes: bytes,
+        overlapping: o1 || o2 || r.shared,
+    };
     model.layout = Some(Box::new(layout));
     Ok(model)
-}
-
-/// Whether a compiled model has NWN's layout rather than KotOR's, by structure alone: the
-/// header's two sizes add up to the file after its 12 bytes (model data, then raw data), the
-/// KotOR root-node word (inside NWN's 64-byte name) is no node, and NWN's root-node word at
-/// geometry offset 72 points inside the model data at a node whose name is text.
-pub fn is_nwn_layout(file: &[u8]) -> bool {
-    let Some(data) = file.get(FILE_HEADER..) else {
-        return false;
-    };
-    let (Some(mdl_size), Some(raw_size)) = (get_u32(file, 4), get_u32(file, 8)) else {
-        return false;
-    };
-    if mdl_size as u64 + raw_size as u64 != data.len() as u64 {
-        return false;
-    }
-    let mdl_size = mdl_size as usize;
-    let kotor_root = get_u32(data, 40).unwrap_or(0) as usize;
-    let kotor_like = kotor_root >= MODEL_HEADER
-        && kotor_root + NODE_HEADER <= mdl_size
-        && get_u16(data, kotor_root).is_some_and(|f| f & flags::HEADER != 0);
-    if kotor_like {
-        return false;
-    }
-    let Some(root) = get_u32(data, 72).map(|r| r as usize) else {
-        return false;
-    };
-    // NWN's node header is 112 bytes; its name (32 bytes) starts at 32.
-    if root % 4 != 0 || root < 112 || root + 112 > mdl_size {
-        return false;
-    }
-    let name = &data[root + 32..root + 64];
-    let len = name.iter().position(|&b| b == 0).unwrap_or(name.len());
-    len > 0 && name[..len].iter().all(|b| b.is_ascii_graphic())
 }
 
 /// Tells K1 from K2 by the geometry header's function pointers, then by the first mesh's.
@@ -191,47 +169,27 @@ fn first_mesh_game(data: &[u8]) -> Option<Game> {
     None
 }
 
-/// An (offset, count, allocated count) array header.
-#[derive(Clone, Copy)]
-struct Array {
-    offset: u32,
-    count: u32,
-    alloc: u32,
-}
-
-fn array_at(s: &[u8], o: usize) -> Array {
-    Array {
-        offset: le_u32(s, o),
-        count: le_u32(s, o + 4),
-        alloc: le_u32(s, o + 8),
-    }
-}
-
-/// The deepest node tree the walk accepts (creature skeletons are about 20 levels deep; the
-/// bound keeps the recursion well inside a 2 MiB thread stack).
-pub(crate) const MAX_DEPTH: usize = 128;
-
 struct Reader<'a> {
     /// The MDL data after the file header; pointers are offsets into it.
-    data: &'a [u8],
-    mdx: &'a [u8],
+    mdl: Space<'a>,
+    mdx: Space<'a>,
     game: Game,
-    layout: Layout,
-    cover: Coverage,
-    mdx_cover: Coverage,
+    /// Derived words as read, in walk order.
+    words: Vec<u32>,
     names: Vec<Vec<u8>>,
     /// Name indices of the nodes from the root to the one being read.
     path: Vec<u16>,
-    /// Node offsets already read (a node reached twice is an error).
-    seen: HashSet<u32>,
+    /// Whether the tree being read is an animation's.
+    anim: bool,
     /// Offsets of the geometry nodes, by arena index.
     node_at: Vec<u32>,
+    /// Whether an animation reached a node block from two parents.
+    shared: bool,
 }
 
 impl<'a> Reader<'a> {
     fn err(&self, ptr: u64, msg: impl Into<String>) -> DecodeError {
-        let e = DecodeError::malformed_at(ptr + FILE_HEADER as u64, msg);
-        self.located(e)
+        self.located(self.mdl.err(ptr, msg))
     }
 
     fn located(&self, e: DecodeError) -> DecodeError {
@@ -245,40 +203,25 @@ impl<'a> Reader<'a> {
 
     /// The `len` bytes at MDL pointer `ptr`, recorded as a block.
     fn block(&mut self, ptr: u32, len: u64, what: &str) -> Result<&'a [u8], DecodeError> {
-        let s = self.slice(ptr, len, what)?;
-        self.layout.blocks.push((ptr, len as u32));
-        self.cover.add(ptr, len as u32);
-        Ok(s)
-    }
-
-    fn slice(&self, ptr: u32, len: u64, what: &str) -> Result<&'a [u8], DecodeError> {
-        let start = u64::from(ptr);
-        let end = start.checked_add(len);
-        match end {
-            Some(end) if end <= self.data.len() as u64 => {
-                Ok(&self.data[start as usize..end as usize])
-            }
-            _ => Err(self.err(
-                start,
-                format!(
-                    "{what} ({len} bytes) runs past the end of the MDL data ({} bytes)",
-                    self.data.len()
-                ),
-            )),
-        }
+        self.mdl.block(ptr, len, what).map_err(|e| self.located(e))
     }
 
     /// The `count` records of `size` bytes an array header names, recorded as a block, with its
     /// allocated count as a derived word.
     fn array(&mut self, a: Array, size: u64, what: &str) -> Result<&'a [u8], DecodeError> {
-        self.layout.words.push(a.alloc);
-        self.block(a.offset, u64::from(a.count) * size, what)
+        self.mdl
+            .array(&mut self.words, a, size, what)
+            .map_err(|e| self.located(e))
+    }
+
+    /// A NUL-terminated string at `ptr`, recorded as a block (terminator included).
+    fn string(&mut self, ptr: u32, what: &str) -> Result<Vec<u8>, DecodeError> {
+        self.mdl.string(ptr, what).map_err(|e| self.located(e))
     }
 
     fn model(&mut self) -> Result<Model, DecodeError> {
         let h = self.block(0, MODEL_HEADER as u64, "the model header")?;
-        let geometry = geometry_header(h);
-        let root = le_u32(h, 40);
+        let (geometry, root) = read_geometry::<32>(h);
         let animations = array_at(h, 88);
         let header = ModelHeader {
             classification: h[80],
@@ -291,7 +234,7 @@ impl<'a> Reader<'a> {
             bounds_max: vec3(h, 116),
             radius: le_f32(h, 128),
             animation_scale: le_f32(h, 132),
-            supermodel: name32(h, 136),
+            supermodel: Name(bytes_n(h, 136)),
             animation_root: None,
             padding: le_u32(h, 172),
             mdx_offset: le_u32(h, 180),
@@ -299,7 +242,7 @@ impl<'a> Reader<'a> {
         let animation_root = le_u32(h, 168);
         let mdx_size_word = le_u32(h, 176);
         let names = array_at(h, 184);
-        self.layout.words.push(mdx_size_word);
+        self.words.push(mdx_size_word);
 
         // Names.
         let table = self.array(names, 4, "the name offsets")?;
@@ -321,11 +264,12 @@ impl<'a> Reader<'a> {
         // Geometry.
         let mut nodes = Vec::new();
         self.node_at.clear();
-        self.node(root, &mut nodes, false)?;
+        self.anim = false;
+        read_tree(self, root, Sharing::Refused, &mut nodes)?;
         let mut header = header;
         header.animation_root = self.node_at.iter().position(|&o| o == animation_root);
         if header.animation_root.is_none() {
-            self.layout.words.push(animation_root);
+            self.words.push(animation_root);
         }
         Ok(Model {
             game: self.game,
@@ -335,97 +279,39 @@ impl<'a> Reader<'a> {
             names: std::mem::take(&mut self.names),
             nodes,
             animations: anims,
+            trailing: Vec::new(),
             layout: None,
         })
     }
 
-    /// A NUL-terminated string at `ptr`, recorded as a block (terminator included).
-    fn string(&mut self, ptr: u32, what: &str) -> Result<Vec<u8>, DecodeError> {
-        let rest = self
-            .slice(ptr, 0, what)
-            .map(|_| &self.data[ptr as usize..])?;
-        let Some(len) = rest.iter().position(|&b| b == 0) else {
-            return Err(self.err(u64::from(ptr), format!("{what} has no terminating NUL")));
-        };
-        self.block(ptr, len as u64 + 1, what)?;
-        Ok(rest[..len].to_vec())
-    }
-
     fn animation(&mut self, ptr: u32) -> Result<Animation, DecodeError> {
         let h = self.block(ptr, ANIMATION_HEADER as u64, "an animation header")?;
-        let geometry = geometry_header(h);
-        let root = le_u32(h, 40);
+        let (geometry, root) = read_geometry::<32>(h);
         let events = array_at(h, 120);
         let mut anim = Animation {
             geometry,
             length: le_f32(h, 80),
             transition: le_f32(h, 84),
-            root: name32(h, 88),
+            root: Name(bytes_n(h, 88)),
             events: Vec::new(),
             padding: le_u32(h, 132),
             nodes: Vec::new(),
         };
-        let ev = self.array(events, 36, "the animation events")?;
-        anim.events = ev
-            .chunks_exact(36)
-            .map(|c| Event {
-                time: le_f32(c, 0),
-                name: name32(c, 4),
-            })
-            .collect();
+        anim.events = read_events(&mut self.mdl, &mut self.words, events)?;
         let mut nodes = Vec::new();
-        self.seen.clear();
-        self.node(root, &mut nodes, true)
-            .map_err(|e| e.within(format!("animation {}", anim.geometry.name.as_string())))?;
-        self.seen.clear();
+        self.anim = true;
+        let name = anim.geometry.name.as_string();
+        self.shared |= read_tree(self, root, Sharing::Allowed, &mut nodes)
+            .map_err(|e| e.within(format!("animation {name}")))?;
+        self.path.clear();
         anim.nodes = nodes;
         Ok(anim)
     }
 
-    /// Reads the node tree at `ptr` in pre-order into `nodes` (an explicit stack: a hostile
-    /// file cannot exhaust the thread's stack); returns the root's index.
-    fn node(&mut self, ptr: u32, nodes: &mut Vec<Node>, anim: bool) -> Result<u32, DecodeError> {
-        let first = nodes.len() as u32;
-        // (pointer, parent index, depth), children pushed in reverse so they pop in order.
-        let mut stack = vec![(ptr, None::<u32>, 0usize)];
-        while let Some((ptr, parent, depth)) = stack.pop() {
-            self.path.truncate(depth);
-            if depth > MAX_DEPTH {
-                return Err(self.located(DecodeError::limit_at(
-                    u64::from(ptr) + FILE_HEADER as u64,
-                    format!("the node tree is deeper than {MAX_DEPTH} levels"),
-                )));
-            }
-            if !self.seen.insert(ptr) {
-                return Err(self.err(
-                    u64::from(ptr),
-                    "a node reached twice: the node tree has a cycle or a shared node",
-                ));
-            }
-            let head = self.slice(ptr, NODE_HEADER as u64, "a node header")?;
-            let node_flags = le_u16(head, 0);
-            self.path.push(le_u16(head, 4));
-            let (index, kids) = self.node_body(ptr, node_flags, nodes, anim)?;
-            if let Some(p) = parent {
-                nodes[p as usize].children.push(index);
-            }
-            for &c in kids.iter().rev() {
-                stack.push((c, Some(index), depth + 1));
-            }
-        }
-        self.path.clear();
-        Ok(first)
-    }
-
     /// One node's header, arrays and parts; returns its index and its children's pointers.
-    fn node_body(
-        &mut self,
-        ptr: u32,
-        node_flags: u16,
-        nodes: &mut Vec<Node>,
-        anim: bool,
-    ) -> Result<(u32, Vec<u32>), DecodeError> {
+    fn node_body(&mut self, ptr: u32, node_flags: u16) -> Result<(Node, Vec<u32>), DecodeError> {
         use flags::*;
+        let anim = self.anim;
         if !anim && node_flags & ANIM != 0 {
             return Err(self.located(DecodeError::new(
                 ErrorKind::Unsupported,
@@ -440,11 +326,10 @@ impl<'a> Reader<'a> {
         };
         let size = header_size(f, mesh_size);
         let h = self.block(ptr, size as u64, "a node header")?;
-        let index = nodes.len() as u32;
         if !anim {
             self.node_at.push(ptr);
         }
-        self.layout.words.push(le_u32(h, 12));
+        self.words.push(le_u32(h, 12));
         let children = array_at(h, 44);
         let controllers = array_at(h, 56);
         let data = array_at(h, 68);
@@ -478,7 +363,10 @@ impl<'a> Reader<'a> {
 
         let mut o = NODE_HEADER;
         if f & LIGHT != 0 {
-            node.light = Some(self.light(&h[o..o + LIGHT_HEADER])?);
+            node.light = Some(
+                read_light(&mut self.mdl, &mut self.words, &h[o..o + LIGHT_HEADER])
+                    .map_err(|e| self.located(e))?,
+            );
             o += LIGHT_HEADER;
         }
         if f & EMITTER != 0 {
@@ -487,7 +375,7 @@ impl<'a> Reader<'a> {
         }
         if f & REFERENCE != 0 {
             node.reference = Some(Reference {
-                model: name32(h, o),
+                model: Name(bytes_n(h, o)),
                 reattachable: le_u32(h, o + 32),
             });
             o += REFERENCE_HEADER;
@@ -509,7 +397,7 @@ impl<'a> Reader<'a> {
         }
         if f & AABB != 0 {
             let root = le_u32(h, o);
-            node.aabb = Some(self.aabb(root)?);
+            node.aabb = Some(read_aabb(&mut self.mdl, root).map_err(|e| self.located(e))?);
             o += AABB_HEADER;
         }
         if f & SABER != 0 {
@@ -520,35 +408,7 @@ impl<'a> Reader<'a> {
 
         let kids = words(child_table);
         node.children = Vec::with_capacity(kids.len());
-        nodes.push(node);
-        Ok((index, kids))
-    }
-
-    fn light(&mut self, h: &[u8]) -> Result<Light, DecodeError> {
-        let unknown = self.array(array_at(h, 4), 4, "the light's unknown array")?;
-        let sizes = self.array(array_at(h, 16), 4, "the flare sizes")?;
-        let positions = self.array(array_at(h, 28), 4, "the flare positions")?;
-        let shifts = self.array(array_at(h, 40), 12, "the flare colour shifts")?;
-        let textures = self.array(array_at(h, 52), 4, "the flare texture offsets")?;
-        let mut names = Vec::with_capacity(textures.len() / 4);
-        for c in textures.chunks_exact(4) {
-            names.push(self.string(le_u32(c, 0), "a flare texture name")?);
-        }
-        Ok(Light {
-            flare_radius: le_f32(h, 0),
-            unknown: words(unknown),
-            flare_sizes: floats(sizes),
-            flare_positions: floats(positions),
-            flare_color_shifts: vecs(shifts),
-            flare_textures: names,
-            priority: le_u32(h, 64),
-            ambient_only: le_u32(h, 68),
-            dynamic_type: le_u32(h, 72),
-            affect_dynamic: le_u32(h, 76),
-            shadow: le_u32(h, 80),
-            flare: le_u32(h, 84),
-            fading: le_u32(h, 88),
-        })
+        Ok((node, kids))
     }
 
     /// The mesh header `h`, its arrays and MDX rows; `after` is what follows the header (the
@@ -584,8 +444,8 @@ impl<'a> Reader<'a> {
             diffuse: vec3(h, 60),
             ambient: vec3(h, 72),
             transparency_hint: le_u32(h, 84),
-            texture0: name32(h, 88),
-            texture1: name32(h, 120),
+            texture0: Name(bytes_n(h, 88)),
+            texture1: Name(bytes_n(h, 120)),
             texture2: Name(bytes_n(h, 152)),
             texture3: Name(bytes_n(h, 164)),
             index_lists: Vec::new(),
@@ -616,17 +476,8 @@ impl<'a> Reader<'a> {
         let mdx_data = le_u32(h, 324 + tail);
         let positions_ptr = le_u32(h, 328 + tail);
 
-        let faces = self.array(faces_arr, 32, "the faces")?;
-        mesh.faces = faces
-            .chunks_exact(32)
-            .map(|c| Face {
-                normal: vec3(c, 0),
-                distance: le_f32(c, 12),
-                material: le_u32(c, 16),
-                adjacent: [le_u16(c, 20), le_u16(c, 22), le_u16(c, 24)],
-                vertices: [le_u16(c, 26), le_u16(c, 28), le_u16(c, 30)],
-            })
-            .collect();
+        mesh.faces =
+            read_faces(&mut self.mdl, &mut self.words, faces_arr).map_err(|e| self.located(e))?;
         let counts = self.array(counts_arr, 4, "the index counts")?;
         let offsets = self.array(offsets_arr, 4, "the index offsets")?;
         if counts_arr.count != offsets_arr.count {
@@ -642,8 +493,7 @@ impl<'a> Reader<'a> {
             let n = le_u32(counts, 4 * i);
             let p = le_u32(offsets, 4 * i);
             let list = self.block(p, u64::from(n) * 2, "a vertex index list")?;
-            mesh.index_lists
-                .push(list.chunks_exact(2).map(|c| le_u16(c, 0)).collect());
+            mesh.index_lists.push(halves(list));
         }
         let inverted = self.array(inverted_arr, 4, "the inverted counters")?;
         mesh.inverted_counters = words(inverted);
@@ -652,7 +502,7 @@ impl<'a> Reader<'a> {
             u64::from(vertex_count) * 12,
             "the vertex positions",
         )?;
-        mesh.positions = vecs(pos);
+        mesh.positions = f32_rows(pos);
 
         let skin = if f & flags::SKIN != 0 {
             Some(self.skin(&after[..SKIN_HEADER])?)
@@ -678,23 +528,23 @@ impl<'a> Reader<'a> {
         let stride = mesh.mdx_stride as usize;
         let len = (n as u64) * stride as u64;
         let start = u64::from(base);
-        if n > 0 && start + len > self.mdx.len() as u64 {
+        if n > 0 && start + len > self.mdx.data.len() as u64 {
             return Err(self.located(DecodeError::malformed_at(
                 start,
                 format!(
                     "the MDX rows of this mesh ({n} rows of {stride} bytes) run past the end of \
                      the MDX ({} bytes)",
-                    self.mdx.len()
+                    self.mdx.data.len()
                 ),
             ))
             .within("MDX"));
         }
-        self.layout.mdx_blocks.push((base, len as u32));
+        self.mdx.blocks.push((base, len as u32));
         let mut out = VertexData::default();
         if n == 0 {
             return Ok(out);
         }
-        let rows = &self.mdx[base as usize..(start + len) as usize];
+        let rows = &self.mdx.data[base as usize..(start + len) as usize];
         let mut spans: Vec<(usize, usize)> = Vec::new();
         let mut column =
             |off: i32, size: usize, what: &str| -> Result<Option<usize>, DecodeError> {
@@ -762,11 +612,12 @@ impl<'a> Reader<'a> {
             }
         }
         if merged == [(0, stride)] {
-            self.mdx_cover.add(base, len as u32);
+            self.mdx.cover.add(base, len as u32);
         } else {
             for r in 0..n {
                 for &(s, e) in &merged {
-                    self.mdx_cover
+                    self.mdx
+                        .cover
                         .add((base as usize + r * stride + s) as u32, (e - s) as u32);
                 }
             }
@@ -795,7 +646,7 @@ impl<'a> Reader<'a> {
                 .chunks_exact(16)
                 .map(|c| [le_f32(c, 0), le_f32(c, 4), le_f32(c, 8), le_f32(c, 12)])
                 .collect(),
-            tbones: vecs(t),
+            tbones: f32_rows(t),
             unknown2: words(u2),
             bone_nodes,
             padding: le_u32(h, 96),
@@ -814,54 +665,13 @@ impl<'a> Reader<'a> {
             displacement: le_f32(h, 12),
             tightness: le_f32(h, 16),
             period: le_f32(h, 20),
-            vertices: vecs(v),
+            vertices: f32_rows(v),
         })
-    }
-
-    fn aabb(&mut self, root: u32) -> Result<Aabb, DecodeError> {
-        let mut tree: Vec<AabbNode> = Vec::new();
-        let limit = self.data.len() / AABB_NODE + 1;
-        // Pre-order with an explicit stack: (pointer, parent index, is right child).
-        let mut stack = vec![(root, None::<(usize, bool)>)];
-        // A cycle or a shared subtree repeats nodes until the limit: bounded work, one error.
-        while let Some((p, parent)) = stack.pop() {
-            if tree.len() >= limit {
-                return Err(self.err(
-                    u64::from(p),
-                    "the AABB tree has a cycle or more nodes than the file can hold",
-                ));
-            }
-            let b = self.block(p, AABB_NODE as u64, "an AABB tree node")?;
-            let i = tree.len() as u32;
-            tree.push(AabbNode {
-                min: vec3(b, 0),
-                max: vec3(b, 12),
-                left: None,
-                right: None,
-                face: le_i32(b, 32),
-                plane: le_u32(b, 36),
-            });
-            if let Some((pi, right)) = parent {
-                if right {
-                    tree[pi].right = Some(i);
-                } else {
-                    tree[pi].left = Some(i);
-                }
-            }
-            let (l, r) = (le_u32(b, 24), le_u32(b, 28));
-            if r != 0 {
-                stack.push((r, Some((i as usize, true))));
-            }
-            if l != 0 {
-                stack.push((l, Some((i as usize, false))));
-            }
-        }
-        Ok(Aabb { tree })
     }
 
     fn saber(&mut self, h: &[u8], n: usize) -> Result<Saber, DecodeError> {
         let v = self.block(le_u32(h, 0), n as u64 * 12, "the saber vertex positions")?;
-        let positions = vecs(v);
+        let positions = f32_rows(v);
         let t = self.block(le_u32(h, 4), n as u64 * 8, "the saber UVs")?;
         let uvs = t
             .chunks_exact(8)
@@ -871,25 +681,39 @@ impl<'a> Reader<'a> {
         Ok(Saber {
             positions,
             uvs,
-            normals: vecs(nr),
+            normals: f32_rows(nr),
             unknown: [le_u32(h, 12), le_u32(h, 16)],
         })
     }
 }
 
-fn geometry_header(h: &[u8]) -> GeometryHeader {
-    let mut runtime = [0u32; 6];
-    for (i, slot) in runtime.iter_mut().enumerate() {
-        *slot = le_u32(h, 48 + 4 * i);
+impl TreeNode for Node {
+    fn children(&self) -> &[u32] {
+        &self.children
     }
-    GeometryHeader {
-        function_pointers: [le_u32(h, 0), le_u32(h, 4)],
-        name: name32(h, 8),
-        node_count: le_u32(h, 44),
-        runtime,
-        ref_count: le_u32(h, 72),
-        model_type: h[76],
-        padding: [h[77], h[78], h[79]],
+
+    fn children_mut(&mut self) -> &mut Vec<u32> {
+        &mut self.children
+    }
+}
+
+impl TreeReader for Reader<'_> {
+    type Node = Node;
+
+    fn read_node(&mut self, ptr: u32, depth: usize) -> Result<(Node, Vec<u32>), DecodeError> {
+        self.path.truncate(depth);
+        let head = self
+            .mdl
+            .slice(ptr, NODE_HEADER as u64, "a node header")
+            .map_err(|e| self.located(e))?;
+        let node_flags = le_u16(head, 0);
+        self.path.push(le_u16(head, 4));
+        self.node_body(ptr, node_flags)
+    }
+
+    fn locate(&mut self, depth: usize, e: DecodeError) -> DecodeError {
+        self.path.truncate(depth);
+        self.located(e)
     }
 }
 
@@ -903,48 +727,19 @@ fn emitter(h: &[u8]) -> Emitter {
         x_grid: le_u32(h, 20),
         y_grid: le_u32(h, 24),
         spawn_type: le_u32(h, 28),
-        update: name32(h, 32),
-        render: name32(h, 64),
-        blend: name32(h, 96),
-        texture: name32(h, 128),
+        update: Name(bytes_n(h, 32)),
+        render: Name(bytes_n(h, 64)),
+        blend: Name(bytes_n(h, 96)),
+        texture: Name(bytes_n(h, 128)),
         chunk: Name(bytes_n(h, 160)),
         two_sided_texture: le_u32(h, 176),
         looping: le_u32(h, 180),
         render_order: le_u16(h, 184),
         frame_blending: h[186],
-        depth_texture: name32(h, 187),
+        depth_texture: Name(bytes_n(h, 187)),
         padding: h[219],
         flags: le_u32(h, 220),
     }
-}
-
-fn name32(s: &[u8], o: usize) -> Name<32> {
-    Name(bytes_n(s, o))
-}
-
-fn bytes_n<const N: usize>(s: &[u8], o: usize) -> [u8; N] {
-    let mut out = [0u8; N];
-    out.copy_from_slice(&s[o..o + N]);
-    out
-}
-
-fn floats(s: &[u8]) -> Vec<f32> {
-    s.chunks_exact(4)
-        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
-}
-
-fn words(s: &[u8]) -> Vec<u32> {
-    s.chunks_exact(4).map(|c| le_u32(c, 0)).collect()
-}
-
-fn vecs(s: &[u8]) -> Vec<[f32; 3]> {
-    s.chunks_exact(12)
-        .map(|c| {
-            let f = |k: usize| f32::from_le_bytes([c[k], c[k + 1], c[k + 2], c[k + 3]]);
-            [f(0), f(4), f(8)]
-        })
-        .collect()
 }
 
 /// Column `o` of every row of `rows` (stride `stride`), `N` floats each (the caller has checked

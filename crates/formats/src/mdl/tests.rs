@@ -396,11 +396,11 @@ fn node_trees_deeper_than_the_limit_are_refused() {
         }
         m
     };
-    let ok = chain(read::MAX_DEPTH);
+    let ok = chain(tree::MAX_DEPTH);
     let (a, x) = write(&ok).unwrap();
-    assert_eq!(read(&a, &x).unwrap().nodes.len(), read::MAX_DEPTH + 1);
+    assert_eq!(read(&a, &x).unwrap().nodes.len(), tree::MAX_DEPTH + 1);
     assert!(
-        write(&chain(read::MAX_DEPTH + 1))
+        write(&chain(tree::MAX_DEPTH + 1))
             .unwrap_err()
             .0
             .contains("deeper")

@@ -1,6 +1,7 @@
 //! The checks of a binary model: what the engine would misread (errors) and what is legal but
 //! suspicious (warnings). `docs/checks.md` lists each code with its evidence.
 
+use super::checks::*;
 use super::model::*;
 use crate::finding::{Finding, Place};
 
@@ -15,73 +16,33 @@ use crate::finding::{Finding, Place};
 /// - `mdl-aabb-face-missing` (error): a walkmesh face no leaf of the AABB tree holds, so a
 ///   query through the tree never finds it;
 /// - `mdl-aabb-box` (warning): a tree box does not contain its face or its children;
-/// - `mdl-skin-bone-missing` (error): a vertex weighted to a bone the skin does not have.
+/// - `mdl-skin-bone-missing` (error): a vertex weighted to a bone the skin does not have;
+/// - `mdl-shared-node` (warning): an animation node block reached from two parents;
+/// - `mdl-trailing-bytes` (warning): bytes after the MDL size the header declares.
 pub fn validate(model: &Model) -> Vec<Finding> {
     let mut out = Vec::new();
     for (i, node) in model.nodes.iter().enumerate() {
         let Some(mesh) = &node.mesh else { continue };
         let path = model.node_path(i);
         let place = || Place::default().item(path.clone());
-        let n = mesh.positions.len();
-        for (f, face) in mesh.faces.iter().enumerate() {
-            if let Some(&v) = face.vertices.iter().find(|&&v| usize::from(v) >= n) {
-                out.push(Finding::error(
-                    "mdl-face-index-out-of-range",
-                    place().face(f as u32),
-                    format!("face {f} names vertex {v}, but the mesh has {n} vertices"),
-                ));
-                continue;
-            }
-            let [a, b, c] = face.vertices.map(|v| mesh.positions[usize::from(v)]);
-            let area = cross_len(sub(b, a), sub(c, a)) / 2.0;
-            if a == b
-                || b == c
-                || a == c
-                || face.vertices[0] == face.vertices[1]
-                || face.vertices[1] == face.vertices[2]
-                || face.vertices[0] == face.vertices[2]
-                || area <= 1e-12
-            {
-                out.push(Finding::warning(
-                    "mdl-degenerate-face",
-                    place().face(f as u32).position(a),
-                    format!("face {f} has no area (vertices {:?})", face.vertices),
-                ));
-            }
-        }
-        for (l, list) in mesh.index_lists.iter().enumerate() {
-            if let Some(&v) = list.iter().find(|&&v| usize::from(v) >= n) {
-                out.push(Finding::error(
-                    "mdl-face-index-out-of-range",
-                    place(),
-                    format!("index list {l} names vertex {v}, but the mesh has {n} vertices"),
-                ));
-            }
-        }
+        let view = MeshView {
+            positions: &mesh.positions,
+            faces: &mesh.faces,
+            index_lists: &mesh.index_lists,
+        };
+        face_findings(&view, &place, &mut out);
         mdx_findings(mesh, node.skin.as_ref(), &place, &mut out);
         if let Some(a) = &node.aabb {
-            aabb_findings(mesh, a, &place, &mut out);
+            aabb_findings(&view, a, &place, &mut out);
         }
         if let Some(s) = &node.skin {
-            let bones = s.qbones.len();
-            let bad = mesh
-                .vertices
+            let v = &mesh.vertices;
+            let influences = v
                 .bone_indices
                 .iter()
-                .zip(&mesh.vertices.bone_weights)
-                .enumerate()
-                .find_map(|(v, (ix, w))| {
-                    ix.iter().zip(w).find_map(|(&b, &w)| {
-                        (w > 0.0 && b >= 0.0 && (b as usize) >= bones).then_some((v, b))
-                    })
-                });
-            if let Some((v, b)) = bad {
-                out.push(Finding::error(
-                    "mdl-skin-bone-missing",
-                    place(),
-                    format!("vertex {v} is weighted to bone {b}, but the skin has {bones} bones"),
-                ));
-            }
+                .zip(&v.bone_weights)
+                .map(|(ix, w)| [(ix[0], w[0]), (ix[1], w[1]), (ix[2], w[2]), (ix[3], w[3])]);
+            skin_bone_findings(influences, s.qbones.len(), &place, &mut out);
             // The bone map is indexed like the name table (kotorblender reads it so: the node
             // of entry i is the node named names[i]).
             let names = model.names.len();
@@ -99,6 +60,11 @@ pub fn validate(model: &Model) -> Vec<Finding> {
             }
         }
     }
+    for a in &model.animations {
+        shared_node_findings(&a.geometry.name.as_string(), &a.nodes, &mut out);
+    }
+    let declared = model.layout.as_ref().map(|l| 12 + u64::from(l.mdl_size));
+    trailing_findings(&model.trailing, declared, &mut out);
     out
 }
 
@@ -156,82 +122,4 @@ fn mdx_findings(
             ),
         ));
     }
-}
-
-fn aabb_findings(mesh: &Mesh, a: &Aabb, place: &dyn Fn() -> Place, out: &mut Vec<Finding>) {
-    let faces = mesh.faces.len();
-    let mut held = vec![false; faces];
-    let eps = 1e-3;
-    let contains = |min: [f32; 3], max: [f32; 3], p: [f32; 3]| {
-        (0..3).all(|k| p[k] >= min[k] - eps && p[k] <= max[k] + eps)
-    };
-    let mut box_reported = false;
-    for (i, t) in a.tree.iter().enumerate() {
-        if t.face >= 0 {
-            let f = t.face as usize;
-            match mesh.faces.get(f) {
-                Some(face) => {
-                    held[f] = true;
-                    let inside = face.vertices.iter().all(|&v| {
-                        mesh.positions
-                            .get(usize::from(v))
-                            .is_none_or(|&p| contains(t.min, t.max, p))
-                    });
-                    if !inside && !box_reported {
-                        box_reported = true;
-                        out.push(Finding::warning(
-                            "mdl-aabb-box",
-                            place().face(f as u32),
-                            format!("AABB leaf {i} does not contain its face {f}"),
-                        ));
-                    }
-                }
-                None => out.push(Finding::error(
-                    "mdl-face-index-out-of-range",
-                    place(),
-                    format!("AABB leaf {i} names face {f}, but the mesh has {faces} faces"),
-                )),
-            }
-        }
-        for c in [t.left, t.right].into_iter().flatten() {
-            if let Some(child) = a.tree.get(c as usize)
-                && !box_reported
-                && !(contains(t.min, t.max, child.min) && contains(t.min, t.max, child.max))
-            {
-                box_reported = true;
-                out.push(Finding::warning(
-                    "mdl-aabb-box",
-                    place(),
-                    format!("AABB node {i} does not contain its child {c}"),
-                ));
-            }
-        }
-    }
-    if let Some(f) = held.iter().position(|h| !h) {
-        let missing = held.iter().filter(|h| !**h).count();
-        let at = mesh.faces[f].vertices[0];
-        out.push(Finding::error(
-            "mdl-aabb-face-missing",
-            place().face(f as u32).position(
-                mesh.positions
-                    .get(usize::from(at))
-                    .copied()
-                    .unwrap_or_default(),
-            ),
-            format!("{missing} faces (first: face {f}) are in no leaf of the AABB tree"),
-        ));
-    }
-}
-
-fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-fn cross_len(a: [f32; 3], b: [f32; 3]) -> f32 {
-    let c = [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ];
-    (c[0] * c[0] + c[1] * c[1] + c[2] * c[2]).sqrt()
 }

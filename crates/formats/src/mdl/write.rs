@@ -2,8 +2,12 @@
 //! canonical layout otherwise.
 
 use super::layout::Layout;
+use super::le::*;
 use super::model::*;
+use super::parts::{geometry_bytes, write_aabb, write_events, write_faces, write_light};
 use super::raw::*;
+use super::space::{Fail, Out, Sink, Words, bad, count32, write_keeping_layout};
+use super::tree::{Sharing, TreeWriter, write_tree};
 use crate::error::EncodeError;
 
 /// Writes a model as its MDL and MDX bytes.
@@ -13,97 +17,46 @@ use crate::error::EncodeError;
 /// hold the model, every block is laid out afresh in walk order: header, names, animations, then
 /// the node tree depth-first with each node's arrays after its header.
 pub fn write(model: &Model) -> Result<(Vec<u8>, Vec<u8>), EncodeError> {
-    if let Some(layout) = model.layout.as_deref() {
-        match Writer::new(model, Some(layout)).run() {
-            Ok(out) => {
-                // Blocks that shared bytes in the source may now disagree: keep the source
-                // layout only when the output reads back as this model, compared bit for bit
-                // through the canonical layout (`==` never finds NaN values equal).
-                if !layout.overlapping || reads_back_as(&out, model) {
-                    return Ok(out);
-                }
-            }
-            Err(Fail::Layout) => {}
-            Err(Fail::Encode(e)) => return Err(e),
-        }
-    }
-    match Writer::new(model, None).run() {
-        Ok(out) => Ok(out),
-        Err(Fail::Encode(e)) => Err(e),
-        Err(Fail::Layout) => Err(EncodeError(
-            "internal error: the canonical layout was refused".into(),
-        )),
-    }
-}
-
-/// Whether `out` decodes to `model`, every float compared by its bits.
-fn reads_back_as(out: &(Vec<u8>, Vec<u8>), model: &Model) -> bool {
-    let Ok(mut back) = super::read(&out.0, &out.1) else {
-        return false;
-    };
-    back.layout = None;
-    let mut fresh = model.clone();
-    fresh.layout = None;
-    match (
-        Writer::new(&back, None).run(),
-        Writer::new(&fresh, None).run(),
-    ) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
-}
-
-enum Fail {
-    /// The model no longer fits the source layout.
-    Layout,
-    Encode(EncodeError),
-}
-
-impl From<EncodeError> for Fail {
-    fn from(e: EncodeError) -> Self {
-        Fail::Encode(e)
-    }
-}
-
-fn bad(msg: impl Into<String>) -> Fail {
-    Fail::Encode(EncodeError(msg.into()))
-}
-
-fn count32(n: usize, what: &str) -> Result<u32, Fail> {
-    u32::try_from(n).map_err(|_| bad(format!("{n} {what}: more than a 32-bit count holds")))
+    write_keeping_layout(
+        model.layout.as_deref(),
+        |layout| Writer::new(model, layout).run(),
+        |out| {
+            let back = super::read(&out.0, &out.1).ok()?;
+            Writer::new(&back, None).run().ok()
+        },
+    )
 }
 
 struct Writer<'m> {
     model: &'m Model,
     mesh_size: usize,
     layout: Option<&'m Layout>,
-    mdl: Vec<u8>,
+    out: Out<'m>,
     mdx: Vec<u8>,
-    next_block: usize,
     next_mdx: usize,
-    next_word: usize,
     /// Node offsets of the geometry tree, by arena index.
     node_at: Vec<u32>,
+    /// Whether the tree being written is an animation's.
+    anim: bool,
     /// The terminator row owed after the last mesh's MDX rows (canonical layout).
     terminator: Option<Vec<u8>>,
 }
 
 impl<'m> Writer<'m> {
     fn new(model: &'m Model, layout: Option<&'m Layout>) -> Self {
-        let mut mdl = Vec::new();
-        let mut mdx = Vec::new();
-        if let Some(l) = layout {
-            mdl = vec![0; l.mdl_size as usize];
-            mdx = vec![0; l.mdx_size as usize];
-            for &(at, s, e) in &l.mdl_gaps {
-                mdl[at as usize..(at + e - s) as usize]
-                    .copy_from_slice(&l.gap_bytes[s as usize..e as usize]);
+        let (sink, mdx) = match layout {
+            Some(l) => {
+                let sink =
+                    Sink::source("MDL data", l.mdl_size, &l.blocks, &l.mdl_gaps, &l.gap_bytes);
+                let mut mdx = vec![0; l.mdx_size as usize];
+                for &(at, s, e) in &l.mdx_gaps {
+                    mdx[at as usize..(at + e - s) as usize]
+                        .copy_from_slice(&l.gap_bytes[s as usize..e as usize]);
+                }
+                (sink, mdx)
             }
-            for &(at, s, e) in &l.mdx_gaps {
-                mdx[at as usize..(at + e - s) as usize]
-                    .copy_from_slice(&l.gap_bytes[s as usize..e as usize]);
-            }
-        }
+            None => (Sink::canonical("bytes of MDL data"), Vec::new()),
+        };
         Writer {
             model,
             mesh_size: match model.game {
@@ -111,37 +64,21 @@ impl<'m> Writer<'m> {
                 Game::K2 => MESH_HEADER_K2,
             },
             layout,
-            mdl,
+            out: Out {
+                sink,
+                words: Words::new(layout.map(|l| &l.words[..])),
+            },
             mdx,
-            next_block: 0,
             next_mdx: 0,
-            next_word: 0,
             node_at: vec![0; model.nodes.len()],
+            anim: false,
             terminator: None,
         }
     }
 
     /// Where the next block of `len` bytes goes.
     fn place(&mut self, len: usize, align: bool) -> Result<u32, Fail> {
-        match self.layout {
-            Some(l) => {
-                let &(off, n) = l.blocks.get(self.next_block).ok_or(Fail::Layout)?;
-                self.next_block += 1;
-                if n as usize != len {
-                    return Err(Fail::Layout);
-                }
-                Ok(off)
-            }
-            None => {
-                if align {
-                    let pad = (4 - self.mdl.len() % 4) % 4;
-                    self.mdl.resize(self.mdl.len() + pad, 0);
-                }
-                let off = count32(self.mdl.len(), "bytes of MDL data")?;
-                self.mdl.resize(self.mdl.len() + len, 0);
-                Ok(off)
-            }
-        }
+        self.out.sink.place(len, align)
     }
 
     fn place_mdx(&mut self, len: usize) -> Result<u32, Fail> {
@@ -195,40 +132,17 @@ impl<'m> Writer<'m> {
 
     /// A derived word: as the source had it, or `canonical`.
     fn word(&mut self, canonical: u32) -> Result<u32, Fail> {
-        match self.layout {
-            Some(l) => {
-                let w = *l.words.get(self.next_word).ok_or(Fail::Layout)?;
-                self.next_word += 1;
-                Ok(w)
-            }
-            None => Ok(canonical),
-        }
+        self.out.words.word(canonical)
     }
 
     fn put(&mut self, off: u32, bytes: &[u8]) {
-        let o = off as usize;
-        self.mdl[o..o + bytes.len()].copy_from_slice(bytes);
+        self.out.sink.put(off, bytes);
     }
 
     /// Places an array of `count` records of `size` bytes (with its allocated-count word) and
     /// returns its header (offset, count, allocated count).
     fn array(&mut self, count: usize, size: usize, what: &str) -> Result<[u32; 3], Fail> {
-        let n = count32(count, what)?;
-        let alloc = self.word(n)?;
-        let off = self.place(count * size, true)?;
-        Ok([off, n, alloc])
-    }
-
-    fn string(&mut self, s: &[u8], what: &str) -> Result<u32, Fail> {
-        if s.contains(&0) {
-            return Err(bad(format!(
-                "{what} {:?} contains a NUL byte",
-                String::from_utf8_lossy(s)
-            )));
-        }
-        let off = self.place(s.len() + 1, false)?;
-        self.put(off, s);
-        Ok(off)
+        self.out.array(count, size, what)
     }
 
     fn run(mut self) -> Result<(Vec<u8>, Vec<u8>), Fail> {
@@ -242,7 +156,7 @@ impl<'m> Writer<'m> {
         let names = self.array(m.names.len(), 4, "names")?;
         let mut table = Vec::with_capacity(m.names.len() * 4);
         for name in &m.names {
-            table.extend_from_slice(&self.string(name, "the node name")?.to_le_bytes());
+            table.extend_from_slice(&self.out.string(name, "the node name")?.to_le_bytes());
         }
         self.put(names[0], &table);
 
@@ -253,7 +167,8 @@ impl<'m> Writer<'m> {
         }
         self.put(anims[0], &table);
 
-        let root = self.nodes(&m.nodes, false)?;
+        self.anim = false;
+        let root = write_tree(&mut self, &m.nodes, Sharing::Refused)?;
         let animation_root = match m.header.animation_root {
             Some(i) => *self.node_at.get(i).ok_or_else(|| {
                 bad(format!(
@@ -263,9 +178,9 @@ impl<'m> Writer<'m> {
             None => self.word(root)?,
         };
         if let Some(l) = self.layout
-            && (self.next_block != l.blocks.len()
+            && (!self.out.sink.all_placed()
                 || self.next_mdx != l.mdx_blocks.len()
-                || self.next_word != l.words.len())
+                || !self.out.words.all_used())
         {
             return Err(Fail::Layout);
         }
@@ -288,7 +203,7 @@ impl<'m> Writer<'m> {
             h.affected_by_fog,
         ]);
         push_u32(&mut b, h.child_model_count);
-        push_words(&mut b, &anims);
+        push_u32s(&mut b, &anims);
         push_u32(&mut b, h.supermodel_ref);
         push_f32s(&mut b, &h.bounds_min);
         push_f32s(&mut b, &h.bounds_max);
@@ -298,83 +213,45 @@ impl<'m> Writer<'m> {
         push_u32(&mut b, h.padding);
         push_u32(&mut b, mdx_word);
         push_u32(&mut b, h.mdx_offset);
-        push_words(&mut b, &names);
+        push_u32s(&mut b, &names);
         debug_assert_eq!(b.len(), MODEL_HEADER);
         self.put(header, &b);
 
-        let mdl_size = count32(self.mdl.len(), "bytes of MDL data")?;
-        let mut out = Vec::with_capacity(FILE_HEADER + self.mdl.len());
+        let mdl = &self.out.sink.buf;
+        let mdl_size = count32(mdl.len(), "bytes of MDL data")?;
+        let mut out = Vec::with_capacity(FILE_HEADER + mdl.len() + m.trailing.len());
         push_u32(&mut out, m.file_word);
         push_u32(&mut out, mdl_size);
         push_u32(&mut out, self.layout.map_or(mdx_size, |l| l.mdx_size_word));
-        out.extend_from_slice(&self.mdl);
+        out.extend_from_slice(mdl);
+        out.extend_from_slice(&m.trailing);
         Ok((out, self.mdx))
     }
 
     fn animation(&mut self, a: &Animation) -> Result<u32, Fail> {
         let off = self.place(ANIMATION_HEADER, true)?;
-        let events = self.array(a.events.len(), 36, "events")?;
-        let mut b = Vec::with_capacity(a.events.len() * 36);
-        for e in &a.events {
-            push_f32s(&mut b, &[e.time]);
-            b.extend_from_slice(&e.name.0);
-        }
-        self.put(events[0], &b);
+        let events = write_events(&mut self.out, &a.events)?;
         if a.nodes.is_empty() {
             return Err(bad(format!(
                 "animation {} has no root node",
                 a.geometry.name.as_string()
             )));
         }
-        let root = self.nodes(&a.nodes, true)?;
+        self.anim = true;
+        let root = write_tree(self, &a.nodes, Sharing::Allowed)?;
         let mut h = geometry_bytes(&a.geometry, root);
         push_f32s(&mut h, &[a.length, a.transition]);
         h.extend_from_slice(&a.root.0);
-        push_words(&mut h, &events);
+        push_u32s(&mut h, &events);
         push_u32(&mut h, a.padding);
         debug_assert_eq!(h.len(), ANIMATION_HEADER);
         self.put(off, &h);
         Ok(off)
     }
 
-    /// Writes a node tree from its root in pre-order (an explicit stack, as the reader walks
-    /// it); returns the root's offset.
-    fn nodes(&mut self, nodes: &[Node], anim: bool) -> Result<u32, Fail> {
-        let mut visited = vec![false; nodes.len()];
-        let max = super::read::MAX_DEPTH;
-        let mut root = 0;
-        // (node, parent's offset, where the parent's child table wants this node's offset, depth)
-        let mut stack = vec![(0usize, 0u32, None::<u32>, 0usize)];
-        while let Some((i, parent, slot, depth)) = stack.pop() {
-            if std::mem::replace(&mut visited[i], true) || depth > max {
-                return Err(bad(format!(
-                    "node {i} is reached twice or the tree is deeper than {max} levels"
-                )));
-            }
-            let (off, table) = self.node(nodes, i, parent, anim)?;
-            match slot {
-                Some(at) => self.put(at, &off.to_le_bytes()),
-                None => root = off,
-            }
-            for (k, &c) in nodes[i].children.iter().enumerate().rev() {
-                let c = c as usize;
-                if c >= nodes.len() {
-                    return Err(bad(format!("node {i} has child {c}, which is not there")));
-                }
-                stack.push((c, off, Some(table + 4 * k as u32), depth + 1));
-            }
-        }
-        Ok(root)
-    }
-
     /// One node's header, arrays and parts; returns its offset and its child table's.
-    fn node(
-        &mut self,
-        nodes: &[Node],
-        i: usize,
-        parent: u32,
-        anim: bool,
-    ) -> Result<(u32, u32), Fail> {
+    fn node(&mut self, nodes: &[Node], i: usize, parent: u32) -> Result<(u32, u32), Fail> {
+        let anim = self.anim;
         let n = &nodes[i];
         let f = if anim { 0 } else { n.flags };
         check_parts(n, f, i)?;
@@ -404,11 +281,11 @@ impl<'m> Writer<'m> {
         push_u32(&mut h, parent_word);
         push_f32s(&mut h, &n.position);
         push_f32s(&mut h, &n.orientation);
-        push_words(&mut h, &children);
-        push_words(&mut h, &controllers);
-        push_words(&mut h, &data);
+        push_u32s(&mut h, &children);
+        push_u32s(&mut h, &controllers);
+        push_u32s(&mut h, &data);
         if let Some(light) = n.light.as_ref().filter(|_| f & flags::LIGHT != 0) {
-            self.light(light, &mut h)?;
+            write_light(&mut self.out, light, &mut h)?;
         }
         if let Some(e) = n.emitter.as_ref().filter(|_| f & flags::EMITTER != 0) {
             emitter_bytes(e, &mut h);
@@ -434,14 +311,14 @@ impl<'m> Writer<'m> {
                 )));
             }
             let v = self.place(vertex_count * 12, true)?;
-            let b = vec3_bytes(&d.vertices);
+            let b = f32_rows_bytes(&d.vertices);
             self.put(v, &b);
-            push_words(&mut h, &c);
+            push_u32s(&mut h, &c);
             push_f32s(&mut h, &[d.displacement, d.tightness, d.period]);
             push_u32(&mut h, v);
         }
         if let Some(a) = n.aabb.as_ref().filter(|_| f & flags::AABB != 0) {
-            let root = self.aabb(a, i)?;
+            let root = write_aabb(&mut self.out, a, &i.to_string())?;
             push_u32(&mut h, root);
         }
         if let Some(s) = n.saber.as_ref().filter(|_| f & flags::SABER != 0) {
@@ -454,7 +331,7 @@ impl<'m> Writer<'m> {
                 )));
             }
             let v = self.place(vertex_count * 12, true)?;
-            let b = vec3_bytes(&s.positions);
+            let b = f32_rows_bytes(&s.positions);
             self.put(v, &b);
             let t = self.place(vertex_count * 8, true)?;
             let mut b = Vec::with_capacity(vertex_count * 8);
@@ -463,9 +340,9 @@ impl<'m> Writer<'m> {
             }
             self.put(t, &b);
             let nr = self.place(vertex_count * 12, true)?;
-            let b = vec3_bytes(&s.normals);
+            let b = f32_rows_bytes(&s.normals);
             self.put(nr, &b);
-            push_words(&mut h, &[v, t, nr, s.unknown[0], s.unknown[1]]);
+            push_u32s(&mut h, &[v, t, nr, s.unknown[0], s.unknown[1]]);
         }
         debug_assert_eq!(h.len(), size);
 
@@ -473,58 +350,11 @@ impl<'m> Writer<'m> {
         Ok((off, children[0]))
     }
 
-    fn light(&mut self, l: &Light, h: &mut Vec<u8>) -> Result<(), Fail> {
-        let unknown = self.array(l.unknown.len(), 4, "light words")?;
-        let b = u32_bytes(&l.unknown);
-        self.put(unknown[0], &b);
-        let sizes = self.array(l.flare_sizes.len(), 4, "flare sizes")?;
-        let b = f32_bytes(&l.flare_sizes);
-        self.put(sizes[0], &b);
-        let positions = self.array(l.flare_positions.len(), 4, "flare positions")?;
-        let b = f32_bytes(&l.flare_positions);
-        self.put(positions[0], &b);
-        let shifts = self.array(l.flare_color_shifts.len(), 12, "flare colour shifts")?;
-        let b = vec3_bytes(&l.flare_color_shifts);
-        self.put(shifts[0], &b);
-        let textures = self.array(l.flare_textures.len(), 4, "flare textures")?;
-        let mut table = Vec::new();
-        for t in &l.flare_textures {
-            push_u32(&mut table, self.string(t, "the flare texture")?);
-        }
-        self.put(textures[0], &table);
-        push_f32s(h, &[l.flare_radius]);
-        for a in [unknown, sizes, positions, shifts, textures] {
-            push_words(h, &a);
-        }
-        push_words(
-            h,
-            &[
-                l.priority,
-                l.ambient_only,
-                l.dynamic_type,
-                l.affect_dynamic,
-                l.shadow,
-                l.flare,
-                l.fading,
-            ],
-        );
-        Ok(())
-    }
-
     fn mesh(&mut self, m: &Mesh, skin: Option<&Skin>, h: &mut Vec<u8>) -> Result<(), Fail> {
         let n = m.positions.len();
         let vertex_count = u16::try_from(n)
             .map_err(|_| bad(format!("{n} vertices: a mesh holds at most 65535")))?;
-        let faces = self.array(m.faces.len(), 32, "faces")?;
-        let mut b = Vec::with_capacity(m.faces.len() * 32);
-        for f in &m.faces {
-            push_f32s(&mut b, &f.normal);
-            push_f32s(&mut b, &[f.distance]);
-            push_u32(&mut b, f.material);
-            push_u16s(&mut b, &f.adjacent);
-            push_u16s(&mut b, &f.vertices);
-        }
-        self.put(faces[0], &b);
+        let faces = write_faces(&mut self.out, &m.faces)?;
         let counts = self.array(m.index_lists.len(), 4, "index lists")?;
         let offsets = self.array(m.index_lists.len(), 4, "index lists")?;
         let mut count_table = Vec::new();
@@ -543,7 +373,7 @@ impl<'m> Writer<'m> {
         let b = u32_bytes(&m.inverted_counters);
         self.put(inverted[0], &b);
         let positions = self.place(n * 12, true)?;
-        let b = vec3_bytes(&m.positions);
+        let b = f32_rows_bytes(&m.positions);
         self.put(positions, &b);
 
         let mut skin_bytes = Vec::new();
@@ -561,13 +391,13 @@ impl<'m> Writer<'m> {
             }
             self.put(q[0], &b);
             let t = self.array(s.tbones.len(), 12, "tbones")?;
-            let b = vec3_bytes(&s.tbones);
+            let b = f32_rows_bytes(&s.tbones);
             self.put(t[0], &b);
             let u2 = self.array(s.unknown2.len(), 4, "skin words")?;
             let b = u32_bytes(&s.unknown2);
             self.put(u2[0], &b);
-            push_words(&mut skin_bytes, &unknown);
-            push_words(
+            push_u32s(&mut skin_bytes, &unknown);
+            push_u32s(
                 &mut skin_bytes,
                 &[
                     s.weights_offset as u32,
@@ -576,9 +406,9 @@ impl<'m> Writer<'m> {
                     count32(s.bone_map.len(), "bone map entries")?,
                 ],
             );
-            push_words(&mut skin_bytes, &q);
-            push_words(&mut skin_bytes, &t);
-            push_words(&mut skin_bytes, &u2);
+            push_u32s(&mut skin_bytes, &q);
+            push_u32s(&mut skin_bytes, &t);
+            push_u32s(&mut skin_bytes, &u2);
             push_u16s(&mut skin_bytes, &s.bone_nodes);
             push_u32(&mut skin_bytes, s.padding);
         }
@@ -589,7 +419,7 @@ impl<'m> Writer<'m> {
         self.owe_terminator(m, skin);
 
         push_u32s(h, &m.function_pointers);
-        push_words(h, &faces);
+        push_u32s(h, &faces);
         push_f32s(h, &m.bounds_min);
         push_f32s(h, &m.bounds_max);
         push_f32s(h, &[m.radius]);
@@ -601,9 +431,9 @@ impl<'m> Writer<'m> {
         h.extend_from_slice(&m.texture1.0);
         h.extend_from_slice(&m.texture2.0);
         h.extend_from_slice(&m.texture3.0);
-        push_words(h, &counts);
-        push_words(h, &offsets);
-        push_words(h, &inverted);
+        push_u32s(h, &counts);
+        push_u32s(h, &offsets);
+        push_u32s(h, &inverted);
         for v in m.unknown {
             push_u32(h, v as u32);
         }
@@ -720,56 +550,6 @@ impl<'m> Writer<'m> {
         }
         Ok(())
     }
-
-    /// Places the AABB tree in pre-order; returns the root's offset.
-    fn aabb(&mut self, a: &Aabb, node: usize) -> Result<u32, Fail> {
-        if a.tree.is_empty() {
-            return Err(bad(format!("node {node}: an aabb node with an empty tree")));
-        }
-        let mut at = vec![None::<u32>; a.tree.len()];
-        let mut order = Vec::with_capacity(a.tree.len());
-        let mut stack = vec![0usize];
-        while let Some(i) = stack.pop() {
-            let t = a
-                .tree
-                .get(i)
-                .ok_or_else(|| bad(format!("node {node}: AABB child {i} is not there")))?;
-            if at[i].is_some() {
-                return Err(bad(format!(
-                    "node {node}: the AABB tree reaches node {i} twice"
-                )));
-            }
-            at[i] = Some(self.place(AABB_NODE, true)?);
-            order.push(i);
-            if let Some(r) = t.right {
-                stack.push(r as usize);
-            }
-            if let Some(l) = t.left {
-                stack.push(l as usize);
-            }
-        }
-        if order.len() != a.tree.len() {
-            return Err(bad(format!(
-                "node {node}: {} of the {} AABB nodes are not reached from the root",
-                a.tree.len() - order.len(),
-                a.tree.len()
-            )));
-        }
-        for i in order {
-            let t = &a.tree[i];
-            let mut b = Vec::with_capacity(AABB_NODE);
-            push_f32s(&mut b, &t.min);
-            push_f32s(&mut b, &t.max);
-            let child = |c: Option<u32>| c.and_then(|c| at[c as usize]).unwrap_or(0);
-            push_u32(&mut b, child(t.left));
-            push_u32(&mut b, child(t.right));
-            push_u32(&mut b, t.face as u32);
-            push_u32(&mut b, t.plane);
-            let off = at[i].unwrap_or(0);
-            self.put(off, &b);
-        }
-        Ok(at[0].unwrap_or(0))
-    }
 }
 
 /// Refuses a node whose parts disagree with its type flags (the writer would drop them).
@@ -801,19 +581,6 @@ fn check_parts(n: &Node, f: u16, i: usize) -> Result<(), Fail> {
     Ok(())
 }
 
-fn geometry_bytes(g: &GeometryHeader, root: u32) -> Vec<u8> {
-    let mut b = Vec::with_capacity(MODEL_HEADER);
-    push_u32s(&mut b, &g.function_pointers);
-    b.extend_from_slice(&g.name.0);
-    push_u32(&mut b, root);
-    push_u32(&mut b, g.node_count);
-    push_u32s(&mut b, &g.runtime);
-    push_u32(&mut b, g.ref_count);
-    b.push(g.model_type);
-    b.extend_from_slice(&g.padding);
-    b
-}
-
 fn emitter_bytes(e: &Emitter, h: &mut Vec<u8>) {
     push_f32s(h, &[e.dead_space, e.blast_radius, e.blast_length]);
     push_u32(h, e.branch_count);
@@ -831,48 +598,14 @@ fn emitter_bytes(e: &Emitter, h: &mut Vec<u8>) {
     push_u32(h, e.flags);
 }
 
-fn push_u32(b: &mut Vec<u8>, v: u32) {
-    b.extend_from_slice(&v.to_le_bytes());
-}
+impl TreeWriter for Writer<'_> {
+    type Node = Node;
 
-fn push_u32s(b: &mut Vec<u8>, v: &[u32]) {
-    for &x in v {
-        push_u32(b, x);
+    fn write_node(&mut self, nodes: &[Node], i: usize, parent: u32) -> Result<(u32, u32), Fail> {
+        self.node(nodes, i, parent)
     }
-}
 
-fn push_words(b: &mut Vec<u8>, v: &[u32]) {
-    push_u32s(b, v);
-}
-
-fn push_u16s(b: &mut Vec<u8>, v: &[u16]) {
-    for &x in v {
-        b.extend_from_slice(&x.to_le_bytes());
+    fn put_word(&mut self, at: u32, v: u32) {
+        self.put(at, &v.to_le_bytes());
     }
-}
-
-fn push_f32s(b: &mut Vec<u8>, v: &[f32]) {
-    for &x in v {
-        b.extend_from_slice(&x.to_le_bytes());
-    }
-}
-
-fn f32_bytes(v: &[f32]) -> Vec<u8> {
-    let mut b = Vec::with_capacity(v.len() * 4);
-    push_f32s(&mut b, v);
-    b
-}
-
-fn u32_bytes(v: &[u32]) -> Vec<u8> {
-    let mut b = Vec::with_capacity(v.len() * 4);
-    push_u32s(&mut b, v);
-    b
-}
-
-fn vec3_bytes(v: &[[f32; 3]]) -> Vec<u8> {
-    let mut b = Vec::with_capacity(v.len() * 12);
-    for x in v {
-        push_f32s(&mut b, x);
-    }
-    b
 }

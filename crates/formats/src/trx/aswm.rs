@@ -7,8 +7,7 @@ use flate2::{Compress, Compression, Decompress, FlushCompress, FlushDecompress, 
 use super::model::{
     Aswm, Edge, Island, IslandPathNode, OriginalAswm, PathTable, Tile, Triangle, Walkmesh,
 };
-use super::raw;
-use super::read::show_tag;
+use super::raw::{self, show_tag};
 use crate::cursor::{Cursor, PutLe};
 use crate::error::{DecodeError, EncodeError, ErrorKind, Location};
 

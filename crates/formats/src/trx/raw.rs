@@ -93,3 +93,12 @@ pub const FLAG_MATERIALS: u16 = 0x3ff8;
 pub const TILES_FLAGS_BAKED: u32 = 31;
 /// Tiles-section flags of unbaked files.
 pub const TILES_FLAGS_UNBAKED: u32 = 15;
+
+/// A printable form of a four-byte tag.
+pub(crate) fn show_tag(tag: &[u8; 4]) -> String {
+    if tag.iter().all(|b| b.is_ascii_graphic() || *b == b' ') {
+        format!("\"{}\"", String::from_utf8_lossy(tag))
+    } else {
+        format!("0x{:02x}{:02x}{:02x}{:02x}", tag[0], tag[1], tag[2], tag[3])
+    }
+}

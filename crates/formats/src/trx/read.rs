@@ -2,7 +2,7 @@
 
 use super::aswm;
 use super::model::{Layout, Packet, Trwh, Trx, WaterTexture, WaterVertex, Watr};
-use super::raw;
+use super::raw::{self, show_tag};
 use crate::cursor::Cursor;
 use crate::error::{DecodeError, ErrorKind, Location};
 
@@ -300,15 +300,6 @@ fn read_watr(p: &[u8]) -> Result<Watr, DecodeError> {
         dds,
         megatile,
     })
-}
-
-/// A printable form of a four-byte tag.
-pub(crate) fn show_tag(tag: &[u8; 4]) -> String {
-    if tag.iter().all(|b| b.is_ascii_graphic() || *b == b' ') {
-        format!("\"{}\"", String::from_utf8_lossy(tag))
-    } else {
-        format!("0x{:02x}{:02x}{:02x}{:02x}", tag[0], tag[1], tag[2], tag[3])
-    }
 }
 
 #[allow(dead_code)]

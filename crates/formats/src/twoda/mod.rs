@@ -18,6 +18,7 @@
 //! Layouts, byte offsets and what the real files showed are in `docs/formats/2da.md`.
 
 mod cp1252;
+mod layout;
 pub mod lookup;
 pub mod model;
 pub mod raw;

@@ -156,8 +156,8 @@ pub struct TwoDa {
 /// How the file was laid out when read.
 #[derive(Debug, Clone)]
 pub(crate) enum Layout {
-    Binary(super::read::BinaryLayout),
-    Text(super::read_text::TextLayout),
+    Binary(super::layout::BinaryLayout),
+    Text(super::layout::TextLayout),
 }
 
 impl PartialEq for TwoDa {

@@ -24,3 +24,8 @@ pub const BOM: [u8; 3] = [0xEF, 0xBB, 0xBF];
 pub const EMPTY_CELL: &str = "****";
 /// The largest string-data size a binary 2DA can state (its `u16` data-size field).
 pub const MAX_DATA_SIZE: usize = u16::MAX as usize;
+
+/// Bytes as printable text for messages.
+pub(crate) fn show(bytes: &[u8]) -> String {
+    format!("`{}`", bytes.escape_ascii())
+}

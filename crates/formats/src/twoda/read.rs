@@ -1,10 +1,11 @@
 //! Decoding: layout detection and the binary `2DA V2.b` reader.
 
 use super::cp1252;
+use super::layout::BinaryLayout;
 use super::model::{Layout, Row, RowSource, TwoDa};
 use super::raw::{
     BINARY_HEADER_END, BINARY_HEADER_SIZE, BOM, LABEL_END, MAGIC, MAGIC_TAB, NUL, OFFSET_SIZE,
-    VERSION_BINARY, VERSION_TEXT,
+    VERSION_BINARY, VERSION_TEXT, show,
 };
 use crate::cursor::Cursor;
 use crate::error::{DecodeError, ErrorKind, Location};
@@ -56,24 +57,6 @@ pub fn read(data: &[u8]) -> Result<TwoDa, DecodeError> {
             "not a 2DA file: expected `2DA V2.b` (binary) or `2DA V2.0` (text)",
         ))
     }
-}
-
-/// How a binary file was laid out: what the writer needs to reproduce it while the cells are
-/// unchanged.
-#[derive(Debug, Clone)]
-pub(crate) struct BinaryLayout {
-    /// `2DA ` or `2DA\t`.
-    pub magic: [u8; 4],
-    /// Whether the last column label was followed by a tab before the NUL.
-    pub columns_trailing_tab: bool,
-    /// Number of columns when read.
-    pub column_count: usize,
-    /// The cell offset table, row-major.
-    pub offsets: Vec<u16>,
-    /// The data-size field as stored.
-    pub data_size: u16,
-    /// Every byte after the data-size field.
-    pub data: Vec<u8>,
 }
 
 /// The bytes of the cell string at `offset` of `data`: up to its NUL, or to the end of the
@@ -422,9 +405,4 @@ fn unused_data(strings: &[u8], offsets: &[u16]) -> Option<(usize, usize)> {
         first.get_or_insert(covered_to);
     }
     first.map(|f| (f, unused))
-}
-
-/// Bytes as printable text for messages.
-pub(crate) fn show(bytes: &[u8]) -> String {
-    format!("`{}`", bytes.escape_ascii())
 }

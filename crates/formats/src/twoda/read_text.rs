@@ -1,45 +1,11 @@
 //! Decoding the text `2DA V2.0` layout.
 
+use super::layout::{TextItem, TextLayout};
 use super::model::{Layout, Row, RowSource, TextRowSource, TwoDa};
-use super::raw::{BOM, EMPTY_CELL, MAGIC_TAB, VERSION_BINARY, VERSION_TEXT};
-use super::read::show;
+use super::raw::{BOM, EMPTY_CELL, MAGIC_TAB, VERSION_BINARY, VERSION_TEXT, show};
 use super::syntax::{Encoding, LineEnd, RawLine, Token, split_lines, tokens};
 use crate::error::{DecodeError, ErrorKind, Location};
 use crate::finding::{Finding, Place};
-
-/// How a text file was laid out: every line in order, so an unmodified table writes back byte
-/// for byte.
-#[derive(Debug, Clone)]
-pub(crate) struct TextLayout {
-    /// Whether the file started with a UTF-8 byte order mark.
-    pub bom: bool,
-    /// How values were decoded (and how new lines are encoded).
-    pub encoding: Encoding,
-    /// The lines in file order.
-    pub items: Vec<TextItem>,
-    /// The terminator for new lines: the file's most common one.
-    pub default_end: LineEnd,
-    /// NUL bytes after the last line.
-    pub nul_padding: usize,
-}
-
-/// One line of a text file as read.
-#[derive(Debug, Clone)]
-pub(crate) enum TextItem {
-    /// Line 1 (`2DA V2.0` and whatever follows on the line), without the byte order mark.
-    Header(RawLine),
-    /// Line 2: blank, `DEFAULT: value` or ignored text, and the default it gave.
-    Line2 {
-        line: RawLine,
-        parsed: Option<String>,
-    },
-    /// The column labels line and the labels parsed from it.
-    Columns { line: RawLine, parsed: Vec<String> },
-    /// A line kept as is (blank lines).
-    Verbatim(RawLine),
-    /// The place of the next row.
-    Row { end: LineEnd },
-}
 
 /// Decodes a text `2DA V2.0` table.
 ///

@@ -3,9 +3,10 @@
 use std::collections::HashMap;
 
 use super::cp1252;
+use super::layout::BinaryLayout;
 use super::model::{Layout, RowSource, TwoDa, Variant};
 use super::raw::{BINARY_HEADER_END, LABEL_END, MAGIC, MAX_DATA_SIZE, NUL, VERSION_BINARY};
-use super::read::{BinaryLayout, cell_bytes, cell_text_total, max_cell_text, string_ends};
+use super::read::{cell_bytes, cell_text_total, max_cell_text, string_ends};
 use crate::error::EncodeError;
 
 /// Encodes a table in the layout it was read from (binary for a table built in code).

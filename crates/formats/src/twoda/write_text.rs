@@ -1,8 +1,8 @@
 //! Encoding the text `2DA V2.0` layout.
 
+use super::layout::{TextItem, TextLayout};
 use super::model::{Layout, Row, RowSource, TwoDa};
 use super::raw::{BOM, EMPTY_CELL};
-use super::read_text::{TextItem, TextLayout};
 use super::syntax::{Encoding, LineEnd, LineOut};
 use crate::error::EncodeError;
 

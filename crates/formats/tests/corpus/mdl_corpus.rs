@@ -3,6 +3,8 @@
 use areakit_formats::mdl;
 use areakit_testkit::corpus_files;
 
+use super::{close, cut_read, same_rotation};
+
 fn pairs() -> Vec<(std::path::PathBuf, Vec<u8>, Vec<u8>)> {
     corpus_files(&["mdl-bin"])
         .into_iter()
@@ -104,22 +106,7 @@ fn truncation_at_every_length_gives_a_located_error() {
             if n >= 12 {
                 t[4..8].copy_from_slice(&((n - 12) as u32).to_le_bytes());
             }
-            match mdl::read(&t, x) {
-                Err(e) => {
-                    assert!(
-                        matches!(e.location(), areakit_formats::Location::Offset(_)),
-                        "{} cut at {n}: {e}",
-                        p.display()
-                    );
-                    cuts += 1;
-                }
-                // Only trailing padding was cut: the model is whole.
-                Ok(m) => assert!(
-                    m == whole,
-                    "{} cut at {n} reads a different model",
-                    p.display()
-                ),
-            }
+            cuts += cut_read(p, n, mdl::read(&t, x), &whole);
         }
         for n in 0..x.len() {
             match mdl::read(a, &x[..n]) {
@@ -143,10 +130,6 @@ fn truncation_at_every_length_gives_a_located_error() {
     assert!(cuts > 20_000, "{cuts} cuts gave errors");
 }
 
-fn close(a: f32, b: f32) -> bool {
-    (a.is_nan() && b.is_nan()) || (a - b).abs() <= 1e-4 * (1.0 + a.abs().max(b.abs()))
-}
-
 fn close_all(a: &[f32], b: &[f32]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| close(*x, *y))
 }
@@ -154,19 +137,8 @@ fn close_all(a: &[f32], b: &[f32]) -> bool {
 /// Quaternions (w, x, y, z) equal up to sign, within the precision of printed axis/angle and of
 /// compressed words: a compressed word stores x, y, z in 11, 11 and 10 bits and w as the square
 /// root of the rest, so near w = 0 one step of x moves w by up to 0.045 (2.6°).
-fn same_rotation(a: [f64; 4], b: [f64; 4], compressed: bool) -> bool {
-    let n = |q: [f64; 4]| {
-        let l = q.iter().map(|c| c * c).sum::<f64>().sqrt();
-        if l > 1e-9 {
-            q.map(|c| c / l)
-        } else {
-            [1.0, 0.0, 0.0, 0.0]
-        }
-    };
-    let (a, b) = (n(a), n(b));
-    let dot: f64 = a.iter().zip(&b).map(|(x, y)| x * y).sum();
-    let tolerance = if compressed { 1e-3 } else { 1e-5 };
-    dot.abs() > 1.0 - tolerance || a.iter().any(|c| c.is_nan())
+fn same_quaternion(a: &[f64], b: &[f64], compressed: bool) -> bool {
+    same_rotation(a, b, if compressed { 1e-3 } else { 1e-5 })
 }
 
 /// The keys of a controller as (time, values) with orientations as quaternions (w, x, y, z).
@@ -210,11 +182,7 @@ fn same_controllers(a: &mdl::Node, b: &mdl::Node) -> Result<(), String> {
             let ok = close(*ta, *tb)
                 && if c.kind == 20 && va.len() == 4 && vb.len() == 4 {
                     let compressed = c.width() == 1 || d.width() == 1;
-                    same_rotation(
-                        [va[0], va[1], va[2], va[3]],
-                        [vb[0], vb[1], vb[2], vb[3]],
-                        compressed,
-                    )
+                    same_quaternion(va, vb, compressed)
                 } else {
                     va.len() == vb.len()
                         && va.iter().zip(vb).all(|(x, y)| close(*x as f32, *y as f32))
@@ -370,4 +338,145 @@ fn binary_to_ascii_to_binary_keeps_every_node_vertex_face_key_and_animation() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+fn word(b: &[u8], o: usize) -> u32 {
+    u32::from_le_bytes(b[o..o + 4].try_into().unwrap())
+}
+
+/// The (offset, child pointers) of every node of the tree at `root` (offsets in the MDL data),
+/// read from the bytes alone.
+fn tree_of(data: &[u8], root: u32) -> Vec<(u32, Vec<u32>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![root];
+    while let Some(at) = stack.pop() {
+        let o = at as usize;
+        let (table, count) = (word(data, o + 44) as usize, word(data, o + 48) as usize);
+        let kids: Vec<u32> = (0..count).map(|k| word(data, table + 4 * k)).collect();
+        stack.extend(kids.iter().rev());
+        out.push((at, kids));
+    }
+    out
+}
+
+/// The first corpus model with an animation holding two nodes that both have children: the
+/// second one's first child pointer is turned to the first one's first child (the class a
+/// popular mod ships: one node block reached from two parents). Returns the edited MDL, its
+/// MDX, and the animation's name.
+fn shared_node_model() -> (Vec<u8>, Vec<u8>, String) {
+    for (_, a, x) in pairs() {
+        let data = &a[12..];
+        let (anims, count) = (word(data, 88) as usize, word(data, 92) as usize);
+        for k in 0..count {
+            let anim = word(data, anims + 4 * k) as usize;
+            let nodes = tree_of(data, word(data, anim + 40));
+            let parents: Vec<&(u32, Vec<u32>)> =
+                nodes.iter().filter(|(_, kids)| !kids.is_empty()).collect();
+            // Two parents whose subtrees are disjoint: the second is not below the first.
+            for (i, p1) in parents.iter().enumerate() {
+                let below: Vec<u32> = tree_of(data, p1.0).iter().map(|n| n.0).collect();
+                if let Some(p2) = parents[i + 1..].iter().find(|p| !below.contains(&p.0)) {
+                    let mut b = a.clone();
+                    let table = word(data, p2.0 as usize + 44) as usize;
+                    b[12 + table..12 + table + 4].copy_from_slice(&p1.1[0].to_le_bytes());
+                    let name = String::from_utf8_lossy(&data[anim + 8..anim + 40])
+                        .trim_end_matches('\0')
+                        .to_string();
+                    return (b, x, name);
+                }
+            }
+        }
+    }
+    panic!("no corpus model has an animation with two parent nodes");
+}
+
+/// A node block reached from two parents in an animation reads (it was "a node reached
+/// twice"), writes back byte for byte, is reported as `mdl-shared-node` (a warning, no error),
+/// and in the canonical layout is written once with both parents pointing at it.
+#[test]
+fn an_animation_node_reached_from_two_parents_reads_and_is_kept() {
+    let (a, x, anim) = shared_node_model();
+    let m = mdl::read(&a, &x).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(mdl::write(&m).unwrap(), (a.clone(), x.clone()));
+    let findings = mdl::validate(&m);
+    assert!(
+        findings
+            .iter()
+            .any(|f| f.code == "mdl-shared-node" && f.message.contains(&anim)),
+        "{findings:?}"
+    );
+    assert!(
+        findings
+            .iter()
+            .all(|f| f.severity != areakit_formats::Severity::Error || f.code != "mdl-shared-node")
+    );
+    let a_nodes = &m
+        .animations
+        .iter()
+        .find(|n| n.geometry.name.as_string() == anim)
+        .unwrap()
+        .nodes;
+    let mut parents = vec![0; a_nodes.len()];
+    for n in a_nodes {
+        for &c in &n.children {
+            parents[c as usize] += 1;
+        }
+    }
+    assert_eq!(parents.iter().filter(|&&p| p == 2).count(), 1);
+    let mut fresh = m.clone();
+    fresh.clear_source_layout();
+    let (b, y) = mdl::write(&fresh).unwrap();
+    let mut back = mdl::read(&b, &y).unwrap();
+    back.clear_source_layout();
+    assert!(
+        back == fresh,
+        "the canonical layout reads back the same shared node"
+    );
+    // Written once: in the canonical bytes two parents' child tables hold the same offset.
+    let data = &b[12..];
+    let anims = word(data, 88) as usize;
+    let k = m
+        .animations
+        .iter()
+        .position(|n| n.geometry.name.as_string() == anim)
+        .unwrap();
+    let mut nodes = tree_of(data, word(data, word(data, anims + 4 * k) as usize + 40));
+    nodes.sort_unstable();
+    nodes.dedup();
+    let mut listed: Vec<u32> = nodes.iter().flat_map(|(_, kids)| kids.clone()).collect();
+    let all = listed.len();
+    listed.sort_unstable();
+    listed.dedup();
+    assert_eq!(
+        all - listed.len(),
+        1,
+        "one child offset listed by two parents"
+    );
+}
+
+/// Bytes after the MDL size the header declares (a size word smaller than the file) are kept,
+/// written back, and reported as `mdl-trailing-bytes` (a warning).
+#[test]
+fn bytes_after_the_declared_size_are_kept_and_reported() {
+    let (_, a, x) = pairs().into_iter().next().unwrap();
+    let mut b = a.clone();
+    b.extend_from_slice(b"\0\0\0\0tail garbage\x01\x02");
+    let m = mdl::read(&b, &x).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(m.trailing, &b[a.len()..]);
+    assert_eq!(mdl::write(&m).unwrap(), (b.clone(), x.clone()));
+    let findings = mdl::validate(&m);
+    let f = findings
+        .iter()
+        .find(|f| f.code == "mdl-trailing-bytes")
+        .unwrap_or_else(|| panic!("{findings:?}"));
+    assert_eq!(f.severity, areakit_formats::Severity::Warning);
+    assert_eq!(f.place.offset, Some(a.len() as u64));
+    let mut fresh = m.clone();
+    fresh.clear_source_layout();
+    let (c, _) = mdl::write(&fresh).unwrap();
+    assert!(c.ends_with(&m.trailing));
+    // A size word larger than the file is still an error.
+    let mut short = a.clone();
+    short.truncate(a.len() - 4);
+    assert!(mdl::read(&short, &x).is_err());
 }
