@@ -1,5 +1,7 @@
 //! Test support shared by areakit's crates: the real-file corpus in `../shared/corpus` beside
-//! the checkout (never copied into the repository). A dev-dependency only.
+//! the checkout (never copied into the repository), the navigation tests' independent
+//! shortest-path oracle ([`nav_oracle`]) and their generated ground ([`nav_meshes`]). A
+//! dev-dependency only.
 
 use std::path::{Path, PathBuf};
 
@@ -40,3 +42,6 @@ pub fn corpus_files(formats: &[&str]) -> Vec<PathBuf> {
     out.sort();
     out
 }
+
+pub mod nav_oracle;
+pub mod nav_meshes;
