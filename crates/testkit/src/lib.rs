@@ -43,5 +43,5 @@ pub fn corpus_files(formats: &[&str]) -> Vec<PathBuf> {
     out
 }
 
-pub mod nav_oracle;
 pub mod nav_meshes;
+pub mod nav_oracle;

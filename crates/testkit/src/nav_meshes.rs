@@ -119,7 +119,12 @@ pub fn maze(rng: &mut Rng, w: usize, h: usize, extra: usize, jitter: f64) -> Gro
         let mut nbs = Vec::new();
         for (di, dj) in [(-1i64, 0i64), (1, 0), (0, -1), (0, 1)] {
             let (a, b) = (i as i64 + di, j as i64 + dj);
-            if a >= 0 && b >= 0 && (a as usize) < w && (b as usize) < h && !seen[b as usize * w + a as usize] {
+            if a >= 0
+                && b >= 0
+                && (a as usize) < w
+                && (b as usize) < h
+                && !seen[b as usize * w + a as usize]
+            {
                 nbs.push((a as usize, b as usize));
             }
         }
@@ -181,7 +186,10 @@ pub fn holes(rng: &mut Rng, nx: usize, ny: usize, count: usize, touching: bool) 
             }
         }
     }
-    g.done(format!("holes {nx}x{ny} {count}{}", if touching { " touching" } else { "" }))
+    g.done(format!(
+        "holes {nx}x{ny} {count}{}",
+        if touching { " touching" } else { "" }
+    ))
 }
 
 /// Square rooms on a checkerboard inside a band: diagonal rooms meet only at a corner (a
@@ -315,7 +323,12 @@ pub fn levels(rng: &mut Rng) -> Ground {
         let w = xs.len() as u32;
         for j in 0..ys.len() as u32 - 1 {
             for i in 0..w - 1 {
-                let (a, b, c, d) = (base + j * w + i, base + j * w + i + 1, base + (j + 1) * w + i + 1, base + (j + 1) * w + i);
+                let (a, b, c, d) = (
+                    base + j * w + i,
+                    base + j * w + i + 1,
+                    base + (j + 1) * w + i + 1,
+                    base + (j + 1) * w + i,
+                );
                 if rng.below(2) == 0 {
                     triangles.extend([[a, b, c], [a, c, d]]);
                 } else {
@@ -325,11 +338,25 @@ pub fn levels(rng: &mut Rng) -> Ground {
         }
         base
     };
-    let range = |a: f64, b: f64, n: usize| (0..=n).map(|k| a + (b - a) * k as f64 / n as f64).collect::<Vec<f64>>();
+    let range = |a: f64, b: f64, n: usize| {
+        (0..=n)
+            .map(|k| a + (b - a) * k as f64 / n as f64)
+            .collect::<Vec<f64>>()
+    };
     // The floor: x, y in [0, 10].
-    quad_strip(&range(0.0, 10.0, 10), &range(0.0, 10.0, 10), &|_, _| 0.0, rng);
+    quad_strip(
+        &range(0.0, 10.0, 10),
+        &range(0.0, 10.0, 10),
+        &|_, _| 0.0,
+        rng,
+    );
     // The ramp: x from 10 to 13, y in [6, 7.5], rising to 3; joined to the floor along x = 10.
-    let ramp = quad_strip(&range(10.0, 13.0, 3), &[6.0, 7.0, 7.5], &|x, _| x - 10.0, rng);
+    let ramp = quad_strip(
+        &range(10.0, 13.0, 3),
+        &[6.0, 7.0, 7.5],
+        &|x, _| x - 10.0,
+        rng,
+    );
     // The landing: x in [13, 14], y in [6, 9] at z = 3.
     let landing = quad_strip(&[13.0, 14.0], &[6.0, 7.0, 7.5, 9.0], &|_, _| 3.0, rng);
     // The balcony: x from 2 to 13, y in [7.5, 9] at z = 3.
@@ -342,7 +369,10 @@ pub fn levels(rng: &mut Rng) -> Ground {
     let mut remap: Vec<u32> = (0..vertices.len() as u32).collect();
     let merge = |from: std::ops::Range<u32>, into: std::ops::Range<u32>, remap: &mut Vec<u32>| {
         for v in from {
-            if let Some(w) = into.clone().find(|&w| vertices[w as usize] == vertices[v as usize]) {
+            if let Some(w) = into
+                .clone()
+                .find(|&w| vertices[w as usize] == vertices[v as usize])
+            {
                 remap[v as usize] = remap[w as usize];
             }
         }
@@ -401,7 +431,11 @@ pub fn slivers(rng: &mut Rng, n: usize) -> Ground {
         let tri = out.triangles[t];
         let (a, b) = (tri[0], tri[1]);
         let (pa, pb) = (out.vertices[a as usize], out.vertices[b as usize]);
-        let mid = [(pa[0] + pb[0]) / 2.0, (pa[1] + pb[1]) / 2.0, (pa[2] + pb[2]) / 2.0];
+        let mid = [
+            (pa[0] + pb[0]) / 2.0,
+            (pa[1] + pb[1]) / 2.0,
+            (pa[2] + pb[2]) / 2.0,
+        ];
         let m = out.vertices.len() as u32;
         match rng.below(3) {
             // A flat triangle on the edge, and one with a repeated corner.
@@ -414,7 +448,11 @@ pub fn slivers(rng: &mut Rng, n: usize) -> Ground {
             // midpoint to its third corner.
             _ => {
                 let pc = out.vertices[tri[2] as usize];
-                let off = [mid[0] + 1e-6 * (pc[0] - mid[0]), mid[1] + 1e-6 * (pc[1] - mid[1]), mid[2]];
+                let off = [
+                    mid[0] + 1e-6 * (pc[0] - mid[0]),
+                    mid[1] + 1e-6 * (pc[1] - mid[1]),
+                    mid[2],
+                ];
                 out.vertices.push(off);
                 out.triangles[t] = [a, m, tri[2]];
                 out.triangles.push([m, b, tri[2]]);
@@ -490,7 +528,8 @@ pub fn families(seed: u64) -> Vec<Ground> {
 }
 
 /// Points on ground triangle `t` (a triangle of `g` with plan area): its centre, a random
-/// point inside it, or one of its corners, by `kind` 0, 1, 2.
+/// point inside it, or one of its corners, by `kind` 0, 1, 2. The first two are rounded to
+/// `f32`, which may put them just off a thin triangle: callers check.
 pub fn point_on(g: &Ground, t: u32, kind: u8, rng: &mut Rng) -> [f32; 3] {
     let [a, b, c] = g.triangles[t as usize].map(|v| g.vertices[v as usize].map(f64::from));
     let (u, v) = match kind {
@@ -503,11 +542,7 @@ pub fn point_on(g: &Ground, t: u32, kind: u8, rng: &mut Rng) -> [f32; 3] {
             }
             (u, v)
         }
-        _ => match rng.below(3) {
-            0 => (0.0, 0.0),
-            1 => (1.0, 0.0),
-            _ => (0.0, 1.0),
-        },
+        _ => return g.vertices[g.triangles[t as usize][rng.below(3) as usize] as usize],
     };
     let p = |k: usize| (a[k] + (b[k] - a[k]) * u + (c[k] - a[k]) * v) as f32;
     [p(0), p(1), p(2)]

@@ -18,6 +18,16 @@
 //!   face) is left out: it has no neighbours, no point lies in it, and it forms an island of
 //!   its own with zero area.
 //!
+//! # Fans
+//!
+//! The triangles that touch a vertex and are joined through the edges leaving it form a
+//! *fan*. Where the ground meets itself only at a vertex (a pinch, common where kit rooms
+//! touch at a corner) the vertex has several fans, and a walk cannot pass from one to another:
+//! it only moves across edges. So each fan after the first gets a vertex of its own, a copy at
+//! the same position ([`NavMesh::surface_vertex`] names the original), and every table kept
+//! per vertex (corner flags, the searches' best lengths at a turn, landmark distances, the
+//! corner graph) is kept per fan: a path that turns at a pinch leaves on the side it came.
+//!
 //! # Corners
 //!
 //! A vertex is a *corner* when it ends a boundary edge (an edge without a neighbour) and the
@@ -158,9 +168,15 @@ impl Grid {
 /// A walkable surface prepared for path searches. See the [module docs](self).
 #[derive(Debug, Clone)]
 pub struct NavMesh {
+    /// The vertex positions: the surface's, then a copy of a vertex for each of its fans after
+    /// the first ([`NavMesh::surface_vertex`]).
     pub(crate) vertices: Vec<Vec3>,
+    /// How many of `vertices` are the surface's.
+    surface_vertices: usize,
+    /// Per vertex after the surface's: the surface vertex it copies.
+    split: Vec<u32>,
     /// Triangles in counter-clockwise plan order (a clockwise input triangle has its last two
-    /// corners swapped).
+    /// corners swapped), over the mesh's vertices (a fan's own copy of its vertex).
     pub(crate) tris: Vec<[u32; 3]>,
     /// Per edge `k` (from corner `k` to `k + 1`): `neighbour * 4 + its edge`, or
     /// [`NO_TRIANGLE`].
@@ -256,7 +272,15 @@ impl NavMesh {
             })
             .collect();
         let links = link(&tris, &flat, vertices.len());
+        let mut tris = tris;
+        let mut vertices = vertices;
+        let split = split_fans(&mut tris, &links, &flat, vertices.len());
+        for &v in &split {
+            vertices.push(vertices[v as usize]);
+        }
         let mut mesh = NavMesh {
+            surface_vertices: vertices.len() - split.len(),
+            split,
             vertices,
             tris,
             links,
@@ -352,12 +376,22 @@ impl NavMesh {
         self.tris.len()
     }
 
-    /// The vertex positions (those of the surface).
+    /// The vertex positions: the surface's, then a copy of a vertex for each of its fans
+    /// after the first (see [fans](self#fans)).
     pub fn vertices(&self) -> &[Vec3] {
         &self.vertices
     }
 
-    /// Triangle `t`'s corners in counter-clockwise plan order.
+    /// The surface vertex that mesh vertex `v` is (or copies, for a fan after the first).
+    pub fn surface_vertex(&self, v: u32) -> u32 {
+        match (v as usize).checked_sub(self.surface_vertices) {
+            Some(i) => self.split[i],
+            None => v,
+        }
+    }
+
+    /// Triangle `t`'s corners in counter-clockwise plan order (mesh vertices: a corner in a
+    /// vertex's second or later fan is that fan's copy).
     pub fn triangle(&self, t: u32) -> [u32; 3] {
         self.tris[t as usize]
     }
@@ -418,6 +452,7 @@ impl NavMesh {
     pub fn memory_bytes(&self) -> usize {
         use std::mem::size_of;
         self.vertices.capacity() * size_of::<Vec3>()
+            + self.split.capacity() * 4
             + self.tris.capacity() * 12
             + self.links.capacity() * 12
             + self.regions.memory_bytes()
@@ -633,6 +668,69 @@ fn link(tris: &[[u32; 3]], flat: &[bool], nv: usize) -> Vec<[u32; 3]> {
         }
     }
     links
+}
+
+/// Gives every fan of a vertex after its first a vertex of its own (appended after the
+/// surface's, numbered in triangle order): the triangles that touch a vertex and are joined
+/// through the edges leaving it form a fan; where the ground meets itself only at the vertex,
+/// it has several. Rewrites those triangles' corners and returns, per new vertex, the vertex it
+/// copies.
+fn split_fans(tris: &mut [[u32; 3]], links: &[[u32; 3]], flat: &[bool], nv: usize) -> Vec<u32> {
+    // Union-find over the corners (triangle * 3 + corner): a link joins the corners at each
+    // end of its edge.
+    let n = tris.len() * 3;
+    let mut parent: Vec<u32> = (0..n as u32).collect();
+    fn find(parent: &mut [u32], mut x: u32) -> u32 {
+        while parent[x as usize] != x {
+            let p = parent[parent[x as usize] as usize];
+            parent[x as usize] = p;
+            x = p;
+        }
+        x
+    }
+    for (t, l) in links.iter().enumerate() {
+        for e in 0..3 {
+            let link = l[e];
+            if link == NO_TRIANGLE || (link >> 2) < t as u32 {
+                continue;
+            }
+            let (u, j) = ((link >> 2) as usize, (link & 3) as usize);
+            // Our corner e is its corner j + 1; our corner e + 1 its corner j.
+            for (a, b) in [
+                (3 * t + e, 3 * u + (j + 1) % 3),
+                (3 * t + (e + 1) % 3, 3 * u + j),
+            ] {
+                let (ra, rb) = (find(&mut parent, a as u32), find(&mut parent, b as u32));
+                if ra != rb {
+                    parent[ra.max(rb) as usize] = ra.min(rb);
+                }
+            }
+        }
+    }
+    // Per vertex, the fan (root) that keeps it; per other root, its new vertex.
+    let mut keeper = vec![u32::MAX; nv];
+    let mut copy_of_root: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
+    let mut split = Vec::new();
+    for t in 0..tris.len() {
+        if flat[t] {
+            continue;
+        }
+        for k in 0..3 {
+            let v = tris[t][k];
+            let r = find(&mut parent, (3 * t + k) as u32);
+            let kv = &mut keeper[v as usize];
+            if *kv == u32::MAX {
+                *kv = r;
+            } else if *kv != r {
+                let id = *copy_of_root.entry(r).or_insert_with(|| {
+                    split.push(v);
+                    (nv + split.len() - 1) as u32
+                });
+                tris[t][k] = id;
+            }
+        }
+    }
+    split
 }
 
 fn find_islands(

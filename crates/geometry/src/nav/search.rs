@@ -359,6 +359,16 @@ pub struct Searcher {
     /// The last corner-graph route's first sweep node (the start's, which saw its first
     /// corner or the goal).
     route: u32,
+    /// The straight walk's pieces' ends, ways not taken, the triangles round a vertex to
+    /// each, and one vertex's exits ([`walk`]).
+    ends: Vec<walk::End>,
+    alts: Vec<walk::Alt>,
+    alt_tris: Vec<u32>,
+    exits: Vec<(u32, u32)>,
+    /// A fast path's piece replaced by the shortest one ([`Searcher::pull_taut`]), and the
+    /// searcher that finds it.
+    piece: Path,
+    sub: Option<Box<Searcher>>,
 }
 
 /// A triangle's state in a fast-mode search: everything one expansion reads or writes about
@@ -708,6 +718,8 @@ impl Searcher {
                             // are not the triangles').
                             self.walk_fallbacks += 1;
                             self.prepare(mesh);
+                            self.corridor.clear();
+                            self.turns.clear();
                             let qt = Query {
                                 goal: goal.triangle,
                                 lm: None,
@@ -729,6 +741,9 @@ impl Searcher {
             };
             self.cstamp = allowed;
             r?;
+            if mode == Mode::Fast {
+                self.pull_taut(mesh, start, goal);
+            }
         }
         self.finish(mesh, out);
         Ok(())
@@ -1481,7 +1496,7 @@ impl Searcher {
                 let ns = self.tstate[nb];
                 let seen = ns.stamp == stamp;
                 let comp = mesh.poly.comp[mesh.poly.tri_poly[nb] as usize];
-                if seen && ns.closed || q.allowed[comp as usize] != stamp {
+                if seen && ns.closed || q.allowed[comp as usize] != q.stamp {
                     continue;
                 }
                 let g2 = g + dist32(pos, m);
@@ -1565,7 +1580,7 @@ impl Searcher {
         }
         self.portals.push((q.t, START - 1, q.t, START - 1));
         self.turns.push((START, start.point, 0));
-        let mut apex = q.s;
+        let (mut apex, mut apex_id) = (q.s, START);
         let (mut left, mut left_id) = (q.s, START);
         let (mut right, mut right_id) = (q.s, START);
         let (mut left_i, mut right_i) = (0usize, 0usize);
@@ -1575,14 +1590,14 @@ impl Searcher {
             let (pl, pl_id, pr, pr_id) = self.portals[i];
             // Right leg.
             if cross2(apex, right, pr) >= 0.0 {
-                if apex == right || cross2(apex, left, pr) < 0.0 {
+                if apex_id == right_id || cross2(apex, left, pr) < 0.0 {
                     right = pr;
                     right_id = pr_id;
                     right_i = i;
                 } else {
                     // The right leg crosses the left: the left point is a turn.
-                    apex = left;
-                    if left_id < START - 1 && apex != q.s {
+                    (apex, apex_id) = (left, left_id);
+                    if left_id < START - 1 && left_id != q.s_vertex {
                         self.push_turn((left_id, mesh.vertices[left_id as usize], left_i - 1));
                     }
                     right = apex;
@@ -1594,13 +1609,13 @@ impl Searcher {
             }
             // Left leg.
             if cross2(apex, left, pl) <= 0.0 {
-                if apex == left || cross2(apex, right, pl) > 0.0 {
+                if apex_id == left_id || cross2(apex, right, pl) > 0.0 {
                     left = pl;
                     left_id = pl_id;
                     left_i = i;
                 } else {
-                    apex = right;
-                    if right_id < START - 1 && apex != q.s {
+                    (apex, apex_id) = (right, right_id);
+                    if right_id < START - 1 && right_id != q.s_vertex {
                         self.push_turn((right_id, mesh.vertices[right_id as usize], right_i - 1));
                     }
                     left = apex;
@@ -1619,8 +1634,86 @@ impl Searcher {
     // The path
     // -----------------------------------------------------------------------------------------
 
+    /// A fast path from a corridor may turn at a vertex that is no corner (the corridor went
+    /// round it, on ground that goes on beyond): such a turn is dropped where the path
+    /// without it still walks on the ground.
+    fn pull_taut(&mut self, mesh: &NavMesh, start: Location, goal: Location) {
+        let n = self.turns.len();
+        if n < 3 || self.turns[1..n - 1].iter().all(|t| mesh.is_corner(t.0)) {
+            return;
+        }
+        let mut corners: Vec<u32> = self.turns[1..n - 1].iter().map(|t| t.0).collect();
+        let before = corners.clone();
+        let mut i = 0;
+        while i < corners.len() {
+            if mesh.is_corner(corners[i]) {
+                i += 1;
+                continue;
+            }
+            let mut trial = corners.clone();
+            trial.remove(i);
+            if self.walk_polyline(mesh, start, goal, &trial) {
+                corners = trial;
+                i = i.saturating_sub(1);
+            } else {
+                i += 1;
+            }
+        }
+        // Those left stand where the path must bend round something else: the piece from the
+        // turn before to the one after is replaced by the shortest path between them (which
+        // turns at corners only, and is no longer).
+        while self.walk_polyline(mesh, start, goal, &corners) {
+            let Some(i) = corners.iter().position(|&c| !mesh.is_corner(c)) else {
+                return;
+            };
+            // The turns' places on the walked corridor (`turns[0]` is the start).
+            let at = |s: &Self, j: usize| Location {
+                triangle: s.corridor[s.turns[j].2],
+                point: s.turns[j].1,
+                snapped: 0.0,
+            };
+            let a = if i == 0 { start } else { at(self, i) };
+            let b = if i + 1 == corners.len() {
+                goal
+            } else {
+                at(self, i + 2)
+            };
+            let sub = self.sub.get_or_insert_with(Default::default);
+            let mut piece = std::mem::take(&mut self.piece);
+            if sub
+                .path_between_on(mesh, a, b, Mode::Optimal, Layer::Polygons, &mut piece)
+                .is_err()
+            {
+                self.piece = piece;
+                break;
+            }
+            let inner = piece.points.len().saturating_sub(2);
+            let vertices: Vec<u32> = (0..inner).map(|k| sub.turn_vertex(k + 1)).collect();
+            self.piece = piece;
+            corners.splice(i..i + 1, vertices);
+        }
+        // Not expected: the funnel's path as it was.
+        let _ = self.walk_polyline(mesh, start, goal, &before);
+    }
+
+    /// The vertex of the last path's turn `i` (1: the first after the start).
+    fn turn_vertex(&self, i: usize) -> u32 {
+        self.turns[i].0
+    }
+
     /// Fills `out` from `corridor` and `turns`: points, lengths, surface polyline, regions.
     fn finish(&mut self, mesh: &NavMesh, out: &mut Path) {
+        // A turn at the start's or the goal's own place (an end on a corner) is no turn.
+        let mut i = 1;
+        while i < self.turns.len() && self.turns.len() > 2 {
+            let (a, b) = (self.turns[i].1, self.turns[i - 1].1);
+            if a.x == b.x && a.y == b.y {
+                let at = if i + 1 == self.turns.len() { i - 1 } else { i };
+                self.turns.remove(at);
+            } else {
+                i += 1;
+            }
+        }
         out.points.extend(self.turns.iter().map(|t| t.1));
         let mut plan_len = 0.0f64;
         for w in out.points.windows(2) {

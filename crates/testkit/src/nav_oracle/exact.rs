@@ -69,7 +69,9 @@ fn exact(a: [f64; 2], b: [f64; 2], c: [f64; 2]) -> Ordering {
     e.iter()
         .rev()
         .find(|&&x| x != 0.0)
-        .map_or(Ordering::Equal, |x| x.partial_cmp(&0.0).unwrap_or(Ordering::Equal))
+        .map_or(Ordering::Equal, |x| {
+            x.partial_cmp(&0.0).unwrap_or(Ordering::Equal)
+        })
 }
 
 #[cfg(test)]
@@ -90,11 +92,26 @@ mod tests {
         // A large and a tiny coordinate: the differences need more than 53 bits.
         let big = f64::from(126.0f32);
         let tiny = f64::from(1.0e-8f32);
-        assert_eq!(orient([tiny, 0.0], [big, 0.0], [big, tiny]), Ordering::Greater);
-        assert_eq!(orient([tiny, tiny], [big, big], [2.0 * big, 2.0 * big]), Ordering::Equal);
-        assert_eq!(orient([0.0, tiny], [big, 0.0], [2.0 * big, -tiny]), Ordering::Equal);
-        assert_eq!(orient([0.0, tiny], [big, 0.0], [2.0 * big, -2.0 * tiny]), Ordering::Less);
-        assert_eq!(orient([0.0, tiny], [big, 0.0], [2.0 * big, 0.0]), Ordering::Greater);
+        assert_eq!(
+            orient([tiny, 0.0], [big, 0.0], [big, tiny]),
+            Ordering::Greater
+        );
+        assert_eq!(
+            orient([tiny, tiny], [big, big], [2.0 * big, 2.0 * big]),
+            Ordering::Equal
+        );
+        assert_eq!(
+            orient([0.0, tiny], [big, 0.0], [2.0 * big, -tiny]),
+            Ordering::Equal
+        );
+        assert_eq!(
+            orient([0.0, tiny], [big, 0.0], [2.0 * big, -2.0 * tiny]),
+            Ordering::Less
+        );
+        assert_eq!(
+            orient([0.0, tiny], [big, 0.0], [2.0 * big, 0.0]),
+            Ordering::Greater
+        );
     }
 
     #[test]

@@ -82,7 +82,11 @@ impl Ground {
                     orient(pos[t[0] as usize], pos[t[1] as usize], pos[t[2] as usize])
                 };
                 flat.push(o == Ordering::Equal);
-                if o == Ordering::Less { [t[0], t[2], t[1]] } else { *t }
+                if o == Ordering::Less {
+                    [t[0], t[2], t[1]]
+                } else {
+                    *t
+                }
             })
             .collect();
         let nb = neighbours(&tris, &flat);
@@ -209,7 +213,8 @@ impl Ground {
         let tri = self.tris[t as usize];
         let [a, b, c] = self.corners(t);
         let area = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
-        let w = |u: P2, v: P2| ((v[0] - u[0]) * (p[1] - u[1]) - (v[1] - u[1]) * (p[0] - u[0])) / area;
+        let w =
+            |u: P2, v: P2| ((v[0] - u[0]) * (p[1] - u[1]) - (v[1] - u[1]) * (p[0] - u[0])) / area;
         let (wa, wb) = (w(b, c), w(c, a));
         let wc = 1.0 - wa - wb;
         wa * self.z[tri[0] as usize] + wb * self.z[tri[1] as usize] + wc * self.z[tri[2] as usize]

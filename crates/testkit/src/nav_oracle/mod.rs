@@ -22,10 +22,12 @@
 
 mod exact;
 mod ground;
+mod judge;
 mod walk;
 
 pub use exact::orient;
 use ground::{Ground, P2};
+pub use judge::{Answer, Disagreement, Promise, RELATIVE};
 use std::cell::RefCell;
 use std::collections::{BinaryHeap, HashMap};
 use walk::At;
@@ -174,7 +176,10 @@ impl Oracle {
 
     /// The node positions.
     pub fn node_points(&self) -> Vec<[f64; 2]> {
-        self.nodes.iter().map(|n| self.ground.pos[n.vertex as usize]).collect()
+        self.nodes
+            .iter()
+            .map(|n| self.ground.pos[n.vertex as usize])
+            .collect()
     }
 
     /// Whether triangle `t` is ground (has plan area).
@@ -182,9 +187,16 @@ impl Oracle {
         !self.ground.flat[t as usize]
     }
 
+    /// Whether triangle `t` holds plan point `p` (its sides and corners included).
+    pub fn holds(&self, t: u32, p: [f32; 2]) -> bool {
+        self.ground.holds(t, p2(p))
+    }
+
     /// Whether the ground joins triangles `a` and `b` (both ground).
     pub fn connected(&self, a: u32, b: u32) -> bool {
-        self.is_ground(a) && self.is_ground(b) && self.ground.part[a as usize] == self.ground.part[b as usize]
+        self.is_ground(a)
+            && self.is_ground(b)
+            && self.ground.part[a as usize] == self.ground.part[b as usize]
     }
 
     /// The triangle that holds `(x, y)` in plan: with a height hint the one whose height there
@@ -282,7 +294,9 @@ impl Oracle {
             }
             let node = self.nodes[v as usize];
             let ok = if x == ps {
-                start_place.iter().any(|&u| self.ground.fan(node.vertex, u) == Some(node.fan))
+                start_place
+                    .iter()
+                    .any(|&u| self.ground.fan(node.vertex, u) == Some(node.fan))
             } else {
                 self.reaches_node(&self.ground.walk(&starts, ps, x), v)
             };
@@ -306,7 +320,9 @@ impl Oracle {
             if gu + to_goal < best.0 {
                 let node = self.nodes[u as usize];
                 let ok = if x == pt {
-                    goal_place.iter().any(|&w| self.ground.fan(node.vertex, w) == Some(node.fan))
+                    goal_place
+                        .iter()
+                        .any(|&w| self.ground.fan(node.vertex, w) == Some(node.fan))
                 } else {
                     let arrived = self.ground.walk(&self.node_states(u), x, pt);
                     arrived.iter().any(|w| goal_place.binary_search(w).is_ok())
@@ -348,17 +364,21 @@ impl Oracle {
         })
     }
 
-    /// Checks a polyline given as the path from `s` to `t`: it starts and ends there, repeats
-    /// no point, never turns back exactly, turns only at vertices of the walkable boundary,
-    /// and every piece stays on the ground, each starting on the ground (fan) where the one
-    /// before arrived, the last arriving on the goal's.
-    pub fn check_path(&self, s: End, t: End, points: &[[f32; 2]]) -> Result<(), Fault> {
-        let pts: Vec<P2> = points.iter().map(|&p| p2(p)).collect();
+    /// Checks a polyline given as the path from `s` to `t` (points `x`, `y`, `z`): it starts
+    /// and ends there, has no step of no length in plan and comes back to no point (in 3-D: on
+    /// ground that winds over itself, a path may pass over a place it passed under), never
+    /// turns back exactly, turns only at vertices of
+    /// the walkable boundary, and every piece stays on the ground, each starting on the ground
+    /// (fan) where the one before arrived, the last arriving on the goal's.
+    pub fn check_path(&self, s: End, t: End, points: &[[f32; 3]]) -> Result<(), Fault> {
+        let pts: Vec<P2> = points.iter().map(|&p| p2([p[0], p[1]])).collect();
         if pts.len() < 2 || pts[0] != p2(s.point) || pts[pts.len() - 1] != p2(t.point) {
             return Err(Fault::Ends);
         }
         for i in 1..pts.len() {
-            if let Some(j) = (0..i).find(|&j| pts[j] == pts[i]) {
+            // A step of no length in plan, or back to a point passed before (in 3-D).
+            let same = |j: usize| pts[j] == pts[i] && (j + 1 == i || points[j] == points[i]);
+            if let Some(j) = (0..i).find(|&j| same(j)) {
                 // A path from a point to itself is the one exception: two equal ends.
                 if !(pts.len() == 2 && s.point == t.point) {
                     return Err(Fault::Repeats { i, j });
@@ -381,7 +401,8 @@ impl Oracle {
             }
         }
         if pts.len() == 2 && pts[0] == pts[1] {
-            return if self.ground.place(s.triangle, pts[0]) == self.ground.place(t.triangle, pts[0]) {
+            return if self.ground.place(s.triangle, pts[0]) == self.ground.place(t.triangle, pts[0])
+            {
                 Ok(())
             } else {
                 Err(Fault::WrongGoal)

@@ -39,12 +39,19 @@ fn goes_round_a_hole_corner() {
     assert!(!o.sees(a, b));
     let r = o.shortest(a, b, f64::INFINITY).expect("a path");
     assert!((r.length - 2.0 * 2.5f64.sqrt()).abs() < 1e-12, "{r:?}");
-    let pts: Vec<[f32; 2]> = r.points.iter().map(|p| [p[0] as f32, p[1] as f32]).collect();
+    let pts: Vec<[f32; 3]> = r
+        .points
+        .iter()
+        .map(|p| [p[0] as f32, p[1] as f32, 0.0])
+        .collect();
     assert_eq!(o.check_path(a, b, &pts), Ok(()));
     // Nothing shorter than the bound below the answer.
     assert!(o.shortest(a, b, r.length * (1.0 - 1e-9)).is_none());
     // The straight line crosses the hole.
-    assert_eq!(o.check_path(a, b, &[[0.5, 0.5], [2.5, 2.5]]), Err(Fault::OffGround { i: 0 }));
+    assert_eq!(
+        o.check_path(a, b, &[[0.5, 0.5, 0.0], [2.5, 2.5, 0.0]]),
+        Err(Fault::OffGround { i: 0 })
+    );
 }
 
 #[test]
@@ -52,26 +59,36 @@ fn never_crosses_a_pinch() {
     // A band round a 4 × 4 grid, and cells (1, 1) and (2, 2) that touch only at (2, 2).
     let keep: Vec<_> = (0..4)
         .flat_map(|j| (0..4).map(move |i| (i, j)))
-        .filter(|&(i, j)| i == 0 || j == 0 || i == 3 || j == 3 || (i, j) == (1, 1) || (i, j) == (2, 2))
+        .filter(|&(i, j)| {
+            i == 0 || j == 0 || i == 3 || j == 3 || (i, j) == (1, 1) || (i, j) == (2, 2)
+        })
         .collect();
     let (v, t) = cells(5, &keep);
     let o = Oracle::new(&v, &t);
     let (a, b) = (end(&o, 1.5, 1.5), end(&o, 2.5, 2.5));
     assert!(!o.sees(a, b), "the straight line passes through the pinch");
-    let r = o.shortest(a, b, f64::INFINITY).expect("a path round the band");
+    let r = o
+        .shortest(a, b, f64::INFINITY)
+        .expect("a path round the band");
     assert!((r.length - (2.0 + 2f64.sqrt())).abs() < 1e-12, "{r:?}");
     // A path that turns at the pinch crosses it too.
     assert_eq!(
-        o.check_path(a, b, &[[1.5, 1.5], [2.0, 2.0], [2.5, 2.5]]),
+        o.check_path(a, b, &[[1.5, 1.5, 0.0], [2.0, 2.0, 0.0], [2.5, 2.5, 0.0]]),
         Err(Fault::OffGround { i: 1 })
     );
     // Up to the pinch and back is fine on either side.
     let c = end(&o, 1.5, 1.9);
-    assert_eq!(o.check_path(a, c, &[[1.5, 1.5], [2.0, 2.0], [1.5, 1.9]]), Ok(()));
+    assert_eq!(
+        o.check_path(a, c, &[[1.5, 1.5, 0.0], [2.0, 2.0, 0.0], [1.5, 1.9, 0.0]]),
+        Ok(())
+    );
     // The pinch itself, as a goal on the far cell's corner, is reached only from that side.
     let p = End {
         point: [2.0, 2.0],
-        triangle: t.iter().position(|x| x.contains(&12) && x.contains(&18)).unwrap() as u32,
+        triangle: t
+            .iter()
+            .position(|x| x.contains(&12) && x.contains(&18))
+            .unwrap() as u32,
     };
     assert!(o.sees(b, p) && !o.sees(a, p));
 }

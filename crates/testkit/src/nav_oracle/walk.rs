@@ -71,8 +71,12 @@ impl Ground {
                     for &u in &self.fans[f as usize].tris {
                         let tri = self.tris[u as usize];
                         let k = tri.iter().position(|&x| x == v).unwrap_or(0);
-                        let (a, b) = (self.pos[tri[(k + 1) % 3] as usize], self.pos[tri[(k + 2) % 3] as usize]);
-                        if orient(w, a, q) != Ordering::Less && orient(w, b, q) != Ordering::Greater {
+                        let (a, b) = (
+                            self.pos[tri[(k + 1) % 3] as usize],
+                            self.pos[tri[(k + 2) % 3] as usize],
+                        );
+                        if orient(w, a, q) != Ordering::Less && orient(w, b, q) != Ordering::Greater
+                        {
                             stack.push((At::Tri(u), Some(w)));
                         }
                     }
@@ -85,7 +89,9 @@ impl Ground {
                     let tri = self.tris[t as usize];
                     let c = self.corners(t);
                     let o = c.map(|x| orient(p, q, x));
-                    if let Some(k) = (0..3).find(|&k| o[k] == Ordering::Less && o[(k + 1) % 3] == Ordering::Greater) {
+                    if let Some(k) = (0..3)
+                        .find(|&k| o[k] == Ordering::Less && o[(k + 1) % 3] == Ordering::Greater)
+                    {
                         let n = self.nb[t as usize][k];
                         if n != NONE {
                             stack.push((At::Tri(n), None));

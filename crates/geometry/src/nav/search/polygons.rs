@@ -655,7 +655,7 @@ impl Searcher {
                 let nbu = nb as usize;
                 let ns = self.tstate[nbu];
                 let seen = ns.stamp == stamp;
-                if seen && ns.closed || q.allowed[pl.comp[nbu] as usize] != stamp {
+                if seen && ns.closed || q.allowed[pl.comp[nbu] as usize] != q.stamp {
                     continue;
                 }
                 let m = mid(i);
