@@ -3,7 +3,9 @@
 //! wrong, judged by the oracle.
 
 use areakit_geometry::Vec3;
-use areakit_geometry::nav::{FAST_BOUND, Layer, Location, Mode, NavMesh, Path, Searcher, Surface};
+use areakit_geometry::nav::{
+    FAST_BOUND, Location, Mode, NavSet, Path, Request, Search, Searcher, Surface,
+};
 use areakit_testkit::nav_meshes::{self, Ground};
 use areakit_testkit::nav_oracle::{Answer, End, Oracle, Promise};
 
@@ -14,8 +16,8 @@ fn ground(name: &str) -> Ground {
         .unwrap_or_else(|| panic!("no generated ground {name}"))
 }
 
-fn mesh(g: &Ground) -> NavMesh {
-    NavMesh::build(&Surface {
+fn mesh(g: &Ground) -> NavSet {
+    NavSet::build(&Surface {
         vertices: g.vertices.iter().map(|v| Vec3::from_array(*v)).collect(),
         triangles: g.triangles.clone(),
         regions: vec![0; g.triangles.len()],
@@ -23,8 +25,10 @@ fn mesh(g: &Ground) -> NavMesh {
     .unwrap()
 }
 
-/// Asks `mesh` for the pair in `mode` on `layer` and judges the answer; returns it.
-fn judge(g: &Ground, mesh: &NavMesh, (a, b): (End, End), mode: Mode, layer: Layer) -> Answer {
+/// Asks `set` for the pair in `mode` with `search` (and its landmarks, if it has some) and
+/// judges the answer; returns it.
+fn judge(g: &Ground, set: &NavSet, (a, b): (End, End), mode: Mode, search: Search) -> Answer {
+    let mesh = &set.mesh;
     let o = Oracle::new(&g.vertices, &g.triangles);
     assert!(
         o.holds(a.triangle, a.point) && o.holds(b.triangle, b.point),
@@ -40,13 +44,19 @@ fn judge(g: &Ground, mesh: &NavMesh, (a, b): (End, End), mode: Mode, layer: Laye
         snapped: 0.0,
     };
     let mut path = Path::default();
-    let r = Searcher::new().path_between_on(mesh, loc(a), loc(b), mode, layer, &mut path);
+    let req = Request {
+        mode,
+        search,
+        landmarks: set.landmarks.is_some(),
+        ..Request::default()
+    };
+    let r = Searcher::new().path_between(&set.data(), loc(a), loc(b), &req, &mut path);
     let answer = Answer {
-        how: format!("{mode:?} {layer:?}"),
-        promise: match (mode, mesh.corner_graph().is_some()) {
+        how: format!("{mode:?} {search:?}"),
+        promise: match (mode, search) {
             (Mode::Optimal, _) => Promise::Shortest,
-            (Mode::Fast, true) => Promise::Within(FAST_BOUND),
-            (Mode::Fast, false) => Promise::Path,
+            (Mode::Fast, Search::CornerGraph) => Promise::Within(FAST_BOUND),
+            (Mode::Fast, _) => Promise::Path,
         },
         found: r.is_ok(),
         length: f64::from(path.length_plan),
@@ -72,7 +82,7 @@ fn a_piece_along_a_crack_is_walked_on_its_own_side() {
     let g = ground("t-junctions 8 split 3");
     let m = mesh(&g);
     let pair = (end(2.9558866, 4.292287, 72), end(1.0, 4.0, 49));
-    let a = judge(&g, &m, pair, Mode::Optimal, Layer::Polygons);
+    let a = judge(&g, &m, pair, Mode::Optimal, Search::Polygons);
     assert_eq!(a.points.len(), 3, "{:?}", a.points);
 }
 
@@ -90,8 +100,8 @@ fn a_ramp_round_a_pillar_keeps_its_floors() {
         (end(2.0, -1.1547005, 23), end(-0.38490018, -3.3333333, 65)),
     ] {
         for mode in [Mode::Optimal, Mode::Fast] {
-            for layer in [Layer::Polygons, Layer::Triangles] {
-                judge(&g, &m, pair, mode, layer);
+            for search in [Search::Polygons, Search::Triangles] {
+                judge(&g, &m, pair, mode, search);
             }
         }
     }
@@ -108,7 +118,7 @@ fn an_end_on_a_turning_corner_is_given_once() {
         &m,
         (end(8.698529, 0.4216326, 14), end(7.9123573, 3.8215723, 52)),
         Mode::Optimal,
-        Layer::Triangles,
+        Search::Triangles,
     );
     let g = ground("coincident 10 0.30000000000000004");
     let m = mesh(&g);
@@ -117,7 +127,7 @@ fn an_end_on_a_turning_corner_is_given_once() {
         &m,
         (end(8.910028, 3.0612984, 57), end(8.566083, 9.372357, 186)),
         Mode::Optimal,
-        Layer::Polygons,
+        Search::Polygons,
     );
 }
 
@@ -142,15 +152,17 @@ fn landmarks_bound_each_side_of_a_pinch_apart() {
         let g = ground(name);
         let mut m = mesh(&g);
         m.measure_landmarks(4);
-        m.build_corner_graph();
-        let a = judge(&g, &m, pair, Mode::Optimal, Layer::Polygons);
-        assert_eq!(
-            a.points.len(),
-            2,
-            "{name}: the straight line, {:?}",
-            a.points
-        );
-        judge(&g, &m, pair, Mode::Fast, Layer::Polygons);
+        m.build_corner_graph(true);
+        for search in [Search::Polygons, Search::CornerGraph] {
+            let a = judge(&g, &m, pair, Mode::Optimal, search);
+            assert_eq!(
+                a.points.len(),
+                2,
+                "{name}: the straight line, {:?}",
+                a.points
+            );
+            judge(&g, &m, pair, Mode::Fast, search);
+        }
     }
 }
 
@@ -163,8 +175,8 @@ fn a_fast_path_turns_only_at_corners() {
         (end(1.2767417, 2.6151853, 33), end(0.7480033, 5.994952, 90)),
         (end(0.31204903, 0.30849093, 0), end(3.595958, 5.605484, 81)),
     ] {
-        for layer in [Layer::Polygons, Layer::Triangles] {
-            judge(&g, &m, pair, Mode::Fast, layer);
+        for search in [Search::Polygons, Search::Triangles] {
+            judge(&g, &m, pair, Mode::Fast, search);
         }
     }
 }

@@ -43,5 +43,6 @@ pub fn corpus_files(formats: &[&str]) -> Vec<PathBuf> {
     out
 }
 
+pub mod layers;
 pub mod nav_meshes;
 pub mod nav_oracle;

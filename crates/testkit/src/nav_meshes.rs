@@ -361,7 +361,6 @@ pub fn levels(rng: &mut Rng) -> Ground {
     let landing = quad_strip(&[13.0, 14.0], &[6.0, 7.0, 7.5, 9.0], &|_, _| 3.0, rng);
     // The balcony: x from 2 to 13, y in [7.5, 9] at z = 3.
     let balcony = quad_strip(&range(2.0, 13.0, 11), &[7.5, 9.0], &|_, _| 3.0, rng);
-    drop(quad_strip);
     // Join by merging coincident vertices at the seams: the floor's x = 10 column with the
     // ramp's x = 10 column (y 6, 7, 7.5 are floor points only for 6 and 7: the floor's y step
     // is 1, so 7.5 makes a T-junction, left as it is); the ramp's top with the landing; the
@@ -527,11 +526,16 @@ pub fn families(seed: u64) -> Vec<Ground> {
     out
 }
 
-/// Points on ground triangle `t` (a triangle of `g` with plan area): its centre, a random
+/// Points on ground triangle `t` (with plan area) of the given vertices and triangles: its centre, a random
 /// point inside it, or one of its corners, by `kind` 0, 1, 2. The first two are rounded to
 /// `f32`, which may put them just off a thin triangle: callers check.
-pub fn point_on(g: &Ground, t: u32, kind: u8, rng: &mut Rng) -> [f32; 3] {
-    let [a, b, c] = g.triangles[t as usize].map(|v| g.vertices[v as usize].map(f64::from));
+pub fn point_on(
+    (vertices, triangles): (&[[f32; 3]], &[[u32; 3]]),
+    t: u32,
+    kind: u8,
+    rng: &mut Rng,
+) -> [f32; 3] {
+    let [a, b, c] = triangles[t as usize].map(|v| vertices[v as usize].map(f64::from));
     let (u, v) = match kind {
         0 => (1.0 / 3.0, 1.0 / 3.0),
         1 => {
@@ -542,7 +546,7 @@ pub fn point_on(g: &Ground, t: u32, kind: u8, rng: &mut Rng) -> [f32; 3] {
             }
             (u, v)
         }
-        _ => return g.vertices[g.triangles[t as usize][rng.below(3) as usize] as usize],
+        _ => return vertices[triangles[t as usize][rng.below(3) as usize] as usize],
     };
     let p = |k: usize| (a[k] + (b[k] - a[k]) * u + (c[k] - a[k]) * v) as f32;
     [p(0), p(1), p(2)]

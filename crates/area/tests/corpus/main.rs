@@ -7,6 +7,11 @@ mod lyt_vis_corpus;
 mod minimap_corpus;
 mod models_corpus;
 mod nav_corpus;
+mod nav_differential;
+/// The geometry crate's navigation test support: generated domains, the old oracle, the
+/// differential harness.
+#[path = "../../../geometry/tests/nav_support/mod.rs"]
+mod nav_support;
 mod records_corpus;
 mod relink_corpus;
 mod visgen_corpus;

@@ -245,7 +245,8 @@ impl Ground {
 /// Neighbours by the model's rule.
 fn neighbours(tris: &[[u32; 3]], flat: &[bool]) -> Vec<[u32; 3]> {
     // Per undirected edge: the lowest (triangle, edge) using it forward and backward.
-    let mut edges: HashMap<(u32, u32), [Option<(u32, usize)>; 2]> = HashMap::new();
+    type Users = [Option<(u32, usize)>; 2];
+    let mut edges: HashMap<(u32, u32), Users> = HashMap::new();
     for (t, tri) in tris.iter().enumerate() {
         if flat[t] {
             continue;

@@ -16,15 +16,16 @@
 //! ground than the piece's end (the other side of a crack, another floor): a search with
 //! backtracking, nearly always a straight line of steps.
 
-use super::{NO_TRIANGLE, START, Searcher, vertex_at};
-use crate::nav::mesh::{Location, NavMesh, cross2, plan};
+use super::result::Turn;
+use super::{START, vertex_at};
+use crate::nav::mesh::{Location, NO_TRIANGLE, NavMesh, cross2, plan};
 
 /// The most triangles the walk turns through round one vertex.
 const MAX_FAN: usize = 4096;
 
 /// Where a piece ends.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) enum End {
+enum End {
     /// At this vertex (a turn, or the vertex a visibility test walks to).
     Vertex(u32),
     /// At the goal point, in this triangle.
@@ -42,9 +43,9 @@ enum At {
 }
 
 /// A way not taken yet: the walk as it stood (its piece, corridor and turns lengths) and the
-/// triangles round a vertex that lead to the other exit (in [`Searcher::alt_tris`]).
+/// triangles round a vertex that lead to the other exit (in [`Walker::alt_tris`]).
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Alt {
+struct Alt {
     piece: u32,
     corridor: u32,
     turns: u32,
@@ -53,12 +54,32 @@ pub(super) struct Alt {
     tris: (u32, u32),
 }
 
-impl Searcher {
+/// The walk's working memory and result: the corridor of triangles and the turns along it.
+#[derive(Debug, Default)]
+pub(crate) struct Walker {
+    /// The triangles the path crosses, in order, each a neighbour of the one before.
+    pub(crate) corridor: Vec<u32>,
+    /// The start, the turns, the goal.
+    pub(crate) turns: Vec<Turn>,
+    /// The pieces' ends, the ways not taken, the triangles round a vertex to each, and one
+    /// vertex's exits.
+    ends: Vec<End>,
+    alts: Vec<Alt>,
+    alt_tris: Vec<u32>,
+    exits: Vec<(u32, u32)>,
+}
+
+#[inline]
+fn ppos(mesh: &NavMesh, v: u32) -> [f64; 2] {
+    plan(mesh.vertices[v as usize])
+}
+
+impl Walker {
     /// Fills `self.corridor` and `self.turns` with the path from `start` through `corners`
     /// (vertices, in order) to `goal`, each piece walked straight through the triangles it
     /// crosses. A corner where the path goes straight on is not a turn. False if no walk keeps
     /// every piece on the ground (the corridor is then unusable).
-    pub(super) fn walk_polyline(
+    pub(crate) fn walk_polyline(
         &mut self,
         mesh: &NavMesh,
         start: Location,
@@ -71,8 +92,8 @@ impl Searcher {
         let mut from = plan(start.point);
         let t = plan(goal.point);
         for (i, &c) in corners.iter().enumerate() {
-            let x = Self::ppos(mesh, c);
-            let next = corners.get(i + 1).map_or(t, |&n| Self::ppos(mesh, n));
+            let x = ppos(mesh, c);
+            let next = corners.get(i + 1).map_or(t, |&n| ppos(mesh, n));
             let (d1, d2) = (
                 [x[0] - from[0], x[1] - from[1]],
                 [next[0] - x[0], next[1] - x[1]],
@@ -92,16 +113,25 @@ impl Searcher {
         ok
     }
 
+    /// The path within one triangle: the start, the goal.
+    pub(crate) fn single(&mut self, start: Location, goal: Location) {
+        self.corridor.clear();
+        self.turns.clear();
+        self.corridor.push(start.triangle);
+        self.turns.push((START, start.point, 0));
+        self.turns.push((START, goal.point, usize::MAX));
+    }
+
     /// Whether the straight line from `from` to vertex `v` stays on the ground: walked
     /// through the triangles (into `self.corridor`, which it leaves unusable).
-    pub(super) fn sees_vertex(&mut self, mesh: &NavMesh, from: Location, v: u32) -> bool {
+    pub(crate) fn sees_vertex(&mut self, mesh: &NavMesh, from: Location, v: u32) -> bool {
         self.walk(mesh, from, mesh.vertices[v as usize], &[End::Vertex(v)])
     }
 
     /// The position of a piece's end.
     fn end_pos(mesh: &NavMesh, e: End, goal: [f64; 2]) -> [f64; 2] {
         match e {
-            End::Vertex(v) => Self::ppos(mesh, v),
+            End::Vertex(v) => ppos(mesh, v),
             End::Goal(_) => goal,
         }
     }
@@ -199,7 +229,7 @@ impl Searcher {
         piece: usize,
         turn: Option<bool>,
     ) -> Step {
-        let pv = Self::ppos(mesh, v);
+        let pv = ppos(mesh, v);
         match end {
             End::Vertex(c) if c == v => return Step::Arrived,
             End::Goal(g) if pv == q => {
@@ -219,16 +249,13 @@ impl Searcher {
             let Some(k) = tri.iter().position(|&w| w == v) else {
                 return false;
             };
-            let (a, b) = (
-                Self::ppos(mesh, tri[(k + 1) % 3]),
-                Self::ppos(mesh, tri[(k + 2) % 3]),
-            );
+            let (a, b) = (ppos(mesh, tri[(k + 1) % 3]), ppos(mesh, tri[(k + 2) % 3]));
             cross2(pv, a, q) >= 0.0 && cross2(pv, q, b) >= 0.0
         };
         let cw_first = turn.unwrap_or_else(|| {
             let tri = mesh.tris[t0 as usize];
             let k = tri.iter().position(|&w| w == v).unwrap_or(0);
-            cross2(pv, Self::ppos(mesh, tri[(k + 1) % 3]), q) < 0.0
+            cross2(pv, ppos(mesh, tri[(k + 1) % 3]), q) < 0.0
         });
         // Every exit round the fan, as a range of `alt_tris` (the triangles from `t0` round
         // to it): the first found goes on now, the others are ways not taken.
@@ -294,7 +321,7 @@ impl Searcher {
     ) -> Step {
         let t = self.corridor[self.corridor.len() - 1];
         let tri = mesh.tris[t as usize];
-        let pos = tri.map(|v| Self::ppos(mesh, v));
+        let pos = tri.map(|v| ppos(mesh, v));
         match end {
             End::Vertex(c) if tri.contains(&c) => return Step::Arrived,
             End::Goal(g) if t == g => return Step::Arrived,
