@@ -8,6 +8,7 @@ mod minimap_corpus;
 mod models_corpus;
 mod nav_corpus;
 mod nav_differential;
+mod nav_regressions;
 /// The geometry crate's navigation test support: generated domains, the old oracle, the
 /// differential harness.
 #[path = "../../../geometry/tests/nav_support/mod.rs"]
