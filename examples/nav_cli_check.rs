@@ -1,0 +1,83 @@
+//! Judges `areakit path --pairs` answers by the independent oracle (`areakit_testkit::nav_oracle`):
+//! `cargo run --release --example nav_cli_check -- GROUND.trx|.wok OPTIMAL.jsonl FAST.jsonl`
+//! prints the pairs, the repeats (a point twice, a step of no length), the optimal answers
+//! longer than fast or than the oracle, and the pairs found where the ground is not connected
+//! or missed where it is. Each answer's ends are located on the oracle's ground as the command
+//! located them (no height hint: the highest triangle at the answer's start and goal).
+
+use areakit_testkit::nav_oracle::{Answer, End, Oracle, Promise};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let [_, ground, optimal, fast] = &args[..] else {
+        eprintln!("usage: nav_cli_check GROUND OPTIMAL.jsonl FAST.jsonl");
+        std::process::exit(2);
+    };
+    let data = std::fs::read(ground).expect("the ground file");
+    let src = if data.starts_with(b"NWN2") {
+        let t = areakit_formats::trx::read(&data).expect("a TRX");
+        areakit_area::navigation::NavSource::from_trx(t.walkmesh().expect("a walkmesh"), "t")
+    } else {
+        let b = areakit_formats::bwm::read(&data).expect("a BWM");
+        areakit_area::navigation::NavSource::from_bwm(&b, "w")
+    };
+    let vertices: Vec<[f32; 3]> = src.surface.vertices.iter().map(|v| v.to_array()).collect();
+    let o = Oracle::new(&vertices, &src.surface.triangles);
+    let read = |p: &str| -> Vec<serde_json::Value> {
+        std::fs::read_to_string(p)
+            .expect("a JSONL file")
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("JSON"))
+            .collect()
+    };
+    let (opt, fst) = (read(optimal), read(fast));
+    let point = |v: &serde_json::Value| -> Option<[f32; 3]> {
+        let a = v.as_array()?;
+        Some([0, 1, 2].map(|k| a[k].as_f64().unwrap_or(0.0) as f32))
+    };
+    let answer = |v: &serde_json::Value, how: &str, promise| Answer {
+        how: how.to_string(),
+        promise,
+        found: v["found"].as_bool().unwrap_or(false),
+        length: v["length"].as_f64().unwrap_or(0.0),
+        points: v["points"]
+            .as_array()
+            .map(|a| a.iter().filter_map(point).collect())
+            .unwrap_or_default(),
+    };
+    let mut kinds = std::collections::BTreeMap::new();
+    let (mut pairs, mut unlocated) = (0usize, 0usize);
+    for (i, (a, b)) in opt.iter().zip(&fst).enumerate() {
+        pairs += 1;
+        let ends = (point(&a["start"]), point(&a["goal"]));
+        let (Some(s), Some(t)) = ends else {
+            unlocated += 1;
+            continue;
+        };
+        let locate = |p: [f32; 3]| {
+            o.locate(p[0], p[1], None).map(|tr| End {
+                point: [p[0], p[1]],
+                triangle: tr,
+            })
+        };
+        let (Some(es), Some(et)) = (locate(s), locate(t)) else {
+            unlocated += 1;
+            continue;
+        };
+        let ans = [
+            answer(a, "optimal", Promise::Shortest),
+            answer(
+                b,
+                "fast",
+                Promise::Within(areakit_geometry::nav::FAST_BOUND),
+            ),
+        ];
+        for d in o.judge(es, et, &ans) {
+            *kinds.entry((d.kind, d.how.clone())).or_insert(0usize) += 1;
+            if kinds.values().sum::<usize>() <= 5 {
+                eprintln!("pair {i}: {} [{}] {}", d.kind, d.how, d.detail);
+            }
+        }
+    }
+    println!("{ground}\t{pairs} pairs\t{unlocated} not located\t{kinds:?}");
+}
