@@ -3,7 +3,8 @@
 //! prints the pairs, the repeats (a point twice, a step of no length), the optimal answers
 //! longer than fast or than the oracle, and the pairs found where the ground is not connected
 //! or missed where it is. Each answer's ends are located on the oracle's ground as the command
-//! located them (no height hint: the highest triangle at the answer's start and goal).
+//! located them (no height hint: the highest triangle at the answer's start and goal); the
+//! JSON's rounded turning points are put back on the vertices they name.
 
 use areakit_testkit::nav_oracle::{Answer, End, Oracle, Promise};
 
@@ -31,6 +32,28 @@ fn main() {
             .collect()
     };
     let (opt, fst) = (read(optimal), read(fast));
+    // The JSON rounds coordinates: a turn is put back on the vertex it names (the nearest
+    // within a millimetre).
+    let key = |x: f32, y: f32| ((x * 1000.0).round() as i64, (y * 1000.0).round() as i64);
+    let mut near: std::collections::HashMap<(i64, i64), Vec<[f32; 3]>> = Default::default();
+    for v in &vertices {
+        near.entry(key(v[0], v[1])).or_default().push(*v);
+    }
+    let exact = |p: [f32; 3]| -> [f32; 3] {
+        let (kx, ky) = key(p[0], p[1]);
+        let mut best: Option<(f32, [f32; 3])> = None;
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                for v in near.get(&(kx + dx, ky + dy)).into_iter().flatten() {
+                    let d = (v[0] - p[0]).hypot(v[1] - p[1]);
+                    if d < 1e-3 && best.is_none_or(|b| d < b.0) {
+                        best = Some((d, [v[0], v[1], p[2]]));
+                    }
+                }
+            }
+        }
+        best.map_or(p, |b| b.1)
+    };
     let point = |v: &serde_json::Value| -> Option<[f32; 3]> {
         let a = v.as_array()?;
         Some([0, 1, 2].map(|k| a[k].as_f64().unwrap_or(0.0) as f32))
@@ -40,10 +63,17 @@ fn main() {
         promise,
         found: v["found"].as_bool().unwrap_or(false),
         length: v["length"].as_f64().unwrap_or(0.0),
-        points: v["points"]
-            .as_array()
-            .map(|a| a.iter().filter_map(point).collect())
-            .unwrap_or_default(),
+        points: {
+            let mut p: Vec<[f32; 3]> = v["points"]
+                .as_array()
+                .map(|a| a.iter().filter_map(point).collect())
+                .unwrap_or_default();
+            let n = p.len();
+            for q in p.iter_mut().take(n.saturating_sub(1)).skip(1) {
+                *q = exact(*q);
+            }
+            p
+        },
     };
     let mut kinds = std::collections::BTreeMap::new();
     let (mut pairs, mut unlocated) = (0usize, 0usize);
@@ -72,7 +102,8 @@ fn main() {
                 Promise::Within(areakit_geometry::nav::FAST_BOUND),
             ),
         ];
-        for d in o.judge(es, et, &ans) {
+        // The JSON rounds lengths to 1e-5 m.
+        for d in o.judge_within(es, et, &ans, 2e-5) {
             *kinds.entry((d.kind, d.how.clone())).or_insert(0usize) += 1;
             if kinds.values().sum::<usize>() <= 5 {
                 eprintln!("pair {i}: {} [{}] {}", d.kind, d.how, d.detail);

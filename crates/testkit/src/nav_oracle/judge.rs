@@ -49,6 +49,18 @@ impl Oracle {
     /// other answer nor than the oracle's shortest path; a bounded one within its factor of
     /// the oracle's.
     pub fn judge(&self, s: End, t: End, answers: &[Answer]) -> Vec<Disagreement> {
+        self.judge_within(s, t, answers, 0.0)
+    }
+
+    /// [`Oracle::judge`] with lengths compared up to `slack` besides (units): for answers
+    /// whose lengths were rounded (`areakit path --json` writes them to 1e-5).
+    pub fn judge_within(
+        &self,
+        s: End,
+        t: End,
+        answers: &[Answer],
+        slack: f64,
+    ) -> Vec<Disagreement> {
         let mut out = Vec::new();
         let mut bad = |kind, a: &Answer, detail: String| {
             out.push(Disagreement {
@@ -85,10 +97,10 @@ impl Oracle {
         let shortest_answer = found.iter().map(|a| a.length).fold(f64::INFINITY, f64::min);
         // The oracle only has to look below the longest promising answer.
         let oracle = self
-            .shortest(s, t, longest / (1.0 + RELATIVE))
+            .shortest(s, t, (longest - slack) / (1.0 + RELATIVE))
             .map(|r| (r.length, r.points));
         for a in &found {
-            let limit = |f: f64, x: f64| f * x * (1.0 + RELATIVE);
+            let limit = |f: f64, x: f64| f * x * (1.0 + RELATIVE) + slack;
             match a.promise {
                 Promise::Shortest => {
                     if a.length > limit(1.0, shortest_answer) {
