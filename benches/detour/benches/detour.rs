@@ -545,6 +545,7 @@ fn coverage(c: &RecastCase, s: &Surface) {
         .iter()
         .map(|&p| {
             c.mesh
+                .mesh
                 .locate(p.x, p.y, Some(p.z))
                 .map_or(f32::INFINITY, |l| (l.point.z - p.z).abs())
         })
@@ -782,7 +783,7 @@ fn recast_interleaved(c: &RecastCase, timed: bool) -> String {
         OURS.iter()
             .enumerate()
             .filter(|(k, _)| listed[*k])
-            .map(|(k, (_, _, label))| format!(
+            .map(|(k, (_, _, _, label))| format!(
                 "ours {label} {:.1}/s ({:.2}×)",
                 qps(t[k]),
                 qps(t[k]) / detour_qps
