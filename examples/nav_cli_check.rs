@@ -1,5 +1,5 @@
 //! Judges `areakit path --pairs` answers by the independent oracle (`areakit_testkit::nav_oracle`):
-//! `cargo run --release --example nav_cli_check -- GROUND.trx|.wok OPTIMAL.jsonl FAST.jsonl`
+//! `cargo run --release --example nav_cli_check -- GROUND.trx|.wok PAIRS OPTIMAL.jsonl FAST.jsonl`
 //! prints the pairs, the repeats (a point twice, a step of no length), the optimal answers
 //! longer than fast or than the oracle, and the pairs found where the ground is not connected
 //! or missed where it is. Each answer's ends are located on the oracle's ground as the command
@@ -10,10 +10,26 @@ use areakit_testkit::nav_oracle::{Answer, End, Oracle, Promise};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let [_, ground, optimal, fast] = &args[..] else {
-        eprintln!("usage: nav_cli_check GROUND OPTIMAL.jsonl FAST.jsonl");
+    let [_, ground, pairs_file, optimal, fast] = &args[..] else {
+        eprintln!("usage: nav_cli_check GROUND PAIRS OPTIMAL.jsonl FAST.jsonl");
         std::process::exit(2);
     };
+    // The pairs as asked (exact): an end not moved is that point, not the JSON's rounding.
+    let asked: Vec<[[f32; 2]; 2]> = std::fs::read_to_string(pairs_file)
+        .expect("the pairs file")
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let p: Vec<[f32; 2]> = l
+                .split_whitespace()
+                .map(|f| {
+                    let c: Vec<f32> = f.split(',').map(|x| x.parse().expect("a number")).collect();
+                    [c[0], c[1]]
+                })
+                .collect();
+            [p[0], p[1]]
+        })
+        .collect();
     let data = std::fs::read(ground).expect("the ground file");
     let src = if data.starts_with(b"NWN2") {
         let t = areakit_formats::trx::read(&data).expect("a TRX");
@@ -80,10 +96,17 @@ fn main() {
     for (i, (a, b)) in opt.iter().zip(&fst).enumerate() {
         pairs += 1;
         let ends = (point(&a["start"]), point(&a["goal"]));
-        let (Some(s), Some(t)) = ends else {
+        let (Some(mut s), Some(mut t)) = ends else {
             unlocated += 1;
             continue;
         };
+        let moved = |k: usize| a["snapped"].get(k).and_then(|x| x.as_f64()).unwrap_or(0.0) > 0.0;
+        if !moved(0) {
+            (s[0], s[1]) = (asked[i][0][0], asked[i][0][1]);
+        }
+        if !moved(1) {
+            (t[0], t[1]) = (asked[i][1][0], asked[i][1][1]);
+        }
         let locate = |p: [f32; 3]| {
             o.locate(p[0], p[1], None).map(|tr| End {
                 point: [p[0], p[1]],
@@ -94,7 +117,7 @@ fn main() {
             unlocated += 1;
             continue;
         };
-        let ans = [
+        let mut ans = [
             answer(a, "optimal", Promise::Shortest),
             answer(
                 b,
@@ -102,6 +125,14 @@ fn main() {
                 Promise::Within(areakit_geometry::nav::FAST_BOUND),
             ),
         ];
+        // The ends as located (the JSON's are rounded).
+        for x in &mut ans {
+            let n = x.points.len();
+            if n >= 2 {
+                x.points[0] = [s[0], s[1], x.points[0][2]];
+                x.points[n - 1] = [t[0], t[1], x.points[n - 1][2]];
+            }
+        }
         // The JSON rounds lengths to 1e-5 m.
         for d in o.judge_within(es, et, &ans, 2e-5) {
             *kinds.entry((d.kind, d.how.clone())).or_insert(0usize) += 1;

@@ -143,13 +143,23 @@ impl NavMesh {
                 }
             }
         }
-        best.map(|(d2, _, t, q)| {
+        best.map(|(_, _, t, q)| {
             let (x, y) = self.inside(t, [q[0] as f32, q[1] as f32]);
-            let z = self.height_in(t, x, y).unwrap_or(q[2] as f32);
+            let h = self.height_in(t, x, y).unwrap_or(q[2] as f32);
+            // How far the point moved, to where it stands now.
+            let d = [
+                f64::from(x) - p[0],
+                f64::from(y) - p[1],
+                f64::from(h) - p[2],
+            ];
+            let moved = match z {
+                Some(_) => d[0] * d[0] + d[1] * d[1] + d[2] * d[2],
+                None => d[0] * d[0] + d[1] * d[1],
+            };
             Location {
                 triangle: t,
-                point: Vec3::new(x, y, z),
-                snapped: d2.sqrt() as f32,
+                point: Vec3::new(x, y, h),
+                snapped: moved.sqrt() as f32,
             }
         })
     }
