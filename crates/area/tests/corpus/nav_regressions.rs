@@ -35,7 +35,9 @@ fn case(name: &str, a: [f32; 2], b: [f32; 2]) -> f64 {
         point: [l.point.x, l.point.y],
         triangle: l.triangle,
     };
-    assert!(o.holds(s.triangle, [s.point.x, s.point.y]) && o.holds(t.triangle, [t.point.x, t.point.y]));
+    assert!(
+        o.holds(s.triangle, [s.point.x, s.point.y]) && o.holds(t.triangle, [t.point.x, t.point.y])
+    );
     let mut searcher = Searcher::new();
     let (ans, fallbacks) = answers(&built, s, t, &mut searcher);
     let bad = o.judge(end(s), end(t), &ans);
