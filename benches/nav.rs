@@ -21,7 +21,9 @@
 //! shared machine, with the lengths compared on every pair.
 
 use areakit_geometry::Vec3;
-use areakit_geometry::nav::{Layer, Location, Mode, NavMesh, Path, Searcher, Surface};
+use areakit_geometry::nav::{
+    CornerGraph, Location, Mode, NavSet, Path, Request, Search, Searcher, Surface,
+};
 use divan::Bencher;
 use divan::counter::ItemsCount;
 use std::sync::OnceLock;
@@ -39,14 +41,16 @@ fn main() {
 struct Case {
     name: String,
     surface: Surface,
-    mesh: NavMesh,
+    /// The mesh and its polygons.
+    set: NavSet,
     pairs: Vec<(Vec3, Vec3)>,
     located: Vec<(Location, Location)>,
 }
 
 fn case(name: &str, surface: Surface, seed: u64, count: usize) -> Case {
-    let mesh = NavMesh::build(&surface).expect("valid surface");
-    let pairs = random_pairs(&mesh, &surface, seed, count);
+    let set = NavSet::build(&surface).expect("valid surface");
+    let mesh = &set.mesh;
+    let pairs = random_pairs(mesh, &surface, seed, count);
     let located = pairs
         .iter()
         .map(|(a, b)| {
@@ -59,7 +63,7 @@ fn case(name: &str, surface: Surface, seed: u64, count: usize) -> Case {
     Case {
         name: name.to_string(),
         surface,
-        mesh,
+        set,
         pairs,
         located,
     }
@@ -74,8 +78,8 @@ fn cases() -> &'static [Case] {
         let corpus = case("corpus", s, 1, PAIRS);
         eprintln!(
             "corpus: {file}: {} walkable triangles, {} islands",
-            corpus.mesh.triangle_count(),
-            corpus.mesh.islands().len()
+            corpus.set.mesh.triangle_count(),
+            corpus.set.mesh.islands().len()
         );
         let m120 = case("maze_120k", maze(74, 74, 3, 2), 2, maze_pairs(PAIRS_120K));
         // Random pairs on the mazes are far apart (a query on the million-triangle maze costs
@@ -197,7 +201,7 @@ fn report(c: &Case) {
     let mut ratios = Vec::with_capacity(c.located.len());
     for ((a, b), (la, lb)) in c.pairs.iter().zip(&c.located).take(1000) {
         searcher
-            .path_between(&c.mesh, *la, *lb, Mode::Optimal, &mut path)
+            .path_between(&c.set.data(), *la, *lb, &Request::default(), &mut path)
             .expect("optimal path");
         expanded += path.expanded;
         let ours = path.length_plan;
@@ -216,7 +220,13 @@ fn report(c: &Case) {
             None => poly_none += 1,
         }
         searcher
-            .path_between(&c.mesh, *la, *lb, Mode::Fast, &mut path)
+            .path_between(
+                &c.set.data(),
+                *la,
+                *lb,
+                &Request::new(Mode::Fast, Search::Polygons),
+                &mut path,
+            )
             .expect("fast path");
         if ours > 0.0 {
             ratios.push(path.length_plan / ours);
@@ -226,8 +236,8 @@ fn report(c: &Case) {
     eprintln!(
         "{}: {} triangles, {} bytes/triangle; {} pairs: polyanya agrees within {worst:.2e} on {} (differs on {differ}, finds none on {poly_none}); fast/optimal median {:.4} worst {:.3}; mean expanded {:.0}",
         c.name,
-        c.mesh.triangle_count(),
-        c.mesh.memory_bytes() / c.mesh.triangle_count().max(1),
+        c.set.mesh.triangle_count(),
+        c.set.memory_bytes() / c.set.mesh.triangle_count().max(1),
         ratios.len(),
         ratios.len() - differ - poly_none,
         ratios[ratios.len() / 2],
@@ -242,13 +252,13 @@ fn interleaved(c: &Case) {
     let poly = polyanya_of(c);
     let mut searcher = Searcher::new();
     let mut path = Path::default();
-    let opts = areakit_geometry::nav::SearchOptions::default();
+    let opts = Request::default();
     let mut lengths = vec![[f32::NAN; 2]; c.pairs.len()];
     let t = interleave(c.pairs.len(), |side, i| {
         let (a, b) = c.pairs[i];
         lengths[i][side] = if side == 0 {
             searcher
-                .find_path_into(&c.mesh, a, b, &opts, &mut path)
+                .find_path_into(&c.set.data(), a, b, &opts, &mut path)
                 .expect("path");
             path.length_plan
         } else {
@@ -290,20 +300,20 @@ const CASES: [&str; 3] = ["corpus", "maze_120k", "maze_1m"];
 /// height hints (location included).
 #[divan::bench(args = CASES, sample_count = 1, sample_size = 1)]
 fn optimal(bencher: Bencher, name: &str) {
-    layer_bench(bencher, name, Mode::Optimal, Layer::Polygons, Pre::None);
+    layer_bench(bencher, name, Mode::Optimal, Search::Polygons, Pre::None);
 }
 
-/// The optimal search on the triangles themselves (`Layer::Triangles`: the search as it was
+/// The optimal search on the triangles themselves (`Search::Triangles`: the search as it was
 /// before the polygon layer), same pairs.
 #[divan::bench(args = CASES, sample_count = 1, sample_size = 1)]
 fn optimal_triangles(bencher: Bencher, name: &str) {
-    layer_bench(bencher, name, Mode::Optimal, Layer::Triangles, Pre::None);
+    layer_bench(bencher, name, Mode::Optimal, Search::Triangles, Pre::None);
 }
 
 /// The fast search on the triangles themselves, same pairs.
 #[divan::bench(args = CASES, sample_count = 1, sample_size = 1)]
 fn fast_triangles(bencher: Bencher, name: &str) {
-    layer_bench(bencher, name, Mode::Fast, Layer::Triangles, Pre::None);
+    layer_bench(bencher, name, Mode::Fast, Search::Triangles, Pre::None);
 }
 
 /// The optimal search on the polygons bounded by 8 landmarks (measured once in setup, the
@@ -314,7 +324,7 @@ fn optimal_landmarks(bencher: Bencher, name: &str) {
         bencher,
         name,
         Mode::Optimal,
-        Layer::Polygons,
+        Search::Polygons,
         Pre::Landmarks,
     );
 }
@@ -323,20 +333,20 @@ fn optimal_landmarks(bencher: Bencher, name: &str) {
 /// pairs.
 #[divan::bench(args = CASES, sample_count = 1, sample_size = 1)]
 fn optimal_corner_graph(bencher: Bencher, name: &str) {
-    layer_bench(bencher, name, Mode::Optimal, Layer::Polygons, Pre::Graph);
+    layer_bench(bencher, name, Mode::Optimal, Search::Polygons, Pre::Graph);
 }
 
 /// The optimal search over the corner graph bounded by 8 landmarks, same pairs.
 #[divan::bench(args = CASES, sample_count = 1, sample_size = 1)]
 fn optimal_corner_graph_landmarks(bencher: Bencher, name: &str) {
-    layer_bench(bencher, name, Mode::Optimal, Layer::Polygons, Pre::Both);
+    layer_bench(bencher, name, Mode::Optimal, Search::Polygons, Pre::Both);
 }
 
 /// The fast search over the corner graph bounded by 8 landmarks (within 2 % of the shortest),
 /// same pairs.
 #[divan::bench(args = CASES, sample_count = 1, sample_size = 1)]
 fn fast_corner_graph_landmarks(bencher: Bencher, name: &str) {
-    layer_bench(bencher, name, Mode::Fast, Layer::Polygons, Pre::Both);
+    layer_bench(bencher, name, Mode::Fast, Search::Polygons, Pre::Both);
 }
 
 /// The optional precomputation a bench's mesh carries.
@@ -349,15 +359,16 @@ enum Pre {
 }
 
 /// The case's mesh with `pre` (built once per kind, the time and memory printed).
-fn prepared(c: &'static Case, pre: Pre) -> &'static NavMesh {
-    type Meshes = Vec<(String, [NavMesh; 3])>;
+fn prepared(c: &'static Case, pre: Pre) -> &'static NavSet {
+    type Meshes = Vec<(String, [NavSet; 3])>;
     static MESHES: OnceLock<Meshes> = OnceLock::new();
     let all = MESHES.get_or_init(|| {
         cases()
             .iter()
             .map(|c| {
-                let per_tri = |m: &NavMesh| m.memory_bytes() as f64 / m.triangle_count() as f64;
-                let mut lm = c.mesh.clone();
+                let per_tri =
+                    |m: &NavSet| m.memory_bytes() as f64 / m.mesh.triangle_count() as f64;
+                let mut lm = c.set.clone();
                 let t = std::time::Instant::now();
                 lm.measure_landmarks(8);
                 eprintln!(
@@ -366,18 +377,18 @@ fn prepared(c: &'static Case, pre: Pre) -> &'static NavMesh {
                     t.elapsed().as_secs_f64() * 1e3,
                     per_tri(&lm)
                 );
-                let mut graph = c.mesh.clone();
+                let mut graph = c.set.clone();
                 let t = std::time::Instant::now();
-                graph.build_corner_graph();
+                graph.build_corner_graph(true);
                 eprintln!(
                     "{}: corner graph built in {:.1} ms, {} edges ({:.1} bytes per triangle with it)",
                     c.name,
                     t.elapsed().as_secs_f64() * 1e3,
-                    graph.corner_graph().map_or(0, |g| g.edge_count()),
+                    graph.graph.as_ref().map_or(0, |g| g.edge_count()),
                     per_tri(&graph)
                 );
                 let mut both = lm.clone();
-                both.build_corner_graph();
+                both.build_corner_graph(true);
                 eprintln!(
                     "{}: {:.1} bytes per triangle with landmarks and the corner graph",
                     c.name,
@@ -389,26 +400,32 @@ fn prepared(c: &'static Case, pre: Pre) -> &'static NavMesh {
     });
     let m = &all.iter().find(|(n, _)| *n == c.name).expect("case").1;
     match pre {
-        Pre::None => &c.mesh,
+        Pre::None => &c.set,
         Pre::Landmarks => &m[0],
         Pre::Graph => &m[1],
         Pre::Both => &m[2],
     }
 }
 
-fn layer_bench(bencher: Bencher, name: &str, mode: Mode, layer: Layer, pre: Pre) {
+fn layer_bench(bencher: Bencher, name: &str, mode: Mode, search: Search, pre: Pre) {
     let c = find(name);
-    let mesh = if pre == Pre::None {
-        &c.mesh
+    let set = if pre == Pre::None {
+        &c.set
     } else {
         prepared(c, pre)
     };
+    let data = set.data();
     let mut searcher = Searcher::new();
     let mut path = Path::default();
-    let opts = areakit_geometry::nav::SearchOptions {
+    let opts = Request {
         mode,
-        layer,
-        ..Default::default()
+        search: if matches!(pre, Pre::Graph | Pre::Both) {
+            Search::CornerGraph
+        } else {
+            search
+        },
+        landmarks: matches!(pre, Pre::Landmarks | Pre::Both),
+        ..Request::default()
     };
     bencher
         .counter(ItemsCount::new(c.pairs.len()))
@@ -416,7 +433,7 @@ fn layer_bench(bencher: Bencher, name: &str, mode: Mode, layer: Layer, pre: Pre)
             let mut total = 0.0f32;
             for (a, b) in &c.pairs {
                 searcher
-                    .find_path_into(mesh, *a, *b, &opts, &mut path)
+                    .find_path_into(&data, *a, *b, &opts, &mut path)
                     .expect("path");
                 total += path.length_plan;
             }
@@ -448,45 +465,44 @@ fn polyanya_crate(bencher: Bencher, name: &str) {
 /// Our fast search (A* over the polygon layer + funnel, the default).
 #[divan::bench(args = CASES, sample_count = 1, sample_size = 1)]
 fn fast(bencher: Bencher, name: &str) {
-    layer_bench(bencher, name, Mode::Fast, Layer::Polygons, Pre::None);
+    layer_bench(bencher, name, Mode::Fast, Search::Polygons, Pre::None);
 }
 
-/// `NavMesh::build_corner_graph` on the million-triangle maze (on all cores).
+/// `CornerGraph::build` on the million-triangle maze (on all cores).
 #[divan::bench(sample_count = 3)]
 fn build_corner_graph_1m(bencher: Bencher) {
     let c = find("maze_1m");
     bencher.bench_local(|| {
-        let mut m = c.mesh.clone();
-        m.build_corner_graph();
-        m.corner_graph().map_or(0, |g| g.edge_count())
+        CornerGraph::build(&c.set.mesh, &c.set.polygons).map_or(0, |g| g.edge_count())
     });
 }
 
-/// The same without the polygons' sight lists (`build_corner_graph_with(false)`: queries then
-/// sweep from their start and goal).
+/// The same without the polygons' sight lists (`CornerGraph::build_with(.., false)`: queries
+/// then sweep from their start and goal).
 #[divan::bench(sample_count = 3)]
 fn build_corner_graph_1m_without_sights(bencher: Bencher) {
     let c = find("maze_1m");
     bencher.bench_local(|| {
-        let mut m = c.mesh.clone();
-        m.build_corner_graph_with(false);
-        m.corner_graph().map_or(0, |g| g.edge_count())
+        CornerGraph::build_with(&c.set.mesh, &c.set.polygons, false).map_or(0, |g| g.edge_count())
     });
 }
 
-/// `NavMesh::build` of the million-triangle maze.
+/// `NavSet::build` of the million-triangle maze: the mesh and its polygons (as `NavMesh::build`
+/// made both before the polygons became data of their own).
 #[divan::bench(sample_count = 5)]
 fn build_1m(bencher: Bencher) {
     let c = find("maze_1m");
-    let m = NavMesh::build(&c.surface).expect("valid");
+    let set = NavSet::build(&c.surface).expect("valid");
+    let (m, p) = (&set.mesh, &set.polygons);
+    let bytes = m.memory_bytes() + p.memory_bytes();
     eprintln!(
-        "maze_1m navmesh: {} triangles, {} vertices, {} bytes = {:.1} bytes/triangle",
+        "maze_1m navmesh and polygons: {} triangles, {} vertices, {bytes} bytes = {:.1} bytes/triangle ({:.1} the mesh)",
         m.triangle_count(),
         m.vertices().len(),
-        m.memory_bytes(),
+        bytes as f64 / m.triangle_count() as f64,
         m.memory_bytes() as f64 / m.triangle_count() as f64
     );
     bencher
         .counter(ItemsCount::new(c.surface.triangles.len()))
-        .bench_local(|| NavMesh::build(&c.surface).expect("valid"));
+        .bench_local(|| NavSet::build(&c.surface).expect("valid"));
 }

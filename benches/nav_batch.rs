@@ -61,7 +61,7 @@ fn batch() -> &'static Batch {
             .expect("navigation data");
         eprintln!(
             "corpus: {file}: {} walkable triangles, {} pairs",
-            ctx.nav.mesh.triangle_count(),
+            ctx.nav.mesh().triangle_count(),
             pairs.len()
         );
         let b = Batch { ctx, pairs };

@@ -2,7 +2,7 @@
 //! pairs of `benches/nav.rs`, searched from points located beforehand.
 //! `cargo run --release --example nav_profile -- [fast|optimal] [rounds]`
 
-use areakit_geometry::nav::{Location, Mode, NavMesh, Path, Searcher};
+use areakit_geometry::nav::{Location, Mode, NavSet, Path, Request, Search, Searcher};
 use std::time::Instant;
 
 #[path = "../benches/nav_support/shared.rs"]
@@ -17,8 +17,9 @@ fn main() {
     let rounds: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(5);
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
     let (file, surface) = shared::largest_corpus_surface(&dir);
-    let mesh = NavMesh::build(&surface).expect("a valid surface");
-    let pairs = shared::random_pairs(&mesh, &surface, 1, shared::PAIRS);
+    let set = NavSet::build(&surface).expect("a valid surface");
+    let mesh = &set.mesh;
+    let pairs = shared::random_pairs(mesh, &surface, 1, shared::PAIRS);
     let located: Vec<(Location, Location)> = pairs
         .iter()
         .map(|(a, b)| {
@@ -36,7 +37,13 @@ fn main() {
         (length, expanded) = (0.0, 0);
         for (a, b) in &located {
             searcher
-                .path_between(&mesh, *a, *b, mode, &mut path)
+                .path_between(
+                    &set.data(),
+                    *a,
+                    *b,
+                    &Request::new(mode, Search::Polygons),
+                    &mut path,
+                )
                 .expect("a path");
             length += f64::from(path.length_plan);
             expanded += path.expanded;

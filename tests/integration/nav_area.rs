@@ -122,12 +122,12 @@ fn every_corpus_wok_path_stays_on_walkable_ground() {
             continue;
         };
         covered += 1;
-        for (a, b) in reachable_pairs(&nav.mesh, &mut rng, 8) {
+        for (a, b) in reachable_pairs(nav.mesh(), &mut rng, 8) {
             let mut len = [0.0f32; 2];
             for (k, mode) in [PathMode::Optimal, PathMode::Fast].into_iter().enumerate() {
                 let o = nav.find(&mut s, a, b, mode, 1.0);
                 assert!(o.found(), "{}: {a:?} -> {b:?}: {:?}", f.display(), o.reason);
-                samples += on_ground(&nav.mesh, &o, 0.05)
+                samples += on_ground(nav.mesh(), &o, 0.05)
                     .unwrap_or_else(|e| panic!("{}: {mode:?}: {e}", f.display()));
                 pairs += 1;
                 len[k] = o.length();
@@ -273,17 +273,17 @@ fn kit_area_path_crosses_every_room() {
     // The two farthest-apart walkable points of the first and the last room.
     let (first, last) = (0u32, (n - 1) as u32);
     let tri_of = |r: u32| {
-        (0..nav.mesh.triangle_count() as u32)
-            .filter(|&t| nav.mesh.region(t) == r)
+        (0..nav.mesh().triangle_count() as u32)
+            .filter(|&t| nav.mesh().region(t) == r)
             .max_by(|&a, &b| {
-                let pa = nav.mesh.triangle_points(a)[0];
-                let pb = nav.mesh.triangle_points(b)[0];
+                let pa = nav.mesh().triangle_points(a)[0];
+                let pb = nav.mesh().triangle_points(b)[0];
                 pa.y.total_cmp(&pb.y)
             })
             .unwrap()
     };
     let centre = |t: u32| {
-        let [a, b, c] = nav.mesh.triangle_points(t);
+        let [a, b, c] = nav.mesh().triangle_points(t);
         (a + b + c) / 3.0
     };
     let (a, b) = (centre(tri_of(first)), centre(tri_of(last)));
@@ -291,7 +291,7 @@ fn kit_area_path_crosses_every_room() {
     let o = nav.find(&mut s, a.into(), b.into(), PathMode::Optimal, 1.0);
     assert!(o.found(), "{:?}", o.reason);
     assert_eq!(o.rooms.len(), 3, "rooms passed: {:?}", o.rooms);
-    assert!(on_ground(&nav.mesh, &o, 0.05).unwrap() > 0);
+    assert!(on_ground(nav.mesh(), &o, 0.05).unwrap() > 0);
     // The same through the command line.
     let v = path_json(&[
         dir.to_str().unwrap(),
@@ -452,7 +452,7 @@ fn corpus_wok_and_trx_answer_on_the_command_line() {
     let m = bwm::read(&std::fs::read(&wok).unwrap()).unwrap();
     let nav = nav_of(&NavSource::from_bwm(&m, "room"), &[], 0.0);
     let mut rng = Rng(7);
-    let (a, b) = reachable_pairs(&nav.mesh, &mut rng, 1)[0];
+    let (a, b) = reachable_pairs(nav.mesh(), &mut rng, 1)[0];
     let pt = |e: Endpoint| format!("{},{},{}", e.x, e.y, e.z.unwrap());
     for mode in ["optimal", "fast"] {
         let v = path_json(&[
@@ -473,7 +473,7 @@ fn corpus_wok_and_trx_answer_on_the_command_line() {
         .unwrap();
     let t = trx::read(&std::fs::read(&trx_file).unwrap()).unwrap();
     let nav = nav_of(&NavSource::from_trx(t.walkmesh().unwrap(), "t"), &[], 0.0);
-    let (a, b) = reachable_pairs(&nav.mesh, &mut rng, 1)[0];
+    let (a, b) = reachable_pairs(nav.mesh(), &mut rng, 1)[0];
     let mut lengths = Vec::new();
     for mode in ["optimal", "fast", "baked"] {
         let v = path_json(&[
@@ -545,7 +545,7 @@ fn baked_routes_are_never_shorter_than_optimal() {
         };
         let nav = nav_of(&NavSource::from_trx(w, "t"), &[], 0.0);
         files_used += 1;
-        for (a, b) in reachable_pairs(&nav.mesh, &mut rng, 10) {
+        for (a, b) in reachable_pairs(nav.mesh(), &mut rng, 10) {
             let opt = nav.find(&mut s, a, b, PathMode::Optimal, 1.0);
             let baked = nav.find(&mut s, a, b, PathMode::Baked, 1.0);
             let fast = nav.find(&mut s, a, b, PathMode::Fast, 1.0);
@@ -558,7 +558,7 @@ fn baked_routes_are_never_shorter_than_optimal() {
                 failed += 1;
                 continue;
             }
-            on_ground(&nav.mesh, &baked, 0.1).unwrap();
+            on_ground(nav.mesh(), &baked, 0.1).unwrap();
             let (lo, lb) = (opt.length(), baked.length());
             assert!(
                 lb >= lo * (1.0 - 1e-5) - 1e-4,
@@ -769,7 +769,7 @@ fn pairs_print_the_same_lines_on_one_thread_and_on_two() {
     let m = bwm::read(&std::fs::read(&wok).unwrap()).unwrap();
     let nav = nav_of(&NavSource::from_bwm(&m, "room"), &[], 0.0);
     let mut rng = Rng(25);
-    let pairs = reachable_pairs(&nav.mesh, &mut rng, 300);
+    let pairs = reachable_pairs(nav.mesh(), &mut rng, 300);
     assert_eq!(pairs.len(), 300);
     let pt = |e: Endpoint| format!("{},{},{}", e.x, e.y, e.z.unwrap());
     let mut text = String::from("# start goal\n");

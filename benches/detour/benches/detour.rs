@@ -39,7 +39,7 @@ use areakit_detour_bench::recast::{
 use areakit_detour_bench::{DetourMesh, Located, Outcome, Query, cut_to_tiles};
 use areakit_geometry::Vec3;
 use areakit_geometry::nav::{
-    Layer, Location, Mode, NavMesh, Path, SearchOptions, Searcher, Surface,
+    Location, Mode, NavSet, Path, Request, Search, Searcher, Surface,
 };
 use divan::Bencher;
 use divan::counter::ItemsCount;
@@ -60,7 +60,8 @@ const MAZE_TILE: f32 = 64.0;
 
 struct Case {
     name: String,
-    mesh: NavMesh,
+    /// Ours: the mesh and its polygons.
+    mesh: NavSet,
     detour: DetourMesh,
     pairs: Vec<(Vec3, Vec3)>,
     located: Vec<(Location, Location)>,
@@ -72,9 +73,13 @@ struct Case {
 fn case(name: &str, raw: Surface, origin: [f32; 2], tile: f32, seed: u64, count: usize) -> Case {
     let raw_triangles = raw.triangles.len();
     let surface = cut_to_tiles(&raw, origin, tile);
-    let mesh = NavMesh::build(&surface).expect("valid surface");
+    let set = NavSet::build(&surface).expect("valid surface");
+    let mesh = &set.mesh;
     for t in 0..surface.triangles.len() as u32 {
-        let (mut a, mut b) = (mesh.triangle(t), surface.triangles[t as usize]);
+        let (mut a, mut b) = (
+            mesh.triangle(t).map(|v| mesh.surface_vertex(v)),
+            surface.triangles[t as usize],
+        );
         a.sort_unstable();
         b.sort_unstable();
         assert_eq!(
@@ -83,7 +88,7 @@ fn case(name: &str, raw: Surface, origin: [f32; 2], tile: f32, seed: u64, count:
         );
     }
     let detour = DetourMesh::build(&surface, origin, tile, |t| mesh.is_flat(t));
-    let pairs = random_pairs(&mesh, &surface, seed, count);
+    let pairs = random_pairs(mesh, &surface, seed, count);
     let located: Vec<(Location, Location)> = pairs
         .iter()
         .map(|(a, b)| {
@@ -118,8 +123,7 @@ fn case(name: &str, raw: Surface, origin: [f32; 2], tile: f32, seed: u64, count:
     );
     Case {
         name: name.to_string(),
-
-        mesh,
+        mesh: set,
         detour,
         pairs,
         located,
@@ -197,14 +201,14 @@ fn report(c: &Case) -> Vec<usize> {
         complete += 1;
         completed.push(i);
         searcher
-            .path_between(&c.mesh, *la, *lb, Mode::Fast, &mut path)
+            .path_between(&c.mesh.data(), *la, *lb, &Request::new(Mode::Fast, Search::Polygons), &mut path)
             .expect("fast path");
         let ours = path.length_plan;
         if ours > 1e-3 {
             ratio_fast.push(o.length_plan / ours);
             if ratio_opt.len() < 1000 {
                 searcher
-                    .path_between(&c.mesh, *la, *lb, Mode::Optimal, &mut path)
+                    .path_between(&c.mesh.data(), *la, *lb, &Request::new(Mode::Optimal, Search::Polygons), &mut path)
                     .expect("optimal path");
                 ratio_opt.push(o.length_plan / path.length_plan);
             }
@@ -243,7 +247,7 @@ fn interleaved(c: &Case) {
     let mut q = Query::new(&c.detour);
     let mut searcher = Searcher::new();
     let mut path = Path::default();
-    let opts = SearchOptions {
+    let opts = Request {
         mode: Mode::Fast,
         ..Default::default()
     };
@@ -252,7 +256,7 @@ fn interleaved(c: &Case) {
         let (a, b) = c.pairs[i];
         if side == 0 {
             searcher
-                .find_path_into(&c.mesh, a, b, &opts, &mut path)
+                .find_path_into(&c.mesh.data(), a, b, &opts, &mut path)
                 .expect("path");
             sink += path.length_plan;
         } else if let (Some(la), Some(lb)) = (q.locate(a), q.locate(b)) {
@@ -264,7 +268,7 @@ fn interleaved(c: &Case) {
         let ((la, lb), (da, db)) = (c.located[i], c.detour_located[i]);
         if side == 0 {
             searcher
-                .path_between(&c.mesh, la, lb, Mode::Fast, &mut path)
+                .path_between(&c.mesh.data(), la, lb, &Request::new(Mode::Fast, Search::Polygons), &mut path)
                 .expect("path");
             sink += path.length_plan;
         } else {
@@ -295,7 +299,7 @@ fn ours_fast(bencher: Bencher, name: &str) {
     let c = find(name);
     let mut searcher = Searcher::new();
     let mut path = Path::default();
-    let opts = SearchOptions {
+    let opts = Request {
         mode: Mode::Fast,
         ..Default::default()
     };
@@ -305,7 +309,7 @@ fn ours_fast(bencher: Bencher, name: &str) {
             let mut total = 0.0f32;
             for (a, b) in &c.pairs {
                 searcher
-                    .find_path_into(&c.mesh, *a, *b, &opts, &mut path)
+                    .find_path_into(&c.mesh.data(), *a, *b, &opts, &mut path)
                     .expect("path");
                 total += path.length_plan;
             }
@@ -344,7 +348,7 @@ fn ours_fast_complete(bencher: Bencher, name: &str) {
             let mut total = 0.0f32;
             for (a, b) in c.complete.iter().map(|&i| &c.located[i]) {
                 searcher
-                    .path_between(&c.mesh, *a, *b, Mode::Fast, &mut path)
+                    .path_between(&c.mesh.data(), *a, *b, &Request::new(Mode::Fast, Search::Polygons), &mut path)
                     .expect("path");
                 total += path.length_plan;
             }
@@ -382,13 +386,14 @@ const COVERAGE_TOLERANCES: [f32; 3] = [0.1, 0.25, 0.5];
 struct RecastCase {
     name: String,
     triangles: usize,
-    mesh: NavMesh,
-    /// The same mesh with 8 landmarks measured (`NavMesh::measure_landmarks`).
-    mesh_lm: NavMesh,
-    /// The same mesh with the corner graph (`NavMesh::build_corner_graph`).
-    mesh_cg: NavMesh,
-    /// The same mesh with 8 landmarks and the corner graph.
-    mesh_cg_lm: NavMesh,
+    /// Ours: the mesh and its polygons.
+    mesh: NavSet,
+    /// The same with 8 landmarks measured (`NavSet::measure_landmarks`).
+    mesh_lm: NavSet,
+    /// The same with the corner graph (`NavSet::build_corner_graph`).
+    mesh_cg: NavSet,
+    /// The same with 8 landmarks and the corner graph.
+    mesh_cg_lm: NavSet,
     detour: DetourMesh,
     stats: RecastStats,
     pairs: Vec<(Vec3, Vec3)>,
@@ -396,11 +401,11 @@ struct RecastCase {
 
 fn recast_case(name: &str, surface: Surface, seed: u64, count: usize) -> RecastCase {
     let t0 = std::time::Instant::now();
-    let mesh = NavMesh::build(&surface).expect("valid surface");
+    let mesh = NavSet::build(&surface).expect("valid surface");
     let ours_build = t0.elapsed();
-    let pairs = random_pairs(&mesh, &surface, seed, count);
+    let pairs = random_pairs(&mesh.mesh, &surface, seed, count);
     let cfg = RecastConfig::from_env();
-    let (detour, stats) = DetourMesh::recast(&surface, &cfg, |t| mesh.is_flat(t));
+    let (detour, stats) = DetourMesh::recast(&surface, &cfg, |t| mesh.mesh.is_flat(t));
     eprintln!(
         "{name} (Recast): {} triangles; ours built in {:.3} s; Recast built in {:.3} s: {} polygons, {} vertices, {} detail triangles in {} tiles of {} ({} failed; largest {} polygons, {} vertices); {} pairs",
         surface.triangles.len(),
@@ -426,19 +431,20 @@ fn recast_case(name: &str, surface: Surface, seed: u64, count: usize) -> RecastC
     );
     let mut mesh_cg = mesh.clone();
     let t2 = std::time::Instant::now();
-    mesh_cg.build_corner_graph();
-    let edges = mesh_cg.corner_graph().map_or(0, |g| g.edge_count());
+    mesh_cg.build_corner_graph(true);
+    let edges = mesh_cg.graph.as_ref().map_or(0, |g| g.edge_count());
     eprintln!(
         "{name}: corner graph built in {:.3} s: {edges} edges, {:.1} bytes per triangle (navigation data in all: {:.1} bytes per triangle, with 8 landmarks {:.1})",
         t2.elapsed().as_secs_f64(),
-        mesh_cg.corner_graph().map_or(0, |g| g.memory_bytes()) as f64
+        mesh_cg.graph.as_ref().map_or(0, |g| g.memory_bytes()) as f64
             / surface.triangles.len() as f64,
         mesh_cg.memory_bytes() as f64 / surface.triangles.len() as f64,
-        (mesh_cg.memory_bytes() + mesh_lm.landmarks().map_or(0, |l| l.memory_bytes())) as f64
+        (mesh_cg.memory_bytes() + mesh_lm.landmarks.as_ref().map_or(0, |l| l.memory_bytes()))
+            as f64
             / surface.triangles.len() as f64,
     );
     let mut mesh_cg_lm = mesh_lm.clone();
-    mesh_cg_lm.build_corner_graph();
+    mesh_cg_lm.build_corner_graph(true);
     let c = RecastCase {
         name: name.to_string(),
         triangles: surface.triangles.len(),
@@ -509,12 +515,12 @@ fn coverage(c: &RecastCase, s: &Surface) {
         .and_then(|v| v.parse().ok())
         .unwrap_or(200_000);
     let ours: Vec<u32> = (0..s.triangles.len() as u32)
-        .filter(|&t| !c.mesh.is_flat(t))
+        .filter(|&t| !c.mesh.mesh.is_flat(t))
         .collect();
     let ours_area: Vec<f64> = ours
         .iter()
         .map(|&t| {
-            let [a, b, cc] = c.mesh.triangle_points(t).map(|v| v.as_dvec3());
+            let [a, b, cc] = c.mesh.mesh.triangle_points(t).map(|v| v.as_dvec3());
             0.5 * ((b.x - a.x) * (cc.y - a.y) - (b.y - a.y) * (cc.x - a.x)).abs()
         })
         .collect();
@@ -524,7 +530,7 @@ fn coverage(c: &RecastCase, s: &Surface) {
 
     let mut q = Query::new(&c.detour);
     let reach = 1.0;
-    let on_ours = sample_by_area(&ours_area, |i| c.mesh.triangle_points(ours[i]), n, 11);
+    let on_ours = sample_by_area(&ours_area, |i| c.mesh.mesh.triangle_points(ours[i]), n, 11);
     let gaps_ours: Vec<f32> = on_ours
         .iter()
         .map(|&p| q.height_gap(p, reach).unwrap_or(f32::INFINITY))
@@ -539,6 +545,7 @@ fn coverage(c: &RecastCase, s: &Surface) {
         .iter()
         .map(|&p| {
             c.mesh
+                .mesh
                 .locate(p.x, p.y, Some(p.z))
                 .map_or(f32::INFINITY, |l| (l.point.z - p.z).abs())
         })
@@ -590,25 +597,33 @@ fn interleave_k<const K: usize>(
 
 /// The eight searches of ours the Recast table times, in its column order (the fifth on the
 /// mesh with 8 landmarks, the sixth with the corner graph, the last two with both).
-const OURS: [(Mode, Layer, &str); 8] = [
-    (Mode::Optimal, Layer::Polygons, "optimal, polygons"),
-    (Mode::Fast, Layer::Polygons, "fast, polygons"),
-    (Mode::Optimal, Layer::Triangles, "optimal, triangles"),
-    (Mode::Fast, Layer::Triangles, "fast, triangles"),
+const OURS: [(Mode, Search, bool, &str); 8] = [
+    (Mode::Optimal, Search::Polygons, false, "optimal, polygons"),
+    (Mode::Fast, Search::Polygons, false, "fast, polygons"),
+    (Mode::Optimal, Search::Triangles, false, "optimal, triangles"),
+    (Mode::Fast, Search::Triangles, false, "fast, triangles"),
     (
         Mode::Optimal,
-        Layer::Polygons,
+        Search::Polygons,
+        true,
         "optimal, polygons, 8 landmarks",
     ),
-    (Mode::Optimal, Layer::Polygons, "optimal, corner graph"),
     (
         Mode::Optimal,
-        Layer::Polygons,
+        Search::CornerGraph,
+        false,
+        "optimal, corner graph",
+    ),
+    (
+        Mode::Optimal,
+        Search::CornerGraph,
+        true,
         "optimal, corner graph, 8 landmarks",
     ),
     (
         Mode::Fast,
-        Layer::Polygons,
+        Search::CornerGraph,
+        true,
         "fast, corner graph, 8 landmarks",
     ),
 ];
@@ -649,10 +664,11 @@ fn recast_interleaved(c: &RecastCase, timed: bool) -> String {
                 _ => None,
             };
         } else {
-            let (mode, layer, _) = OURS[side];
-            let opts = SearchOptions {
+            let (mode, search, landmarks, _) = OURS[side];
+            let opts = Request {
                 mode,
-                layer,
+                search,
+                landmarks,
                 ..Default::default()
             };
             let mesh = match side {
@@ -662,7 +678,7 @@ fn recast_interleaved(c: &RecastCase, timed: bool) -> String {
                 _ => &c.mesh,
             };
             if searchers[side]
-                .find_path_into(mesh, a, b, &opts, &mut path)
+                .find_path_into(&mesh.data(), a, b, &opts, &mut path)
                 .is_ok()
             {
                 ours[i][side] = path.length_plan;
@@ -767,7 +783,7 @@ fn recast_interleaved(c: &RecastCase, timed: bool) -> String {
         OURS.iter()
             .enumerate()
             .filter(|(k, _)| listed[*k])
-            .map(|(k, (_, _, label))| format!(
+            .map(|(k, (_, _, _, label))| format!(
                 "ours {label} {:.1}/s ({:.2}×)",
                 qps(t[k]),
                 qps(t[k]) / detour_qps
@@ -819,13 +835,13 @@ fn recast_detour(bencher: Bencher, name: &str) {
         });
 }
 
-fn recast_ours(bencher: Bencher, name: &str, mode: Mode, layer: Layer) {
+fn recast_ours(bencher: Bencher, name: &str, mode: Mode, search: Search) {
     let Some(c) = find_recast(name) else { return };
     let mut searcher = Searcher::new();
     let mut path = Path::default();
-    let opts = SearchOptions {
+    let opts = Request {
         mode,
-        layer,
+        search,
         ..Default::default()
     };
     bencher
@@ -834,7 +850,7 @@ fn recast_ours(bencher: Bencher, name: &str, mode: Mode, layer: Layer) {
             let mut total = 0.0f32;
             for (a, b) in &c.pairs {
                 searcher
-                    .find_path_into(&c.mesh, *a, *b, &opts, &mut path)
+                    .find_path_into(&c.mesh.data(), *a, *b, &opts, &mut path)
                     .expect("path");
                 total += path.length_plan;
             }
@@ -845,23 +861,23 @@ fn recast_ours(bencher: Bencher, name: &str, mode: Mode, layer: Layer) {
 /// Ours, optimal, polygon layer, from the same points with height hints.
 #[divan::bench(args = CASES, sample_count = 1, sample_size = 1)]
 fn recast_ours_optimal_polygons(bencher: Bencher, name: &str) {
-    recast_ours(bencher, name, Mode::Optimal, Layer::Polygons);
+    recast_ours(bencher, name, Mode::Optimal, Search::Polygons);
 }
 
 /// Ours, fast, polygon layer.
 #[divan::bench(args = CASES, sample_count = 1, sample_size = 1)]
 fn recast_ours_fast_polygons(bencher: Bencher, name: &str) {
-    recast_ours(bencher, name, Mode::Fast, Layer::Polygons);
+    recast_ours(bencher, name, Mode::Fast, Search::Polygons);
 }
 
 /// Ours, optimal, triangle layer (the search before the polygon layer).
 #[divan::bench(args = CASES, sample_count = 1, sample_size = 1)]
 fn recast_ours_optimal_triangles(bencher: Bencher, name: &str) {
-    recast_ours(bencher, name, Mode::Optimal, Layer::Triangles);
+    recast_ours(bencher, name, Mode::Optimal, Search::Triangles);
 }
 
 /// Ours, fast, triangle layer.
 #[divan::bench(args = CASES, sample_count = 1, sample_size = 1)]
 fn recast_ours_fast_triangles(bencher: Bencher, name: &str) {
-    recast_ours(bencher, name, Mode::Fast, Layer::Triangles);
+    recast_ours(bencher, name, Mode::Fast, Search::Triangles);
 }

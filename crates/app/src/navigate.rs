@@ -230,8 +230,9 @@ impl PathRequest<'_> {
 /// Whether a [`PathContext`] builds the corner graph ([`Precompute`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum CornerGraphChoice {
-    /// For optimal-mode batches of at least [`AUTO_CORNER_GRAPH_PAIRS`] queries (where it
-    /// pays for itself; the lengths are the same either way).
+    /// For batches of at least [`AUTO_CORNER_GRAPH_PAIRS`] queries in either mode (where it
+    /// pays for itself; optimal lengths are the same either way, fast ones within
+    /// [`areakit_geometry::nav::FAST_BOUND`] of the shortest).
     #[default]
     Auto,
     /// Always.
@@ -240,7 +241,7 @@ pub enum CornerGraphChoice {
     No,
 }
 
-/// [`CornerGraphChoice::Auto`] builds the corner graph for optimal batches of this many pairs.
+/// [`CornerGraphChoice::Auto`] builds the corner graph for batches of this many pairs.
 pub const AUTO_CORNER_GRAPH_PAIRS: usize = 128;
 
 /// The optional precomputation of a [`PathContext`], built once and used by every query
@@ -348,28 +349,26 @@ impl PathContext {
         queries: usize,
     ) -> PrecomputeReport {
         let mut r = PrecomputeReport::default();
-        let have = self.nav.mesh.landmarks().map_or(0, |l| l.count());
+        let have = self.nav.landmarks().map_or(0, |l| l.count());
         if p.landmarks > 0 && p.landmarks.min(MAX_LANDMARKS) != have {
             let t = std::time::Instant::now();
             self.nav.measure_landmarks(p.landmarks);
             r.landmark_seconds = t.elapsed().as_secs_f64();
-            r.landmarks = self.nav.mesh.landmarks().map_or(0, |l| l.count());
+            r.landmarks = self.nav.landmarks().map_or(0, |l| l.count());
         }
         let graph = match p.corner_graph {
             CornerGraphChoice::Yes => true,
             CornerGraphChoice::No => false,
-            CornerGraphChoice::Auto => {
-                mode == PathMode::Optimal && queries >= AUTO_CORNER_GRAPH_PAIRS
-            }
+            CornerGraphChoice::Auto => queries >= AUTO_CORNER_GRAPH_PAIRS,
         };
         // (Both modes use the graph's sight lists: one built without them is built again.)
-        let have = self.nav.mesh.corner_graph().is_some_and(|g| g.has_sights());
+        let have = self.nav.corner_graph().is_some_and(|g| g.has_sights());
         if graph && mode != PathMode::Baked && !have {
             let t = std::time::Instant::now();
             self.nav.build_corner_graph(true);
             r.corner_graph_seconds = t.elapsed().as_secs_f64();
-            r.corner_graph_edges = self.nav.mesh.corner_graph().map_or(0, |g| g.edge_count());
-            r.corner_graph = self.nav.mesh.corner_graph().is_some();
+            r.corner_graph_edges = self.nav.corner_graph().map_or(0, |g| g.edge_count());
+            r.corner_graph = self.nav.corner_graph().is_some();
         }
         r
     }

@@ -65,7 +65,7 @@ fn imports() -> BTreeMap<String, BTreeSet<String>> {
 fn the_modules_import_no_cycle() {
     let graph = imports();
     assert!(graph.len() >= 15, "read {} modules", graph.len());
-    if let Some(cycle) = areakit_testkit::import_cycle(&graph) {
+    if let Some(cycle) = areakit_testkit::layers::cycle(&graph) {
         panic!("import cycle: {}", cycle.join(" -> "));
     }
 }

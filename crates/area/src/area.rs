@@ -474,20 +474,24 @@ fn seg_box(s: [[f32; 3]; 2], tol: f32) -> [f32; 4] {
     ]
 }
 
+/// How far (world units) two rooms' boundary edges may be apart and still be "the same place"
+/// for a link and its link back: the default of [`CheckOptions`] and of `relink`'s options
+/// (`crate::relink::RelinkOptions`), so a relinked area has no one-way link. Real game rooms
+/// share the edge's vertices; kit rooms joined at their hooks are up to ~5 cm apart.
+pub const LINK_TOLERANCE: f32 = 0.1;
+
 /// Settings of [`check_with`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CheckOptions {
     /// How far (world units) two rooms' boundary edges may be apart and still be "the same
-    /// place" for a link and its link back. Default 0.1, the tolerance `relink` sets links
-    /// with ([`crate::relink::RelinkOptions`]): a relinked area has no one-way link. Real game
-    /// rooms share the edge's vertices; kit rooms joined at their hooks are up to ~5 cm apart.
+    /// place" for a link and its link back. Default [`LINK_TOLERANCE`].
     pub tolerance: f32,
 }
 
 impl Default for CheckOptions {
     fn default() -> Self {
         CheckOptions {
-            tolerance: crate::relink::RelinkOptions::default().tolerance,
+            tolerance: LINK_TOLERANCE,
         }
     }
 }

@@ -755,7 +755,7 @@ fn use_point_problem(nav: &AreaNav, objects: &[ModuleObject], p: [f32; 3]) -> Op
     let Some(h) = ground_height(nav.ground_mesh(), p) else {
         return Some(OFF_GROUND.to_string());
     };
-    if ground_height(&nav.mesh, [p[0], p[1], h]).is_some() {
+    if ground_height(nav.mesh(), [p[0], p[1], h]).is_some() {
         return None;
     }
     let inside = objects.iter().find(|o| {

@@ -23,8 +23,8 @@ use areakit_geometry::nav::clearance::{
     self, Blocker, CarveStats, Clearance, ClearanceError, ClearanceOptions,
 };
 use areakit_geometry::nav::{
-    self, Endpoint, LocateError, Location, NavMesh, Path, PathError, Seam, Searcher, Surface,
-    SurfaceError,
+    self, CornerGraph, Endpoint, Landmarks, LocateError, Location, NavMesh, NavSet, Path,
+    PathError, Request, Seam, Search, Searcher, Surface, SurfaceError,
 };
 use glam::Vec3;
 use serde_json::{Value, json};
@@ -328,8 +328,10 @@ impl serde::Serialize for PathOutcome {
 /// The navigation data of an area: the mesh searched and what it was made from.
 #[derive(Debug, Clone)]
 pub struct AreaNav {
-    /// The navigation mesh searched (carved when there is a radius or a blocker).
-    pub mesh: NavMesh,
+    /// The navigation mesh searched (carved when there is a radius or a blocker) and the data
+    /// built from it: its polygons, and the landmarks and corner graph when asked for
+    /// ([`AreaNav::measure_landmarks`], [`AreaNav::build_corner_graph`]).
+    pub set: NavSet,
     /// Region (room) names.
     pub regions: Vec<String>,
     /// Per mesh triangle: the source surface triangle it came from.
@@ -382,7 +384,7 @@ impl AreaNav {
         let (mesh, origin, carve, base, base_mesh) = if radius > 0.0 || !blockers.is_empty() {
             let c = Clearance::new(&surface, &blockers, options.clearance)?;
             let carved = c.carve(radius)?;
-            let mesh = NavMesh::build(&carved.surface)?;
+            let mesh = NavSet::build(&carved.surface)?;
             let origin = carved.origin.iter().map(|&t| origin[t as usize]).collect();
             let base_mesh = NavMesh::build(&surface)?;
             (
@@ -393,7 +395,7 @@ impl AreaNav {
                 Some(base_mesh),
             )
         } else {
-            (NavMesh::build(&surface)?, origin, None, None, None)
+            (NavSet::build(&surface)?, origin, None, None, None)
         };
         let mut trx_to_mesh = std::collections::HashMap::new();
         if source.baked.is_some() && base.is_none() {
@@ -403,7 +405,7 @@ impl AreaNav {
             }
         }
         Ok(AreaNav {
-            mesh,
+            set: mesh,
             regions: source.regions.clone(),
             origin,
             seams,
@@ -422,8 +424,39 @@ impl AreaNav {
     /// Measures distances from `count` landmarks on the searched mesh (0 removes them): the
     /// optimal search's bound ([`areakit_geometry::nav::landmarks`]); answers are unchanged.
     pub fn measure_landmarks(&mut self, count: usize) {
-        if count > 0 || self.mesh.landmarks().is_some() {
-            self.mesh.measure_landmarks(count);
+        if count > 0 || self.set.landmarks.is_some() {
+            self.set.measure_landmarks(count);
+        }
+    }
+
+    /// The mesh searched.
+    pub fn mesh(&self) -> &NavMesh {
+        &self.set.mesh
+    }
+
+    /// The landmarks, if measured.
+    pub fn landmarks(&self) -> Option<&Landmarks> {
+        self.set.landmarks.as_ref()
+    }
+
+    /// The corner graph, if built.
+    pub fn corner_graph(&self) -> Option<&CornerGraph> {
+        self.set.graph.as_ref()
+    }
+
+    /// The request the searches of `mode` make on this data: over the corner graph once it
+    /// was built for them ([`AreaNav::build_corner_graph`]), else over the polygons; bounded
+    /// by the landmarks once measured.
+    pub fn request(&self, mode: nav::Mode, snap: f32) -> Request {
+        Request {
+            mode,
+            search: if self.set.graph.is_some() {
+                Search::CornerGraph
+            } else {
+                Search::Polygons
+            },
+            landmarks: self.set.landmarks.is_some(),
+            snap,
         }
     }
 
@@ -433,16 +466,16 @@ impl AreaNav {
     /// lengths are unchanged; fast ones stay within [`nav::FAST_BOUND`] times the shortest.
     pub fn build_corner_graph(&mut self, on: bool) {
         if on {
-            self.mesh.build_corner_graph();
+            self.set.build_corner_graph(true);
         } else {
-            self.mesh.drop_corner_graph();
+            self.set.drop_corner_graph();
         }
     }
 
     /// The ground before any carving (rooms stitched, no radius, no blockers): the mesh
     /// searched when nothing was carved.
     pub fn ground_mesh(&self) -> &NavMesh {
-        self.base_mesh.as_ref().unwrap_or(&self.mesh)
+        self.base_mesh.as_ref().unwrap_or(&self.set.mesh)
     }
 
     /// Whether `PathMode::Baked` can answer: a baked terrain, neither carved nor blocked.
@@ -498,10 +531,13 @@ impl AreaNav {
                 } else {
                     nav::Mode::Optimal
                 };
-                searcher.path_between(&self.mesh, start, goal, m, &mut path)
+                let req = self.request(m, snap);
+                searcher.path_between(&self.set.data(), start, goal, &req, &mut path)
             }
             PathMode::Baked => match self.baked_corridor(start, goal) {
-                Ok(corridor) => searcher.path_along(&self.mesh, start, goal, &corridor, &mut path),
+                Ok(corridor) => {
+                    searcher.path_along(&self.set.mesh, start, goal, &corridor, &mut path)
+                }
                 Err(reason) => {
                     out.reason = Some(reason);
                     return out;
@@ -542,7 +578,7 @@ impl AreaNav {
         snap: f32,
         what: &str,
     ) -> Result<(Location, Option<String>), String> {
-        let carved = self.mesh.locate_or_snap(p.x, p.y, p.z, snap);
+        let carved = self.set.mesh.locate_or_snap(p.x, p.y, p.z, snap);
         let moved = carved.as_ref().map_or(true, |l| l.snapped > 0.0);
         let (Some(base), Some(base_mesh)) = (
             self.base.as_ref().filter(|_| moved),
@@ -758,14 +794,15 @@ pub fn nav_findings(source: &NavSource, objects: &[PlacedWalkmesh]) -> Vec<Findi
 /// from a source of `kind`, so that one build serves several checks.
 pub fn nav_findings_of(nav: &AreaNav, kind: SourceKind) -> Vec<Finding> {
     let mut out = Vec::new();
-    let islands = nav.mesh.islands();
+    let mesh = nav.mesh();
+    let islands = mesh.islands();
     let main = islands
         .iter()
         .enumerate()
         .max_by(|a, b| a.1.plan_area.total_cmp(&b.1.plan_area))
         .map(|(i, _)| i);
     let room_of = |t: u32| {
-        let r = nav.mesh.region(t);
+        let r = mesh.region(t);
         nav.regions.get(r as usize).cloned().unwrap_or_default()
     };
     for (i, isl) in islands.iter().enumerate() {
@@ -773,7 +810,7 @@ pub fn nav_findings_of(nav: &AreaNav, kind: SourceKind) -> Vec<Finding> {
             continue;
         }
         let t = isl.first_triangle;
-        let [a, b, c] = nav.mesh.triangle_points(t);
+        let [a, b, c] = mesh.triangle_points(t);
         let centre = (a + b + c) / 3.0;
         let mut place = Place::default()
             .position(centre.to_array())
@@ -799,12 +836,14 @@ pub fn nav_findings_of(nav: &AreaNav, kind: SourceKind) -> Vec<Finding> {
         Some(s) => s.clone(),
         None => {
             let mut s = Surface {
-                vertices: nav.mesh.vertices().to_vec(),
+                vertices: mesh.vertices().to_vec(),
                 ..Surface::default()
             };
-            for t in 0..nav.mesh.triangle_count() as u32 {
-                s.triangles.push(nav.mesh.triangle(t));
-                s.regions.push(nav.mesh.region(t));
+            // The surface's own vertices (a pinched vertex is one again).
+            for t in 0..mesh.triangle_count() as u32 {
+                s.triangles
+                    .push(mesh.triangle(t).map(|v| mesh.surface_vertex(v)));
+                s.regions.push(mesh.region(t));
             }
             s
         }

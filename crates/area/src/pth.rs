@@ -8,7 +8,7 @@
 
 use areakit_formats::gff::views::Pth;
 use areakit_formats::{Finding, Place};
-use areakit_geometry::nav::{self, Location, NavMesh, Path, Searcher};
+use areakit_geometry::nav::{self, Location, NavData, Path, Request, Searcher};
 use glam::Vec3;
 
 use crate::navigation::{AreaNav, NavError, NavOptions, NavSource};
@@ -19,8 +19,10 @@ const STRAIGHT_TOLERANCE: f32 = 1e-4;
 
 /// Whether the straight segment between two located points stays on the ground: the shortest
 /// path between them is the straight line.
-fn straight(mesh: &NavMesh, s: &mut Searcher, a: Location, b: Location, out: &mut Path) -> bool {
-    if s.path_between(mesh, a, b, nav::Mode::Optimal, out).is_err() {
+fn straight(data: &NavData, s: &mut Searcher, a: Location, b: Location, out: &mut Path) -> bool {
+    if s.path_between(data, a, b, &Request::default(), out)
+        .is_err()
+    {
         return false;
     }
     let d = (b.point - a.point).truncate().length();
@@ -47,7 +49,7 @@ pub fn check_pth(pth: &Pth, nav: &AreaNav, file: &str) -> Vec<Finding> {
     let located: Vec<Option<Location>> = pth
         .points
         .iter()
-        .map(|p| nav.mesh.locate(p.x, p.y, None))
+        .map(|p| nav.mesh().locate(p.x, p.y, None))
         .collect();
     for (i, l) in located.iter().enumerate() {
         if l.is_none() {
@@ -98,7 +100,7 @@ pub fn check_pth(pth: &Pth, nav: &AreaNav, file: &str) -> Vec<Finding> {
             let (Some(a), Some(b)) = (located[i], located[d]) else {
                 continue;
             };
-            if !straight(&nav.mesh, &mut s, a, b, &mut path) {
+            if !straight(&nav.set.data(), &mut s, a, b, &mut path) {
                 out.push(Finding::warning(
                     "pth-connection-off-ground",
                     place(i),
@@ -151,7 +153,8 @@ pub fn generate_pth(source: &NavSource, options: &PthOptions) -> Result<Pth, Nav
             ..NavOptions::default()
         },
     )?;
-    let mesh = &nav.mesh;
+    let mesh = nav.mesh();
+    let data = nav.set.data();
     let verts = mesh.vertices();
     // Corners, thinned greedily in vertex order (deterministic).
     let mut points: Vec<Location> = Vec::new();
@@ -233,7 +236,7 @@ pub fn generate_pth(source: &NavSource, options: &PthOptions) -> Result<Pth, Nav
                 kept += 1;
                 continue;
             }
-            if straight(mesh, &mut s, points[i], points[j], &mut path) {
+            if straight(&data, &mut s, points[i], points[j], &mut path) {
                 adj[i].push(j as u32);
                 adj[j].push(i as u32);
                 kept += 1;
@@ -257,7 +260,7 @@ pub fn generate_pth(source: &NavSource, options: &PthOptions) -> Result<Pth, Nav
             reps.sort_unstable();
             for w in reps.windows(2) {
                 let (a, b) = (w[0], w[1]);
-                if s.path_between(mesh, points[a], points[b], nav::Mode::Optimal, &mut path)
+                if s.path_between(&data, points[a], points[b], &Request::default(), &mut path)
                     .is_err()
                 {
                     continue;

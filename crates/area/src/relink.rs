@@ -57,7 +57,9 @@ pub struct RelinkOptions {
 
 impl Default for RelinkOptions {
     fn default() -> Self {
-        RelinkOptions { tolerance: 0.1 }
+        RelinkOptions {
+            tolerance: crate::area::LINK_TOLERANCE,
+        }
     }
 }
 

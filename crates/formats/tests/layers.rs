@@ -113,7 +113,7 @@ fn the_files_import_no_cycle() {
         "{:?}",
         graph["mdl/nwn/read"]
     );
-    if let Some(cycle) = areakit_testkit::import_cycle(&graph) {
+    if let Some(cycle) = areakit_testkit::layers::cycle(&graph) {
         panic!("import cycle: {}", cycle.join(" -> "));
     }
 }

@@ -5,7 +5,7 @@
 mod nav_support;
 
 use areakit_geometry::Vec3;
-use areakit_geometry::nav::{Mode, NavMesh, PathError, SearchOptions, Searcher, Surface, stitch};
+use areakit_geometry::nav::{Mode, NavSet, PathError, Request, Searcher, Surface, stitch};
 use nav_support::check_on_ground;
 
 /// Appends a rectangle `[x0, x1] × [y0, y1]` of unit cells (two triangles each) with its own
@@ -45,11 +45,11 @@ fn rect_cells(
     }
 }
 
-fn opts(mode: Mode) -> SearchOptions {
-    SearchOptions {
+fn opts(mode: Mode) -> Request {
+    Request {
         mode,
         snap: 0.5,
-        ..SearchOptions::default()
+        ..Request::default()
     }
 }
 
@@ -60,7 +60,8 @@ fn bridge_over_a_corridor() {
     rect(&mut s, [4, 6], [0, 10], 1, |_, _| 3.0);
     let st = stitch(&s, 1e-3).unwrap();
     assert!(st.seams.is_empty(), "{:?}", st.seams);
-    let mesh = NavMesh::build(&st.surface).unwrap();
+    let mesh_set = NavSet::build(&st.surface).unwrap();
+    let mesh = &mesh_set.mesh;
     assert_eq!(mesh.islands().len(), 2);
     let mut q = Searcher::new();
     // Under the bridge: the z hint picks the floor.
@@ -74,7 +75,7 @@ fn bridge_over_a_corridor() {
     for mode in [Mode::Optimal, Mode::Fast] {
         let e = q
             .find_path(
-                &mesh,
+                &mesh_set.data(),
                 Vec3::new(1.0, 5.0, 0.0),
                 Vec3::new(5.0, 1.0, 3.0),
                 &opts(mode),
@@ -84,7 +85,7 @@ fn bridge_over_a_corridor() {
         // Along the corridor, under the bridge: straight, at z = 0 throughout.
         let p = q
             .find_path(
-                &mesh,
+                &mesh_set.data(),
                 Vec3::new(1.0, 5.0, 0.0),
                 Vec3::new(9.0, 5.0, 0.0),
                 &opts(mode),
@@ -93,11 +94,11 @@ fn bridge_over_a_corridor() {
         assert!((p.length_plan - 8.0).abs() < 1e-5);
         assert_eq!(p.regions, vec![0]);
         assert!(p.surface_points().iter().all(|v| v.z == 0.0));
-        check_on_ground(&mesh, &p, 0.05).unwrap();
+        check_on_ground(mesh, &p, 0.05).unwrap();
         // Along the bridge, over the corridor: at z = 3 throughout.
         let p = q
             .find_path(
-                &mesh,
+                &mesh_set.data(),
                 Vec3::new(5.0, 1.0, 3.0),
                 Vec3::new(5.0, 9.0, 3.0),
                 &opts(mode),
@@ -112,7 +113,7 @@ fn bridge_over_a_corridor() {
         );
         assert_eq!(p.regions, vec![1]);
         assert!(p.surface_points().iter().all(|v| v.z == 3.0));
-        check_on_ground(&mesh, &p, 0.05).unwrap();
+        check_on_ground(mesh, &p, 0.05).unwrap();
     }
 }
 
@@ -139,7 +140,8 @@ fn ramp_up_to_a_balcony() {
     assert!((len([2, 3]) - 4.0).abs() < 1e-5);
     assert!((len([3, 4]) - 4.0).abs() < 1e-5);
     assert!(st.split_triangles > 0);
-    let mesh = NavMesh::build(&st.surface).unwrap();
+    let mesh_set = NavSet::build(&st.surface).unwrap();
+    let mesh = &mesh_set.mesh;
     assert_eq!(
         mesh.islands().len(),
         1,
@@ -151,12 +153,14 @@ fn ramp_up_to_a_balcony() {
     let under = Vec3::new(10.0, 5.0, 0.0);
     let on = Vec3::new(10.0, 5.0, 4.0);
     for mode in [Mode::Optimal, Mode::Fast] {
-        let p = q.find_path(&mesh, under, on, &opts(mode)).unwrap();
+        let p = q
+            .find_path(&mesh_set.data(), under, on, &opts(mode))
+            .unwrap();
         assert_eq!(p.regions, vec![0, 1, 2, 3, 4], "{mode:?}");
         // It must go round through E (x >= 25) and back: at least 2 × 15 in plan.
         assert!(p.length_plan >= 30.0, "{}", p.length_plan);
         assert!(p.length_3d > p.length_plan);
-        check_on_ground(&mesh, &p, 0.05).unwrap();
+        check_on_ground(mesh, &p, 0.05).unwrap();
         // Every surface point is at the height of the floor it is on: z = 0 under the balcony
         // until the ramp, z = 4 on the balcony.
         let first = p.surface_points()[0];
@@ -166,7 +170,9 @@ fn ramp_up_to_a_balcony() {
     // The exact length: G (10,5) to E2's corner (20,3), to E (25,3) round R's corner at
     // (25,3) is a vertex of R too ... the optimal path turns at the corners (20,3) and (25,3)
     // then climbs straight to (10,5) on the balcony.
-    let p = q.find_path(&mesh, under, on, &opts(Mode::Optimal)).unwrap();
+    let p = q
+        .find_path(&mesh_set.data(), under, on, &opts(Mode::Optimal))
+        .unwrap();
     let d = |a: (f32, f32), b: (f32, f32)| ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt();
     let want =
         d((10.0, 5.0), (20.0, 3.0)) + d((20.0, 3.0), (25.0, 3.0)) + d((25.0, 3.0), (10.0, 5.0));

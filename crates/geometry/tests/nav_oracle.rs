@@ -6,14 +6,22 @@ mod nav_support;
 
 use areakit_geometry::Vec3;
 use areakit_geometry::nav::{
-    FAST_BOUND, Mode, NavMesh, Path, PathError, SearchOptions, Searcher, Surface,
+    FAST_BOUND, Mode, NavSet, Path, PathError, Request, Search, Searcher, Surface,
 };
 use nav_support::*;
 
-fn opts(mode: Mode) -> SearchOptions {
-    SearchOptions {
+/// The request for what `s` holds: over the corner graph if built, bounded by landmarks if
+/// measured.
+fn ask(s: &NavSet, mode: Mode) -> Request {
+    Request {
         mode,
-        ..SearchOptions::default()
+        search: if s.graph.is_some() {
+            Search::CornerGraph
+        } else {
+            Search::Polygons
+        },
+        landmarks: s.landmarks.is_some(),
+        ..Request::default()
     }
 }
 
@@ -37,7 +45,7 @@ fn optimal_equals_visibility_graph_oracle() {
         let holes = 1 + d % 6;
         let mixed = d % 3 == 0;
         let s = grid_domain(&mut rng, nx, ny, holes, 0.25, mixed, |_, _| 0.0);
-        let mesh = NavMesh::build(&s).unwrap();
+        let mesh = NavSet::build(&s).unwrap();
         let oracle = Oracle::new(&s);
         assert!(oracle.node_count() > 0, "domain {d} has reflex vertices");
         domains += 1;
@@ -45,11 +53,11 @@ fn optimal_equals_visibility_graph_oracle() {
         // they bound stays exact.
         let mut with_lm = mesh.clone();
         with_lm.measure_landmarks(3);
-        let lm = with_lm.landmarks().expect("landmarks");
+        let lm = with_lm.landmarks.as_ref().expect("landmarks");
         for i in 0..lm.count() {
             let src = s.vertices[lm.sources()[i] as usize];
-            for p in 0..with_lm.polygons().count() as u32 {
-                for &v in with_lm.polygons().corners(p) {
+            for p in 0..with_lm.polygons.count() as u32 {
+                for &v in with_lm.polygons.corners(p) {
                     let want = oracle.distance(p2(src), p2(s.vertices[v as usize]));
                     let got = f64::from(lm.distance(i, v));
                     assert!(
@@ -63,12 +71,12 @@ fn optimal_equals_visibility_graph_oracle() {
         // With the corner graph (and with landmarks besides): exact, and fast within
         // FAST_BOUND.
         let mut with_cg = mesh.clone();
-        with_cg.build_corner_graph();
+        with_cg.build_corner_graph(true);
         // Every polygon's sight list against the oracle: a corner marked whole sees the
         // polygon's corners and its centre straight; a reflex corner left out sees none of
         // its inner points (its centre, and halfway from there to each corner).
-        let cg = with_cg.corner_graph().expect("corner graph");
-        let pl = with_cg.polygons();
+        let cg = with_cg.graph.as_ref().expect("corner graph");
+        let pl = &with_cg.polygons;
         let vertex_of = |x: [f64; 2]| {
             s.vertices
                 .iter()
@@ -92,7 +100,10 @@ fn optimal_equals_visibility_graph_oracle() {
                 [m[0] + x[0] / c.len() as f64, m[1] + x[1] / c.len() as f64]
             });
             for &(e, whole) in &list {
-                assert!(with_cg.is_corner(e), "domain {d}: sight {e} not a corner");
+                assert!(
+                    with_cg.mesh.is_corner(e),
+                    "domain {d}: sight {e} not a corner"
+                );
                 if !whole {
                     partial += 1;
                     continue;
@@ -125,15 +136,15 @@ fn optimal_equals_visibility_graph_oracle() {
             }
         }
         let mut with_both = with_lm.clone();
-        with_both.build_corner_graph();
+        with_both.build_corner_graph(true);
         // Without the sight lists every query sweeps from both ends instead.
         let mut without_sights = mesh.clone();
-        without_sights.build_corner_graph_with(false);
-        let g = without_sights.corner_graph().expect("corner graph");
+        without_sights.build_corner_graph(false);
+        let g = without_sights.graph.as_ref().expect("corner graph");
         assert!(!g.has_sights() && g.sights(0).is_none());
         assert_eq!(
             g.edge_count(),
-            with_cg.corner_graph().map_or(0, |g| g.edge_count())
+            with_cg.graph.as_ref().map_or(0, |g| g.edge_count())
         );
         for k in 0..30 {
             // Some endpoints exactly on vertices (start/goal at a corner).
@@ -155,7 +166,7 @@ fn optimal_equals_visibility_graph_oracle() {
             let want = oracle.distance(p2(a), p2(b));
             assert!(want.is_finite(), "oracle: domain {d} pair {k} unreachable");
             searcher
-                .find_path_into(&mesh, a, b, &opts(Mode::Optimal), &mut path)
+                .find_path_into(&mesh.data(), a, b, &ask(&mesh, Mode::Optimal), &mut path)
                 .unwrap_or_else(|e| panic!("domain {d} pair {k} {a} -> {b}: {e}"));
             let got = f64::from(path.length_plan);
             let rel = (got - want).abs() / want.max(1e-9);
@@ -165,11 +176,17 @@ fn optimal_equals_visibility_graph_oracle() {
                 "domain {d} pair {k} {a} -> {b}: optimal {got} oracle {want} ({:?})",
                 path.points
             );
-            samples += check_on_ground(&mesh, &path, 0.05)
+            samples += check_on_ground(&mesh.mesh, &path, 0.05)
                 .unwrap_or_else(|e| panic!("domain {d} pair {k}: {e}"));
             let optimal = path.length_plan;
             searcher
-                .find_path_into(&with_lm, a, b, &opts(Mode::Optimal), &mut path)
+                .find_path_into(
+                    &with_lm.data(),
+                    a,
+                    b,
+                    &ask(&with_lm, Mode::Optimal),
+                    &mut path,
+                )
                 .unwrap_or_else(|e| panic!("landmarks: domain {d} pair {k}: {e}"));
             let rel = (f64::from(path.length_plan) - want).abs() / want.max(1e-9);
             assert!(
@@ -183,7 +200,7 @@ fn optimal_equals_visibility_graph_oracle() {
                 ("graph without sight lists", &without_sights),
             ] {
                 searcher
-                    .find_path_into(m, a, b, &opts(Mode::Optimal), &mut path)
+                    .find_path_into(&m.data(), a, b, &ask(m, Mode::Optimal), &mut path)
                     .unwrap_or_else(|e| panic!("{what}: domain {d} pair {k}: {e}"));
                 let rel = (f64::from(path.length_plan) - want).abs() / want.max(1e-9);
                 assert!(
@@ -192,29 +209,29 @@ fn optimal_equals_visibility_graph_oracle() {
                     path.length_plan,
                     path.points
                 );
-                samples += check_on_ground(m, &path, 0.05)
+                samples += check_on_ground(&m.mesh, &path, 0.05)
                     .unwrap_or_else(|e| panic!("{what}: domain {d} pair {k}: {e}"));
                 searcher
-                    .find_path_into(m, a, b, &opts(Mode::Fast), &mut path)
+                    .find_path_into(&m.data(), a, b, &ask(m, Mode::Fast), &mut path)
                     .unwrap_or_else(|e| panic!("{what} fast: domain {d} pair {k}: {e}"));
                 let f = f64::from(path.length_plan);
                 assert!(
                     f >= want * (1.0 - 1e-5) && f <= want * FAST_BOUND * (1.0 + 1e-5),
                     "{what} fast: domain {d} pair {k}: {f} oracle {want}"
                 );
-                samples += check_on_ground(m, &path, 0.05)
+                samples += check_on_ground(&m.mesh, &path, 0.05)
                     .unwrap_or_else(|e| panic!("{what} fast: domain {d} pair {k}: {e}"));
                 cg_pairs += 1;
             }
             searcher
-                .find_path_into(&mesh, a, b, &opts(Mode::Fast), &mut path)
+                .find_path_into(&mesh.data(), a, b, &ask(&mesh, Mode::Fast), &mut path)
                 .unwrap();
             assert!(
                 path.length_plan >= optimal * (1.0 - 1e-6),
                 "fast {} < optimal {optimal}",
                 path.length_plan
             );
-            samples += check_on_ground(&mesh, &path, 0.05)
+            samples += check_on_ground(&mesh.mesh, &path, 0.05)
                 .unwrap_or_else(|e| panic!("fast: domain {d} pair {k}: {e}"));
             if optimal > 0.0 {
                 ratios.push(path.length_plan / optimal);
@@ -277,11 +294,11 @@ fn polygons_without_a_sight_list_are_searched_by_sweeps() {
         vertices,
         triangles,
     };
-    let mut mesh = NavMesh::build(&s).unwrap();
-    mesh.build_corner_graph();
+    let mut mesh = NavSet::build(&s).unwrap();
+    mesh.build_corner_graph(true);
     let oracle = Oracle::new(&s);
-    let cg = mesh.corner_graph().expect("corner graph");
-    let pl = mesh.polygons();
+    let cg = mesh.graph.as_ref().expect("corner graph");
+    let pl = &mesh.polygons;
     let unlisted: Vec<bool> = (0..pl.count() as u32)
         .map(|p| cg.sights(p).is_none())
         .collect();
@@ -307,7 +324,7 @@ fn polygons_without_a_sight_list_are_searched_by_sweeps() {
         let want = oracle.distance(p2(a), p2(b));
         for mode in [Mode::Optimal, Mode::Fast] {
             searcher
-                .find_path_into(&mesh, a, b, &opts(mode), &mut path)
+                .find_path_into(&mesh.data(), a, b, &ask(&mesh, mode), &mut path)
                 .unwrap_or_else(|e| panic!("pair {k} {mode:?}: {e}"));
             let got = f64::from(path.length_plan);
             let limit = if mode == Mode::Optimal {
@@ -319,7 +336,7 @@ fn polygons_without_a_sight_list_are_searched_by_sweeps() {
                 got >= want * (1.0 - 1e-5) && got <= want * limit * (1.0 + 1e-5),
                 "pair {k} {mode:?}: {got} oracle {want}"
             );
-            check_on_ground(&mesh, &path, 0.05).unwrap_or_else(|e| panic!("pair {k}: {e}"));
+            check_on_ground(&mesh.mesh, &path, 0.05).unwrap_or_else(|e| panic!("pair {k}: {e}"));
         }
         pairs += 1;
     }
@@ -336,17 +353,18 @@ fn paths_on_random_mazes_stay_on_ground_and_match_polyanya() {
     let (mut meshes, mut pairs, mut worst) = (0, 0, 0.0f64);
     for m in 0..8 {
         let s = maze(&mut rng, 6 + m, 5 + m, m * 2, 0.2);
-        let mesh = NavMesh::build(&s).unwrap();
+        let mesh = NavSet::build(&s).unwrap();
         let poly = polyanya_mesh(&s);
         meshes += 1;
         for k in 0..40 {
             let (ta, a) = random_point(&mut rng, &s);
             let (tb, b) = random_point(&mut rng, &s);
-            assert!(mesh.reachable(ta, tb));
+            assert!(mesh.mesh.reachable(ta, tb));
             searcher
-                .find_path_into(&mesh, a, b, &opts(Mode::Optimal), &mut path)
+                .find_path_into(&mesh.data(), a, b, &ask(&mesh, Mode::Optimal), &mut path)
                 .unwrap_or_else(|e| panic!("maze {m} pair {k}: {e}"));
-            check_on_ground(&mesh, &path, 0.05).unwrap_or_else(|e| panic!("maze {m} {k}: {e}"));
+            check_on_ground(&mesh.mesh, &path, 0.05)
+                .unwrap_or_else(|e| panic!("maze {m} {k}: {e}"));
             let theirs = polyanya_length(&poly, a, b).expect("polyanya finds a path");
             let rel = f64::from((path.length_plan - theirs).abs()) / f64::from(theirs.max(1e-6));
             worst = worst.max(rel);
@@ -366,11 +384,13 @@ fn paths_on_random_mazes_stay_on_ground_and_match_polyanya() {
 fn same_point_and_unreachable() {
     let mut rng = Rng(7);
     let s = grid_domain(&mut rng, 5, 5, 0, 0.2, false, |_, _| 0.0);
-    let mesh = NavMesh::build(&s).unwrap();
+    let mesh = NavSet::build(&s).unwrap();
     let mut searcher = Searcher::new();
     let (_, a) = random_point(&mut rng, &s);
     for mode in [Mode::Optimal, Mode::Fast] {
-        let p = searcher.find_path(&mesh, a, a, &opts(mode)).unwrap();
+        let p = searcher
+            .find_path(&mesh.data(), a, a, &ask(&mesh, mode))
+            .unwrap();
         assert_eq!(p.length_plan, 0.0);
         assert_eq!(p.length_3d, 0.0);
         assert_eq!(p.triangles.len(), 1);
@@ -378,13 +398,13 @@ fn same_point_and_unreachable() {
     // Off the surface, beyond the snap distance.
     let far = Vec3::new(100.0, 100.0, 0.0);
     let e = searcher
-        .find_path(&mesh, a, far, &SearchOptions::default())
+        .find_path(&mesh.data(), a, far, &Request::default())
         .unwrap_err();
     assert!(matches!(e, PathError::Goal(_)), "{e:?}");
     // Just off the edge: snapped.
     let near = Vec3::new(-0.5, 2.5, 0.0);
     let p = searcher
-        .find_path(&mesh, near, a, &SearchOptions::default())
+        .find_path(&mesh.data(), near, a, &Request::default())
         .unwrap();
     assert!(p.points[0].x > -0.3, "{:?}", p.points[0]);
 }

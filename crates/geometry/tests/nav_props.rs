@@ -5,14 +5,14 @@
 mod nav_support;
 
 use areakit_geometry::Vec3;
-use areakit_geometry::nav::{Mode, NavMesh, Path, SearchOptions, Searcher, Surface, stitch};
+use areakit_geometry::nav::{Mode, NavSet, Path, Request, Searcher, Surface, stitch};
 use nav_support::*;
 use proptest::prelude::*;
 
-fn optimal() -> SearchOptions {
-    SearchOptions {
+fn optimal() -> Request {
+    Request {
         mode: Mode::Optimal,
-        ..SearchOptions::default()
+        ..Request::default()
     }
 }
 
@@ -116,17 +116,17 @@ proptest! {
     fn symmetric_and_zero(seed in any::<u64>(), nx in 4usize..9, ny in 4usize..9, holes in 0usize..5) {
         let mut rng = Rng(seed | 1);
         let s = grid_domain(&mut rng, nx, ny, holes, 0.25, seed % 2 == 0, |x, y| 0.3 * (x * 0.7).sin() + 0.1 * y);
-        let mesh = NavMesh::build(&s).unwrap();
+        let mesh_set = NavSet::build(&s).unwrap();
         let mut q = Searcher::new();
         let mut p = Path::default();
         for _ in 0..6 {
             let (_, a) = random_point(&mut rng, &s);
             let (_, b) = random_point(&mut rng, &s);
-            q.find_path_into(&mesh, a, b, &optimal(), &mut p).unwrap();
+            q.find_path_into(&mesh_set.data(), a, b, &optimal(), &mut p).unwrap();
             let ab = p.length_plan;
-            q.find_path_into(&mesh, b, a, &optimal(), &mut p).unwrap();
+            q.find_path_into(&mesh_set.data(), b, a, &optimal(), &mut p).unwrap();
             prop_assert!(close(ab, p.length_plan), "{} vs {}", ab, p.length_plan);
-            q.find_path_into(&mesh, a, a, &optimal(), &mut p).unwrap();
+            q.find_path_into(&mesh_set.data(), a, a, &optimal(), &mut p).unwrap();
             prop_assert_eq!(p.length_plan, 0.0);
             prop_assert_eq!(p.points.len(), 2);
         }
@@ -142,10 +142,12 @@ proptest! {
         prop_assert!((st.seams[0].length - ny as f32).abs() < 1e-4, "seam length {}", st.seams[0].length);
         // One triangle of region 0 per row has its edge on the cut split at the middle vertex.
         prop_assert_eq!(st.split_triangles, ny);
-        let a_mesh = NavMesh::build(&whole).unwrap();
+        let a_mesh_set = NavSet::build(&whole).unwrap();
+        let a_mesh = &a_mesh_set.mesh;
         // Holes may cut the whole in two (then there is nothing to compare across the cut).
         prop_assume!(a_mesh.islands().len() == 1);
-        let b_mesh = NavMesh::build(&st.surface).unwrap();
+        let b_mesh_set = NavSet::build(&st.surface).unwrap();
+        let b_mesh = &b_mesh_set.mesh;
         prop_assert_eq!(b_mesh.islands().len(), 1);
         let mut rng = Rng(seed.rotate_left(17) | 1);
         let mut q = Searcher::new();
@@ -153,11 +155,11 @@ proptest! {
         for _ in 0..6 {
             let (_, a) = random_point(&mut rng, &whole);
             let (_, b) = random_point(&mut rng, &whole);
-            q.find_path_into(&a_mesh, a, b, &optimal(), &mut p).unwrap();
+            q.find_path_into(&a_mesh_set.data(), a, b, &optimal(), &mut p).unwrap();
             let want = p.length_plan;
-            q.find_path_into(&b_mesh, a, b, &optimal(), &mut p).unwrap();
+            q.find_path_into(&b_mesh_set.data(), a, b, &optimal(), &mut p).unwrap();
             prop_assert!(close(want, p.length_plan), "whole {} stitched {}", want, p.length_plan);
-            check_on_ground(&b_mesh, &p, 0.05).map_err(TestCaseError::fail)?;
+            check_on_ground(b_mesh, &p, 0.05).map_err(TestCaseError::fail)?;
         }
     }
 }
@@ -167,11 +169,12 @@ proptest! {
 #[test]
 fn path_along_a_fast_corridor_equals_fast() {
     let (whole, _) = cut_domain(7, 12, 9, 6, 10);
-    let mesh = NavMesh::build(&whole).unwrap();
+    let mesh_set = NavSet::build(&whole).unwrap();
+    let mesh = &mesh_set.mesh;
     let mut s = Searcher::new();
-    let fast = SearchOptions {
+    let fast = Request {
         mode: Mode::Fast,
-        ..SearchOptions::default()
+        ..Request::default()
     };
     let mut compared = 0;
     for (a, b) in [
@@ -183,13 +186,13 @@ fn path_along_a_fast_corridor_equals_fast() {
             areakit_geometry::nav::Endpoint::plan(a.0, a.1),
             areakit_geometry::nav::Endpoint::plan(b.0, b.1),
         );
-        let Ok(p) = s.find_path(&mesh, from, to, &fast) else {
+        let Ok(p) = s.find_path(&mesh_set.data(), from, to, &fast) else {
             continue;
         };
         let start = mesh.locate(a.0, a.1, None).unwrap();
         let goal = mesh.locate(b.0, b.1, None).unwrap();
         let mut q = Path::default();
-        s.path_along(&mesh, start, goal, &p.triangles, &mut q)
+        s.path_along(mesh, start, goal, &p.triangles, &mut q)
             .unwrap();
         assert_eq!(q.points, p.points);
         assert!(close(q.length_plan, p.length_plan));
@@ -197,7 +200,7 @@ fn path_along_a_fast_corridor_equals_fast() {
         if p.triangles.len() > 2 {
             let mut broken = p.triangles.clone();
             broken.remove(1);
-            assert!(s.path_along(&mesh, start, goal, &broken, &mut q).is_err());
+            assert!(s.path_along(mesh, start, goal, &broken, &mut q).is_err());
         }
         compared += 1;
     }

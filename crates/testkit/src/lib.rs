@@ -1,8 +1,8 @@
 //! Test support shared by areakit's crates: the real-file corpus in `../shared/corpus` beside
-//! the checkout (never copied into the repository), and the import-cycle search of the layers
-//! tests. A dev-dependency only.
+//! the checkout (never copied into the repository), the navigation tests' independent
+//! shortest-path oracle ([`nav_oracle`]) and their generated ground ([`nav_meshes`]), and
+//! the import-cycle search of the layers tests ([`layers`]). A dev-dependency only.
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The corpus folder beside the checkout (`AREAKIT_CORPUS` overrides it).
@@ -43,66 +43,6 @@ pub fn corpus_files(formats: &[&str]) -> Vec<PathBuf> {
     out
 }
 
-/// The first import cycle of a graph (each file or module → what it imports), as the names
-/// along it with the first repeated at the end; `None` when the graph has none.
-pub fn import_cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
-    // Depth-first search with colours; a grey name met again closes a cycle.
-    fn visit<'a>(
-        m: &'a str,
-        graph: &'a BTreeMap<String, BTreeSet<String>>,
-        state: &mut BTreeMap<&'a str, u8>,
-        path: &mut Vec<&'a str>,
-    ) -> Option<Vec<String>> {
-        match state.get(m) {
-            Some(2) => return None,
-            Some(1) => {
-                let start = path.iter().position(|x| *x == m).unwrap_or(0);
-                let mut cycle: Vec<String> = path[start..].iter().map(|s| s.to_string()).collect();
-                cycle.push(m.to_string());
-                return Some(cycle);
-            }
-            _ => {}
-        }
-        state.insert(m, 1);
-        path.push(m);
-        for d in graph.get(m).into_iter().flatten() {
-            if graph.contains_key(d.as_str())
-                && let Some(c) = visit(d, graph, state, path)
-            {
-                return Some(c);
-            }
-        }
-        path.pop();
-        state.insert(m, 2);
-        None
-    }
-    let mut state = BTreeMap::new();
-    graph
-        .keys()
-        .find_map(|m| visit(m, graph, &mut state, &mut Vec::new()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_cycle_is_named_and_a_tree_has_none() {
-        let graph = |edges: &[(&str, &str)]| {
-            let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-            for &(a, b) in edges {
-                g.entry(a.into()).or_default().insert(b.into());
-                g.entry(b.into()).or_default();
-            }
-            g
-        };
-        assert_eq!(
-            import_cycle(&graph(&[("a", "b"), ("b", "c"), ("a", "c")])),
-            None
-        );
-        assert_eq!(
-            import_cycle(&graph(&[("a", "b"), ("b", "c"), ("c", "b")])),
-            Some(vec!["b".into(), "c".into(), "b".into()])
-        );
-    }
-}
+pub mod layers;
+pub mod nav_meshes;
+pub mod nav_oracle;

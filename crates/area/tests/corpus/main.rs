@@ -7,6 +7,12 @@ mod lyt_vis_corpus;
 mod minimap_corpus;
 mod models_corpus;
 mod nav_corpus;
+mod nav_differential;
+mod nav_regressions;
+/// The geometry crate's navigation test support: generated domains, the old oracle, the
+/// differential harness.
+#[path = "../../../geometry/tests/nav_support/mod.rs"]
+mod nav_support;
 mod nwn_models_corpus;
 mod records_corpus;
 mod relink_corpus;

@@ -6,7 +6,7 @@
 
 use areakit_geometry::Vec3;
 use areakit_geometry::nav::{
-    FAST_BOUND, Layer, Mode, NavMesh, Path, SearchOptions, Searcher, Surface,
+    FAST_BOUND, Mode, NavMesh, NavSet, Path, Request, Search, Searcher, Surface,
 };
 
 /// The walkable faces of a walkmesh as a surface (one region).
@@ -107,7 +107,8 @@ fn paths_on_every_corpus_wok() {
             continue;
         };
         let s = surface_of(&b);
-        let mesh = NavMesh::build(&s).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let set = NavSet::build(&s).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let mesh = &set.mesh;
         let usable: Vec<u32> = (0..s.triangles.len() as u32)
             .filter(|&t| !mesh.is_flat(t))
             .collect();
@@ -117,8 +118,8 @@ fn paths_on_every_corpus_wok() {
         }
         meshes += 1;
         triangles += usable.len();
-        polygons += mesh.polygons().count();
-        let graphed = graphed(&mesh, meshes % 2 == 0);
+        polygons += set.polygons.count();
+        let graphed = graphed(&set, meshes % 2 == 0);
         let point = |rng: &mut Rng, t: u32| {
             let [a, b, c] = mesh.triangle_points(t).map(|v| v.as_dvec3());
             let (mut u, mut v) = (rng.unit(), rng.unit());
@@ -146,9 +147,15 @@ fn paths_on_every_corpus_wok() {
                 continue;
             }
             searcher
-                .path_between(&mesh, la, lb, Mode::Optimal, &mut path)
+                .path_between(
+                    &set.data(),
+                    la,
+                    lb,
+                    &Request::new(Mode::Optimal, Search::Polygons),
+                    &mut path,
+                )
                 .unwrap_or_else(|e| panic!("{}: {a} -> {b}: {e}", f.display()));
-            check_on_ground(&mesh, &path).unwrap_or_else(|e| {
+            check_on_ground(mesh, &path).unwrap_or_else(|e| {
                 panic!(
                     "{}: optimal {a} -> {b}: {e}\n{la:?} {lb:?}\n{:?}\n{:?}\n{:?}",
                     f.display(),
@@ -162,7 +169,13 @@ fn paths_on_every_corpus_wok() {
             });
             let optimal = path.length_plan;
             searcher
-                .path_between_on(&mesh, la, lb, Mode::Optimal, Layer::Triangles, &mut path)
+                .path_between(
+                    &set.data(),
+                    la,
+                    lb,
+                    &Request::new(Mode::Optimal, Search::Triangles),
+                    &mut path,
+                )
                 .unwrap_or_else(|e| panic!("{}: triangles {a} -> {b}: {e}", f.display()));
             let rel = (path.length_plan - optimal).abs() / optimal.max(1e-3);
             assert!(
@@ -175,9 +188,15 @@ fn paths_on_every_corpus_wok() {
                 .unwrap_or_else(|e| panic!("{}: {a} -> {b}: {e}", f.display()));
             graphed_pairs += 1;
             searcher
-                .path_between(&mesh, la, lb, Mode::Fast, &mut path)
+                .path_between(
+                    &set.data(),
+                    la,
+                    lb,
+                    &Request::new(Mode::Fast, Search::Polygons),
+                    &mut path,
+                )
                 .unwrap_or_else(|e| panic!("{}: fast {a} -> {b}: {e}", f.display()));
-            check_on_ground(&mesh, &path)
+            check_on_ground(mesh, &path)
                 .unwrap_or_else(|e| panic!("{}: fast {a} -> {b}: {e}", f.display()));
             assert!(
                 optimal <= path.length_plan * (1.0 + 1e-5) + 1e-5,
@@ -192,7 +211,6 @@ fn paths_on_every_corpus_wok() {
         }
         pairs += found;
     }
-    let _ = SearchOptions::default();
     eprintln!(
         "{} WOKs: {meshes} with walkable faces ({without_walkable} without, {unreadable} unreadable), {triangles} walkable triangles in {polygons} polygons, {pairs} pairs, fast longer on {longer}",
         files.len()
@@ -213,28 +231,33 @@ fn paths_on_every_corpus_wok() {
     );
 }
 
-/// `mesh` with the corner graph (and 4 landmarks besides when `landmarks`).
-fn graphed(mesh: &NavMesh, landmarks: bool) -> NavMesh {
-    let mut m = mesh.clone();
+/// `set` with the corner graph (and 4 landmarks besides when `landmarks`).
+fn graphed(set: &NavSet, landmarks: bool) -> NavSet {
+    let mut m = set.clone();
     if landmarks {
         m.measure_landmarks(4);
     }
-    m.build_corner_graph();
+    m.build_corner_graph(true);
     m
 }
 
 /// On a mesh with the corner graph: the optimal length is `want` (within 1e-6) and the fast
 /// one at most [`FAST_BOUND`] times it, both on the ground.
 fn check_graphed(
-    mesh: &NavMesh,
+    set: &NavSet,
     searcher: &mut Searcher,
     la: areakit_geometry::nav::Location,
     lb: areakit_geometry::nav::Location,
     want: f32,
 ) -> Result<(), String> {
     let mut path = Path::default();
+    let (mesh, data) = (&set.mesh, set.data());
+    let req = |mode| Request {
+        landmarks: set.landmarks.is_some(),
+        ..Request::new(mode, Search::CornerGraph)
+    };
     searcher
-        .path_between(mesh, la, lb, Mode::Optimal, &mut path)
+        .path_between(&data, la, lb, &req(Mode::Optimal), &mut path)
         .map_err(|e| format!("corner graph: {e}"))?;
     check_on_ground(mesh, &path).map_err(|e| format!("corner graph: {e}"))?;
     let rel = f64::from((path.length_plan - want).abs()) / f64::from(want.max(1e-3));
@@ -242,7 +265,7 @@ fn check_graphed(
         return Err(format!("corner graph: {} for {want}", path.length_plan));
     }
     searcher
-        .path_between(mesh, la, lb, Mode::Fast, &mut path)
+        .path_between(&data, la, lb, &req(Mode::Fast), &mut path)
         .map_err(|e| format!("corner graph, fast: {e}"))?;
     check_on_ground(mesh, &path).map_err(|e| format!("corner graph, fast: {e}"))?;
     let f = path.length_plan;
@@ -271,9 +294,10 @@ fn polygon_layer_lengths_equal_the_triangles_on_every_corpus_trx() {
         };
         let Some(w) = t.walkmesh() else { continue };
         let src = areakit_area::navigation::NavSource::from_trx(w, "t");
-        let mesh = NavMesh::build(&src.surface).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-        mesh.polygons()
-            .validate(&mesh)
+        let set = NavSet::build(&src.surface).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        let mesh = &set.mesh;
+        set.polygons
+            .validate(mesh)
             .unwrap_or_else(|e| panic!("{}: {e}", f.display()));
         let usable: Vec<u32> = (0..mesh.triangle_count() as u32)
             .filter(|&t| !mesh.is_flat(t))
@@ -283,8 +307,8 @@ fn polygon_layer_lengths_equal_the_triangles_on_every_corpus_trx() {
         }
         meshes += 1;
         triangles += usable.len();
-        polygons += mesh.polygons().count();
-        let graphed = graphed(&mesh, meshes % 2 == 0);
+        polygons += set.polygons.count();
+        let graphed = graphed(&set, meshes % 2 == 0);
         let mut found = 0;
         let mut tries = 0;
         while found < 12 && tries < 400 {
@@ -306,13 +330,25 @@ fn polygon_layer_lengths_equal_the_triangles_on_every_corpus_trx() {
                 continue;
             }
             searcher
-                .path_between_on(&mesh, la, lb, Mode::Optimal, Layer::Triangles, &mut path)
+                .path_between(
+                    &set.data(),
+                    la,
+                    lb,
+                    &Request::new(Mode::Optimal, Search::Triangles),
+                    &mut path,
+                )
                 .unwrap_or_else(|e| panic!("{}: triangles {a} -> {b}: {e}", f.display()));
             let want = path.length_plan;
             searcher
-                .path_between_on(&mesh, la, lb, Mode::Optimal, Layer::Polygons, &mut path)
+                .path_between(
+                    &set.data(),
+                    la,
+                    lb,
+                    &Request::new(Mode::Optimal, Search::Polygons),
+                    &mut path,
+                )
                 .unwrap_or_else(|e| panic!("{}: polygons {a} -> {b}: {e}", f.display()));
-            check_on_ground(&mesh, &path)
+            check_on_ground(mesh, &path)
                 .unwrap_or_else(|e| panic!("{}: polygons {a} -> {b}: {e}", f.display()));
             let rel = f64::from((path.length_plan - want).abs()) / f64::from(want.max(1e-3));
             assert!(
@@ -326,9 +362,15 @@ fn polygon_layer_lengths_equal_the_triangles_on_every_corpus_trx() {
                 .unwrap_or_else(|e| panic!("{}: {a} -> {b}: {e}", f.display()));
             graphed_pairs += 1;
             searcher
-                .path_between_on(&mesh, la, lb, Mode::Fast, Layer::Polygons, &mut path)
+                .path_between(
+                    &set.data(),
+                    la,
+                    lb,
+                    &Request::new(Mode::Fast, Search::Polygons),
+                    &mut path,
+                )
                 .unwrap_or_else(|e| panic!("{}: fast {a} -> {b}: {e}", f.display()));
-            check_on_ground(&mesh, &path)
+            check_on_ground(mesh, &path)
                 .unwrap_or_else(|e| panic!("{}: fast {a} -> {b}: {e}", f.display()));
             assert!(
                 path.length_plan >= want * (1.0 - 1e-6),
@@ -366,8 +408,7 @@ fn polygon_layer_lengths_equal_the_triangles_on_every_corpus_trx() {
     );
 }
 
-#[path = "../../../geometry/tests/nav_support/mod.rs"]
-mod nav_support;
+use crate::nav_support;
 
 /// On corpus rooms whose walkable faces do not overlap in plan (no `bwm-overlap`,
 /// `bwm-non-manifold-edge` or `bwm-duplicate-face` finding), optimal lengths equal an
@@ -410,7 +451,8 @@ fn optimal_equals_the_oracle_and_polyanya_on_corpus_rooms() {
         if s.triangles.len() < 2 {
             continue;
         }
-        let mesh = NavMesh::build(&s).unwrap();
+        let set = NavSet::build(&s).unwrap();
+        let mesh = &set.mesh;
         let oracle = nav_support::Oracle::new(&s);
         // The polyanya crate panics on some rooms (its sort meets a comparison that is not a
         // total order): those are compared with the oracle only.
@@ -439,7 +481,13 @@ fn optimal_equals_the_oracle_and_polyanya_on_corpus_rooms() {
                 continue;
             }
             searcher
-                .path_between(&mesh, la, lb, Mode::Optimal, &mut path)
+                .path_between(
+                    &set.data(),
+                    la,
+                    lb,
+                    &Request::new(Mode::Optimal, Search::Polygons),
+                    &mut path,
+                )
                 .unwrap();
             let ours = f64::from(path.length_plan);
             let want = oracle.distance(

@@ -100,7 +100,7 @@ use glam::{DVec2, Vec3};
 
 pub use carve::MIN_BLOCKER_GROWTH;
 
-use crate::nav::{Surface, SurfaceError};
+use crate::nav::surface::{Surface, SurfaceError};
 use carve::{Chunk, Ctx, Scratch};
 use conform::Tris;
 use prepare::{Footprints, Grid, Topo};

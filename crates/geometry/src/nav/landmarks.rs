@@ -12,8 +12,10 @@
 //! the wrong side of a building) get a large `f` and are left alone.
 //!
 //! The distances are the optimal search's own: a search from the landmark with no goal
-//! ([`Searcher::flood`](super::Searcher)), which meets every vertex within its visibility cone
-//! on the way, so each vertex gets its exact walking distance. They are stored as `f32`
+//! (a flood, [`super::search::polyanya`]), which meets every vertex within its visibility cone
+//! on the way, so each vertex gets its exact walking distance. A vertex where the ground
+//! meets itself only at a point has a mesh vertex per side ([`super::mesh`]), so each side
+//! gets its own distance. They are stored as `f32`
 //! (landmark-major per vertex); the bound gives up a millionth of the distances, far more than
 //! their rounding, so it never exceeds the true distance.
 //!
@@ -21,9 +23,10 @@
 //! largest island, each next one the vertex farthest from all chosen (by the smallest of its
 //! distances). Other islands get no bound (their searches run as without landmarks).
 
-use super::mesh::{Location, NavMesh};
-use super::poly::NO_POLYGON;
-use super::search::Searcher;
+use super::mesh::NavMesh;
+use super::poly::{NO_POLYGON, Polygons};
+use super::search::polyanya::{self, Bound};
+use super::search::pool::Pool;
 
 /// The most landmarks a mesh holds.
 pub const MAX_LANDMARKS: usize = 8;
@@ -40,7 +43,8 @@ pub struct Landmarks {
 
 /// Per query: the bounds of the goal's and the start's distances from each landmark.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct GoalBounds {
+pub(crate) struct GoalBounds<'a> {
+    lm: &'a Landmarks,
     k: usize,
     lo: [f64; MAX_LANDMARKS],
     hi: [f64; MAX_LANDMARKS],
@@ -57,11 +61,12 @@ fn margin(a: f64, b: f64) -> f64 {
 
 impl Landmarks {
     /// Chooses `count` landmarks (at most [`MAX_LANDMARKS`]) on `mesh` and measures every
-    /// vertex's distance from each.
-    pub fn build(mesh: &NavMesh, count: usize) -> Landmarks {
+    /// vertex's distance from each (flooding over `polygons`, the mesh's). `count + 1` searches
+    /// over the whole mesh.
+    pub fn build(mesh: &NavMesh, polygons: &Polygons, count: usize) -> Landmarks {
         let k = count.min(MAX_LANDMARKS);
         let nv = mesh.vertices.len();
-        let pl = &mesh.poly;
+        let pl = polygons;
         if k == 0 || pl.count() == 0 {
             return Landmarks::default();
         }
@@ -83,11 +88,17 @@ impl Landmarks {
             .max_by(|a, b| a.plan_area.total_cmp(&b.plan_area))
             .map(|i| i.first_triangle)
             .unwrap_or(0);
-        let mut searcher = Searcher::new();
-        let source = |v: u32| Location {
-            triangle: at[v as usize],
-            point: mesh.vertices[v as usize],
-            snapped: 0.0,
+        let mut pool = Pool::default();
+        let mut flood = |v: u32| {
+            let p = mesh.vertices[v as usize];
+            let cell = pl.tri_poly[at[v as usize] as usize];
+            polyanya::flood(
+                &mut pool,
+                mesh,
+                pl,
+                ([f64::from(p.x), f64::from(p.y)], cell, v),
+            );
+            pool.fdist.clone()
         };
         let farthest = |score: &dyn Fn(usize) -> f64| {
             (0..nv)
@@ -98,7 +109,7 @@ impl Landmarks {
                 .map(|(_, v)| v as u32)
         };
         let seed = mesh.tris[largest as usize][0];
-        let first = searcher.flood(mesh, source(seed)).to_vec();
+        let first = flood(seed);
         let Some(mut next) = farthest(&|v| first[v]) else {
             return Landmarks::default();
         };
@@ -106,7 +117,7 @@ impl Landmarks {
         let mut sources = Vec::with_capacity(k);
         let mut nearest = vec![f64::INFINITY; nv];
         for _ in 0..k {
-            let d = searcher.flood(mesh, source(next)).to_vec();
+            let d = flood(next);
             for (n, &x) in nearest.iter_mut().zip(&d) {
                 *n = n.min(x);
             }
@@ -160,24 +171,24 @@ impl Landmarks {
         self.dist.capacity() * 4 + self.sources.capacity() * 4
     }
 
-    /// The bounds of the distances of `t` (in polygon `gp`) and `s` (in polygon `sp`) from each
-    /// landmark, through the corners of their polygons.
-    pub(crate) fn goal_bounds(
-        &self,
+    /// The bounds of the distances of `t` (in cell `gp`, whose corners `cells` gives) and `s`
+    /// (in cell `sp`) from each landmark, through the corners of their cells.
+    pub(crate) fn goal_bounds<'a>(
+        &'a self,
         mesh: &NavMesh,
-        gp: u32,
-        t: [f64; 2],
-        sp: u32,
-        s: [f64; 2],
-    ) -> GoalBounds {
+        corners: &dyn Fn(u32) -> &'a [u32],
+        (gp, t): (u32, [f64; 2]),
+        (sp, s): (u32, [f64; 2]),
+    ) -> GoalBounds<'a> {
         let mut g = GoalBounds {
+            lm: self,
             k: self.k,
             lo: [f64::NEG_INFINITY; MAX_LANDMARKS],
             hi: [f64::INFINITY; MAX_LANDMARKS],
             start: 0.0,
         };
-        let (slo, shi) = self.point_bounds(mesh, sp, s);
-        let (tlo, thi) = self.point_bounds(mesh, gp, t);
+        let (slo, shi) = self.point_bounds(mesh, corners(sp), s);
+        let (tlo, thi) = self.point_bounds(mesh, corners(gp), t);
         g.lo = tlo;
         g.hi = thi;
         for i in 0..self.k {
@@ -192,12 +203,12 @@ impl Landmarks {
     fn point_bounds(
         &self,
         mesh: &NavMesh,
-        p: u32,
+        corners: &[u32],
         x: [f64; 2],
     ) -> ([f64; MAX_LANDMARKS], [f64; MAX_LANDMARKS]) {
         let mut lo = [f64::NEG_INFINITY; MAX_LANDMARKS];
         let mut hi = [f64::INFINITY; MAX_LANDMARKS];
-        for &v in mesh.poly.corners(p) {
+        for &v in corners {
             let q = mesh.vertices[v as usize];
             let (dx, dy) = (f64::from(q.x) - x[0], f64::from(q.y) - x[1]);
             let r = (dx * dx + dy * dy).sqrt();
@@ -216,7 +227,7 @@ impl Landmarks {
     /// `[r, l]` of the edge from vertex `a` to vertex `b` (every such point is within
     /// `max(|a r|, |a l|)` of `a` along the edge, and likewise for `b`).
     #[inline]
-    pub(crate) fn edge_bound(
+    fn edge_bound(
         &self,
         g: &GoalBounds,
         (a, pa): (u32, [f64; 2]),
@@ -247,7 +258,7 @@ impl Landmarks {
 
     /// A lower bound on the walking distance from vertex `v` to the goal of `g`.
     #[inline]
-    pub(crate) fn bound(&self, g: &GoalBounds, v: u32) -> f64 {
+    fn bound(&self, g: &GoalBounds, v: u32) -> f64 {
         let row = &self.dist[v as usize * self.k..v as usize * self.k + self.k];
         let mut best = 0.0f64;
         for (i, &d) in row.iter().enumerate().take(g.k) {
@@ -258,5 +269,21 @@ impl Landmarks {
             }
         }
         best
+    }
+}
+
+impl Bound for GoalBounds<'_> {
+    fn start(&self) -> f64 {
+        self.start
+    }
+
+    #[inline]
+    fn root(&self, v: u32) -> f64 {
+        self.lm.bound(self, v)
+    }
+
+    #[inline]
+    fn edge(&self, a: (u32, [f64; 2]), b: (u32, [f64; 2]), r: [f64; 2], l: [f64; 2]) -> f64 {
+        self.lm.edge_bound(self, a, b, r, l)
     }
 }

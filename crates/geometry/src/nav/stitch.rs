@@ -27,7 +27,7 @@
 //! pair of regions, the matched segments with the triangle edges on both sides (in the input
 //! numbering), so an area layer can compare them with the rooms' own links.
 
-use super::{Surface, SurfaceError};
+use super::surface::{Surface, SurfaceError};
 use glam::{DVec3, Vec3};
 use std::collections::HashMap;
 

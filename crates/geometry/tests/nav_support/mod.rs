@@ -519,3 +519,5 @@ pub fn polyanya_length(m: &polyanya::Mesh, a: Vec3, b: Vec3) -> Option<f32> {
     m.path(Vec2::new(a.x, a.y), Vec2::new(b.x, b.y))
         .map(|p| p.length)
 }
+
+pub mod differential;

@@ -13,7 +13,7 @@ use super::carve::{Chunk, Class, Fate, LVert};
 use super::geom;
 use super::prepare::Topo;
 use super::{CarveStats, Carved};
-use crate::nav::Surface;
+use crate::nav::surface::Surface;
 
 /// A vertex of the output before numbering: an original vertex, a merged edge point, or an
 /// interior point.

@@ -11,7 +11,7 @@ use super::geom::{self, Aabb};
 use super::{Blocker, ClearanceError};
 use crate::derive::adjacency;
 use crate::mesh::Mesh;
-use crate::nav::Surface;
+use crate::nav::surface::Surface;
 
 /// The topology and per-triangle data of a surface.
 pub(super) struct Topo {

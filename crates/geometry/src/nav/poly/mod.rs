@@ -1,5 +1,5 @@
 //! The polygon layer: the walkable triangles merged into convex polygons (in plan), the graph
-//! the searches run on by default ([`super::Layer::Polygons`]).
+//! the searches run on by default ([`super::query::Search::Polygons`]).
 //!
 //! # Merging
 //!
@@ -21,11 +21,14 @@
 //!
 //! Per polygon its corners counter-clockwise; per polygon edge (a *slot*, edge `i` running
 //! from corner `i` to `i + 1`) the neighbour across it and that neighbour's edge index; per
-//! triangle its polygon; and the bridge tree of the polygon graph ([`NavMesh`]'s module docs).
+//! triangle its polygon; and the bridge tree of the polygon graph ([`bridges`]).
 //! A path found on the polygons comes back down to triangles by walking its straight pieces
 //! through them ([`super::search`]).
 
-use super::mesh::{NO_TRIANGLE, NavMesh, bridge_tree, cross2};
+mod bridges;
+
+use super::mesh::{NO_TRIANGLE, NavMesh, cross2};
+use bridges::bridge_tree;
 
 /// The most corners a merged polygon has.
 pub const MAX_POLYGON_VERTICES: usize = 24;
@@ -154,8 +157,8 @@ impl Polygons {
             + self.adj_edge.capacity()
     }
 
-    /// Merges the triangles of `mesh` (its links, orientation and flatness decided).
-    pub(crate) fn build(mesh: &NavMesh) -> Polygons {
+    /// Merges the triangles of `mesh` into convex polygons (see the [module docs](self)).
+    pub fn build(mesh: &NavMesh) -> Polygons {
         let n = mesh.tris.len();
         let pos = |v: u32| {
             let p = mesh.vertices[v as usize];

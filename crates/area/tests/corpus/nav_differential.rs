@@ -1,0 +1,101 @@
+//! Every search against the independent oracle on every corpus TRX and WOK: a fixed set of
+//! random pairs per mesh (centres, inner points and corners of random walkable triangles),
+//! asked of every search the engine has and judged as in the geometry crate's
+//! `nav_differential.rs` (the same harness). A larger run, 1 000 pairs per TRX and 200 per
+//! WOK, is `--ignored` (`docs/navigation.md` has its counts).
+
+use crate::nav_support::differential::{Plain, Tally, build, pairs};
+use areakit_area::navigation::NavSource;
+use areakit_geometry::nav::Searcher;
+use areakit_testkit::nav_meshes::Rng;
+use areakit_testkit::nav_oracle::Oracle;
+
+/// The walkable ground of every corpus file of `format` (TRX: the walkable triangles; WOK:
+/// the walkable faces), with the file's name.
+fn corpus_ground(format: &str) -> Vec<(String, NavSource)> {
+    let files = areakit_testkit::corpus_files(&[format]);
+    let mut out = Vec::new();
+    for f in &files {
+        let data = std::fs::read(f).unwrap();
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        let src = if format == "trx" {
+            let Ok(t) = areakit_formats::trx::read(&data) else {
+                continue;
+            };
+            let Some(w) = t.walkmesh() else { continue };
+            NavSource::from_trx(w, &name)
+        } else {
+            let Ok(b) = areakit_formats::bwm::read(&data) else {
+                continue;
+            };
+            NavSource::from_bwm(&b, &name)
+        };
+        if !src.surface.triangles.is_empty() {
+            out.push((name, src));
+        }
+    }
+    out
+}
+
+fn run(format: &str, per_mesh: usize, seed: u64) -> (usize, Tally) {
+    let mut rng = Rng(seed);
+    let mut searcher = Searcher::new();
+    let mut tally = Tally::default();
+    let grounds = corpus_ground(format);
+    for (name, src) in &grounds {
+        let vertices: Vec<[f32; 3]> = src.surface.vertices.iter().map(|v| v.to_array()).collect();
+        let plain = Plain {
+            vertices: &vertices,
+            triangles: &src.surface.triangles,
+        };
+        let o = Oracle::new(&vertices, &src.surface.triangles);
+        let built = build(&plain);
+        for pair in pairs(&plain, &o, &mut rng, per_mesh) {
+            tally.pair(name, &o, &built, pair, &mut searcher);
+        }
+    }
+    (grounds.len(), tally)
+}
+
+#[test]
+fn every_search_agrees_with_the_oracle_on_every_corpus_trx() {
+    let (files, tally) = run("trx", 6, 0x7a11_0037_0000_0001);
+    tally.report("corpus TRX");
+    assert_eq!(files, 61, "every corpus TRX has walkable ground");
+    assert_eq!(tally.disagreements(), 0);
+}
+
+#[test]
+fn every_search_agrees_with_the_oracle_on_every_corpus_wok() {
+    let (files, tally) = run("wok", 10, 0x7a11_0037_0000_0002);
+    tally.report("corpus WOK");
+    assert_eq!(files, 108, "every corpus WOK has walkable ground");
+    assert_eq!(tally.disagreements(), 0);
+}
+
+/// The larger run: 1 000 pairs per corpus TRX and 200 per WOK (`NAV_DIFF_TRX_PAIRS`,
+/// `NAV_DIFF_WOK_PAIRS` change them). Minutes on two cores:
+/// `cargo test --release -p areakit-area --test corpus nav_differential -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn every_search_agrees_with_the_oracle_on_many_corpus_pairs() {
+    let count = |var: &str, default: usize| {
+        std::env::var(var)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let (_, trx) = run(
+        "trx",
+        count("NAV_DIFF_TRX_PAIRS", 1000),
+        0x7a11_0037_0000_0003,
+    );
+    trx.report("corpus TRX");
+    let (_, wok) = run(
+        "wok",
+        count("NAV_DIFF_WOK_PAIRS", 200),
+        0x7a11_0037_0000_0004,
+    );
+    wok.report("corpus WOK");
+    assert_eq!(trx.disagreements() + wok.disagreements(), 0);
+}

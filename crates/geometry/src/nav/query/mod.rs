@@ -1,0 +1,577 @@
+//! The query object: [`Searcher`] answers a [`Request`] on [`NavData`] — the immutable mesh
+//! and whatever acceleration data the caller built and hands over (the polygons, landmarks,
+//! the corner graph). The request names the search; nothing is chosen by which data happens
+//! to be there, and a search whose data is missing is an error ([`PathError::Missing`]).
+//!
+//! # The searches
+//!
+//! Lengths are measured in plan, the Euclidean distance of `(x, y)`, as the engines plan their
+//! paths; the path's `z` follows the triangles. A search moves only through shared edges, so
+//! two floors that overlap in plan stay apart unless their triangles are joined.
+//!
+//! - [`Mode::Optimal`] on [`Search::Polygons`] or [`Search::Triangles`]: the exact shortest
+//!   path, Polyanya over those cells ([`crate::nav::search::polyanya`]); its turns are the
+//!   roots of the final node's chain. With `landmarks`, bounded by the landmark distances.
+//! - [`Mode::Fast`] on either: A* over the cells ([`crate::nav::search::astar`]) and the funnel
+//!   over its corridor ([`crate::nav::search::funnel`]); a turn the funnel makes at a vertex
+//!   that is no corner (the corridor went round a vertex with ground beyond it) is dropped, or
+//!   the piece round it replaced by the shortest one, so a fast path too turns only at corners.
+//!   Never shorter than the optimal path.
+//! - [`Search::CornerGraph`]: the search over the corner graph ([`graph`]), exact in the optimal
+//!   mode, its bounds weighted by [`FAST_BOUND`] in the fast mode (at most that much longer).
+//!
+//! Every path is then walked straight through the triangles
+//! ([`crate::nav::search::walk`]), which gives its corridor, regions and points on the
+//! surface ([`Path`]). That walk failing would mean a search returned a path off the ground;
+//! the query then answers by Polyanya on the triangles and counts it
+//! ([`Searcher::walk_fallbacks`]; no test meets one).
+//!
+//! # Reuse
+//!
+//! A `Searcher` keeps its working memory (node pool, queues, per-vertex and per-cell stamps)
+//! between queries; with [`Searcher::find_path_into`] and a kept [`Path`], repeated queries
+//! allocate nothing once the buffers have grown.
+
+mod data;
+mod graph;
+
+pub use data::{NavData, NavSet};
+
+use crate::nav::mesh::{LocateError, Location, NO_TRIANGLE, NavMesh};
+use crate::nav::search::astar::{self, Step};
+use crate::nav::search::cells::{Cells, Triangles, allow_path, components};
+use crate::nav::search::funnel::{self, Portal};
+use crate::nav::search::polyanya::{self, Bound, Query};
+use crate::nav::search::pool::{NO_EDGE, NONE, Pool};
+use crate::nav::search::result::{Endpoint, Path, PathError, Turn, finish};
+use crate::nav::search::walk::Walker;
+use crate::nav::search::{START, vertex_at};
+
+/// The optimal path or a fast one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mode {
+    /// The exact Euclidean (plan) shortest path.
+    #[default]
+    Optimal,
+    /// Quicker, not always the shortest (over the corner graph at most [`FAST_BOUND`] times
+    /// it).
+    Fast,
+}
+
+/// Which search answers a request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Search {
+    /// Over the convex polygons merged from the triangles (needs [`NavData::polygons`]).
+    #[default]
+    Polygons,
+    /// Over the triangles themselves (the polygons' bridge tree prunes it where given).
+    Triangles,
+    /// Over the corner graph (needs [`NavData::polygons`] and [`NavData::graph`]).
+    CornerGraph,
+}
+
+/// The default snap distance (3-D, in world units) of [`Request::default`].
+pub const DEFAULT_SNAP: f32 = 1.0;
+
+/// Over the corner graph, a fast path is at most this much longer than the shortest (plus
+/// `f32` rounding): the fast mode's search over the graph weights its lower bounds by this.
+pub const FAST_BOUND: f64 = 1.02;
+
+/// What to search for and how.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Request {
+    /// Optimal or fast.
+    pub mode: Mode,
+    /// The search.
+    pub search: Search,
+    /// Bound the optimal search (and the corner graph's, in both modes) by the landmark
+    /// distances (needs [`NavData::landmarks`]); the answers are the same.
+    pub landmarks: bool,
+    /// How far a start or goal off the surface may be moved to the nearest walkable point
+    /// (3-D distance with a height hint, plan distance without one).
+    pub snap: f32,
+}
+
+impl Default for Request {
+    fn default() -> Self {
+        Request {
+            mode: Mode::Optimal,
+            search: Search::Polygons,
+            landmarks: false,
+            snap: DEFAULT_SNAP,
+        }
+    }
+}
+
+impl Request {
+    /// The default request in `mode` with `search`.
+    pub fn new(mode: Mode, search: Search) -> Self {
+        Request {
+            mode,
+            search,
+            ..Request::default()
+        }
+    }
+}
+
+/// The reusable working memory of path searches. See the [module docs](self#reuse).
+#[derive(Debug, Default)]
+pub struct Searcher {
+    pool: Pool,
+    walker: Walker,
+    /// A fast search's corridor, its portals and the funnel's turns.
+    steps: Vec<Step>,
+    portals: Vec<Portal>,
+    fturns: Vec<Turn>,
+    /// The vertices a path turns at (Polyanya's roots, the funnel's or the graph's turns).
+    chain: Vec<u32>,
+    /// Per vertex: its state in a corner-graph query, and that query's stamp.
+    cstate: Vec<graph::CornerState>,
+    cq: u32,
+    /// Corner-graph queries answered by Polyanya instead.
+    fallbacks: usize,
+    /// Paths that could not be walked straight through the triangles.
+    walk_fallbacks: usize,
+    /// A fast path's piece replaced by the shortest one ([`Searcher::pull_taut`]), and the
+    /// searcher that finds it.
+    piece: Path,
+    sub: Option<Box<Searcher>>,
+}
+
+impl Searcher {
+    /// A searcher with empty buffers.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Finds a path from `from` to `to` (each located on the surface, or snapped to it within
+    /// `req.snap`).
+    pub fn find_path(
+        &mut self,
+        data: &NavData,
+        from: impl Into<Endpoint>,
+        to: impl Into<Endpoint>,
+        req: &Request,
+    ) -> Result<Path, PathError> {
+        let mut out = Path::default();
+        self.find_path_into(data, from, to, req, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Searcher::find_path`] writing into `out` (its buffers are reused).
+    pub fn find_path_into(
+        &mut self,
+        data: &NavData,
+        from: impl Into<Endpoint>,
+        to: impl Into<Endpoint>,
+        req: &Request,
+        out: &mut Path,
+    ) -> Result<(), PathError> {
+        let (from, to) = (from.into(), to.into());
+        let s = data
+            .mesh
+            .locate_or_snap(from.x, from.y, from.z, req.snap)
+            .map_err(PathError::Start)?;
+        let t = data
+            .mesh
+            .locate_or_snap(to.x, to.y, to.z, req.snap)
+            .map_err(PathError::Goal)?;
+        self.path_between(data, s, t, req, out)
+    }
+
+    /// Corner-graph queries so far that were answered by Polyanya instead.
+    #[doc(hidden)]
+    pub fn corner_fallbacks(&self) -> usize {
+        self.fallbacks
+    }
+
+    /// Paths so far that could not be walked straight through the triangles (and were
+    /// answered by Polyanya on the triangles instead).
+    #[doc(hidden)]
+    pub fn walk_fallbacks(&self) -> usize {
+        self.walk_fallbacks
+    }
+
+    /// The path between two located points (see [`NavMesh::locate`]).
+    pub fn path_between(
+        &mut self,
+        data: &NavData,
+        start: Location,
+        goal: Location,
+        req: &Request,
+        out: &mut Path,
+    ) -> Result<(), PathError> {
+        out.clear();
+        let mesh = data.mesh;
+        let n = mesh.triangle_count();
+        if start.triangle as usize >= n || mesh.is_flat(start.triangle) {
+            return Err(PathError::Start(LocateError::EmptySurface));
+        }
+        if goal.triangle as usize >= n || mesh.is_flat(goal.triangle) {
+            return Err(PathError::Goal(LocateError::EmptySurface));
+        }
+        let (si, gi) = (
+            mesh.island_of(start.triangle),
+            mesh.island_of(goal.triangle),
+        );
+        if si != gi {
+            return Err(PathError::DifferentIslands {
+                start: si,
+                goal: gi,
+            });
+        }
+        if req.landmarks && data.landmarks.is_none() {
+            return Err(PathError::Missing {
+                what: "the landmarks",
+            });
+        }
+        let expanded = if start.triangle == goal.triangle {
+            self.walker.single(start, goal);
+            0
+        } else {
+            let r = match req.search {
+                Search::Triangles => self.on_cells(data, &triangles(data), (start, goal), req),
+                Search::Polygons => {
+                    let p = data.polygons.ok_or(PathError::Missing {
+                        what: "the polygons",
+                    })?;
+                    self.on_cells(data, p, (start, goal), req)
+                }
+                Search::CornerGraph => self.on_graph(data, (start, goal), req),
+            };
+            match r {
+                Err(Walk) => {
+                    // Not expected (every test is exact): Polyanya on the triangles.
+                    self.walk_fallbacks += 1;
+                    let req = Request {
+                        mode: Mode::Optimal,
+                        landmarks: false,
+                        ..*req
+                    };
+                    match self.on_cells(data, &triangles(data), (start, goal), &req) {
+                        Ok(e) => e,
+                        Err(Walk) => return Err(PathError::NotFound),
+                        Err(Error(e)) => return Err(e),
+                    }
+                }
+                Err(Error(e)) => return Err(e),
+                Ok(e) => e,
+            }
+        };
+        out.expanded = expanded;
+        finish(mesh, &self.walker.corridor, &mut self.walker.turns, out);
+        Ok(())
+    }
+
+    /// Optimal or fast on `cells`: the path walked into `self.walker`, and the search effort.
+    fn on_cells<C: Cells>(
+        &mut self,
+        data: &NavData,
+        cells: &C,
+        (start, goal): (Location, Location),
+        req: &Request,
+    ) -> Result<usize, Failure> {
+        let mesh = data.mesh;
+        let (sc, gc) = (
+            cells.of_triangle(start.triangle),
+            cells.of_triangle(goal.triangle),
+        );
+        if sc == gc {
+            // One convex cell: the straight line.
+            return if self.walker.walk_polyline(mesh, start, goal, &[]) {
+                Ok(0)
+            } else {
+                Err(Walk)
+            };
+        }
+        self.pool
+            .prepare(mesh.vertices.len(), cells.count(), components(cells));
+        let stamp = self.pool.stamp;
+        let mut allowed = std::mem::take(&mut self.pool.allowed);
+        allow_path(cells, &mut allowed, stamp, sc, gc);
+        let (s, t) = (plan(start.point), plan(goal.point));
+        let corners = |c: u32| cells.corners(c);
+        let bounds = match (data.landmarks, req.landmarks && req.mode == Mode::Optimal) {
+            (Some(lm), true) => Some(lm.goal_bounds(mesh, &corners, (gc, t), (sc, s))),
+            _ => None,
+        };
+        let q = Query {
+            allowed: &allowed,
+            stamp,
+            s,
+            t,
+            s_vertex: vertex_at(mesh, start),
+            goal: gc,
+            start_cell: sc,
+            flood: false,
+            sweep: false,
+            seen: false,
+            bound: bounds.as_ref().map(|b| b as &dyn Bound),
+        };
+        let r = match req.mode {
+            Mode::Optimal => polyanya::search(&mut self.pool, mesh, cells, &q).map(|(fi, e)| {
+                polyanya::turns(&self.pool, fi, &mut self.chain);
+                e
+            }),
+            Mode::Fast => astar::corridor(&mut self.pool, mesh, cells, &q, &mut self.steps)
+                .inspect(|_| {
+                    funnel::portals(mesh, cells, s, &self.steps, &mut self.portals);
+                    funnel::funnel(
+                        mesh,
+                        &mut self.portals,
+                        (s, q.s_vertex),
+                        t,
+                        &mut self.fturns,
+                    );
+                    self.chain.clear();
+                    self.chain.extend(self.fturns.iter().map(|t| t.0));
+                }),
+        };
+        self.pool.allowed = allowed;
+        let expanded = r.map_err(Error)?;
+        let chain = std::mem::take(&mut self.chain);
+        let walked = self.walker.walk_polyline(mesh, start, goal, &chain);
+        self.chain = chain;
+        if !walked {
+            return Err(Walk);
+        }
+        if req.mode == Mode::Fast {
+            self.pull_taut(data, start, goal);
+        }
+        Ok(expanded)
+    }
+
+    /// Over the corner graph: the path walked into `self.walker`, and the search effort; if
+    /// the graph's path cannot be walked, Polyanya on the polygons answers (counted in
+    /// [`Searcher::corner_fallbacks`]).
+    fn on_graph(
+        &mut self,
+        data: &NavData,
+        (start, goal): (Location, Location),
+        req: &Request,
+    ) -> Result<usize, Failure> {
+        let mesh = data.mesh;
+        let missing = |what| Error(PathError::Missing { what });
+        let polygons = data.polygons.ok_or(missing("the polygons"))?;
+        let graph = data.graph.ok_or(missing("the corner graph"))?;
+        let (sc, gc) = (
+            Cells::of_triangle(polygons, start.triangle),
+            Cells::of_triangle(polygons, goal.triangle),
+        );
+        if sc == gc {
+            return self.on_cells(data, polygons, (start, goal), req);
+        }
+        self.pool
+            .prepare(mesh.vertices.len(), polygons.count(), components(polygons));
+        let stamp = self.pool.stamp;
+        let mut allowed = std::mem::take(&mut self.pool.allowed);
+        allow_path(polygons, &mut allowed, stamp, sc, gc);
+        let (s, t) = (plan(start.point), plan(goal.point));
+        let corners = |c: u32| polygons.corners(c);
+        let (bounds, back) = match (data.landmarks, req.landmarks) {
+            (Some(lm), true) => (
+                Some(lm.goal_bounds(mesh, &corners, (gc, t), (sc, s))),
+                Some(lm.goal_bounds(mesh, &corners, (sc, s), (gc, t))),
+            ),
+            _ => (None, None),
+        };
+        let q = Query {
+            allowed: &allowed,
+            stamp,
+            s,
+            t,
+            s_vertex: vertex_at(mesh, start),
+            goal: gc,
+            start_cell: sc,
+            flood: false,
+            sweep: false,
+            seen: false,
+            bound: bounds.as_ref().map(|b| b as &dyn Bound),
+        };
+        let gq = graph::GraphQuery {
+            mesh,
+            polygons,
+            graph,
+            t,
+            bound: bounds.as_ref().map(|b| b as &dyn Bound),
+            bound_back: back.as_ref().map(|b| b as &dyn Bound),
+            weight: match req.mode {
+                Mode::Optimal => 1.0,
+                Mode::Fast => FAST_BOUND,
+            },
+        };
+        let r = self.graph_query(&gq, &q, (start, goal));
+        self.pool.allowed = allowed;
+        match r {
+            Ok(e) => Ok(e),
+            Err(PathError::NotFound) => {
+                self.fallbacks += 1;
+                let req = Request {
+                    mode: Mode::Optimal,
+                    search: Search::Polygons,
+                    ..*req
+                };
+                self.on_cells(data, polygons, (start, goal), &req)
+            }
+            Err(e) => Err(Error(e)),
+        }
+    }
+
+    /// A fast path from a corridor may turn at a vertex that is no corner (the corridor went
+    /// round it, on ground that goes on beyond): such a turn is dropped where the path without
+    /// it still walks on the ground; the piece round one that stays is replaced by the shortest
+    /// path between the turns before and after it (which turns at corners only, and is no
+    /// longer).
+    fn pull_taut(&mut self, data: &NavData, start: Location, goal: Location) {
+        let mesh = data.mesh;
+        let n = self.walker.turns.len();
+        if n < 3
+            || self.walker.turns[1..n - 1]
+                .iter()
+                .all(|t| mesh.is_corner(t.0))
+        {
+            return;
+        }
+        let mut corners: Vec<u32> = self.walker.turns[1..n - 1].iter().map(|t| t.0).collect();
+        let before = corners.clone();
+        let mut i = 0;
+        while i < corners.len() {
+            if mesh.is_corner(corners[i]) {
+                i += 1;
+                continue;
+            }
+            let mut trial = corners.clone();
+            trial.remove(i);
+            if self.walker.walk_polyline(mesh, start, goal, &trial) {
+                corners = trial;
+                i = i.saturating_sub(1);
+            } else {
+                i += 1;
+            }
+        }
+        let req = Request::new(
+            Mode::Optimal,
+            if data.polygons.is_some() {
+                Search::Polygons
+            } else {
+                Search::Triangles
+            },
+        );
+        while self.walker.walk_polyline(mesh, start, goal, &corners) {
+            // The turns as walked (a corner passed straight is none).
+            let w = &self.walker;
+            let n = w.turns.len();
+            corners.clear();
+            corners.extend(w.turns[1..n - 1].iter().map(|t| t.0));
+            let Some(i) = corners.iter().position(|&c| !mesh.is_corner(c)) else {
+                return;
+            };
+            // The turns' places on the walked corridor (`turns[0]` is the start).
+            let at = |j: usize| Location {
+                triangle: w.corridor[w.turns[j].2],
+                point: w.turns[j].1,
+                snapped: 0.0,
+            };
+            let a = if i == 0 { start } else { at(i) };
+            let b = if i + 1 == corners.len() {
+                goal
+            } else {
+                at(i + 2)
+            };
+            let sub = self.sub.get_or_insert_with(Default::default);
+            let mut piece = std::mem::take(&mut self.piece);
+            if sub.path_between(data, a, b, &req, &mut piece).is_err() {
+                self.piece = piece;
+                break;
+            }
+            let inner = piece.points.len().saturating_sub(2);
+            let vertices: Vec<u32> = (0..inner).map(|k| sub.walker.turns[k + 1].0).collect();
+            self.piece = piece;
+            corners.splice(i..i + 1, vertices);
+        }
+        // Not expected: the funnel's path as it was.
+        let _ = self.walker.walk_polyline(mesh, start, goal, &before);
+    }
+
+    /// The shortest path inside a given corridor: triangles from the start's to the goal's,
+    /// each a neighbour of the one before (a route chosen elsewhere, such as the NWN2 engine's
+    /// baked path tables). The funnel algorithm pulls the string through the corridor's
+    /// portals; `expanded` is the corridor's length.
+    pub fn path_along(
+        &mut self,
+        mesh: &NavMesh,
+        start: Location,
+        goal: Location,
+        corridor: &[u32],
+        out: &mut Path,
+    ) -> Result<(), PathError> {
+        out.clear();
+        let n = mesh.triangle_count();
+        if corridor.first() != Some(&start.triangle) || start.triangle as usize >= n {
+            return Err(PathError::Corridor { index: 0 });
+        }
+        if corridor.last() != Some(&goal.triangle) {
+            return Err(PathError::Corridor {
+                index: corridor.len() - 1,
+            });
+        }
+        self.steps.clear();
+        self.steps.push(Step {
+            cell: start.triangle,
+            edge: NO_EDGE,
+        });
+        for (i, w) in corridor.windows(2).enumerate() {
+            let (a, b) = (w[0] as usize, w[1]);
+            let link = mesh.links[a]
+                .iter()
+                .copied()
+                .find(|&l| l != NO_TRIANGLE && l >> 2 == b);
+            match link {
+                Some(l) if (b as usize) < n => self.steps.push(Step {
+                    cell: b,
+                    edge: (l & 3) as u8,
+                }),
+                _ => return Err(PathError::Corridor { index: i + 1 }),
+            }
+        }
+        let w = &mut self.walker;
+        w.corridor.clear();
+        w.corridor.extend_from_slice(corridor);
+        w.turns.clear();
+        w.turns.push((START, start.point, 0));
+        if corridor.len() > 1 {
+            let (s, t) = (plan(start.point), plan(goal.point));
+            let cells = Triangles {
+                mesh,
+                polygons: None,
+            };
+            funnel::portals(mesh, &cells, s, &self.steps, &mut self.portals);
+            funnel::funnel(mesh, &mut self.portals, (s, NONE), t, &mut self.fturns);
+            w.turns.extend_from_slice(&self.fturns);
+        }
+        w.turns.push((START, goal.point, usize::MAX));
+        finish(mesh, &w.corridor, &mut w.turns, out);
+        out.expanded = corridor.len();
+        Ok(())
+    }
+}
+
+/// The triangles of `data`'s mesh, pruned by its polygons' bridge tree when given.
+fn triangles<'a>(data: &NavData<'a>) -> Triangles<'a> {
+    Triangles {
+        mesh: data.mesh,
+        polygons: data.polygons,
+    }
+}
+
+/// How a search failed: an error to report, or a path that could not be walked on the ground.
+enum Failure {
+    Walk,
+    Error(PathError),
+}
+use Failure::{Error, Walk};
+
+#[inline]
+fn plan(v: glam::Vec3) -> [f64; 2] {
+    [f64::from(v.x), f64::from(v.y)]
+}

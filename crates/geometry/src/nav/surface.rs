@@ -1,0 +1,127 @@
+//! [`Surface`]: the walkable ground as plain arrays, what every navigation structure is built
+//! from.
+
+use glam::Vec3;
+
+/// The most triangles a surface (and so a [`super::mesh::NavMesh`]) holds: a neighbour link
+/// packs the triangle and its edge in 32 bits.
+pub const MAX_TRIANGLES: usize = (1 << 30) - 1;
+
+/// The walkable ground: triangles over shared vertices, one region id per triangle.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Surface {
+    /// Vertex positions (x, y in plan, z up).
+    pub vertices: Vec<Vec3>,
+    /// Walkable triangles: three indices into [`Surface::vertices`].
+    pub triangles: Vec<[u32; 3]>,
+    /// One region (room) id per triangle.
+    pub regions: Vec<u32>,
+}
+
+/// Why a [`Surface`] cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SurfaceError {
+    /// `regions` does not have one entry per triangle.
+    RegionCount {
+        /// Its length.
+        regions: usize,
+        /// The triangle count.
+        triangles: usize,
+    },
+    /// A triangle names a vertex that does not exist.
+    VertexIndex {
+        /// The triangle.
+        triangle: usize,
+        /// The bad index.
+        index: u32,
+    },
+    /// A vertex with a NaN or infinite coordinate.
+    NotFinite {
+        /// The vertex.
+        vertex: usize,
+    },
+    /// More triangles than a navmesh can number ([`MAX_TRIANGLES`]).
+    TooLarge {
+        /// The triangle count.
+        triangles: usize,
+    },
+}
+
+impl std::fmt::Display for SurfaceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SurfaceError::RegionCount { regions, triangles } => write!(
+                f,
+                "{regions} region ids for {triangles} triangles (one per triangle)"
+            ),
+            SurfaceError::VertexIndex { triangle, index } => {
+                write!(f, "triangle {triangle}: vertex index {index} out of range")
+            }
+            SurfaceError::NotFinite { vertex } => {
+                write!(f, "vertex {vertex}: not a finite position")
+            }
+            SurfaceError::TooLarge { triangles } => write!(
+                f,
+                "{triangles} triangles: more than a navmesh holds ({})",
+                MAX_TRIANGLES
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SurfaceError {}
+
+impl Surface {
+    /// Checks the arrays agree: one region per triangle, indices in range, finite vertices.
+    pub fn validate(&self) -> Result<(), SurfaceError> {
+        if self.regions.len() != self.triangles.len() {
+            return Err(SurfaceError::RegionCount {
+                regions: self.regions.len(),
+                triangles: self.triangles.len(),
+            });
+        }
+        if let Some(vertex) = self.vertices.iter().position(|v| !v.is_finite()) {
+            return Err(SurfaceError::NotFinite { vertex });
+        }
+        let n = self.vertices.len();
+        for (triangle, t) in self.triangles.iter().enumerate() {
+            if let Some(&index) = t.iter().find(|&&i| i as usize >= n) {
+                return Err(SurfaceError::VertexIndex { triangle, index });
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn validate_names_the_first_problem() {
+        let mut s = Surface {
+            vertices: vec![Vec3::ZERO, Vec3::X, Vec3::Y],
+            triangles: vec![[0, 1, 2]],
+            regions: vec![0],
+        };
+        assert_eq!(s.validate(), Ok(()));
+        s.triangles.push([0, 1, 3]);
+        assert_eq!(
+            s.validate(),
+            Err(SurfaceError::RegionCount {
+                regions: 1,
+                triangles: 2
+            })
+        );
+        s.regions.push(0);
+        assert_eq!(
+            s.validate(),
+            Err(SurfaceError::VertexIndex {
+                triangle: 1,
+                index: 3
+            })
+        );
+        s.vertices[2].z = f32::NAN;
+        assert_eq!(s.validate(), Err(SurfaceError::NotFinite { vertex: 2 }));
+    }
+}

@@ -1,0 +1,145 @@
+//! Judges `areakit path --pairs` answers by the independent oracle (`areakit_testkit::nav_oracle`):
+//! `cargo run --release --example nav_cli_check -- GROUND.trx|.wok PAIRS OPTIMAL.jsonl FAST.jsonl`
+//! prints the pairs, the repeats (a point twice, a step of no length), the optimal answers
+//! longer than fast or than the oracle, and the pairs found where the ground is not connected
+//! or missed where it is. Each answer's ends are located on the oracle's ground as the command
+//! located them (no height hint: the highest triangle at the answer's start and goal); the
+//! JSON's rounded turning points are put back on the vertices they name.
+
+use areakit_testkit::nav_oracle::{Answer, End, Oracle, Promise};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let [_, ground, pairs_file, optimal, fast] = &args[..] else {
+        eprintln!("usage: nav_cli_check GROUND PAIRS OPTIMAL.jsonl FAST.jsonl");
+        std::process::exit(2);
+    };
+    // The pairs as asked (exact): an end not moved is that point, not the JSON's rounding.
+    let asked: Vec<[[f32; 2]; 2]> = std::fs::read_to_string(pairs_file)
+        .expect("the pairs file")
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let p: Vec<[f32; 2]> = l
+                .split_whitespace()
+                .map(|f| {
+                    let c: Vec<f32> = f.split(',').map(|x| x.parse().expect("a number")).collect();
+                    [c[0], c[1]]
+                })
+                .collect();
+            [p[0], p[1]]
+        })
+        .collect();
+    let data = std::fs::read(ground).expect("the ground file");
+    let src = if data.starts_with(b"NWN2") {
+        let t = areakit_formats::trx::read(&data).expect("a TRX");
+        areakit_area::navigation::NavSource::from_trx(t.walkmesh().expect("a walkmesh"), "t")
+    } else {
+        let b = areakit_formats::bwm::read(&data).expect("a BWM");
+        areakit_area::navigation::NavSource::from_bwm(&b, "w")
+    };
+    let vertices: Vec<[f32; 3]> = src.surface.vertices.iter().map(|v| v.to_array()).collect();
+    let o = Oracle::new(&vertices, &src.surface.triangles);
+    let read = |p: &str| -> Vec<serde_json::Value> {
+        std::fs::read_to_string(p)
+            .expect("a JSONL file")
+            .lines()
+            .map(|l| serde_json::from_str(l).expect("JSON"))
+            .collect()
+    };
+    let (opt, fst) = (read(optimal), read(fast));
+    // The JSON rounds coordinates: a turn is put back on the vertex it names (the nearest
+    // within a millimetre).
+    let key = |x: f32, y: f32| ((x * 1000.0).round() as i64, (y * 1000.0).round() as i64);
+    let mut near: std::collections::HashMap<(i64, i64), Vec<[f32; 3]>> = Default::default();
+    for v in &vertices {
+        near.entry(key(v[0], v[1])).or_default().push(*v);
+    }
+    let exact = |p: [f32; 3]| -> [f32; 3] {
+        let (kx, ky) = key(p[0], p[1]);
+        let mut best: Option<(f32, [f32; 3])> = None;
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                for v in near.get(&(kx + dx, ky + dy)).into_iter().flatten() {
+                    let d = (v[0] - p[0]).hypot(v[1] - p[1]);
+                    if d < 1e-3 && best.is_none_or(|b| d < b.0) {
+                        best = Some((d, [v[0], v[1], p[2]]));
+                    }
+                }
+            }
+        }
+        best.map_or(p, |b| b.1)
+    };
+    let point = |v: &serde_json::Value| -> Option<[f32; 3]> {
+        let a = v.as_array()?;
+        Some([0, 1, 2].map(|k| a[k].as_f64().unwrap_or(0.0) as f32))
+    };
+    let answer = |v: &serde_json::Value, how: &str, promise| Answer {
+        how: how.to_string(),
+        promise,
+        found: v["found"].as_bool().unwrap_or(false),
+        length: v["length"].as_f64().unwrap_or(0.0),
+        points: {
+            let mut p: Vec<[f32; 3]> = v["points"]
+                .as_array()
+                .map(|a| a.iter().filter_map(point).collect())
+                .unwrap_or_default();
+            let n = p.len();
+            for q in p.iter_mut().take(n.saturating_sub(1)).skip(1) {
+                *q = exact(*q);
+            }
+            p
+        },
+    };
+    let mut kinds = std::collections::BTreeMap::new();
+    let (mut pairs, mut unlocated) = (0usize, 0usize);
+    for (i, (a, b)) in opt.iter().zip(&fst).enumerate() {
+        pairs += 1;
+        let ends = (point(&a["start"]), point(&a["goal"]));
+        let (Some(mut s), Some(mut t)) = ends else {
+            unlocated += 1;
+            continue;
+        };
+        let moved = |k: usize| a["snapped"].get(k).and_then(|x| x.as_f64()).unwrap_or(0.0) > 0.0;
+        if !moved(0) {
+            (s[0], s[1]) = (asked[i][0][0], asked[i][0][1]);
+        }
+        if !moved(1) {
+            (t[0], t[1]) = (asked[i][1][0], asked[i][1][1]);
+        }
+        let locate = |p: [f32; 3]| {
+            o.locate(p[0], p[1], None).map(|tr| End {
+                point: [p[0], p[1]],
+                triangle: tr,
+            })
+        };
+        let (Some(es), Some(et)) = (locate(s), locate(t)) else {
+            unlocated += 1;
+            continue;
+        };
+        let mut ans = [
+            answer(a, "optimal", Promise::Shortest),
+            answer(
+                b,
+                "fast",
+                Promise::Within(areakit_geometry::nav::FAST_BOUND),
+            ),
+        ];
+        // The ends as located (the JSON's are rounded).
+        for x in &mut ans {
+            let n = x.points.len();
+            if n >= 2 {
+                x.points[0] = [s[0], s[1], x.points[0][2]];
+                x.points[n - 1] = [t[0], t[1], x.points[n - 1][2]];
+            }
+        }
+        // The JSON rounds lengths to 1e-5 m.
+        for d in o.judge_within(es, et, &ans, 2e-5) {
+            *kinds.entry((d.kind, d.how.clone())).or_insert(0usize) += 1;
+            if kinds.values().sum::<usize>() <= 5 {
+                eprintln!("pair {i}: {} [{}] {}", d.kind, d.how, d.detail);
+            }
+        }
+    }
+    println!("{ground}\t{pairs} pairs\t{unlocated} not located\t{kinds:?}");
+}
