@@ -12,7 +12,7 @@ use super::Output;
 pub struct BuildArgs {
     /// The layout: a Holocron Toolset `.indoor` file, or areakit's layout JSON (docs/build.md).
     pub layout: PathBuf,
-    /// The module to write: a folder, or a `.mod` capsule.
+    /// The module to write: a folder (no extension), or a `.mod`, `.erf` or `.sav` capsule.
     #[arg(short, long)]
     pub output: PathBuf,
     /// The folder of Holocron kits (`<kit>.json` beside a `<kit>/` folder each).

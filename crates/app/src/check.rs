@@ -265,6 +265,74 @@ pub fn check_paths_with(
     Ok(report)
 }
 
+/// `check` of a capsule held in memory, as `check` takes a capsule file: its own tables
+/// (`container`: for a capsule that will be written as one), each area in it assembled as a
+/// module (with the session's game behind it), then every other member it reads. Findings are
+/// named by the capsule's path (`OUT.mod/x.wok`; a module built as a folder names its capsule
+/// by the folder, so its findings read `OUT/x.wok`).
+pub fn check_capsule(
+    session: &Session,
+    capsule: &Arc<Capsule>,
+    container: bool,
+) -> Result<Report, Error> {
+    use rayon::prelude::*;
+    let mut report = Report::default();
+    let path = capsule.path().to_path_buf();
+    if container {
+        report.files_checked += 1;
+        report.findings.extend(
+            check_data(&path, capsule.bytes())?
+                .into_iter()
+                .map(|finding| FileFinding {
+                    path: path.clone(),
+                    finding,
+                }),
+        );
+    }
+    let game = session.game().cloned();
+    let mut covered: std::collections::HashSet<PathBuf> = Default::default();
+    for area in capsule_area_names(capsule, game.is_some()) {
+        if let Some(unit) = check_capsule_area(capsule, game.as_ref(), area.as_deref())? {
+            report.files_checked += unit.files_checked;
+            covered.extend(unit.covered);
+            report.findings.extend(unit.findings);
+        }
+    }
+    let members: Vec<(usize, PathBuf)> = capsule
+        .members()
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (i, path.join(m.file_name())))
+        .filter(|(i, p)| !covered.contains(p) && member_checkable(p, capsule.data(*i)))
+        .collect();
+    let results: Vec<(PathBuf, Result<Vec<Finding>, Error>)> = members
+        .par_iter()
+        .map(|(i, p)| {
+            let data = capsule.data(*i);
+            let r = if Format::detect(p, data) == Some(Format::Mdl) {
+                let mdx = capsule
+                    .find(&capsule.members()[*i].resref.name(), "mdx")
+                    .map(|j| capsule.data(j));
+                check_model_data(p, data, mdx)
+            } else {
+                check_data(p, data)
+            };
+            (p.clone(), r)
+        })
+        .collect();
+    for (p, r) in results {
+        report.files_checked += 1;
+        report
+            .findings
+            .extend(r?.into_iter().map(|finding| FileFinding {
+                path: p.clone(),
+                finding,
+            }));
+    }
+    report.findings.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(report)
+}
+
 /// One unit of the file stage: a file (or member path) read and checked, or a member of an
 /// opened capsule.
 enum Task {
@@ -367,25 +435,39 @@ fn check_assembled(res: &dyn Resources, area: Option<&str>) -> Result<Option<Are
 
 /// Each room's model (`<room>.mdl` with its `.mdx`, from `res`) against the room's WOK:
 /// `model-walkmesh-mismatch` where the model's walkmesh, placed at the room's LYT position,
-/// and the WOK differ. Rooms without a model or a WOK give nothing; a model that does not
-/// decode gives an `invalid-file` finding under its own name. With the models loaded once, the
-/// area's VIS is checked against their sight lines (`vis-missing-pair`, `vis-excess-pair`:
-/// [`crate::visibility::vis_findings`]).
+/// and the WOK differ; and the model's own checks with their positions in area space
+/// ([`areakit_area::models::placed_findings`]). Rooms without a model give nothing; a model
+/// that does not decode gives an `invalid-file` finding under its own name. With the models
+/// loaded once, the area's VIS is checked against their sight lines (`vis-missing-pair`,
+/// `vis-excess-pair`: [`crate::visibility::vis_findings`]).
 pub fn room_model_findings(module: &Module, res: &dyn Resources) -> Vec<Finding> {
+    room_models_checked(module, res).0
+}
+
+/// [`room_model_findings`], and where the models it checked came from (their files are covered:
+/// not checked again on their own, where their positions would be in model space).
+fn room_models_checked(module: &Module, res: &dyn Resources) -> (Vec<Finding>, Vec<String>) {
     let mut out = Vec::new();
+    let mut covered = Vec::new();
     let models = crate::rooms::room_models(module, res);
     for rm in &models {
         let room = &module.area.rooms[rm.room];
-        let Some(wok) = &room.wok else { continue };
         let model = match &rm.model {
             Ok(m) => m,
             Err(e) => {
                 let mut f = decode_finding(e);
                 f.place = f.place.file(rm.origin.clone());
                 out.push(f);
+                covered.push(rm.origin.clone());
                 continue;
             }
         };
+        covered.push(rm.origin.clone());
+        for mut f in areakit_area::models::placed_findings(model, rm.position) {
+            f.place = f.place.file(rm.origin.clone()).room(rm.name.clone());
+            out.push(f);
+        }
+        let Some(wok) = &room.wok else { continue };
         for mut f in areakit_area::models::walkmesh_mismatch(model, wok, &rm.name, rm.position) {
             // A WOK face is filed under the WOK, a model face (named by its node) under the model.
             let under = match (&room.wok_path, &f.place.item, f.place.face) {
@@ -397,7 +479,7 @@ pub fn room_model_findings(module: &Module, res: &dyn Resources) -> Vec<Finding>
         }
     }
     out.extend(crate::visibility::vis_findings(module, &models));
-    out
+    (out, covered)
 }
 
 /// The check of an assembled module: the findings of [`module_findings`] and of its
@@ -419,7 +501,10 @@ pub(crate) fn module_unit(
         unit.files_checked += 1;
     }
     let (mut findings, nav) = module_findings(module);
-    findings.extend(room_model_findings(module, res));
+    let (model_findings, models) = room_models_checked(module, res);
+    findings.extend(model_findings);
+    unit.files_checked += models.len();
+    unit.covered.extend(models.into_iter().map(PathBuf::from));
     findings.extend(crate::minimap::minimap_findings(module, res));
     if let Some((pth_path, data)) = pth {
         // The path graph is checked on the bare ground: the module's navigation data when it

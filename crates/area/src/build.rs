@@ -767,7 +767,9 @@ pub fn build(input: &BuildInput) -> Result<Built, BuildError> {
     }
     let comp = |i: usize| &input.components[input.room_components[i]];
     let mut warnings: Vec<String> = Vec::new();
+    // Every layout error (hooks, attachments, connections) before any geometry work.
     let places = placements(input)?;
+    let joints = connect(input, &places, &mut warnings)?;
     let names: Vec<String> = (0..n).map(|i| room_name(&module, i, n)).collect();
     let game = match input.game {
         TargetGame::K1 => Game::K1,
@@ -810,7 +812,6 @@ pub fn build(input: &BuildInput) -> Result<Built, BuildError> {
             .collect::<Vec<_>>(),
     )?;
 
-    let joints = connect(input, &places, &mut warnings)?;
     let mut hook_link: Vec<Vec<Option<usize>>> =
         (0..n).map(|i| vec![None; comp(i).hooks.len()]).collect();
     for &(a, ha, b, hb, _) in &joints {
