@@ -95,6 +95,22 @@ fn verify(dir: &Path, report: &serde_json::Value) {
     let area = Area::open(&dir.join(format!("{module}.lyt"))).unwrap();
     assert_eq!(area.rooms.len(), rooms.len());
 
+    // The module's VIS is what `vis generate` makes of the module written.
+    let again = dir.with_extension("regenerated.vis");
+    let (code, _, stderr) = run(&[
+        "vis".as_ref(),
+        "generate".as_ref(),
+        dir.as_os_str(),
+        "-o".as_ref(),
+        again.as_os_str(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        std::fs::read(&again).unwrap(),
+        std::fs::read(dir.join(format!("{module}.vis"))).unwrap(),
+        "{module}: the built VIS and `vis generate` of the built module"
+    );
+    let _ = std::fs::remove_file(&again);
     // Transitions on both sides of every connection; the VIS holds every linked pair.
     let vis = vis::read(&std::fs::read(dir.join(format!("{module}.vis"))).unwrap()).unwrap();
     let leads = |from: usize, to: usize| {

@@ -478,7 +478,7 @@ fn room_models_checked(module: &Module, res: &dyn Resources) -> (Vec<Finding>, V
             out.push(f);
         }
     }
-    out.extend(crate::visibility::vis_findings(module, &models));
+    out.extend(crate::visibility::vis_findings(module, &models, None));
     (out, covered)
 }
 

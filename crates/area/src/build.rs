@@ -329,13 +329,6 @@ const OVERLAP_LIMIT_M2: f32 = 1.0;
 /// rooms in each other.
 const STACKED_HEIGHT: f32 = 2.5;
 
-/// The VIS sample spacing of a build (metres): finer than `vis generate`'s default (1.5 m,
-/// chosen for 50-room areas in 5 s), because a module of kit rooms is small and its corridors
-/// line doorways up — on the 7-room hiddenbek example, 1.5 m finds 17 of the 21 pairs that the
-/// union of five spacings from 1.5 m to 0.35 m finds, 0.5 m all 21 (`docs/build.md`). The
-/// finest spacing `check` samples a small area with ([`visgen::check_spacing`]).
-pub const BUILD_VIS_SPACING: f32 = visgen::CHECK_SPACINGS[0];
-
 /// Checks a module resref: lower-case letters, digits and `_`, and short enough that
 /// `lbl_map<module>` (the minimap) fits a 16-character resref.
 pub fn check_module_name(module: &str) -> Result<(), BuildError> {
@@ -1012,7 +1005,7 @@ pub fn build(input: &BuildInput) -> Result<Built, BuildError> {
     // Doorway padding (Holocron's rule): where two connected doors differ in height (width),
     // the smaller door's kit pads it with its `top` (`side`) model of the smallest size above
     // the other door's, turned to the door's bearing, at the door.
-    let mut pads: Vec<(String, Model, [usize; 2])> = Vec::new();
+    let mut pads: Vec<(String, Model, [usize; 2], [f32; 3])> = Vec::new();
     for (k, &(a, ha, b, hb, _)) in joints.iter().enumerate() {
         let (hook_a, hook_b) = (comp(a).hooks[ha], comp(b).hooks[hb]);
         let (Some(da), Some(db)) = (
@@ -1073,12 +1066,14 @@ pub fn build(input: &BuildInput) -> Result<Built, BuildError> {
             rename_model(&mut m, &name, &lightmap_names);
             retarget(&mut m, game);
             lyt.rooms.push(lyt::Placement::new(name.clone(), at));
-            pads.push((name, m, [a, b]));
+            pads.push((name, m, [a, b], at));
         }
     }
 
-    // VIS from geometry; linked rooms always see each other.
-    let vis_rooms: Vec<VisRoom> = (0..n)
+    // VIS from geometry, over every LYT room (the skybox and the padding models are rooms
+    // without a floor: drawn from every room that sees a room they touch), exactly as `vis
+    // generate` computes it from the written module; linked rooms always see each other.
+    let mut vis_rooms: Vec<VisRoom> = (0..n)
         .map(|i| VisRoom {
             name: names[i].clone(),
             walkmesh: Some(&woks[i]),
@@ -1086,37 +1081,30 @@ pub fn build(input: &BuildInput) -> Result<Built, BuildError> {
             position: places[i].position,
         })
         .collect();
+    if let Some((name, m)) = &sky {
+        vis_rooms.push(VisRoom {
+            name: name.clone(),
+            walkmesh: None,
+            model: Some(m),
+            position: [0.0; 3],
+        });
+    }
+    for (name, m, _, at) in &pads {
+        vis_rooms.push(VisRoom {
+            name: name.clone(),
+            walkmesh: None,
+            model: Some(m),
+            position: *at,
+        });
+    }
     let links: Vec<(usize, usize)> = linked.keys().copied().collect();
     let vis_opts = VisOptions {
         threads: input.threads,
-        eye_spacing: BUILD_VIS_SPACING,
-        target_spacing: BUILD_VIS_SPACING,
         ..VisOptions::default()
     };
     let vis_result = visgen::generate_vis(&vis_rooms, &links, &vis_opts);
-    let mut vis: Vis = vis_result.vis;
+    let vis: Vis = vis_result.vis;
     warnings.extend(vis_result.warnings.iter().cloned());
-    if let Some((sky_name, _)) = &sky {
-        vis.add_room(sky_name);
-        for name in &names {
-            vis.set_visible(name, sky_name, true);
-        }
-    }
-    // A padding model is drawn with its doorway: from the two rooms and every room that sees
-    // either.
-    for (pad, _, [a, b]) in &pads {
-        vis.add_room(pad);
-        for (i, name) in names.iter().enumerate() {
-            let sees = i == *a
-                || i == *b
-                || vis.is_visible(name, &names[*a])
-                || vis.is_visible(name, &names[*b]);
-            if sees {
-                vis.set_visible(name, pad, true);
-                vis.set_visible(pad, name, true);
-            }
-        }
-    }
 
     // Entry point: on walkable ground in the first room.
     let entry = match layout.entry {
@@ -1282,7 +1270,7 @@ pub fn build(input: &BuildInput) -> Result<Built, BuildError> {
     let extra_models: Vec<(&String, &Model)> = sky
         .iter()
         .map(|(n, m)| (n, m))
-        .chain(pads.iter().map(|(n, m, _)| (n, m)))
+        .chain(pads.iter().map(|(n, m, _, _)| (n, m)))
         .collect();
     for (name, m) in extra_models {
         let (mdl_bytes, mdx_bytes) =
