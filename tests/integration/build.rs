@@ -68,6 +68,10 @@ fn indoor_of(report: &serde_json::Value, name: &str) -> String {
     .to_string()
 }
 
+fn rooms_in(report: &serde_json::Value) -> usize {
+    report["build"]["rooms"].as_array().unwrap().len()
+}
+
 /// Everything the acceptance asks of a built module, on the files themselves.
 fn verify(dir: &Path, report: &serde_json::Value) {
     let b = &report["build"];
@@ -95,6 +99,14 @@ fn verify(dir: &Path, report: &serde_json::Value) {
     let area = Area::open(&dir.join(format!("{module}.lyt"))).unwrap();
     assert_eq!(area.rooms.len(), rooms.len());
 
+    // A path graph from its walkmesh, which the check read and passed (no pth- error).
+    let pth = gff::read(&std::fs::read(dir.join(format!("{module}.pth"))).unwrap()).unwrap();
+    let pth = gff::views::Pth::from_gff(&pth).unwrap();
+    assert!(
+        pth.points.len() > 2 * rooms_in(report),
+        "{} points",
+        pth.points.len()
+    );
     // The module's VIS is what `vis generate` makes of the module written.
     let again = dir.with_extension("regenerated.vis");
     let (code, _, stderr) = run(&[

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use areakit_area::build::{self as area_build, BuildError, Built};
-pub use areakit_area::build::{BuildReport, TargetGame};
+pub use areakit_area::build::{BuildReport, Stage, TargetGame};
 use areakit_formats::Severity;
 use areakit_formats::erf::{Erf, ErfKind};
 use areakit_formats::restype::{ResRef, ResType};
@@ -135,6 +135,44 @@ pub fn output_kind(output: &Path, force: bool) -> Result<OutputKind, Error> {
     }
 }
 
+/// A step of `areakit build`, as the progress callback is told of it: reading the layout and
+/// what it names, the library's stages, the check, the write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BuildStep {
+    /// The layout, the kits and the rooms read.
+    Reading,
+    /// A stage of the module's making.
+    Building(Stage),
+    /// The module checked in memory.
+    Checking,
+    /// The module written.
+    Writing,
+}
+
+impl BuildStep {
+    /// A few words for a progress line.
+    pub fn describe(self) -> &'static str {
+        match self {
+            BuildStep::Reading => "reading the layout and kits",
+            BuildStep::Building(s) => s.describe(),
+            BuildStep::Checking => "checking the module",
+            BuildStep::Writing => "writing",
+        }
+    }
+
+    /// Its place among the steps, from 0, and how many there are.
+    pub fn position(self) -> (usize, usize) {
+        let n = Stage::ALL.len();
+        let at = match self {
+            BuildStep::Reading => 0,
+            BuildStep::Building(s) => 1 + Stage::ALL.iter().position(|&x| x == s).unwrap_or(0),
+            BuildStep::Checking => n + 1,
+            BuildStep::Writing => n + 2,
+        };
+        (at, n + 3)
+    }
+}
+
 /// Builds the module `layout` describes and writes it to `output` (a folder, or a `.mod`,
 /// `.erf` or `.sav` capsule). The output is refused before any work when it exists (without
 /// `force`) or names no kind of output; the module is made and checked in memory, and written
@@ -145,9 +183,22 @@ pub fn build(
     output: &Path,
     opts: &BuildOptions,
 ) -> Result<BuildOutput, Error> {
+    build_reporting(session, layout, output, opts, &|_| {})
+}
+
+/// [`build`], telling `progress` as each step starts.
+pub fn build_reporting(
+    session: &Session,
+    layout: &Path,
+    output: &Path,
+    opts: &BuildOptions,
+    progress: &dyn Fn(BuildStep),
+) -> Result<BuildOutput, Error> {
     let kind = output_kind(output, opts.force)?;
-    let built = build_in_memory(session, layout, opts)?;
-    write_module(session, layout, output, kind, built)
+    progress(BuildStep::Reading);
+    let built =
+        build_in_memory_reporting(session, layout, opts, &|s| progress(BuildStep::Building(s)))?;
+    write_module_reporting(session, layout, output, kind, built, progress)
 }
 
 /// Reads the layout and everything it names, and makes the module in memory.
@@ -155,6 +206,16 @@ pub fn build_in_memory(
     session: &Session,
     layout: &Path,
     opts: &BuildOptions,
+) -> Result<Built, Error> {
+    build_in_memory_reporting(session, layout, opts, &|_| {})
+}
+
+/// [`build_in_memory`], telling `progress` as each stage starts.
+pub fn build_in_memory_reporting(
+    session: &Session,
+    layout: &Path,
+    opts: &BuildOptions,
+    progress: &dyn Fn(Stage),
 ) -> Result<Built, Error> {
     let bytes = session.read(layout)?;
     let text = String::from_utf8(bytes)
@@ -177,7 +238,7 @@ pub fn build_in_memory(
     };
     let input = area_build::load::load(parsed, opts.kits.as_deref(), &dir, &read)
         .map_err(|e| build_error(layout, e))?;
-    area_build::build(&input).map_err(|e| build_error(layout, e))
+    area_build::build_with(&input, progress).map_err(|e| build_error(layout, e))
 }
 
 /// A name beside `output` that nothing uses.
@@ -225,6 +286,18 @@ pub fn write_module(
     kind: OutputKind,
     built: Built,
 ) -> Result<BuildOutput, Error> {
+    write_module_reporting(session, layout, output, kind, built, &|_| {})
+}
+
+/// [`write_module`], telling `progress` as the check and the write start.
+pub fn write_module_reporting(
+    session: &Session,
+    layout: &Path,
+    output: &Path,
+    kind: OutputKind,
+    built: Built,
+    progress: &dyn Fn(BuildStep),
+) -> Result<BuildOutput, Error> {
     let names: Vec<String> = built.files.iter().map(|f| f.file_name()).collect();
     let bytes: u64 = built.files.iter().map(|f| f.data.len() as u64).sum();
     let capsule_kind = match kind {
@@ -235,10 +308,22 @@ pub fn write_module(
     let capsule = areakit_area::install::Capsule::from_bytes(output, data)
         .map_err(|e| Error::usage(format!("{}: {e}", output.display())))?;
     let capsule = std::sync::Arc::new(capsule);
-    let check = check_module(session, &capsule, matches!(kind, OutputKind::Capsule(_)))?;
+    progress(BuildStep::Checking);
+    // The check reuses what the build computed: the VIS flow and the ground's navigation.
+    let known = check::Known {
+        vis_pairs: Some(&built.facts.vis_pairs),
+        nav: built.facts.nav.as_ref(),
+    };
+    let check = check_module(
+        session,
+        &capsule,
+        matches!(kind, OutputKind::Capsule(_)),
+        known,
+    )?;
     if check.errors > 0 {
         return Err(refused(layout, &check));
     }
+    progress(BuildStep::Writing);
     match kind {
         OutputKind::Capsule(_) => {
             crate::session::write_atomic(output, capsule.bytes())?;
@@ -315,8 +400,9 @@ fn check_module(
     session: &Session,
     capsule: &std::sync::Arc<areakit_area::install::Capsule>,
     container: bool,
+    known: check::Known<'_>,
 ) -> Result<BuildCheck, Error> {
-    let report = check::check_capsule(session, capsule, container)?;
+    let report = check::check_capsule(session, capsule, container, known)?;
     let count = |s: Severity| {
         report
             .findings
