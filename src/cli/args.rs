@@ -75,7 +75,7 @@ pub enum Command {
     Convert(ConvertArgs),
     /// Find the shortest walk between two points of a walkmesh, an area or an NWN2 terrain.
     #[command(
-        after_help = "Exit code 0 whether or not a path exists (the answer says which); 1 invalid input; 2 usage or I/O error.\n\nExamples:\n  areakit path areakit-demo/demo.lyt --from 2,5 --to 28,5 --json\n  areakit path m13aa_01a.wok --from 10,2 --to 14,9 --radius 0.35 --objects objects.json\n  areakit path module.trx --from 20,30 --to 80,95 --mode baked\n  areakit path areakit-demo --pairs pairs.txt > paths.jsonl\n  areakit path maze.lyt --pairs pairs.txt --landmarks 8 > paths.jsonl\n  areakit path module.trx --pairs pairs.txt --landmarks 8 --corner-graph yes > paths.jsonl\n  areakit path m13aa_01a.wok --pairs pairs.txt --threads 2 --mode fast\n  areakit path ttd01_a04_03.mdl --from -4,-4 --to 4,4   (an NWN tile's walkmesh)"
+        after_help = "Exit code 0 when a path is found; 1 when a single query (--from/--to) finds none (as grep does for no match; the answer says why), or on invalid input; with --pairs 0 whatever each answer is (each line says found true or false); 2 usage or I/O error. An end off the ground is moved to the nearest walkable point within --snap, and the answer says so.\n\nExamples:\n  areakit path areakit-demo/demo.lyt --from 2,5 --to 28,5 --json\n  areakit path m13aa_01a.wok --from 10,2 --to 14,9 --radius 0.35 --objects objects.json\n  areakit path module.trx --from 20,30 --to 80,95 --mode baked\n  areakit path areakit-demo --pairs pairs.txt > paths.jsonl\n  areakit path maze.lyt --pairs pairs.txt --landmarks 8 > paths.jsonl\n  areakit path module.trx --pairs pairs.txt --landmarks 8 --corner-graph yes > paths.jsonl\n  areakit path m13aa_01a.wok --pairs pairs.txt --threads 2 --mode fast\n  areakit path ttd01_a04_03.mdl --from -4,-4 --to 4,4   (an NWN tile's walkmesh)"
     )]
     Path(PathArgs),
     /// List the resources of capsules (ERF/MOD/SAV/HAK, RIM, KEY) or of a game: size, type, where each comes from and which copies it shadows.
@@ -111,7 +111,7 @@ pub enum Command {
     Pth(PthCommand),
     /// Build a module from a layout of kit rooms: LYT, VIS, rooms (MDL/MDX/WOK) placed and linked, ARE with its map block, GIT doors, IFO, minimap.
     #[command(
-        after_help = "The output is checked before it is moved into place; nothing half-built is ever left (docs/build.md).\n\nExamples:\n  areakit build my.indoor --kits Tools/HolocronToolset/src/toolset/kits -o mymod.mod\n  areakit build layout.json -o modules/mymod"
+        after_help = "OUTPUT is a folder (a name without an extension) or a .mod, .erf or .sav capsule; any other extension is refused unless it names an existing folder, and an existing output is replaced only with --force (both refused before any work). The module is checked in memory and written only when the check finds no error; nothing half-built is ever left (docs/build.md).\n\nExamples:\n  areakit build my.indoor --kits Tools/HolocronToolset/src/toolset/kits -o mymod.mod\n  areakit build layout.json -o modules/mymod"
     )]
     Build(super::build::BuildArgs),
     /// Set every room link (WOK transition) of an area from geometry: where two rooms' walkable boundary edges coincide.

@@ -12,7 +12,7 @@ use super::Output;
 pub struct BuildArgs {
     /// The layout: a Holocron Toolset `.indoor` file, or areakit's layout JSON (docs/build.md).
     pub layout: PathBuf,
-    /// The module to write: a folder, or a `.mod` capsule.
+    /// The module to write: a folder (no extension), or a `.mod`, `.erf` or `.sav` capsule.
     #[arg(short, long)]
     pub output: PathBuf,
     /// The folder of Holocron kits (`<kit>.json` beside a `<kit>/` folder each).
@@ -32,7 +32,20 @@ pub fn run(a: BuildArgs, session: &Session, out: &mut Output) -> Result<u8, Erro
         kits: a.kits.clone(),
         force: a.force,
     };
-    let r = areakit_app::build::build(session, &a.layout, &a.output, &opts)?;
+    let bar = progress();
+    let step = |s: areakit_app::build::BuildStep| {
+        if let Some(bar) = &bar {
+            let (at, of) = s.position();
+            bar.set_length(of as u64);
+            bar.set_position(at as u64);
+            bar.set_message(s.describe());
+        }
+    };
+    let r = areakit_app::build::build_reporting(session, &a.layout, &a.output, &opts, &step);
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let r = r?;
     if a.json {
         let v = serde_json::to_string_pretty(&r).map_err(|e| Error::usage(e.to_string()))?;
         out.line(&v)?;
@@ -40,6 +53,32 @@ pub fn run(a: BuildArgs, session: &Session, out: &mut Output) -> Result<u8, Erro
         text(&r, out)?;
     }
     Ok(0)
+}
+
+/// The build's progress bar on stderr when it is a terminal (never in pipes, files or tests),
+/// drawn only once the build has taken a second.
+fn progress() -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar =
+        indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::hidden());
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "building: {msg} {wide_bar} {pos}/{len} ({elapsed})",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let shown = bar.clone();
+    std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_secs(1));
+        if !shown.is_finished() {
+            shown.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            shown.enable_steady_tick(std::time::Duration::from_millis(200));
+        }
+    });
+    Some(bar)
 }
 
 fn text(r: &BuildOutput, out: &mut Output) -> Result<(), Error> {

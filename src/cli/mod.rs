@@ -527,6 +527,10 @@ fn run_path(a: PathArgs, session: &Session, out: &mut Output) -> Result<u8, Erro
         } else {
             out.line(text::path_text(&r).trim_end())?;
         }
+        // As grep does for no match: a single query that finds no path exits 1.
+        if !r.found() {
+            return Ok(1);
+        }
     } else if let Some(pool) = pool {
         // On all the pool's threads, a block of pairs at a time: each block's answers are
         // printed in order, and a long file's answers are never all held at once.

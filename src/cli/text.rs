@@ -193,6 +193,17 @@ pub fn path_text(o: &PathOutcome) -> String {
             ));
         }
     }
+    // Ends put on the ground: say so, unless a note already tells why they moved.
+    if let Some(ends) = &o.ends {
+        for (what, l) in [("start", &ends[0]), ("goal", &ends[1])] {
+            if l.snapped > 0.0 && !o.notes.iter().any(|n| n.starts_with(what)) {
+                s.push_str(&format!(
+                    "snapped: {what} moved {:.3} m to the nearest walkable point {:.3}, {:.3}, {:.3}\n",
+                    l.snapped, l.point.x, l.point.y, l.point.z
+                ));
+            }
+        }
+    }
     for n in &o.notes {
         s.push_str(&format!("note: {n}\n"));
     }

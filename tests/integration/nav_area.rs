@@ -306,6 +306,41 @@ fn kit_area_path_crosses_every_room() {
 }
 
 #[test]
+fn a_single_query_without_a_path_exits_1_and_a_snapped_end_is_told() {
+    let dir = tmp("exit");
+    areakit_app::demo::run(&dir).unwrap();
+    let lyt = dir.join("demo.lyt");
+    let path = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_areakit"))
+            .arg("path")
+            .arg(&lyt)
+            .args(extra)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    // A goal far off the ground: no path, exit 1 (as grep for no match), the answer says why.
+    let (code, text) = path(&["--from", "1.5,1.5", "--to", "500,500"]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.starts_with("not found: goal"), "{text}");
+    let (code, json) = path(&["--from", "1.5,1.5", "--to", "500,500", "--json"]);
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        serde_json::from_str::<Value>(&json).unwrap()["found"],
+        false
+    );
+    // A start just off the ground is moved onto it, and the text says so.
+    let (code, text) = path(&["--from", "1.5,-0.4", "--to", "18.5,16.5", "--snap", "1"]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("snapped: start moved"), "{text}");
+    assert!(!text.contains("snapped: goal"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn demo_area_path_through_three_rooms_and_around_objects() {
     let dir = tmp("demo");
     let report = areakit_app::demo::run(&dir).unwrap();

@@ -66,12 +66,36 @@ fn vis_generate_writes_a_symmetric_vis_and_check_finds_a_missing_pair() {
     ]);
     assert_eq!(code, 0, "{stderr}");
     let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-    assert_eq!(report["method"], "sampled sight lines");
+    assert_eq!(report["method"], "portals");
     assert_eq!(report["rooms"], 6);
     assert_eq!(report["rooms_with_models"], 6);
-    assert!(report["rays"].as_u64().unwrap() > 0);
+    assert_eq!(report["rays"], 0, "nothing sampled");
+    assert!(report["pairs_without_sampled_line"].is_null());
+    assert!(report["openings"].as_u64().unwrap() > 0);
     let pairs = report["pairs"].as_u64().unwrap() as usize;
     let v = vis::read(&std::fs::read(&out).unwrap()).unwrap();
+    // The same VIS at any spacing a user passes: --spacing only adds a sampled check.
+    for spacing in ["0.5", "1", "3"] {
+        let again = dir.join(format!("again-{spacing}.vis"));
+        let (code, stdout, stderr) = run(&[
+            "vis".as_ref(),
+            "generate".as_ref(),
+            dir.as_os_str(),
+            "-o".as_ref(),
+            again.as_os_str(),
+            "--spacing".as_ref(),
+            spacing.as_ref(),
+            "--json".as_ref(),
+        ]);
+        assert_eq!(code, 0, "{stderr}");
+        let r: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(r["method"], "portals and sampled sight lines");
+        assert!(r["rays"].as_u64().unwrap() > 0);
+        assert!(r["pairs_without_sampled_line"].is_u64());
+        assert_eq!(r["pairs_from_sampling"], 0);
+        assert_eq!(std::fs::read(&again).unwrap(), std::fs::read(&out).unwrap());
+        std::fs::remove_file(&again).unwrap();
+    }
     assert_eq!(v.rooms.len(), 6);
     let names: Vec<&str> = a.rooms.iter().map(|r| r.name.as_str()).collect();
     let mut listed = 0;
@@ -122,7 +146,7 @@ fn vis_generate_writes_a_symmetric_vis_and_check_finds_a_missing_pair() {
         "{f:#?}"
     );
 
-    // A pair no sight line joins, listed: info.
+    // A pair no line can join through the openings, listed: info.
     let far = (0..names.len())
         .flat_map(|x| (0..names.len()).map(move |y| (x, y)))
         .find(|&(x, y)| x != y && !v.is_visible(names[x], names[y]))

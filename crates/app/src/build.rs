@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use areakit_area::build::{self as area_build, BuildError, Built};
-pub use areakit_area::build::{BuildReport, TargetGame};
+pub use areakit_area::build::{BuildReport, Stage, TargetGame};
 use areakit_formats::Severity;
 use areakit_formats::erf::{Erf, ErfKind};
 use areakit_formats::restype::{ResRef, ResType};
@@ -38,7 +38,8 @@ pub struct BuildCheck {
     pub warnings: usize,
     /// Info findings.
     pub infos: usize,
-    /// The warnings, as `check --json` gives them.
+    /// The findings (warnings and infos; a module with an error is not written), as
+    /// `check --json` gives them.
     pub findings: Vec<FileFinding>,
 }
 
@@ -49,8 +50,10 @@ pub struct BuildOutput {
     pub layout: PathBuf,
     /// The module written.
     pub output: PathBuf,
-    /// Whether it is a `.mod` capsule (else a folder).
+    /// Whether it is a capsule (else a folder).
     pub packed: bool,
+    /// `folder`, `mod`, `erf` or `sav`.
+    pub kind: String,
     /// The files of the module, `resref.ext` in the order written.
     pub files: Vec<String>,
     /// Their total size.
@@ -68,15 +71,134 @@ fn build_error(layout: &Path, e: BuildError) -> Error {
     }
 }
 
-/// Builds the module `layout` describes and writes it to `output` (a folder, or a `.mod`).
+/// Where a module goes: a folder, or a capsule of the kind the output's extension names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputKind {
+    /// A folder of loose files (an output name without an extension, or an existing folder).
+    Folder,
+    /// A `.mod`, `.erf` or `.sav` capsule.
+    Capsule(ErfKind),
+}
+
+impl OutputKind {
+    /// `folder`, `mod`, `erf` or `sav`.
+    pub fn name(self) -> &'static str {
+        match self {
+            OutputKind::Folder => "folder",
+            OutputKind::Capsule(ErfKind::Erf) => "erf",
+            OutputKind::Capsule(ErfKind::Sav) => "sav",
+            OutputKind::Capsule(ErfKind::Hak) => "hak",
+            OutputKind::Capsule(ErfKind::Mod) => "mod",
+        }
+    }
+}
+
+/// What `-o OUTPUT` asks for, checked before anything is built (so a refusal costs nothing):
+/// a `.mod`, `.erf` or `.sav` name is that capsule; a name without an extension, or an
+/// existing folder, is a folder. An existing output is refused without `force`, and so is any
+/// other extension on a name that does not exist (a typo would otherwise become a folder).
+pub fn output_kind(output: &Path, force: bool) -> Result<OutputKind, Error> {
+    let ext = output
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    let kind = match ext.as_deref() {
+        Some("mod") => OutputKind::Capsule(ErfKind::Mod),
+        Some("erf") => OutputKind::Capsule(ErfKind::Erf),
+        Some("sav") => OutputKind::Capsule(ErfKind::Sav),
+        None => OutputKind::Folder,
+        Some(_) if output.is_dir() => OutputKind::Folder,
+        Some(e) => {
+            return Err(Error::usage(format!(
+                "{}: .{e} is not an output areakit writes: name a folder (no extension) or a .mod, .erf or .sav capsule",
+                output.display()
+            )));
+        }
+    };
+    let exists = std::fs::symlink_metadata(output).is_ok();
+    if exists && !force {
+        return Err(Error::usage(format!(
+            "{}: exists (use --force to replace it)",
+            output.display()
+        )));
+    }
+    match kind {
+        OutputKind::Capsule(_) if output.is_dir() => Err(Error::usage(format!(
+            "{}: is a folder; a .{} output is a capsule file",
+            output.display(),
+            kind.name()
+        ))),
+        OutputKind::Folder if exists && !output.is_dir() => Err(Error::usage(format!(
+            "{}: is a file; a module folder cannot replace it",
+            output.display()
+        ))),
+        _ => Ok(kind),
+    }
+}
+
+/// A step of `areakit build`, as the progress callback is told of it: reading the layout and
+/// what it names, the library's stages, the check, the write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BuildStep {
+    /// The layout, the kits and the rooms read.
+    Reading,
+    /// A stage of the module's making.
+    Building(Stage),
+    /// The module checked in memory.
+    Checking,
+    /// The module written.
+    Writing,
+}
+
+impl BuildStep {
+    /// A few words for a progress line.
+    pub fn describe(self) -> &'static str {
+        match self {
+            BuildStep::Reading => "reading the layout and kits",
+            BuildStep::Building(s) => s.describe(),
+            BuildStep::Checking => "checking the module",
+            BuildStep::Writing => "writing",
+        }
+    }
+
+    /// Its place among the steps, from 0, and how many there are.
+    pub fn position(self) -> (usize, usize) {
+        let n = Stage::ALL.len();
+        let at = match self {
+            BuildStep::Reading => 0,
+            BuildStep::Building(s) => 1 + Stage::ALL.iter().position(|&x| x == s).unwrap_or(0),
+            BuildStep::Checking => n + 1,
+            BuildStep::Writing => n + 2,
+        };
+        (at, n + 3)
+    }
+}
+
+/// Builds the module `layout` describes and writes it to `output` (a folder, or a `.mod`,
+/// `.erf` or `.sav` capsule). The output is refused before any work when it exists (without
+/// `force`) or names no kind of output; the module is made and checked in memory, and written
+/// only when its check has no error.
 pub fn build(
     session: &Session,
     layout: &Path,
     output: &Path,
     opts: &BuildOptions,
 ) -> Result<BuildOutput, Error> {
-    let built = build_in_memory(session, layout, opts)?;
-    write_module(session, layout, output, built, opts.force)
+    build_reporting(session, layout, output, opts, &|_| {})
+}
+
+/// [`build`], telling `progress` as each step starts.
+pub fn build_reporting(
+    session: &Session,
+    layout: &Path,
+    output: &Path,
+    opts: &BuildOptions,
+    progress: &dyn Fn(BuildStep),
+) -> Result<BuildOutput, Error> {
+    let kind = output_kind(output, opts.force)?;
+    progress(BuildStep::Reading);
+    let built =
+        build_in_memory_reporting(session, layout, opts, &|s| progress(BuildStep::Building(s)))?;
+    write_module_reporting(session, layout, output, kind, built, progress)
 }
 
 /// Reads the layout and everything it names, and makes the module in memory.
@@ -85,10 +207,22 @@ pub fn build_in_memory(
     layout: &Path,
     opts: &BuildOptions,
 ) -> Result<Built, Error> {
+    build_in_memory_reporting(session, layout, opts, &|_| {})
+}
+
+/// [`build_in_memory`], telling `progress` as each stage starts.
+pub fn build_in_memory_reporting(
+    session: &Session,
+    layout: &Path,
+    opts: &BuildOptions,
+    progress: &dyn Fn(Stage),
+) -> Result<Built, Error> {
     let bytes = session.read(layout)?;
     let text = String::from_utf8(bytes)
         .map_err(|_| build_error(layout, BuildError::Layout("expected UTF-8 JSON".into())))?;
     let parsed = area_build::layout::parse(&text).map_err(|e| build_error(layout, e))?;
+    area_build::check_module_name(&parsed.module.to_ascii_lowercase())
+        .map_err(|e| build_error(layout, e))?;
     let dir = layout.parent().unwrap_or(Path::new(".")).to_path_buf();
     let read = |name: &str| -> Result<Vec<u8>, BuildError> {
         let p = Path::new(name);
@@ -104,13 +238,7 @@ pub fn build_in_memory(
     };
     let input = area_build::load::load(parsed, opts.kits.as_deref(), &dir, &read)
         .map_err(|e| build_error(layout, e))?;
-    area_build::build(&input).map_err(|e| build_error(layout, e))
-}
-
-fn is_mod(output: &Path) -> bool {
-    output
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("mod"))
+    area_build::build_with(&input, progress).map_err(|e| build_error(layout, e))
 }
 
 /// A name beside `output` that nothing uses.
@@ -130,106 +258,117 @@ fn temporary_beside(output: &Path, tag: &str) -> PathBuf {
         .unwrap_or_else(|| parent.join(format!(".{name}.{tag}-{pid}")))
 }
 
-/// Writes a built module to a temporary place, checks it, and renames it over `output`.
+/// The module's files as a capsule of `kind`, in memory.
+fn capsule_bytes(output: &Path, kind: ErfKind, built: &Built) -> Result<Vec<u8>, Error> {
+    let mut members = Vec::with_capacity(built.files.len());
+    for f in &built.files {
+        let resref = ResRef::new(&f.resref).map_err(|e| Error::encode(output, e))?;
+        let restype = ResType::from_extension(&f.ext).ok_or_else(|| {
+            Error::usage(format!(
+                "{}: no resource type for .{}",
+                f.file_name(),
+                f.ext
+            ))
+        })?;
+        members.push((resref, restype, f.data.clone()));
+    }
+    let erf = Erf::from_resources(kind, members).map_err(|e| Error::encode(output, e))?;
+    areakit_formats::erf::write(&erf).map_err(|e| Error::encode(output, e))
+}
+
+/// Checks a built module in memory, its findings named by where its files will be (`OUT/x.wok`
+/// or `OUT.mod/x.wok`), and writes it to `output` only when the check has no error: a capsule
+/// through the one atomic write, a folder written beside the output and renamed into place.
 pub fn write_module(
     session: &Session,
     layout: &Path,
     output: &Path,
+    kind: OutputKind,
     built: Built,
-    force: bool,
 ) -> Result<BuildOutput, Error> {
-    let packed = is_mod(output);
-    if output.exists() && !force {
-        return Err(Error::usage(format!(
-            "{}: exists (use --force to replace it)",
-            output.display()
-        )));
-    }
-    if packed && output.is_dir() {
-        return Err(Error::usage(format!(
-            "{}: is a folder; a .mod output must be a file",
-            output.display()
-        )));
-    }
+    write_module_reporting(session, layout, output, kind, built, &|_| {})
+}
+
+/// [`write_module`], telling `progress` as the check and the write start.
+pub fn write_module_reporting(
+    session: &Session,
+    layout: &Path,
+    output: &Path,
+    kind: OutputKind,
+    built: Built,
+    progress: &dyn Fn(BuildStep),
+) -> Result<BuildOutput, Error> {
     let names: Vec<String> = built.files.iter().map(|f| f.file_name()).collect();
     let bytes: u64 = built.files.iter().map(|f| f.data.len() as u64).sum();
-    let tmp = temporary_beside(output, "building");
-    let cleanup = |p: &Path| {
-        let _ = if p.is_dir() {
-            std::fs::remove_dir_all(p)
-        } else {
-            std::fs::remove_file(p)
-        };
+    let capsule_kind = match kind {
+        OutputKind::Capsule(k) => k,
+        OutputKind::Folder => ErfKind::Mod,
     };
-    let result = (|| -> Result<BuildCheck, Error> {
-        if packed {
-            let mut members = Vec::with_capacity(built.files.len());
-            for f in &built.files {
-                let resref = ResRef::new(&f.resref).map_err(|e| Error::encode(output, e))?;
-                let restype = ResType::from_extension(&f.ext).ok_or_else(|| {
-                    Error::usage(format!(
-                        "{}: no resource type for .{}",
-                        f.file_name(),
-                        f.ext
-                    ))
-                })?;
-                members.push((resref, restype, f.data.clone()));
-            }
-            let erf =
-                Erf::from_resources(ErfKind::Mod, members).map_err(|e| Error::encode(output, e))?;
-            let data = areakit_formats::erf::write(&erf).map_err(|e| Error::encode(output, e))?;
-            // The temporary capsule must keep the .mod extension for check to open it.
-            let tmp_mod = PathBuf::from(format!("{}.mod", tmp.display()));
-            let c = std::fs::write(&tmp_mod, &data)
-                .map_err(|e| Error::io(&tmp_mod, e))
-                .and_then(|()| check_module(session, &tmp_mod));
-            let done = match c {
-                Ok(c) if c.errors == 0 => std::fs::rename(&tmp_mod, output)
-                    .map(|()| c)
-                    .map_err(|e| Error::io(output, e)),
-                other => other.and_then(|c| Err(refused(layout, &c))),
-            };
-            if done.is_err() {
-                cleanup(&tmp_mod);
-            }
-            done
-        } else {
-            std::fs::create_dir(&tmp).map_err(|e| Error::io(&tmp, e))?;
-            for f in &built.files {
-                let p = tmp.join(f.file_name());
-                std::fs::write(&p, &f.data).map_err(|e| Error::io(&p, e))?;
-            }
-            let c = check_module(session, &tmp)?;
-            if c.errors > 0 {
-                return Err(refused(layout, &c));
-            }
-            if output.exists() {
-                let old = temporary_beside(output, "replaced");
-                std::fs::rename(output, &old).map_err(|e| Error::io(output, e))?;
-                if let Err(e) = std::fs::rename(&tmp, output) {
-                    let _ = std::fs::rename(&old, output);
-                    return Err(Error::io(output, e));
-                }
-                cleanup(&old);
-            } else {
-                std::fs::rename(&tmp, output).map_err(|e| Error::io(output, e))?;
-            }
-            Ok(c)
-        }
-    })();
-    if tmp.exists() {
-        cleanup(&tmp);
+    let data = capsule_bytes(output, capsule_kind, &built)?;
+    let capsule = areakit_area::install::Capsule::from_bytes(output, data)
+        .map_err(|e| Error::usage(format!("{}: {e}", output.display())))?;
+    let capsule = std::sync::Arc::new(capsule);
+    progress(BuildStep::Checking);
+    // The check reuses what the build computed: the VIS flow and the ground's navigation.
+    let known = check::Known {
+        vis_pairs: Some(&built.facts.vis_pairs),
+        nav: built.facts.nav.as_ref(),
+    };
+    let check = check_module(
+        session,
+        &capsule,
+        matches!(kind, OutputKind::Capsule(_)),
+        known,
+    )?;
+    if check.errors > 0 {
+        return Err(refused(layout, &check));
     }
-    let check = result?;
+    progress(BuildStep::Writing);
+    match kind {
+        OutputKind::Capsule(_) => {
+            crate::session::write_atomic(output, capsule.bytes())?;
+        }
+        OutputKind::Folder => write_folder(output, &built)?,
+    }
     Ok(BuildOutput {
         layout: layout.to_path_buf(),
         output: output.to_path_buf(),
-        packed,
+        packed: matches!(kind, OutputKind::Capsule(_)),
+        kind: kind.name().to_string(),
         files: names,
         bytes,
         build: built.report,
         check,
     })
+}
+
+/// Writes the module's files into a new folder beside `output`, then renames it into place
+/// (replacing an existing folder only after the new one is whole).
+fn write_folder(output: &Path, built: &Built) -> Result<(), Error> {
+    let tmp = temporary_beside(output, "building");
+    let result = (|| -> Result<(), Error> {
+        std::fs::create_dir(&tmp).map_err(|e| Error::io(&tmp, e))?;
+        for f in &built.files {
+            let p = tmp.join(f.file_name());
+            std::fs::write(&p, &f.data).map_err(|e| Error::io(&p, e))?;
+        }
+        if output.exists() {
+            let old = temporary_beside(output, "replaced");
+            std::fs::rename(output, &old).map_err(|e| Error::io(output, e))?;
+            if let Err(e) = std::fs::rename(&tmp, output) {
+                let _ = std::fs::rename(&old, output);
+                return Err(Error::io(output, e));
+            }
+            let _ = std::fs::remove_dir_all(&old);
+        } else {
+            std::fs::rename(&tmp, output).map_err(|e| Error::io(output, e))?;
+        }
+        Ok(())
+    })();
+    if tmp.exists() {
+        let _ = std::fs::remove_dir_all(&tmp);
+    }
+    result
 }
 
 fn refused(layout: &Path, c: &BuildCheck) -> Error {
@@ -257,8 +396,13 @@ fn refused(layout: &Path, c: &BuildCheck) -> Error {
     )
 }
 
-fn check_module(session: &Session, path: &Path) -> Result<BuildCheck, Error> {
-    let report = check::check_paths(session, &[path.to_path_buf()])?;
+fn check_module(
+    session: &Session,
+    capsule: &std::sync::Arc<areakit_area::install::Capsule>,
+    container: bool,
+    known: check::Known<'_>,
+) -> Result<BuildCheck, Error> {
+    let report = check::check_capsule(session, capsule, container, known)?;
     let count = |s: Severity| {
         report
             .findings
@@ -270,11 +414,6 @@ fn check_module(session: &Session, path: &Path) -> Result<BuildCheck, Error> {
         errors: count(Severity::Error),
         warnings: count(Severity::Warning),
         infos: count(Severity::Info),
-        findings: report
-            .findings
-            .iter()
-            .filter(|f| f.finding.severity != Severity::Info)
-            .cloned()
-            .collect(),
+        findings: report.findings,
     })
 }

@@ -17,6 +17,16 @@ use crate::format::Format;
 use crate::report::{FileFinding, Report, decode_finding};
 use crate::session::Session;
 
+/// What a caller already computed about a module it checks (a module just built): handed
+/// down so that the VIS flow and the navigation data are not made again.
+#[derive(Clone, Copy, Default)]
+pub struct Known<'a> {
+    /// The pairs of LYT rooms (indices) a line may join.
+    pub vis_pairs: Option<&'a [(usize, usize)]>,
+    /// The navigation data of the module's ground, without blockers or radius.
+    pub nav: Option<&'a AreaNav>,
+}
+
 /// Whether a path found while walking a folder is one `check` looks at.
 /// BIFs are left out of folder walks (a game's are gigabytes; name one to check it), and so are
 /// PNGs (no game format: kits keep their minimaps as PNG; name one to check it).
@@ -180,7 +190,9 @@ pub fn check_paths_with(
     let capsule_units: Vec<Result<Option<AreaUnit>, Error>> = pool.install(|| {
         capsule_areas
             .par_iter()
-            .map(|(c, area)| check_capsule_area(c, game.as_ref(), area.as_deref()))
+            .map(|(c, area)| {
+                check_capsule_area(c, game.as_ref(), area.as_deref(), Known::default())
+            })
             .collect()
     });
     let mut covered_members: std::collections::HashSet<PathBuf> = Default::default();
@@ -268,6 +280,75 @@ pub fn check_paths_with(
     Ok(report)
 }
 
+/// `check` of a capsule held in memory, as `check` takes a capsule file: its own tables
+/// (`container`: for a capsule that will be written as one), each area in it assembled as a
+/// module (with the session's game behind it), then every other member it reads. Findings are
+/// named by the capsule's path (`OUT.mod/x.wok`; a module built as a folder names its capsule
+/// by the folder, so its findings read `OUT/x.wok`).
+pub fn check_capsule(
+    session: &Session,
+    capsule: &Arc<Capsule>,
+    container: bool,
+    known: Known<'_>,
+) -> Result<Report, Error> {
+    use rayon::prelude::*;
+    let mut report = Report::default();
+    let path = capsule.path().to_path_buf();
+    if container {
+        report.files_checked += 1;
+        report.findings.extend(
+            check_data(&path, capsule.bytes())?
+                .into_iter()
+                .map(|finding| FileFinding {
+                    path: path.clone(),
+                    finding,
+                }),
+        );
+    }
+    let game = session.game().cloned();
+    let mut covered: std::collections::HashSet<PathBuf> = Default::default();
+    for area in capsule_area_names(capsule, game.is_some()) {
+        if let Some(unit) = check_capsule_area(capsule, game.as_ref(), area.as_deref(), known)? {
+            report.files_checked += unit.files_checked;
+            covered.extend(unit.covered);
+            report.findings.extend(unit.findings);
+        }
+    }
+    let members: Vec<(usize, PathBuf)> = capsule
+        .members()
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (i, path.join(m.file_name())))
+        .filter(|(i, p)| !covered.contains(p) && member_checkable(p, capsule.data(*i)))
+        .collect();
+    let results: Vec<(PathBuf, Result<Vec<Finding>, Error>)> = members
+        .par_iter()
+        .map(|(i, p)| {
+            let data = capsule.data(*i);
+            let r = if Format::detect(p, data) == Some(Format::Mdl) {
+                let mdx = capsule
+                    .find(&capsule.members()[*i].resref.name(), "mdx")
+                    .map(|j| capsule.data(j));
+                check_model_data(p, data, mdx)
+            } else {
+                check_data(p, data)
+            };
+            (p.clone(), r)
+        })
+        .collect();
+    for (p, r) in results {
+        report.files_checked += 1;
+        report
+            .findings
+            .extend(r?.into_iter().map(|finding| FileFinding {
+                path: p.clone(),
+                finding,
+            }));
+    }
+    report.findings.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(report)
+}
+
 /// One unit of the file stage: a file (or member path) read and checked, or a member of an
 /// opened capsule.
 enum Task {
@@ -341,20 +422,25 @@ fn check_capsule_area(
     c: &Arc<Capsule>,
     game: Option<&Arc<dyn Resources>>,
     area: Option<&str>,
+    known: Known<'_>,
 ) -> Result<Option<AreaUnit>, Error> {
     let mut search = areakit_area::install::SearchPath::new();
     search.push(c.path().display().to_string(), Box::new(c.clone()));
     if let Some(g) = game {
         search.push("game", Box::new(g.clone()));
     }
-    check_assembled(&search, area)
+    check_assembled(&search, area, known)
 }
 
 /// Checks the area `area` of `res` (`None`: the entry area of its `module.ifo`) as a module,
 /// with its path graph from `res`. `Ok(None)` when there is nothing to assemble: a layout that
 /// does not decode (reported by the LYT's own check), an entry area whose layout is found
 /// nowhere, an IFO naming no area.
-fn check_assembled(res: &dyn Resources, area: Option<&str>) -> Result<Option<AreaUnit>, Error> {
+fn check_assembled(
+    res: &dyn Resources,
+    area: Option<&str>,
+    known: Known<'_>,
+) -> Result<Option<AreaUnit>, Error> {
     use areakit_area::area::AreaError;
     use areakit_area::module::ModuleError;
     let module = match Module::assemble(res, area) {
@@ -368,30 +454,48 @@ fn check_assembled(res: &dyn Resources, area: Option<&str>) -> Result<Option<Are
         .get(&module.area.resref, "pth")
         .map_err(|e| Error::io(&module.area.lyt_path, e))?
         .map(|r| (PathBuf::from(r.origin), r.data));
-    Ok(Some(module_unit(&module, pth, res)))
+    Ok(Some(module_unit(&module, pth, res, known)))
 }
 
 /// Each room's model (`<room>.mdl` with its `.mdx`, from `res`) against the room's WOK:
 /// `model-walkmesh-mismatch` where the model's walkmesh, placed at the room's LYT position,
-/// and the WOK differ. Rooms without a model or a WOK give nothing; a model that does not
-/// decode gives an `invalid-file` finding under its own name. With the models loaded once, the
-/// area's VIS is checked against their sight lines (`vis-missing-pair`, `vis-excess-pair`:
-/// [`crate::visibility::vis_findings`]).
+/// and the WOK differ; and the model's own checks with their positions in area space
+/// ([`areakit_area::models::placed_findings`]). Rooms without a model give nothing; a model
+/// that does not decode gives an `invalid-file` finding under its own name. With the models
+/// loaded once, the area's VIS is checked against their sight lines (`vis-missing-pair`,
+/// `vis-excess-pair`: [`crate::visibility::vis_findings`]).
 pub fn room_model_findings(module: &Module, res: &dyn Resources) -> Vec<Finding> {
+    room_models_checked(module, res, None).0
+}
+
+/// [`room_model_findings`], and where the models it checked came from (their files are covered:
+/// not checked again on their own, where their positions would be in model space).
+fn room_models_checked(
+    module: &Module,
+    res: &dyn Resources,
+    vis_pairs: Option<&[(usize, usize)]>,
+) -> (Vec<Finding>, Vec<String>) {
     let mut out = Vec::new();
+    let mut covered = Vec::new();
     let models = crate::rooms::room_models(module, res);
     for rm in &models {
         let room = &module.area.rooms[rm.room];
-        let Some(wok) = &room.wok else { continue };
         let model = match &rm.model {
             Ok(m) => m,
             Err(e) => {
                 let mut f = decode_finding(e);
                 f.place = f.place.file(rm.origin.clone());
                 out.push(f);
+                covered.push(rm.origin.clone());
                 continue;
             }
         };
+        covered.push(rm.origin.clone());
+        for mut f in areakit_area::models::placed_findings(model, rm.position) {
+            f.place = f.place.file(rm.origin.clone()).room(rm.name.clone());
+            out.push(f);
+        }
+        let Some(wok) = &room.wok else { continue };
         for mut f in areakit_area::models::walkmesh_mismatch(model, wok, &rm.name, rm.position) {
             // A WOK face is filed under the WOK, a model face (named by its node) under the model.
             let under = match (&room.wok_path, &f.place.item, f.place.face) {
@@ -402,8 +506,8 @@ pub fn room_model_findings(module: &Module, res: &dyn Resources) -> Vec<Finding>
             out.push(f);
         }
     }
-    out.extend(crate::visibility::vis_findings(module, &models));
-    out
+    out.extend(crate::visibility::vis_findings(module, &models, vis_pairs));
+    (out, covered)
 }
 
 /// The check of an assembled module: the findings of [`module_findings`] and of its
@@ -413,6 +517,7 @@ pub(crate) fn module_unit(
     module: &areakit_area::module::Module,
     pth: Option<(PathBuf, Vec<u8>)>,
     res: &dyn Resources,
+    known: Known<'_>,
 ) -> AreaUnit {
     let area = &module.area;
     let mut unit = AreaUnit {
@@ -424,8 +529,11 @@ pub(crate) fn module_unit(
         unit.covered.push(v.clone());
         unit.files_checked += 1;
     }
-    let (mut findings, nav) = module_findings(module);
-    findings.extend(room_model_findings(module, res));
+    let (mut findings, nav) = module_findings_with(module, known.nav);
+    let (model_findings, models) = room_models_checked(module, res, known.vis_pairs);
+    findings.extend(model_findings);
+    unit.files_checked += models.len();
+    unit.covered.extend(models.into_iter().map(PathBuf::from));
     findings.extend(crate::minimap::minimap_findings(module, res));
     if let Some((pth_path, data)) = pth {
         // The path graph is checked on the bare ground: the module's navigation data when it
@@ -472,7 +580,7 @@ fn check_area(session: &Session, lyt_path: &Path) -> Result<Option<AreaUnit>, Er
         // A LYT member of a capsule (`x.mod/a.lyt`) or, with a game, a LYT resource: the
         // module is assembled from the capsule (then the game) or the game.
         return match crate::input::named_module(session, Some(lyt_path))? {
-            Some((res, area)) => check_assembled(&res, area.as_deref()),
+            Some((res, area)) => check_assembled(&res, area.as_deref(), Known::default()),
             None => Ok(None),
         };
     }
@@ -494,7 +602,7 @@ fn check_area(session: &Session, lyt_path: &Path) -> Result<Option<AreaUnit>, Er
             };
             let res = areakit_area::resources::FolderResources::open(&module.area.dir)
                 .map_err(|e| Error::io(&module.area.dir, e))?;
-            Ok(Some(module_unit(&module, pth, &res)))
+            Ok(Some(module_unit(&module, pth, &res, Known::default())))
         }
         Err(areakit_area::area::AreaError::Lyt { .. }) => Ok(None),
         Err(areakit_area::area::AreaError::Io { path, source }) => Err(Error::io(&path, source)),
@@ -604,8 +712,24 @@ pub fn validate(doc: &Document) -> Vec<Finding> {
 /// with the navigation data they share, built once (`None` when it cannot be built: then
 /// neither the navigation nor the module's ground checks run).
 pub fn module_findings(module: &Module) -> (Vec<Finding>, Option<AreaNav>) {
+    module_findings_with(module, None)
+}
+
+/// [`module_findings`], with the navigation data of the module's bare ground when the caller
+/// has it: used when the module places no blocking object and reads its walkability from
+/// the default surface table (else the data is built here, as it must be).
+fn module_findings_with(
+    module: &Module,
+    ground: Option<&AreaNav>,
+) -> (Vec<Finding>, Option<AreaNav>) {
     let mut out = areakit_area::area::check(&module.area);
-    match module.nav() {
+    let bare =
+        !module.objects.iter().any(|o| o.walkmesh.is_some()) && module.surface_materials.is_none();
+    let nav = match ground {
+        Some(g) if bare => Ok(g.clone()),
+        _ => module.nav(),
+    };
+    match nav {
         Ok(nav) => {
             out.extend(areakit_area::navigation::nav_findings_of(
                 &nav,
@@ -632,7 +756,7 @@ pub fn check_module(res: &dyn Resources, area: Option<&str>) -> Result<Report, E
         .get(resref, "pth")
         .map_err(|e| Error::io(Path::new(&format!("{resref}.pth")), e))?
         .map(|r| (PathBuf::from(r.origin), r.data));
-    let unit = module_unit(&module, pth, res);
+    let unit = module_unit(&module, pth, res, Known::default());
     let mut report = Report {
         files_checked: unit.files_checked
             + usize::from(module.ifo.is_some())

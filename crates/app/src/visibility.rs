@@ -151,8 +151,14 @@ pub fn compute(
 
 /// The VIS findings of an area whose room models are `models` (as [`crate::rooms::room_models`]
 /// loaded them): `vis-missing-pair` and `vis-excess-pair` against the area's VIS, filed under
-/// the VIS. Nothing when the area has no VIS or no room model decodes.
-pub fn vis_findings(module: &Module, models: &[RoomModel]) -> Vec<Finding> {
+/// the VIS. Nothing when the area has no VIS or no room model decodes. `known`: the pairs of
+/// rooms (LYT indices) a line may join, when the caller has them (a module just built:
+/// [`visgen::conservative_pairs`] is not run again).
+pub fn vis_findings(
+    module: &Module,
+    models: &[RoomModel],
+    known: Option<&[(usize, usize)]>,
+) -> Vec<Finding> {
     let area = &module.area;
     let Some(vis) = &area.vis else {
         return Vec::new();
@@ -172,7 +178,7 @@ pub fn vis_findings(module: &Module, models: &[RoomModel]) -> Vec<Finding> {
         target_spacing: spacing,
         ..VisOptions::default()
     };
-    visgen::vis_findings(&rooms, &room_links(module), vis, &opts)
+    visgen::vis_findings(&rooms, &room_links(module), vis, &opts, known)
         .into_iter()
         .map(|mut f| {
             f.place = f.place.file(file.clone());

@@ -11,28 +11,24 @@ pub mod kit;
 pub mod layout;
 pub mod load;
 pub mod records;
+pub mod stages;
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use areakit_formats::bwm::{self, Bwm};
-use areakit_formats::gff::{self, Gff};
-use areakit_formats::lyt::{self, DoorHook, Lyt};
-use areakit_formats::mdl::{self, Game, Model, Name};
-use areakit_formats::vis::Vis;
+use areakit_formats::bwm::Bwm;
+use areakit_formats::gff::Gff;
+use areakit_formats::mdl::{Game, Model, Name};
 use areakit_geometry::transform::{Axis, Transform};
 use serde::Serialize;
 
 pub use layout::{
     Connection, Layout, LayoutKind, LayoutRoom, Placement, Position, RoomSource, TargetGame,
 };
+pub use stages::{BuildFacts, Stage, build_with};
 
-use crate::area::{Area, AreaRoom};
-use crate::minimap::{self, MinimapRoom, PlacedImage, RoomImage};
-use crate::navigation::{AreaNav, NavOptions, NavSource, PathMode, PathPoint};
-use crate::relink::{self, RelinkOptions};
-use crate::visgen::{self, VisOptions, VisRoom};
+use crate::minimap::RoomImage;
 
 /// Why a module could not be built.
 #[derive(Debug)]
@@ -306,17 +302,20 @@ pub struct BuildReport {
     pub warnings: Vec<String>,
 }
 
-/// A built module: its files (in a stable order) and the report.
+/// A built module: its files (in a stable order), the report, and what its check need not
+/// compute again.
 #[derive(Debug, Clone)]
 pub struct Built {
     /// The files.
     pub files: Vec<ModuleFile>,
     /// The report.
     pub report: BuildReport,
+    /// The VIS pairs and the navigation data the build made.
+    pub facts: BuildFacts,
 }
 
 /// A connection found: (room a, hook a, room b, hook b, explicit).
-type Joint = (usize, usize, usize, usize, bool);
+pub(crate) type Joint = (usize, usize, usize, usize, bool);
 
 /// How far below the hook plan tolerance two hook heights may differ (metres).
 const HOOK_HEIGHT_TOLERANCE: f32 = 0.5;
@@ -328,13 +327,6 @@ const OVERLAP_LIMIT_M2: f32 = 1.0;
 /// Walkable ground of two rooms this far apart in height overlaps as floors stacked, not as
 /// rooms in each other.
 const STACKED_HEIGHT: f32 = 2.5;
-
-/// The VIS sample spacing of a build (metres): finer than `vis generate`'s default (1.5 m,
-/// chosen for 50-room areas in 5 s), because a module of kit rooms is small and its corridors
-/// line doorways up — on the 7-room hiddenbek example, 1.5 m finds 17 of the 21 pairs that the
-/// union of five spacings from 1.5 m to 0.35 m finds, 0.5 m all 21 (`docs/build.md`). The
-/// finest spacing `check` samples a small area with ([`visgen::check_spacing`]).
-pub const BUILD_VIS_SPACING: f32 = visgen::CHECK_SPACINGS[0];
 
 /// Checks a module resref: lower-case letters, digits and `_`, and short enough that
 /// `lbl_map<module>` (the minimap) fits a 16-character resref.
@@ -431,7 +423,7 @@ pub fn placements(input: &BuildInput) -> Result<Vec<Placement>, BuildError> {
     Ok(out)
 }
 
-fn steps_of(p: &Placement, translate: bool) -> Vec<Transform> {
+pub(crate) fn steps_of(p: &Placement, translate: bool) -> Vec<Transform> {
     let mut steps = Vec::with_capacity(4);
     if p.flip_x {
         steps.push(Transform::Mirror(Axis::X));
@@ -456,7 +448,7 @@ fn angle_gap(a: f32, b: f32) -> f32 {
 /// Finds the connections: explicit ones, then hooks of different rooms that meet (plan
 /// distance within the tolerance, heights within 0.5 m, facing each other within 2°). A hook
 /// joins at most one other (the nearest). Warnings for hooks that meet without facing.
-fn connect(
+pub(crate) fn connect(
     input: &BuildInput,
     places: &[Placement],
     warnings: &mut Vec<String>,
@@ -544,7 +536,7 @@ fn dist(a: [f32; 3], b: [f32; 3]) -> f32 {
 }
 
 /// The walkable triangles of a walkmesh (area space).
-fn walkable_triangles(w: &Bwm) -> impl Iterator<Item = [[f32; 3]; 3]> + '_ {
+pub(crate) fn walkable_triangles(w: &Bwm) -> impl Iterator<Item = [[f32; 3]; 3]> + '_ {
     w.faces
         .iter()
         .filter(|f| f.material.is_walkable())
@@ -556,7 +548,7 @@ fn walkable_triangles(w: &Bwm) -> impl Iterator<Item = [[f32; 3]; 3]> + '_ {
 
 /// Rooms whose walkable ground overlaps in plan (more than 1 m² at heights within 2.5 m):
 /// an error naming both.
-fn check_overlaps(rooms: &[(String, &Bwm)]) -> Result<(), BuildError> {
+pub(crate) fn check_overlaps(rooms: &[(String, &Bwm)]) -> Result<(), BuildError> {
     // cell → (room, height) of the first room whose walkable ground covers the cell centre.
     let mut cells: HashMap<(i32, i32), Vec<(usize, f32)>> = HashMap::new();
     let mut overlap: BTreeMap<(usize, usize), usize> = BTreeMap::new();
@@ -684,7 +676,7 @@ fn seg_dist(p: [f32; 2], a: [f32; 2], b: [f32; 2]) -> f32 {
 
 /// Renames a model (geometry name, the root node, nodes and animation roots named after it)
 /// and, per `lightmaps`, its meshes' lightmap textures.
-fn rename_model(m: &mut Model, new: &str, lightmaps: &HashMap<String, String>) {
+pub(crate) fn rename_model(m: &mut Model, new: &str, lightmaps: &HashMap<String, String>) {
     let old = m.geometry.name.as_string();
     m.geometry.name = Name::new(new);
     let root_index = m.nodes.first().map(|n| n.name_index as usize);
@@ -723,7 +715,7 @@ fn rename_model(m: &mut Model, new: &str, lightmaps: &HashMap<String, String>) {
 
 /// Moves a model to the other game's layout: function pointers of the model, its
 /// animations and meshes (the writer lays the K2 mesh header out from them).
-fn retarget(m: &mut Model, game: Game) {
+pub(crate) fn retarget(m: &mut Model, game: Game) {
     if m.game == game {
         return;
     }
@@ -741,653 +733,15 @@ fn retarget(m: &mut Model, game: Game) {
     m.clear_source_layout();
 }
 
-fn lyt_orientation(bearing_rad: f32) -> [f32; 4] {
+pub(crate) fn lyt_orientation(bearing_rad: f32) -> [f32; 4] {
     let h = bearing_rad as f64 / 2.0;
     [h.cos() as f32, 0.0, 0.0, h.sin() as f32]
 }
 
-/// Builds the module.
+/// Builds the module (every file in memory, and the report): [`stages::build_with`] with no
+/// one told of the stages.
 pub fn build(input: &BuildInput) -> Result<Built, BuildError> {
-    let layout = &input.layout;
-    let module = layout.module.to_ascii_lowercase();
-    check_module_name(&module)?;
-    let n = layout.rooms.len();
-    if n == 0 {
-        return Err(BuildError::Layout("the layout has no room".into()));
-    }
-    if input.room_components.len() != n
-        || input
-            .room_components
-            .iter()
-            .any(|&c| c >= input.components.len())
-    {
-        return Err(BuildError::Layout(
-            "every layout room needs its component".into(),
-        ));
-    }
-    let comp = |i: usize| &input.components[input.room_components[i]];
-    let mut warnings: Vec<String> = Vec::new();
-    let places = placements(input)?;
-    let names: Vec<String> = (0..n).map(|i| room_name(&module, i, n)).collect();
-    let game = match input.game {
-        TargetGame::K1 => Game::K1,
-        TargetGame::K2 => Game::K2,
-    };
-
-    // Walkmeshes in area space, transitions cleared (relink sets them from geometry).
-    let mut woks: Vec<Bwm> = Vec::with_capacity(n);
-    for (i, place) in places.iter().enumerate() {
-        let c = comp(i);
-        let clear: Vec<(i32, Option<i32>)> = {
-            let mut v: Vec<i32> = c
-                .walkmesh
-                .edges
-                .iter()
-                .map(|e| e.transition)
-                .filter(|&t| t >= 0)
-                .collect();
-            v.sort_unstable();
-            v.dedup();
-            v.into_iter().map(|t| (t, None)).collect()
-        };
-        let w = crate::walkmesh::transform(&c.walkmesh, &steps_of(place, true), &clear).map_err(
-            |e| BuildError::Invalid {
-                what: format!("room {i} ({}) walkmesh", c.label),
-                message: e.to_string(),
-            },
-        )?;
-        if walkable_triangles(&w).next().is_none() {
-            warnings.push(format!(
-                "room {i} ({}): its walkmesh has no walkable face",
-                c.label
-            ));
-        }
-        woks.push(w);
-    }
-    check_overlaps(
-        &(0..n)
-            .map(|i| (format!("{} {}", names[i], comp(i).label), &woks[i]))
-            .collect::<Vec<_>>(),
-    )?;
-
-    let joints = connect(input, &places, &mut warnings)?;
-    let mut hook_link: Vec<Vec<Option<usize>>> =
-        (0..n).map(|i| vec![None; comp(i).hooks.len()]).collect();
-    for &(a, ha, b, hb, _) in &joints {
-        hook_link[a][ha] = Some(b);
-        hook_link[b][hb] = Some(a);
-    }
-    for (i, hooks) in hook_link.iter().enumerate() {
-        for (h, l) in hooks.iter().enumerate() {
-            if l.is_none() {
-                warnings.push(format!(
-                    "room {i} ({} {}) hook {h} meets no other room's hook: its doorway leads nowhere",
-                    names[i],
-                    comp(i).label
-                ));
-            }
-        }
-    }
-
-    // Room links from geometry, by the code `relink` runs.
-    {
-        let mut refs: Vec<Option<&mut Bwm>> = woks.iter_mut().map(Some).collect();
-        relink::relink(&mut refs, &RelinkOptions::default());
-    }
-    let mut linked: BTreeMap<(usize, usize), usize> = BTreeMap::new();
-    let mut room_links = vec![0usize; n];
-    for (i, w) in woks.iter().enumerate() {
-        for e in &w.edges {
-            if e.transition >= 0 && (e.transition as usize) < n {
-                let j = e.transition as usize;
-                *linked.entry((i.min(j), i.max(j))).or_default() += 1;
-                room_links[i] += 1;
-            }
-        }
-    }
-    for &(a, ha, b, hb, _) in &joints {
-        if !linked.contains_key(&(a.min(b), a.max(b))) {
-            return Err(BuildError::Placement(format!(
-                "rooms {a} ({}) and {b} ({}) connect at hooks {ha} and {hb}, but no walkable edges of their walkmeshes meet there: check the kit's hooks and the rooms' placement",
-                comp(a).label,
-                comp(b).label
-            )));
-        }
-    }
-
-    // Rooms reachable over the connections from room 0.
-    let mut graph: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for &(a, _, b, _, _) in &joints {
-        graph[a].push(b);
-        graph[b].push(a);
-    }
-    let mut connected = vec![false; n];
-    let mut stack = vec![0usize];
-    connected[0] = true;
-    while let Some(r) = stack.pop() {
-        for &o in &graph[r] {
-            if !connected[o] {
-                connected[o] = true;
-                stack.push(o);
-            }
-        }
-    }
-    for (i, c) in connected.iter().enumerate() {
-        if !c {
-            warnings.push(format!(
-                "room {i} ({} {}) is not connected to the entry room: the player cannot walk there",
-                names[i],
-                comp(i).label
-            ));
-        }
-    }
-
-    // Lightmaps the kits supply get module names.
-    let mut lightmap_names: HashMap<String, String> = HashMap::new();
-    let mut files: Vec<ModuleFile> = Vec::new();
-    {
-        let mut stems: Vec<String> = input
-            .supplies
-            .lightmaps
-            .iter()
-            .map(|f| f.resref.to_ascii_lowercase())
-            .collect();
-        stems.sort();
-        stems.dedup();
-        for (k, s) in stems.into_iter().enumerate() {
-            lightmap_names.insert(s, format!("{module}_lm{k}"));
-        }
-        for f in &input.supplies.lightmaps {
-            let to = &lightmap_names[&f.resref.to_ascii_lowercase()];
-            files.push(ModuleFile {
-                resref: to.clone(),
-                ext: f.ext.clone(),
-                data: f.data.clone(),
-            });
-        }
-    }
-
-    // Models: flipped and rotated (the LYT position places them), renamed, for the game.
-    let mut models: Vec<Option<Model>> = Vec::with_capacity(n);
-    for i in 0..n {
-        let c = comp(i);
-        let Some(src) = &c.model else {
-            warnings.push(format!(
-                "room {i} ({}) has no model: the game draws nothing there",
-                c.label
-            ));
-            models.push(None);
-            continue;
-        };
-        let mut m = src.clone();
-        crate::models::transform(&mut m, &steps_of(&places[i], false));
-        rename_model(&mut m, &names[i], &lightmap_names);
-        retarget(&mut m, game);
-        models.push(Some(m));
-    }
-
-    // Doors at the connections: the wider door of the two hooks, at their midpoint.
-    let mut doors = Vec::new();
-    let mut connections = Vec::new();
-    let mut lyt = Lyt::default();
-    for (i, p) in places.iter().enumerate() {
-        lyt.rooms
-            .push(lyt::Placement::new(names[i].clone(), p.position));
-    }
-    // Each connection's doorway: the midpoint of its two hooks (the door and any padding).
-    let doorway: Vec<[f32; 3]> = joints
-        .iter()
-        .map(|&(a, ha, b, hb, _)| {
-            let pa = places[a].point(comp(a).hooks[ha].position);
-            let pb = places[b].point(comp(b).hooks[hb].position);
-            [0, 1, 2].map(|c| (pa[c] + pb[c]) / 2.0)
-        })
-        .collect();
-    for (k, &(a, ha, b, hb, explicit)) in joints.iter().enumerate() {
-        let (hook_a, hook_b) = (comp(a).hooks[ha], comp(b).hooks[hb]);
-        let da = comp(a).doors.get(hook_a.door).and_then(Option::as_ref);
-        let db = comp(b).doors.get(hook_b.door).and_then(Option::as_ref);
-        let (door, room, hook) = match (da, db) {
-            (Some(x), Some(y)) if y.width > x.width => (Some(y), b, hook_b),
-            (Some(x), _) => (Some(x), a, hook_a),
-            (None, y) => (y, b, hook_b),
-        };
-        let at = doorway[k];
-        let bearing = places[room].direction(hook.rotation).to_radians();
-        let resref = format!("{module}_dor{k:02}");
-        if let Some(d) = door {
-            files.push(ModuleFile {
-                resref: resref.clone(),
-                ext: "utd".into(),
-                data: gff::write(&records::rename_utd(&d.utd, &resref))
-                    .map_err(|e| BuildError::Encode(format!("{resref}.utd: {e}")))?,
-            });
-            doors.push(records::DoorSpec {
-                template: resref.clone(),
-                tag: resref.clone(),
-                position: at,
-                bearing,
-                linked: false,
-            });
-            let mut hook = DoorHook::new(names[room].clone(), resref.clone(), at);
-            hook.orientation = lyt_orientation(bearing);
-            lyt.doorhooks.push(hook);
-        } else {
-            warnings.push(format!(
-                "rooms {a} ({}) and {b} ({}) connect, but neither hook's kit holds its door template: the doorway stays open",
-                comp(a).label,
-                comp(b).label
-            ));
-        }
-        connections.push(BuiltConnection {
-            rooms: [a, b],
-            hooks: [ha, hb],
-            door: if door.is_some() {
-                resref
-            } else {
-                String::new()
-            },
-            position: at,
-            explicit,
-        });
-    }
-
-    // Skybox: a room at the origin, seen from everywhere.
-    let mut sky: Option<(String, Model)> = None;
-    if let Some(s) = &layout.skybox {
-        match &input.supplies.skybox {
-            Some(m) => {
-                let name = format!("{module}_sky");
-                let mut m = m.clone();
-                rename_model(&mut m, &name, &lightmap_names);
-                retarget(&mut m, game);
-                lyt.rooms.push(lyt::Placement::new(name.clone(), [0.0; 3]));
-                sky = Some((name, m));
-            }
-            None => warnings.push(format!("skybox {s:?}: no kit supplies it; left out")),
-        }
-    }
-
-    // Doorway padding (Holocron's rule): where two connected doors differ in height (width),
-    // the smaller door's kit pads it with its `top` (`side`) model of the smallest size above
-    // the other door's, turned to the door's bearing, at the door.
-    let mut pads: Vec<(String, Model, [usize; 2])> = Vec::new();
-    for (k, &(a, ha, b, hb, _)) in joints.iter().enumerate() {
-        let (hook_a, hook_b) = (comp(a).hooks[ha], comp(b).hooks[hb]);
-        let (Some(da), Some(db)) = (
-            comp(a).doors.get(hook_a.door).and_then(Option::as_ref),
-            comp(b).doors.get(hook_b.door).and_then(Option::as_ref),
-        ) else {
-            continue;
-        };
-        let at = doorway[k];
-        for (kind, small_a, other) in [
-            (
-                PaddingKind::Top,
-                da.height < db.height,
-                da.height.max(db.height),
-            ),
-            (
-                PaddingKind::Side,
-                da.width < db.width,
-                da.width.max(db.width),
-            ),
-        ] {
-            let differs = match kind {
-                PaddingKind::Top => da.height != db.height,
-                PaddingKind::Side => da.width != db.width,
-            };
-            if !differs {
-                continue;
-            }
-            let (room, hook) = if small_a { (a, hook_a) } else { (b, hook_b) };
-            let Some(kit) = &comp(room).kit else {
-                continue;
-            };
-            let need = (other * 100.0).round() as u32;
-            let Some(p) = input
-                .supplies
-                .padding
-                .iter()
-                .filter(|p| {
-                    p.kind == kind
-                        && p.kit.eq_ignore_ascii_case(kit)
-                        && p.door == hook.door
-                        && p.size_cm > need
-                })
-                .min_by_key(|p| p.size_cm)
-            else {
-                warnings.push(format!(
-                    "rooms {a} and {b}: their doors differ in {}, and kit {kit:?} has no {} padding for door {} above {need} cm: the gap stays open",
-                    if kind == PaddingKind::Top { "height" } else { "width" },
-                    if kind == PaddingKind::Top { "top" } else { "side" },
-                    hook.door
-                ));
-                continue;
-            };
-            let name = format!("{module}_pad{:02}", pads.len());
-            let mut m = p.model.clone();
-            let bearing = places[room].direction(hook.rotation);
-            crate::models::transform(&mut m, &[Transform::RotateZ(bearing as f64)]);
-            rename_model(&mut m, &name, &lightmap_names);
-            retarget(&mut m, game);
-            lyt.rooms.push(lyt::Placement::new(name.clone(), at));
-            pads.push((name, m, [a, b]));
-        }
-    }
-
-    // VIS from geometry; linked rooms always see each other.
-    let vis_rooms: Vec<VisRoom> = (0..n)
-        .map(|i| VisRoom {
-            name: names[i].clone(),
-            walkmesh: Some(&woks[i]),
-            model: models[i].as_ref(),
-            position: places[i].position,
-        })
-        .collect();
-    let links: Vec<(usize, usize)> = linked.keys().copied().collect();
-    let vis_opts = VisOptions {
-        threads: input.threads,
-        eye_spacing: BUILD_VIS_SPACING,
-        target_spacing: BUILD_VIS_SPACING,
-        ..VisOptions::default()
-    };
-    let vis_result = visgen::generate_vis(&vis_rooms, &links, &vis_opts);
-    let mut vis: Vis = vis_result.vis;
-    warnings.extend(vis_result.warnings.iter().cloned());
-    if let Some((sky_name, _)) = &sky {
-        vis.add_room(sky_name);
-        for name in &names {
-            vis.set_visible(name, sky_name, true);
-        }
-    }
-    // A padding model is drawn with its doorway: from the two rooms and every room that sees
-    // either.
-    for (pad, _, [a, b]) in &pads {
-        vis.add_room(pad);
-        for (i, name) in names.iter().enumerate() {
-            let sees = i == *a
-                || i == *b
-                || vis.is_visible(name, &names[*a])
-                || vis.is_visible(name, &names[*b]);
-            if sees {
-                vis.set_visible(name, pad, true);
-                vis.set_visible(pad, name, true);
-            }
-        }
-    }
-
-    // Entry point: on walkable ground in the first room.
-    let entry = match layout.entry {
-        Some(e) => {
-            let q = crate::walkmesh::query_at(&woks[0], e[0], e[1], Some(e[2])).ok();
-            if !q.as_ref().is_some_and(|a| a.walkable) {
-                return Err(BuildError::Placement(format!(
-                    "entry {e:?} is not on walkable ground of room 0 ({})",
-                    comp(0).label
-                )));
-            }
-            e
-        }
-        None => interior_point(&woks[0]).ok_or_else(|| {
-            BuildError::Placement(format!(
-                "room 0 ({}) has no walkable ground for the entry point",
-                comp(0).label
-            ))
-        })?,
-    };
-
-    // Paths from the entry to every connected room, on the module's own ground.
-    let area = Area {
-        dir: PathBuf::new(),
-        resref: module.clone(),
-        lyt_path: PathBuf::from(format!("{module}.lyt")),
-        lyt: lyt.clone(),
-        vis_path: None,
-        vis: Some(vis.clone()),
-        vis_error: None,
-        rooms: (0..n)
-            .map(|i| AreaRoom {
-                name: names[i].clone(),
-                wok_path: None,
-                wok: Some(woks[i].clone()),
-                wok_error: None,
-            })
-            .collect(),
-        unlisted_woks: Vec::new(),
-    };
-    let reached = reach(&area, entry, &woks);
-    for i in 0..n {
-        if connected[i] && !reached[i] {
-            return Err(BuildError::Placement(format!(
-                "room {i} ({} {}) is connected in the layout, but no path from the entry reaches it",
-                names[i],
-                comp(i).label
-            )));
-        }
-    }
-
-    // Minimap and the ARE map block.
-    let placed: Vec<Option<PlacedImage>> = (0..n)
-        .map(|i| {
-            comp(i).image.as_ref().map(|image| PlacedImage {
-                image,
-                position: places[i].position,
-                rotation_deg: places[i].rotation,
-                flip_x: places[i].flip_x,
-                flip_y: places[i].flip_y,
-            })
-        })
-        .collect();
-    let minimap_images = placed.iter().filter(|p| p.is_some()).count();
-    let mm_rooms: Vec<MinimapRoom> = (0..n)
-        .map(|i| MinimapRoom {
-            walkmesh: Some(&woks[i]),
-            image: placed[i],
-        })
-        .collect();
-    let mm_opts = minimap::MinimapOptions {
-        game: match input.game {
-            TargetGame::K1 => minimap::Game::K1,
-            TargetGame::K2 => minimap::Game::K2,
-        },
-        ..minimap::MinimapOptions::default()
-    };
-    let mm = minimap::render_minimap(&mm_rooms, &mm_opts)
-        .map_err(|e| BuildError::Encode(format!("minimap: {e}")))?;
-    let samples = minimap::walkable_samples(&woks.iter().collect::<Vec<_>>(), 0.5, 200_000);
-    let coverage = minimap::coverage_in(mm.game, &mm.map, mm.width, mm.height, &mm.rgba, &samples);
-    files.push(ModuleFile {
-        resref: format!("lbl_map{module}"),
-        ext: "tga".into(),
-        data: areakit_formats::tga::write(
-            &areakit_formats::tga::Tga {
-                width: mm.width,
-                height: mm.height,
-                rgba: mm.rgba.clone(),
-            },
-            areakit_formats::tga::WriteOptions::default(),
-        )
-        .map_err(|e| BuildError::Encode(format!("lbl_map{module}.tga: {e}")))?,
-    });
-
-    // GFF records.
-    let are = records::make_are(&records::AreaSpec {
-        resref: module.clone(),
-        name: layout.name.clone(),
-        lighting: layout.lighting,
-        map: Some(mm.map),
-        rooms: lyt.rooms.iter().map(|r| r.name.clone()).collect(),
-        game: input.game,
-    });
-    let git = records::make_git(&doors, input.game);
-    let ifo = records::make_ifo(&records::ModuleSpec {
-        resref: module.clone(),
-        name: layout.name.clone(),
-        entry,
-        entry_direction: [0.0, 1.0],
-        game: input.game,
-    });
-    let enc_gff =
-        |g: &Gff, what: &str| gff::write(g).map_err(|e| BuildError::Encode(format!("{what}: {e}")));
-    files.push(ModuleFile {
-        resref: module.clone(),
-        ext: "are".into(),
-        data: enc_gff(&are, "ARE")?,
-    });
-    files.push(ModuleFile {
-        resref: module.clone(),
-        ext: "git".into(),
-        data: enc_gff(&git, "GIT")?,
-    });
-    files.push(ModuleFile {
-        resref: "module".into(),
-        ext: "ifo".into(),
-        data: enc_gff(&ifo, "IFO")?,
-    });
-    files.push(ModuleFile {
-        resref: module.clone(),
-        ext: "lyt".into(),
-        data: lyt::write(&lyt).map_err(|e| BuildError::Encode(format!("LYT: {e}")))?,
-    });
-    files.push(ModuleFile {
-        resref: module.clone(),
-        ext: "vis".into(),
-        data: areakit_formats::vis::write(&vis)
-            .map_err(|e| BuildError::Encode(format!("VIS: {e}")))?,
-    });
-    for i in 0..n {
-        files.push(ModuleFile {
-            resref: names[i].clone(),
-            ext: "wok".into(),
-            data: bwm::write(&woks[i])
-                .map_err(|e| BuildError::Encode(format!("{}.wok: {e}", names[i])))?,
-        });
-        if let Some(m) = &models[i] {
-            let (mdl_bytes, mdx_bytes) =
-                mdl::write(m).map_err(|e| BuildError::Encode(format!("{}.mdl: {e}", names[i])))?;
-            files.push(ModuleFile {
-                resref: names[i].clone(),
-                ext: "mdl".into(),
-                data: mdl_bytes,
-            });
-            files.push(ModuleFile {
-                resref: names[i].clone(),
-                ext: "mdx".into(),
-                data: mdx_bytes,
-            });
-        }
-    }
-    let extra_models: Vec<(&String, &Model)> = sky
-        .iter()
-        .map(|(n, m)| (n, m))
-        .chain(pads.iter().map(|(n, m, _)| (n, m)))
-        .collect();
-    for (name, m) in extra_models {
-        let (mdl_bytes, mdx_bytes) =
-            mdl::write(m).map_err(|e| BuildError::Encode(format!("{name}.mdl: {e}")))?;
-        files.push(ModuleFile {
-            resref: name.clone(),
-            ext: "mdl".into(),
-            data: mdl_bytes,
-        });
-        files.push(ModuleFile {
-            resref: name.clone(),
-            ext: "mdx".into(),
-            data: mdx_bytes,
-        });
-    }
-    for f in input.supplies.textures.iter().chain(&input.supplies.always) {
-        if files
-            .iter()
-            .any(|g| g.resref.eq_ignore_ascii_case(&f.resref) && g.ext == f.ext)
-        {
-            warnings.push(format!(
-                "kit file {}.{} has the name of a module file: left out",
-                f.resref, f.ext
-            ));
-            continue;
-        }
-        files.push(ModuleFile {
-            resref: f.resref.to_ascii_lowercase(),
-            ext: f.ext.clone(),
-            data: f.data.clone(),
-        });
-    }
-
-    let rooms = (0..n)
-        .map(|i| BuiltRoom {
-            name: names[i].clone(),
-            source: comp(i).label.clone(),
-            position: places[i].position,
-            rotation: places[i].rotation,
-            flip_x: places[i].flip_x,
-            flip_y: places[i].flip_y,
-            hooks: hook_link[i].clone(),
-            links: room_links[i],
-            reached: reached[i],
-        })
-        .collect();
-    let vis_pairs = vis_pair_count(&vis);
-    Ok(Built {
-        files,
-        report: BuildReport {
-            module,
-            game: input.game,
-            layout: layout.kind,
-            rooms,
-            connections,
-            entry,
-            vis_pairs,
-            linked_pairs: linked.len(),
-            minimap_coverage: coverage,
-            minimap_images,
-            warnings,
-        },
-    })
-}
-
-/// Room pairs a VIS lists (either direction), each once.
-fn vis_pair_count(vis: &Vis) -> usize {
-    let mut pairs = std::collections::BTreeSet::new();
-    for r in &vis.rooms {
-        for o in &r.visible {
-            let (a, b) = (r.name.to_ascii_lowercase(), o.to_ascii_lowercase());
-            if a != b {
-                pairs.insert(if a < b { (a, b) } else { (b, a) });
-            }
-        }
-    }
-    pairs.len()
-}
-
-/// Which rooms a path from `entry` reaches (each room's interior point as the goal).
-fn reach(area: &Area, entry: [f32; 3], woks: &[Bwm]) -> Vec<bool> {
-    let n = woks.len();
-    let source = NavSource::from_area(area);
-    let Ok(nav) = AreaNav::build(&source, &[], &NavOptions::default()) else {
-        return vec![false; n];
-    };
-    let mut searcher = areakit_geometry::nav::Searcher::new();
-    let from = PathPoint {
-        x: entry[0],
-        y: entry[1],
-        z: Some(entry[2]),
-    };
-    (0..n)
-        .map(|i| {
-            let Some(goal) = interior_point(&woks[i]) else {
-                return false;
-            };
-            let to = PathPoint {
-                x: goal[0],
-                y: goal[1],
-                z: Some(goal[2]),
-            };
-            nav.find(&mut searcher, from, to, PathMode::Fast, 0.5)
-                .found()
-        })
-        .collect()
+    build_with(input, &|_| {})
 }
 
 #[cfg(test)]

@@ -215,6 +215,11 @@ impl Capsule {
         self.kind
     }
 
+    /// The whole capsule's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.data
+    }
+
     /// The members in table order.
     pub fn members(&self) -> &[Member] {
         &self.members

@@ -234,6 +234,34 @@ pub fn walkmesh_mismatch(
     out
 }
 
+/// The model's own findings ([`mdl::validate`]) with their positions in area space: a
+/// position a check gives in its node's space (a degenerate face's corner) goes through the
+/// node's world transform and the room's LYT `position`, so the finding points where the face
+/// stands in the area.
+pub fn placed_findings(model: &Model, position: [f32; 3]) -> Vec<Finding> {
+    let world = model.world_transforms();
+    let paths: std::collections::HashMap<String, usize> = (0..model.nodes.len())
+        .map(|i| (model.node_path(i), i))
+        .collect();
+    let at = f64s(position.map(|c| if c.is_finite() { c } else { 0.0 }));
+    mdl::validate(model)
+        .into_iter()
+        .map(|mut f| {
+            let node = f.place.item.as_ref().and_then(|p| paths.get(p)).copied();
+            if let (Some(p), Some(i)) = (f.place.position, node) {
+                let (q, t) = world.get(i).copied().unwrap_or((quat::IDENTITY, [0.0; 3]));
+                let r = qrotate(q, f64s(p));
+                f.place.position = Some(f32s([
+                    r[0] + t[0] + at[0],
+                    r[1] + t[1] + at[1],
+                    r[2] + t[2] + at[2],
+                ]));
+            }
+            f
+        })
+        .collect()
+}
+
 /// Where a room model stands in its WOK's space when no layout says it: the offset between the
 /// lowest corners of the model's walkmesh faces and of the WOK's vertices (zero for kit rooms,
 /// the LYT position for a game area's room). `None` without walkmesh faces or WOK vertices.
@@ -645,4 +673,43 @@ pub fn aabb_of_faces(positions: &[[f32; 3]], faces: &[mdl::Face]) -> Aabb {
 /// Whether `mdl::Model` node `i` is an aabb node (for callers listing walkmesh nodes).
 pub fn is_walkmesh_node(n: &Node) -> bool {
     n.flags & mdl::flags::AABB != 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_model_finding_gives_its_position_in_the_area() {
+        // A degenerate face (two corners the same) in a mesh node moved by (1, 2, 0) under the
+        // root, the room at LYT position (100, 50, 3): the finding points at the area position.
+        let mut m = crate::visgen::trimesh_model(
+            "r",
+            &[
+                [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+                [[0.5, 0.5, 0.0], [0.5, 0.5, 0.0], [0.0, 1.0, 0.0]],
+            ],
+        );
+        m.nodes[1].position = [1.0, 2.0, 0.0];
+        let f: Vec<Finding> = placed_findings(&m, [100.0, 50.0, 3.0])
+            .into_iter()
+            .filter(|f| f.code == "mdl-degenerate-face")
+            .collect();
+        assert_eq!(f.len(), 1, "{f:?}");
+        let p = f[0].place.position.unwrap();
+        assert!(
+            (p[0] - 101.5).abs() < 1e-4 && (p[1] - 52.5).abs() < 1e-4 && (p[2] - 3.0).abs() < 1e-4,
+            "{p:?}"
+        );
+        // Unplaced, the check gives the node's own coordinates.
+        let raw = mdl::validate(&m);
+        let q = raw
+            .iter()
+            .find(|f| f.code == "mdl-degenerate-face")
+            .unwrap()
+            .place
+            .position
+            .unwrap();
+        assert_eq!(q, [0.5, 0.5, 0.0]);
+    }
 }

@@ -392,11 +392,13 @@ fn place_objects(res: &dyn Resources, git: &Loaded<Git>, module: &mut Module) {
     }
     for t in [&placeables, &doors] {
         if t.table.is_none() && t.wanted_by > 0 {
-            findings.push(Finding::warning(
+            // A module relies on the game's tables (they live in its 2da.bif): without the
+            // game, that is what is not known, not a fault of the module.
+            findings.push(Finding::info(
                 "object-appearance-unknown",
                 Place::default().file(&git.origin),
                 format!(
-                    "{}.2da is not among the resources: the model (and walkmesh) of {} object(s) cannot be resolved",
+                    "{}.2da is not among the resources (the game keeps it; give --game to resolve them): the model (and walkmesh) of {} object(s) cannot be resolved",
                     t.name, t.wanted_by
                 ),
             ));

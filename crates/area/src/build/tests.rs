@@ -1,6 +1,7 @@
 //! The builder on hand-made rooms: squares of walkable floor with door hooks.
 
-use areakit_formats::bwm::{Bwm, Face, Material, WalkmeshType};
+use areakit_formats::bwm::{self, Bwm, Face, Material, WalkmeshType};
+use areakit_formats::{gff, lyt, mdl};
 
 use super::layout::{DEFAULT_HOOK_TOLERANCE, Layout, LayoutKind, LayoutRoom};
 use super::*;

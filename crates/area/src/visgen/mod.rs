@@ -24,6 +24,9 @@
 //! see each other, and the result says so in a warning.
 
 pub mod bvh;
+pub mod flow;
+pub mod portals;
+pub mod shell;
 pub mod synthetic;
 #[cfg(test)]
 mod tests;
@@ -58,8 +61,13 @@ pub struct VisOptions {
     /// Height of the eye above the walkable floor, in metres (1.7: a standing character's eyes;
     /// see `docs/vis.md`).
     pub eye_height: f32,
-    /// Without any room model: rooms this many walkmesh links apart or fewer see each other.
-    pub fallback_depth: usize,
+    /// Without any room model, nothing bounds what a room sees, so every room sees every
+    /// other (`None`); `Some(depth)`: rooms this many walkmesh links apart or fewer see each
+    /// other instead (not conservative: a warning says so).
+    pub fallback_depth: Option<usize>,
+    /// Look for sampled sight lines too (at the spacings below) and report which pairs one
+    /// confirms: a refinement, reported as such; it never removes a pair.
+    pub confirm: bool,
     /// Distance between eye points on the floor, in metres.
     pub eye_spacing: f32,
     /// Distance between target points on the drawn surfaces, in metres.
@@ -80,7 +88,8 @@ impl Default for VisOptions {
     fn default() -> Self {
         VisOptions {
             eye_height: DEFAULT_EYE_HEIGHT,
-            fallback_depth: 2,
+            fallback_depth: None,
+            confirm: false,
             eye_spacing: 1.5,
             target_spacing: 1.5,
             max_samples_per_room: 4096,
@@ -142,7 +151,8 @@ pub struct VisResult {
     /// The visibility: one entry per room (LYT order), the rooms it sees in LYT order.
     #[serde(serialize_with = "serialize_vis")]
     pub vis: Vis,
-    /// `sampled sight lines` or `walkmesh room graph`.
+    /// `portals` (with `and sampled sight lines` when they were looked for), `every pair`
+    /// (no room model) or `walkmesh room graph (depth N)`.
     pub method: String,
     /// Rooms (placeholders left out).
     pub rooms: usize,
@@ -150,9 +160,9 @@ pub struct VisResult {
     pub rooms_with_models: usize,
     /// Pairs of rooms that see each other (each pair once; the VIS lists both directions).
     pub pairs: usize,
-    /// Pairs in the VIS that no sampled sight line joins (linked rooms whose openings are
-    /// closed, or every pair of the room-graph fallback): what the VIS gives away.
-    pub pairs_without_sampled_line: usize,
+    /// Pairs in the VIS that no sampled sight line joins, when sight lines were sampled
+    /// ([`VisOptions::confirm`]; else `None`): what the VIS may give away.
+    pub pairs_without_sampled_line: Option<usize>,
     /// Pairs of rooms whose walkmeshes are linked.
     pub linked_pairs: usize,
     /// Eye points over all rooms.
@@ -168,6 +178,19 @@ pub struct VisResult {
     pub cube_rays: u64,
     /// The eye height used, in metres.
     pub eye_height: f32,
+    /// Boundary loops of the rooms' shells.
+    pub shell_loops: usize,
+    /// Openings found in the shells (loops a line can pass out through).
+    pub openings: usize,
+    /// Doorways: two rooms' openings that meet.
+    pub doorways: usize,
+    /// Probe lines cast to tell openings from pockets.
+    pub probes: u64,
+    /// Portal sequences the flows visited.
+    pub portal_steps: usize,
+    /// Pairs a sampled sight line joins that the portals did not give: a shell with an
+    /// opening its probes missed (each is added to the VIS and named in a warning).
+    pub pairs_from_sampling: usize,
     /// What the result cannot promise (rooms without models, the fallback).
     pub warnings: Vec<String>,
 }
@@ -203,7 +226,6 @@ struct Target {
 /// One room's samples.
 #[derive(Debug, Clone, Default)]
 struct RoomSamples {
-    name: String,
     placeholder: bool,
     /// Floor points (before raising them to eye height).
     floor: Vec<Vec3>,
@@ -392,7 +414,6 @@ pub fn prepare(rooms: &[VisRoom<'_>], opts: &VisOptions) -> Prepared {
     for room in rooms {
         let placeholder = room.name == areakit_formats::lyt::PLACEHOLDER_ROOM;
         let mut s = RoomSamples {
-            name: room.name.clone(),
             placeholder,
             ..RoomSamples::default()
         };
@@ -681,6 +702,11 @@ impl VisScene {
     /// a target whose pixel's cone meets one occluder and that lies beyond that occluder's
     /// plane is hidden without a ray; every other target gets its segment tested.
     pub fn sight_lines(&self) -> SightLines {
+        self.sight_lines_for(&|_, _| true)
+    }
+
+    /// [`VisScene::sight_lines`] for the pairs `wanted` names only (either order).
+    pub fn sight_lines_for(&self, wanted: &(dyn Fn(usize, usize) -> bool + Sync)) -> SightLines {
         let n = self.rooms.len();
         let live = |i: usize| !self.rooms[i].placeholder;
         let pair = |a: usize, b: usize| {
@@ -715,6 +741,7 @@ impl VisScene {
                             b != a
                                 && live(b)
                                 && !self.rooms[b].targets.is_empty()
+                                && wanted(a.min(b), a.max(b))
                                 && !seen[pair(a, b)].load(Ordering::Relaxed)
                         })
                         .collect();
@@ -893,9 +920,9 @@ fn vis_of(rooms: &[VisRoom<'_>], pairs: &[(usize, usize)]) -> Vis {
     vis
 }
 
-/// Whether the sampled method applies: some room has a model, and there are not too many rooms.
-fn sampled_method(rooms: &[VisRoom<'_>]) -> bool {
-    rooms.iter().any(|r| r.model.is_some()) && rooms.len() <= MAX_ROOMS
+/// Whether any room has a model (else nothing bounds what a room sees).
+fn any_model(rooms: &[VisRoom<'_>]) -> bool {
+    rooms.iter().any(|r| r.model.is_some())
 }
 
 /// The sight lines between the rooms (the three phases in a row).
@@ -905,9 +932,50 @@ pub fn sight_lines(rooms: &[VisRoom<'_>], opts: &VisOptions) -> (VisScene, Sight
     (scene, lines)
 }
 
-/// Generates the area's VIS: rooms see each other when a sight line joins them or their
-/// walkmeshes are linked (`links`: pairs of room indices, either order); without any room
-/// model, when they are at most [`VisOptions::fallback_depth`] links apart.
+/// The pairs `(a, b)`, `a < b`, of live rooms that may see each other: with a room model,
+/// those a line may join through the rooms' openings ([`portals::portal_vis`]) and those whose
+/// walkmeshes are linked; without any, every pair (or with [`VisOptions::fallback_depth`], the
+/// room graph). Also what the portal method found, when it ran.
+pub fn conservative_pairs(
+    rooms: &[VisRoom<'_>],
+    links: &[(usize, usize)],
+    opts: &VisOptions,
+) -> (Vec<(usize, usize)>, Option<portals::PortalVis>) {
+    let n = rooms.len();
+    let live = |i: usize| rooms[i].name != areakit_formats::lyt::PLACEHOLDER_ROOM;
+    let mut pairs: Vec<(usize, usize)> = link_pairs(links, n)
+        .into_iter()
+        .filter(|&(a, b)| live(a) && live(b))
+        .collect();
+    let found = if any_model(rooms) {
+        let p = portals::portal_vis(rooms, opts);
+        pairs.extend(p.pairs.iter().copied());
+        Some(p)
+    } else {
+        match opts.fallback_depth {
+            Some(depth) => pairs.extend(graph_pairs(links, n, depth)),
+            None => {
+                for a in 0..n {
+                    pairs.extend((a + 1..n).map(|b| (a, b)));
+                }
+            }
+        }
+        None
+    };
+    pairs.retain(|&(a, b)| live(a) && live(b));
+    pairs.sort_unstable();
+    pairs.dedup();
+    (pairs, found)
+}
+
+/// Generates the area's VIS: rooms see each other when a line may join them through their
+/// openings ([`portals`]: the shells' openings, the cells and portals they make, the flow of
+/// lines through them) or their walkmeshes are linked (`links`: pairs of room indices, either
+/// order). No sample spacing enters it. Without any room model, every room sees every other
+/// (or, with [`VisOptions::fallback_depth`], the rooms that many links apart). With
+/// [`VisOptions::confirm`], sampled sight lines are looked for too, as a refinement: the pairs
+/// none joins are counted, and a pair one joins that the portals did not give is added (and
+/// named in a warning: a shell with an opening its probes missed).
 pub fn generate_vis(
     rooms: &[VisRoom<'_>],
     links: &[(usize, usize)],
@@ -918,13 +986,14 @@ pub fn generate_vis(
         .into_iter()
         .filter(|&(a, b)| live(a) && live(b))
         .collect();
+    let (mut pairs, found) = conservative_pairs(rooms, links, opts);
     let mut result = VisResult {
         vis: Vis::default(),
         method: String::new(),
         rooms: (0..rooms.len()).filter(|&i| live(i)).count(),
         rooms_with_models: rooms.iter().filter(|r| r.model.is_some()).count(),
         pairs: 0,
-        pairs_without_sampled_line: 0,
+        pairs_without_sampled_line: None,
         linked_pairs: linked.len(),
         eye_points: 0,
         target_points: 0,
@@ -932,77 +1001,103 @@ pub fn generate_vis(
         rays: 0,
         cube_rays: 0,
         eye_height: opts.eye_height,
+        shell_loops: 0,
+        openings: 0,
+        doorways: 0,
+        probes: 0,
+        portal_steps: 0,
+        pairs_from_sampling: 0,
         warnings: Vec::new(),
     };
-    if !sampled_method(rooms) {
-        let why = if rooms.len() > MAX_ROOMS {
-            format!("{} rooms (over {MAX_ROOMS})", rooms.len())
-        } else {
-            "no room models".to_string()
+    let Some(p) = found else {
+        result.method = match opts.fallback_depth {
+            Some(depth) => {
+                result.warnings.push(format!(
+                    "no room models: visibility is taken from the walkmesh room graph (rooms at \
+                     most {depth} link(s) apart see each other), not from geometry: rooms \
+                     farther apart that do see each other will pop in"
+                ));
+                format!("walkmesh room graph (depth {depth})")
+            }
+            None => {
+                result.warnings.push(
+                    "no room models: nothing bounds what a room sees, so every room sees every \
+                     other (give the rooms' models, or --depth for the walkmesh room graph)"
+                        .to_string(),
+                );
+                "every pair".to_string()
+            }
         };
-        result.method = format!("walkmesh room graph (depth {})", opts.fallback_depth);
-        result.warnings.push(format!(
-            "{why}: visibility is not measured by sight lines but taken from the walkmesh room \
-             graph: rooms at most {} link(s) apart see each other; rooms farther apart that do \
-             see each other will pop in, and rooms within that depth behind walls are drawn \
-             for nothing",
-            opts.fallback_depth
-        ));
-        let pairs: Vec<(usize, usize)> = graph_pairs(links, rooms.len(), opts.fallback_depth)
-            .into_iter()
-            .filter(|&(a, b)| live(a) && live(b))
-            .collect();
         result.pairs = pairs.len();
-        result.pairs_without_sampled_line = pairs.len();
         result.vis = vis_of(rooms, &pairs);
         return result;
-    }
-    let without: Vec<&str> = rooms
-        .iter()
-        .enumerate()
-        .filter(|&(i, r)| live(i) && r.model.is_none())
-        .map(|(_, r)| r.name.as_str())
-        .collect();
-    if !without.is_empty() {
+    };
+    let names =
+        |list: &[usize]| -> Vec<&str> { list.iter().map(|&i| rooms[i].name.as_str()).collect() };
+    if !p.outside.is_empty() {
         result.warnings.push(format!(
-            "{} room(s) without a model ({}): their walls hide nothing, their floors are what \
-             is looked at",
-            without.len(),
-            list_names(&without)
+            "{} room(s) without a model or anything opaque ({}): they have no walls, so they \
+             see and are seen through every opening of the other rooms",
+            p.outside.len(),
+            list_names(&names(&p.outside))
         ));
     }
-    let (scene, lines) = sight_lines(rooms, opts);
-    let floorless: Vec<&str> = scene
-        .rooms
-        .iter()
-        .filter(|r| !r.placeholder && r.eyes.is_empty())
-        .map(|r| r.name.as_str())
-        .collect();
-    if !floorless.is_empty() {
+    if !p.over_budget.is_empty() {
         result.warnings.push(format!(
-            "{} room(s) without a walkable floor ({}): nothing is seen from them, they are only \
-             seen",
-            floorless.len(),
-            list_names(&floorless)
+            "{} room(s) ({}) open onto more portal sequences than are followed ({}): they are \
+             taken to see every room the portals connect",
+            p.over_budget.len(),
+            list_names(&names(&p.over_budget)),
+            portals_budget()
         ));
     }
-    result.method = "sampled sight lines".to_string();
-    result.eye_points = scene.eye_count();
-    result.target_points = scene.target_count();
-    result.occluder_triangles = scene.occluder_count();
-    result.rays = lines.rays;
-    result.cube_rays = lines.cube_rays;
-    let mut pairs: Vec<(usize, usize)> = lines.seen.iter().map(|(k, _)| *k).collect();
-    pairs.extend(linked.iter().copied());
-    pairs.sort_unstable();
-    pairs.dedup();
+    result.method = "portals".to_string();
+    result.shell_loops = p.loops;
+    result.openings = p.openings;
+    result.doorways = p.doorways;
+    result.probes = p.probes;
+    result.portal_steps = p.steps;
+    if opts.confirm {
+        result.method.push_str(" and sampled sight lines");
+        let (scene, lines) = sight_lines(rooms, opts);
+        result.eye_points = scene.eye_count();
+        result.target_points = scene.target_count();
+        result.occluder_triangles = scene.occluder_count();
+        result.rays = lines.rays;
+        result.cube_rays = lines.cube_rays;
+        let missed: Vec<&((usize, usize), Witness)> = lines
+            .seen
+            .iter()
+            .filter(|(k, _)| pairs.binary_search(k).is_err())
+            .collect();
+        for ((a, b), w) in &missed {
+            result.warnings.push(format!(
+                "a sampled sight line joins `{}` and `{}` (from {} to {}) where no opening was \
+                 found: added; the shell has an opening its probes missed",
+                rooms[*a].name,
+                rooms[*b].name,
+                fmt_point(w.eye),
+                fmt_point(w.target)
+            ));
+        }
+        result.pairs_from_sampling = missed.len();
+        pairs.extend(missed.iter().map(|(k, _)| *k));
+        pairs.sort_unstable();
+        pairs.dedup();
+        result.pairs_without_sampled_line = Some(
+            pairs
+                .iter()
+                .filter(|&&(a, b)| lines.between(a, b).is_none())
+                .count(),
+        );
+    }
     result.pairs = pairs.len();
-    result.pairs_without_sampled_line = linked
-        .iter()
-        .filter(|&&(a, b)| lines.between(a, b).is_none())
-        .count();
     result.vis = vis_of(rooms, &pairs);
     result
+}
+
+fn portals_budget() -> usize {
+    flow::FLOW_BUDGET
 }
 
 /// The first few names, then a count.
@@ -1021,78 +1116,112 @@ fn fmt_point(p: [f32; 3]) -> String {
     format!("({:.2}, {:.2}, {:.2})", p[0], p[1], p[2])
 }
 
-/// Checks `vis` against the sight lines of the rooms (only when some room has a model:
-/// otherwise nothing is measured and nothing is reported):
-/// - `vis-missing-pair` (warning): a sight line joins two rooms but the VIS does not list one
+/// Checks `vis` against the rooms' geometry (only when some room has a model: otherwise
+/// nothing is measured and nothing is reported):
+/// - `vis-missing-pair` (warning): a sampled sight line joins two rooms (looked for only
+///   between rooms a line may join through their openings) but the VIS does not list one
 ///   under the other (in one direction or both): the unlisted room pops in;
-/// - `vis-excess-pair` (info): the VIS lists a room under another that no sight line joins and
-///   whose walkmesh is not linked to it: it is drawn for nothing.
+/// - `vis-excess-pair` (info): the VIS lists a room under another that no line can reach
+///   through the openings ([`conservative_pairs`]) and whose walkmesh is not linked to it: it
+///   is drawn for nothing.
 ///
-/// Findings name the room (`place.room`) and, for a missing pair, the eye point of the sight
-/// line (`place.position`); the caller names the file.
+/// `known`: the conservative pairs when the caller has them (a module just built), else they
+/// are computed. Findings name the room (`place.room`) and, for a missing pair, the eye point
+/// of the sight line (`place.position`); the caller names the file.
 pub fn vis_findings(
     rooms: &[VisRoom<'_>],
     links: &[(usize, usize)],
     vis: &Vis,
     opts: &VisOptions,
+    known: Option<&[(usize, usize)]>,
 ) -> Vec<Finding> {
-    if !sampled_method(rooms) {
+    if !any_model(rooms) {
         return Vec::new();
     }
-    let (_, lines) = sight_lines(rooms, opts);
-    let linked = link_pairs(links, rooms.len());
+    let computed;
+    let pairs: &[(usize, usize)] = match known {
+        Some(k) => k,
+        None => {
+            computed = conservative_pairs(rooms, links, opts).0;
+            &computed
+        }
+    };
+    let n = rooms.len();
+    let skip = |a: usize, b: usize| {
+        let (na, nb) = (&rooms[a].name, &rooms[b].name);
+        na == areakit_formats::lyt::PLACEHOLDER_ROOM
+            || nb == areakit_formats::lyt::PLACEHOLDER_ROOM
+            || na.eq_ignore_ascii_case(nb)
+    };
+    let listed = |a: usize, b: usize| {
+        (
+            vis.is_visible(&rooms[a].name, &rooms[b].name),
+            vis.is_visible(&rooms[b].name, &rooms[a].name),
+        )
+    };
+    // Sight lines are looked for only where they could pop in: pairs a line may join that
+    // the VIS does not list both ways.
+    let candidates: Vec<(usize, usize)> = pairs
+        .iter()
+        .copied()
+        .filter(|&(a, b)| !skip(a, b) && listed(a, b) != (true, true))
+        .collect();
+    let lines = if candidates.is_empty() {
+        SightLines::default()
+    } else {
+        let scene = prepare(rooms, opts).build();
+        scene.sight_lines_for(&|a, b| candidates.binary_search(&(a, b)).is_ok())
+    };
+    let linked = link_pairs(links, n);
     let mut missing = Vec::new();
     let mut excess = Vec::new();
-    let n = rooms.len();
     for a in 0..n {
         for b in a + 1..n {
-            let (na, nb) = (&rooms[a].name, &rooms[b].name);
-            if na == areakit_formats::lyt::PLACEHOLDER_ROOM
-                || nb == areakit_formats::lyt::PLACEHOLDER_ROOM
-                || na.eq_ignore_ascii_case(nb)
-            {
+            if skip(a, b) {
                 continue;
             }
-            let (ab, ba) = (vis.is_visible(na, nb), vis.is_visible(nb, na));
-            match lines.between(a, b) {
-                Some(w) if !(ab && ba) => {
-                    let (from, to) = if w.from == a { (na, nb) } else { (nb, na) };
-                    let lacks = match (ab, ba) {
-                        (false, false) => {
-                            format!("lists neither `{nb}` under `{na}` nor `{na}` under `{nb}`")
-                        }
-                        (false, true) => format!("does not list `{nb}` under `{na}`"),
-                        _ => format!("does not list `{na}` under `{nb}`"),
-                    };
-                    missing.push(Finding::warning(
-                        "vis-missing-pair",
-                        Place::default().room(from.clone()).position(w.eye),
-                        format!(
-                            "`{from}` sees `{to}` (a sight line from {} to {}), but the VIS \
-                             {lacks}: the room pops in",
-                            fmt_point(w.eye),
-                            fmt_point(w.target)
-                        ),
-                    ));
-                }
-                None if (ab || ba) && linked.binary_search(&(a, b)).is_err() => {
-                    let listed = match (ab, ba) {
-                        (true, true) => format!("`{nb}` under `{na}` and `{na}` under `{nb}`"),
-                        (true, false) => format!("`{nb}` under `{na}`"),
-                        _ => format!("`{na}` under `{nb}`"),
-                    };
-                    let room = if ab { na } else { nb };
-                    excess.push(Finding::info(
-                        "vis-excess-pair",
-                        Place::default().room(room.clone()),
-                        format!(
-                            "the VIS lists {listed}, but no sampled sight line joins the two \
-                             rooms and their walkmeshes are not linked: drawing it costs and \
-                             shows nothing"
-                        ),
-                    ));
-                }
-                _ => {}
+            let (na, nb) = (&rooms[a].name, &rooms[b].name);
+            let (ab, ba) = listed(a, b);
+            if let Some(w) = lines.between(a, b)
+                && !(ab && ba)
+            {
+                let (from, to) = if w.from == a { (na, nb) } else { (nb, na) };
+                let lacks = match (ab, ba) {
+                    (false, false) => {
+                        format!("lists neither `{nb}` under `{na}` nor `{na}` under `{nb}`")
+                    }
+                    (false, true) => format!("does not list `{nb}` under `{na}`"),
+                    _ => format!("does not list `{na}` under `{nb}`"),
+                };
+                missing.push(Finding::warning(
+                    "vis-missing-pair",
+                    Place::default().room(from.clone()).position(w.eye),
+                    format!(
+                        "`{from}` sees `{to}` (a sight line from {} to {}), but the VIS \
+                         {lacks}: the room pops in",
+                        fmt_point(w.eye),
+                        fmt_point(w.target)
+                    ),
+                ));
+            } else if (ab || ba)
+                && pairs.binary_search(&(a, b)).is_err()
+                && linked.binary_search(&(a, b)).is_err()
+            {
+                let shown = match (ab, ba) {
+                    (true, true) => format!("`{nb}` under `{na}` and `{na}` under `{nb}`"),
+                    (true, false) => format!("`{nb}` under `{na}`"),
+                    _ => format!("`{na}` under `{nb}`"),
+                };
+                let room = if ab { na } else { nb };
+                excess.push(Finding::info(
+                    "vis-excess-pair",
+                    Place::default().room(room.clone()),
+                    format!(
+                        "the VIS lists {shown}, but no line can pass from one room to the other \
+                         through their openings and their walkmeshes are not linked: drawing \
+                         it costs and shows nothing"
+                    ),
+                ));
             }
         }
     }

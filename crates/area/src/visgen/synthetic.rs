@@ -30,6 +30,8 @@ pub struct SyntheticArea {
     pub rooms: Vec<SyntheticRoom>,
     /// Pairs of room indices joined by a doorway.
     pub links: Vec<(usize, usize)>,
+    /// Pairs of room indices with a window between them (not linked).
+    pub windows: Vec<(usize, usize)>,
 }
 
 impl SyntheticArea {
@@ -64,6 +66,10 @@ pub struct GridSpec {
     pub door_chance: f64,
     /// Chance that a room has a pillar.
     pub pillar_chance: f64,
+    /// Chance that two neighbours without a doorway share a window instead (no walkmesh link).
+    pub window_chance: f64,
+    /// Window width, height and sill height, in metres (a narrow slit by choice).
+    pub window: [f32; 3],
     /// Seeds the choices (the same seed, the same area).
     pub seed: u64,
 }
@@ -78,6 +84,8 @@ impl Default for GridSpec {
             door: [1.6, 2.6],
             door_chance: 0.6,
             pillar_chance: 0.3,
+            window_chance: 0.0,
+            window: [0.1, 1.0, 1.2],
             seed: 1,
         }
     }
@@ -110,15 +118,9 @@ fn quad(out: &mut Vec<[[f32; 3]; 3]>, a: [f32; 3], b: [f32; 3], c: [f32; 3], d: 
 
 /// A wall in the vertical plane through `from` → `to` (at floor height 0), seen from its left
 /// (counter-clockwise order as seen from the room when walking `from` → `to` keeps the room on
-/// the left), `h` high, with a doorway `door` = (centre along the wall from `from`, width,
-/// height) cut in it.
-fn wall(
-    out: &mut Vec<[[f32; 3]; 3]>,
-    from: [f32; 2],
-    to: [f32; 2],
-    h: f32,
-    door: Option<(f32, f32, f32)>,
-) {
+/// the left), `h` high, with a hole `door` = (centre along the wall from `from`, width,
+/// height, sill) cut in it: a doorway with sill 0, a window above it.
+fn wall(out: &mut Vec<[[f32; 3]; 3]>, from: [f32; 2], to: [f32; 2], h: f32, door: Option<Hole>) {
     let len = ((to[0] - from[0]).powi(2) + (to[1] - from[1]).powi(2)).sqrt();
     let at = |s: f32, z: f32| {
         let k = s / len;
@@ -137,18 +139,104 @@ fn wall(
     };
     match door {
         None => panel(0.0, len, 0.0, h),
-        Some((c, w, dh)) => {
+        Some((c, w, dh, sill)) => {
             let (s0, s1) = (c - w / 2.0, c + w / 2.0);
             panel(0.0, s0, 0.0, h);
             panel(s1, len, 0.0, h);
-            panel(s0, s1, dh.min(h), h);
+            panel(s0, s1, (sill + dh).min(h), h);
+            panel(s0, s1, 0.0, sill.min(h));
         }
     }
 }
 
+/// A hole in a wall of [`box_room`]: centre along the wall (from its lower-coordinate end),
+/// width, height, sill (0 for a doorway).
+pub type Hole = (f32, f32, f32, f32);
+
+/// A box room `size` square and `height` high with its lower corner at `position` (its LYT
+/// position): floor, ceiling and four walls facing in, each wall (south, east, north, west)
+/// with an optional hole, and an optional 1 m square pillar (its lower corner, in room space).
+/// Its walkmesh is the floor (two walkable faces, area space).
+pub fn box_room(
+    name: &str,
+    position: [f32; 3],
+    size: f32,
+    height: f32,
+    holes: [Option<Hole>; 4],
+    pillar: Option<[f32; 2]>,
+) -> SyntheticRoom {
+    let (s, h) = (size, height);
+    let mut tris = Vec::new();
+    // Floor (seen from above) and ceiling (seen from below).
+    quad(
+        &mut tris,
+        [0.0, 0.0, 0.0],
+        [s, 0.0, 0.0],
+        [s, s, 0.0],
+        [0.0, s, 0.0],
+    );
+    quad(
+        &mut tris,
+        [0.0, 0.0, h],
+        [0.0, s, h],
+        [s, s, h],
+        [s, 0.0, h],
+    );
+    let [south, east, north, west] = holes;
+    let flip = |d: Option<Hole>| d.map(|(at, w, dh, sill)| (s - at, w, dh, sill));
+    wall(&mut tris, [0.0, 0.0], [s, 0.0], h, south);
+    wall(&mut tris, [s, 0.0], [s, s], h, east);
+    wall(&mut tris, [s, s], [0.0, s], h, flip(north));
+    wall(&mut tris, [0.0, s], [0.0, 0.0], h, flip(west));
+    if let Some([px, py]) = pillar {
+        // Walls facing out of the pillar: walk it clockwise (seen from above).
+        let corners = [
+            [px, py],
+            [px, py + 1.0],
+            [px + 1.0, py + 1.0],
+            [px + 1.0, py],
+        ];
+        for k in 0..4 {
+            wall(&mut tris, corners[k], corners[(k + 1) % 4], h, None);
+        }
+    }
+    let walkmesh = Bwm {
+        vertices: vec![
+            [position[0], position[1], position[2]],
+            [position[0] + s, position[1], position[2]],
+            [position[0] + s, position[1] + s, position[2]],
+            [position[0], position[1] + s, position[2]],
+        ],
+        faces: vec![
+            Face {
+                vertices: [0, 1, 2],
+                material: Material::from_id(4),
+            },
+            Face {
+                vertices: [0, 2, 3],
+                material: Material::from_id(4),
+            },
+        ],
+        ..Bwm::default()
+    };
+    let model = trimesh_model(name, &tris);
+    let triangles = tris
+        .iter()
+        .map(|t| t.map(|p| [p[0] + position[0], p[1] + position[1], p[2] + position[2]]))
+        .collect();
+    SyntheticRoom {
+        name: name.to_string(),
+        walkmesh,
+        model,
+        triangles,
+        position,
+    }
+}
+
 /// A grid of box rooms as `spec` says. Doorways between neighbours are at a random place
-/// along the shared wall (both rooms' walls have the gap); pillars are 1 m square, floor to
-/// ceiling, at a random place in the room.
+/// along the shared wall (both rooms' walls have the gap); windows (between neighbours without
+/// a doorway, not linked) likewise; pillars are 1 m square, floor to ceiling, at a random
+/// place in the room.
 pub fn grid_area(spec: &GridSpec) -> SyntheticArea {
     let mut rng = Rng(spec.seed);
     let (n, s, h) = (spec.cols * spec.rows, spec.size, spec.height);
@@ -167,32 +255,46 @@ pub fn grid_area(spec: &GridSpec) -> SyntheticArea {
             }
         }
     }
+    // Windows: between neighbours without a doorway, chosen after the doorways (so an area
+    // without windows is the same as before they existed).
+    let mut windows: Vec<(usize, usize, f32)> = Vec::new();
+    if spec.window_chance > 0.0 {
+        let w = spec.window[0].max(0.01);
+        for c in 0..spec.cols {
+            for r in 0..spec.rows {
+                for (a, b) in [
+                    (c + 1 < spec.cols).then(|| (index(c, r), index(c + 1, r))),
+                    (r + 1 < spec.rows).then(|| (index(c, r), index(c, r + 1))),
+                ]
+                .into_iter()
+                .flatten()
+                {
+                    let has_door = doors.iter().any(|d| (d.0, d.1) == (a, b));
+                    if !has_door && rng.unit() < spec.window_chance {
+                        let at = w + rng.unit() as f32 * (s - 2.0 * w);
+                        windows.push((a, b, at));
+                    }
+                }
+            }
+        }
+    }
     let door_between = |a: usize, b: usize| {
+        let key = (a.min(b), a.max(b));
         doors
             .iter()
-            .find(|d| (d.0, d.1) == (a.min(b), a.max(b)))
-            .map(|d| (d.2, spec.door[0], spec.door[1]))
+            .find(|d| (d.0, d.1) == key)
+            .map(|d| (d.2, spec.door[0], spec.door[1], 0.0))
+            .or_else(|| {
+                windows
+                    .iter()
+                    .find(|d| (d.0, d.1) == key)
+                    .map(|d| (d.2, spec.window[0], spec.window[1], spec.window[2]))
+            })
     };
     let mut rooms = Vec::with_capacity(n);
     for c in 0..spec.cols {
         for r in 0..spec.rows {
             let i = index(c, r);
-            let mut tris = Vec::new();
-            // Floor (seen from above) and ceiling (seen from below).
-            quad(
-                &mut tris,
-                [0.0, 0.0, 0.0],
-                [s, 0.0, 0.0],
-                [s, s, 0.0],
-                [0.0, s, 0.0],
-            );
-            quad(
-                &mut tris,
-                [0.0, 0.0, h],
-                [0.0, s, h],
-                [s, s, h],
-                [s, 0.0, h],
-            );
             // Walls, walking counter-clockwise round the room (the room on the left). The
             // doorway centre is measured from the wall's lower-coordinate end.
             let south = (r > 0).then(|| door_between(i, index(c, r - 1))).flatten();
@@ -203,60 +305,26 @@ pub fn grid_area(spec: &GridSpec) -> SyntheticArea {
                 .then(|| door_between(i, index(c, r + 1)))
                 .flatten();
             let west = (c > 0).then(|| door_between(i, index(c - 1, r))).flatten();
-            let flip = |d: Option<(f32, f32, f32)>| d.map(|(at, w, dh)| (s - at, w, dh));
-            wall(&mut tris, [0.0, 0.0], [s, 0.0], h, south);
-            wall(&mut tris, [s, 0.0], [s, s], h, east);
-            wall(&mut tris, [s, s], [0.0, s], h, flip(north));
-            wall(&mut tris, [0.0, s], [0.0, 0.0], h, flip(west));
-            if rng.unit() < spec.pillar_chance {
+            let pillar = (rng.unit() < spec.pillar_chance).then(|| {
                 let px = 2.0 + rng.unit() as f32 * (s - 5.0);
                 let py = 2.0 + rng.unit() as f32 * (s - 5.0);
-                // Walls facing out of the pillar: walk it clockwise (seen from above).
-                let corners = [
-                    [px, py],
-                    [px, py + 1.0],
-                    [px + 1.0, py + 1.0],
-                    [px + 1.0, py],
-                ];
-                for k in 0..4 {
-                    wall(&mut tris, corners[k], corners[(k + 1) % 4], h, None);
-                }
-            }
-            let position = [c as f32 * s, r as f32 * s, 0.0];
-            let walkmesh = Bwm {
-                vertices: vec![
-                    [position[0], position[1], 0.0],
-                    [position[0] + s, position[1], 0.0],
-                    [position[0] + s, position[1] + s, 0.0],
-                    [position[0], position[1] + s, 0.0],
-                ],
-                faces: vec![
-                    Face {
-                        vertices: [0, 1, 2],
-                        material: Material::from_id(4),
-                    },
-                    Face {
-                        vertices: [0, 2, 3],
-                        material: Material::from_id(4),
-                    },
-                ],
-                ..Bwm::default()
-            };
-            let name = format!("r{c}_{r}");
-            let model = trimesh_model(&name, &tris);
-            let triangles = tris
-                .iter()
-                .map(|t| t.map(|p| [p[0] + position[0], p[1] + position[1], p[2]]))
-                .collect();
-            rooms.push(SyntheticRoom {
-                name,
-                walkmesh,
-                model,
-                triangles,
-                position,
+                [px, py]
             });
+            rooms.push(box_room(
+                &format!("r{c}_{r}"),
+                [c as f32 * s, r as f32 * s, 0.0],
+                s,
+                h,
+                [south, east, north, west],
+                pillar,
+            ));
         }
     }
     let links = doors.iter().map(|d| (d.0, d.1)).collect();
-    SyntheticArea { rooms, links }
+    let windows = windows.iter().map(|d| (d.0, d.1)).collect();
+    SyntheticArea {
+        rooms,
+        links,
+        windows,
+    }
 }

@@ -184,20 +184,41 @@ fn rooms_see_through_doorways_not_through_walls() {
     let area = row();
     let rooms = area.vis_rooms();
     let r = generate_vis(&rooms, &area.links, &opts());
-    assert_eq!(r.method, "sampled sight lines");
+    assert_eq!(r.method, "portals");
     let v = &r.vis;
     assert!(v.is_visible("r0_0", "r1_0") && v.is_visible("r1_0", "r0_0"));
     assert!(!v.is_visible("r1_0", "r2_0") && !v.is_visible("r2_0", "r1_0"));
     assert!(!v.is_visible("r0_0", "r2_0"));
     assert_eq!(r.pairs, 1);
     assert_eq!(r.linked_pairs, 1);
-    assert_eq!(r.pairs_without_sampled_line, 0);
-    assert!(r.rays > 0 && r.eye_points > 0 && r.occluder_triangles > 0);
+    assert_eq!((r.openings, r.doorways), (2, 1));
+    assert_eq!(r.pairs_without_sampled_line, None, "nothing sampled");
+    assert_eq!(r.rays, 0);
     assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+    // Sampled sight lines, asked for, confirm the pair (and change nothing).
+    let sampled = generate_vis(
+        &rooms,
+        &area.links,
+        &VisOptions {
+            confirm: true,
+            ..opts()
+        },
+    );
+    assert_eq!(sampled.vis, r.vis);
+    assert_eq!(sampled.pairs_without_sampled_line, Some(0));
+    assert_eq!(sampled.pairs_from_sampling, 0);
+    assert!(sampled.rays > 0 && sampled.eye_points > 0 && sampled.occluder_triangles > 0);
     // A link always makes the pair, even through a wall; it has no sight line.
-    let r = generate_vis(&rooms, &[(0, 1), (1, 2)], &opts());
+    let r = generate_vis(
+        &rooms,
+        &[(0, 1), (1, 2)],
+        &VisOptions {
+            confirm: true,
+            ..opts()
+        },
+    );
     assert!(r.vis.is_visible("r2_0", "r1_0") && r.vis.is_visible("r1_0", "r2_0"));
-    assert_eq!(r.pairs_without_sampled_line, 1);
+    assert_eq!(r.pairs_without_sampled_line, Some(1));
     // The result does not depend on the number of threads.
     let one = generate_vis(
         &rooms,
@@ -238,6 +259,123 @@ fn the_vis_is_symmetric_and_lists_every_room() {
     assert!(r.pairs > area.links.len());
 }
 
+/// Rooms `0..n` in a column (each 10 m, north of the last), joined by doorways 1 m wide at the
+/// given places along their shared walls.
+fn column(doors: &[f32]) -> Vec<synthetic::SyntheticRoom> {
+    let n = doors.len() + 1;
+    (0..n)
+        .map(|i| {
+            let hole = |at: f32| Some((at, 1.0, 2.5, 0.0));
+            let south = (i > 0).then(|| hole(doors[i - 1])).flatten();
+            let north = (i + 1 < n).then(|| hole(doors[i])).flatten();
+            synthetic::box_room(
+                &format!("c{i}"),
+                [0.0, 10.0 * i as f32, 0.0],
+                10.0,
+                3.0,
+                [south, None, north, None],
+                None,
+            )
+        })
+        .collect()
+}
+
+fn vis_rooms_of(rooms: &[synthetic::SyntheticRoom]) -> Vec<VisRoom<'_>> {
+    rooms
+        .iter()
+        .map(|r| VisRoom {
+            name: r.name.clone(),
+            walkmesh: Some(&r.walkmesh),
+            model: Some(&r.model),
+            position: r.position,
+        })
+        .collect()
+}
+
+#[test]
+fn doorways_in_line_are_seen_through_and_a_zigzag_is_not() {
+    // Doorways all at 5 m along their walls: a line runs up the whole column.
+    let straight = column(&[5.0, 5.0, 5.0]);
+    let r = generate_vis(&vis_rooms_of(&straight), &[], &opts());
+    assert_eq!(r.pairs, 6, "every pair of four rooms in line");
+    assert_eq!(r.doorways, 3);
+    // 1.5, 8.5, 1.5: a line through the first and second doorways runs east; it cannot
+    // come back west to the third. Rooms 0 and 3 do not see each other; the rest do.
+    let zigzag = column(&[1.5, 8.5, 1.5]);
+    let rooms = vis_rooms_of(&zigzag);
+    let r = generate_vis(&rooms, &[], &opts());
+    assert!(!r.vis.is_visible("c0", "c3"), "{:?}", r.vis);
+    assert!(r.vis.is_visible("c0", "c2") && r.vis.is_visible("c1", "c3"));
+    assert_eq!(r.pairs, 5);
+    // A slit of a doorway, 5 cm wide, still joins its rooms (no sampling to miss it).
+    let mut slit = column(&[5.0]);
+    slit[1] = synthetic::box_room(
+        "c1",
+        [0.0, 10.0, 0.0],
+        10.0,
+        3.0,
+        [Some((5.0, 0.05, 2.5, 0.0)), None, None, None],
+        None,
+    );
+    slit[0] = synthetic::box_room(
+        "c0",
+        [0.0, 0.0, 0.0],
+        10.0,
+        3.0,
+        [None, None, Some((5.0, 0.05, 2.5, 0.0)), None],
+        None,
+    );
+    let r = generate_vis(&vis_rooms_of(&slit), &[], &opts());
+    assert_eq!((r.pairs, r.doorways), (1, 1));
+}
+
+#[test]
+fn a_shell_is_closed_but_for_its_openings() {
+    let tri = |r: &synthetic::SyntheticRoom| -> Vec<[Vec3; 3]> {
+        r.triangles.iter().map(|t| t.map(Vec3::from)).collect()
+    };
+    // A closed box: no opening, nothing faces out.
+    let closed = synthetic::box_room("b", [0.0; 3], 4.0, 3.0, [None; 4], Some([1.0, 1.0]));
+    let s = shell::shell(&tri(&closed), &tri(&closed));
+    assert!(s.openings.is_empty(), "{:?}", s.openings);
+    assert!(!s.seen_from_outside);
+    // A window 8 cm wide in the east wall: one opening, facing east.
+    let window = synthetic::box_room(
+        "w",
+        [0.0; 3],
+        4.0,
+        3.0,
+        [None, Some((2.0, 0.08, 1.0, 1.0)), None, None],
+        None,
+    );
+    let s = shell::shell(&tri(&window), &tri(&window));
+    assert_eq!(s.openings.len(), 1);
+    assert!(s.openings[0].normal.x > 0.99, "{:?}", s.openings[0].normal);
+    assert!((s.openings[0].area - 0.08).abs() < 1e-3);
+    // A crack 2 cm wide is narrower than the narrowest opening: closed.
+    let crack = synthetic::box_room(
+        "k",
+        [0.0; 3],
+        4.0,
+        3.0,
+        [None, Some((2.0, 0.02, 1.0, 1.0)), None, None],
+        None,
+    );
+    assert!(shell::shell(&tri(&crack), &tri(&crack)).openings.is_empty());
+    // A panel lying on a wall (its own boundary loop) is a pocket, not an opening.
+    let mut panel = tri(&closed);
+    let (a, b, c, d) = (
+        Vec3::new(4.0, 1.0, 1.0),
+        Vec3::new(4.0, 2.0, 1.0),
+        Vec3::new(4.0, 2.0, 2.0),
+        Vec3::new(4.0, 1.0, 2.0),
+    );
+    panel.push([a, c, b]);
+    panel.push([a, d, c]);
+    let s = shell::shell(&panel, &panel);
+    assert!(s.loops >= 1 && s.openings.is_empty(), "{s:?}");
+}
+
 #[test]
 fn without_models_the_room_graph_gives_the_pairs_within_the_depth() {
     let area = grid_area(&GridSpec {
@@ -252,12 +390,17 @@ fn without_models_the_room_graph_gives_the_pairs_within_the_depth() {
         .map(|r| VisRoom { model: None, ..r })
         .collect();
     let links = [(0, 1), (2, 1), (2, 3)];
-    for (depth, pairs) in [(0, 0), (1, 3), (2, 5), (3, 6)] {
+    // By default nothing bounds what a room sees: every pair.
+    let r = generate_vis(&rooms, &links, &opts());
+    assert_eq!((r.pairs, r.method.as_str()), (6, "every pair"));
+    assert!(r.warnings[0].contains("no room models"), "{:?}", r.warnings);
+    // Linked rooms always see each other, so depth 0 gives the links.
+    for (depth, pairs) in [(0, 3), (1, 3), (2, 5), (3, 6)] {
         let r = generate_vis(
             &rooms,
             &links,
             &VisOptions {
-                fallback_depth: depth,
+                fallback_depth: Some(depth),
                 ..opts()
             },
         );
@@ -272,7 +415,7 @@ fn without_models_the_room_graph_gives_the_pairs_within_the_depth() {
         assert_eq!(r.rays, 0);
     }
     // And the checks say nothing without models.
-    assert!(vis_findings(&rooms, &links, &Vis::default(), &opts()).is_empty());
+    assert!(vis_findings(&rooms, &links, &Vis::default(), &opts(), None).is_empty());
 }
 
 #[test]
@@ -281,7 +424,7 @@ fn a_room_without_a_model_is_seen_by_its_floor_and_named_in_a_warning() {
     let mut rooms = area.vis_rooms();
     rooms[0].model = None;
     let r = generate_vis(&rooms, &area.links, &opts());
-    assert_eq!(r.method, "sampled sight lines");
+    assert_eq!(r.method, "portals");
     assert!(r.vis.is_visible("r0_0", "r1_0"));
     assert!(
         r.warnings.iter().any(|w| w.contains("r0_0")),
@@ -322,7 +465,7 @@ fn findings_name_missing_and_excess_pairs() {
     vis.set_visible("r0_0", "r2_0", true);
     vis.add_room("r1_0");
     vis.add_room("r2_0");
-    let f = vis_findings(&rooms, &area.links, &vis, &opts());
+    let f = vis_findings(&rooms, &area.links, &vis, &opts(), None);
     let codes: Vec<&str> = f.iter().map(|f| f.code).collect();
     assert_eq!(codes, ["vis-missing-pair", "vis-excess-pair"], "{f:#?}");
     assert_eq!(f[0].severity, areakit_formats::Severity::Warning);
@@ -340,7 +483,7 @@ fn findings_name_missing_and_excess_pairs() {
     );
     // The generated VIS has no finding.
     let r = generate_vis(&rooms, &area.links, &opts());
-    assert!(vis_findings(&rooms, &area.links, &r.vis, &opts()).is_empty());
+    assert!(vis_findings(&rooms, &area.links, &r.vis, &opts(), None).is_empty());
 }
 
 #[test]
@@ -376,8 +519,19 @@ fn cube_maps_change_the_time_not_the_result() {
         ..GridSpec::default()
     });
     let rooms = area.vis_rooms();
-    let plain = generate_vis(&rooms, &area.links, &VisOptions { cube: 0, ..opts() });
-    let cubed = generate_vis(&rooms, &area.links, &VisOptions { cube: 8, ..opts() });
+    let sampled = VisOptions {
+        confirm: true,
+        ..opts()
+    };
+    let plain = generate_vis(&rooms, &area.links, &VisOptions { cube: 0, ..sampled });
+    let cubed = generate_vis(
+        &rooms,
+        &area.links,
+        &VisOptions {
+            cube: 8,
+            ..sampled.clone()
+        },
+    );
     assert_eq!(plain.vis, cubed.vis);
     assert!(cubed.rays < plain.rays, "{} vs {}", cubed.rays, plain.rays);
 }
