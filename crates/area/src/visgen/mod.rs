@@ -189,7 +189,8 @@ pub struct VisResult {
     /// Portal sequences the flows visited.
     pub portal_steps: usize,
     /// Pairs a sampled sight line joins that the portals did not give: a shell with an
-    /// opening its probes missed (each is added to the VIS and named in a warning).
+    /// opening its probes missed (each is named in a warning; the VIS is not changed, so
+    /// that it is the same at any spacing).
     pub pairs_from_sampling: usize,
     /// What the result cannot promise (rooms without models, the fallback).
     pub warnings: Vec<String>,
@@ -973,9 +974,10 @@ pub fn conservative_pairs(
 /// lines through them) or their walkmeshes are linked (`links`: pairs of room indices, either
 /// order). No sample spacing enters it. Without any room model, every room sees every other
 /// (or, with [`VisOptions::fallback_depth`], the rooms that many links apart). With
-/// [`VisOptions::confirm`], sampled sight lines are looked for too, as a refinement: the pairs
-/// none joins are counted, and a pair one joins that the portals did not give is added (and
-/// named in a warning: a shell with an opening its probes missed).
+/// [`VisOptions::confirm`], sampled sight lines are looked for too, as a check: the pairs none
+/// joins are counted, and a pair one joins that the portals did not give is named in a warning
+/// (a shell with an opening its probes missed) but not added: the VIS never depends on the
+/// spacing.
 pub fn generate_vis(
     rooms: &[VisRoom<'_>],
     links: &[(usize, usize)],
@@ -1073,7 +1075,8 @@ pub fn generate_vis(
         for ((a, b), w) in &missed {
             result.warnings.push(format!(
                 "a sampled sight line joins `{}` and `{}` (from {} to {}) where no opening was \
-                 found: added; the shell has an opening its probes missed",
+                 found: the shell has an opening its probes missed (the VIS is left as the \
+                 portals give it, the same at any spacing; add the pair by hand if it is real)",
                 rooms[*a].name,
                 rooms[*b].name,
                 fmt_point(w.eye),
@@ -1081,9 +1084,6 @@ pub fn generate_vis(
             ));
         }
         result.pairs_from_sampling = missed.len();
-        pairs.extend(missed.iter().map(|(k, _)| *k));
-        pairs.sort_unstable();
-        pairs.dedup();
         result.pairs_without_sampled_line = Some(
             pairs
                 .iter()

@@ -563,12 +563,14 @@ fn m10aa_rooms_hold_every_sight_line_the_oracle_finds() {
             &vis_rooms,
             &[],
             &VisOptions {
+                confirm: true,
                 eye_spacing: spacing,
                 target_spacing: spacing,
                 ..VisOptions::default()
             },
         );
         assert_eq!(again.vis, r.vis, "spacing {spacing}");
+        assert!(again.rays > 0, "spacing {spacing}: sight lines were sampled");
     }
     let oracle_rooms: Vec<Room> = rooms
         .iter()
