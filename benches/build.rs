@@ -1,7 +1,8 @@
-//! `areakit build` without I/O, on one core: a 20-room layout of the corpus `hiddenbek` kit
-//! (a chain of hallways and rooms joined hook to hook, loaded once), built whole, and its
-//! phases on their own — placing the walkmeshes, relinking them, turning the models, the VIS,
-//! the minimap, the records and encoding (`docs/build.md` quotes the figures).
+//! `areakit build` without I/O: a 10-room layout of the corpus `hiddenbek` kit with its two
+//! largest rooms (`large_room_1`, `large_room_2` and eight more rooms hooked onto them), built
+//! whole on every core — the 3 s target of a modder's build — and on one; a 20-room chain of
+//! hallways and rooms; and the phases on their own — placing the walkmeshes, relinking them,
+//! turning the models, the VIS, the minimap, encoding (`docs/build.md` quotes the figures).
 //!
 //! `cargo bench --bench build` (needs `../shared/corpus`).
 
@@ -43,17 +44,54 @@ fn layout_json() -> String {
     format!(r#"{{"module":"bench01","rooms":[{}]}}"#, rooms.join(","))
 }
 
+/// Ten hiddenbek rooms round its two largest (each hook placed by `attach`; no overlap).
+const TEN_ROOMS: &str = r#"{"module":"bench10","rooms":[
+ {"kit":"hiddenbek","component":"large_room_1","position":[0,0,0]},
+ {"kit":"hiddenbek","component":"hallway_1","attach":{"room":0,"to_hook":0,"hook":0}},
+ {"kit":"hiddenbek","component":"large_room_2","attach":{"room":0,"to_hook":2,"hook":2}},
+ {"kit":"hiddenbek","component":"room_1","attach":{"room":0,"to_hook":1,"hook":0}},
+ {"kit":"hiddenbek","component":"junction_1","attach":{"room":0,"to_hook":3,"hook":0}},
+ {"kit":"hiddenbek","component":"office_1","attach":{"room":0,"to_hook":4,"hook":0}},
+ {"kit":"hiddenbek","component":"room_2","attach":{"room":1,"to_hook":1,"hook":0}},
+ {"kit":"hiddenbek","component":"room_4","attach":{"room":2,"to_hook":3,"hook":1}},
+ {"kit":"hiddenbek","component":"office_2","attach":{"room":4,"to_hook":1,"hook":0}},
+ {"kit":"hiddenbek","component":"room_3","attach":{"room":4,"to_hook":2,"hook":0}}]}"#;
+
+fn load_layout(text: &str, threads: usize) -> BuildInput {
+    let l = layout::parse(text).expect("layout");
+    let read = |p: &str| -> Result<Vec<u8>, build::BuildError> {
+        std::fs::read(p).map_err(|e| build::BuildError::io(Path::new(p), e))
+    };
+    let mut input = load::load(l, Some(&kits()), Path::new("."), &read).expect("kit loads");
+    input.threads = threads;
+    input
+}
+
+/// The 20-room chain, one thread.
 fn input() -> &'static BuildInput {
     static INPUT: OnceLock<BuildInput> = OnceLock::new();
-    INPUT.get_or_init(|| {
-        let l = layout::parse(&layout_json()).expect("layout");
-        let read = |p: &str| -> Result<Vec<u8>, build::BuildError> {
-            std::fs::read(p).map_err(|e| build::BuildError::io(Path::new(p), e))
-        };
-        let mut input = load::load(l, Some(&kits()), Path::new("."), &read).expect("kit loads");
-        input.threads = 1;
-        input
-    })
+    INPUT.get_or_init(|| load_layout(&layout_json(), 1))
+}
+
+/// The ten rooms round the largest, on every core (`threads` 0) or one.
+fn ten(threads: usize) -> BuildInput {
+    load_layout(TEN_ROOMS, threads)
+}
+
+/// The ten-room build whole, I/O excluded, on every core: the target is 3 s on two cores.
+#[divan::bench(sample_count = 10)]
+fn whole_10_large_rooms_all_cores(b: Bencher) {
+    let input = ten(0);
+    let first = build::build(&input).expect("builds");
+    assert_eq!(first.report.rooms.len(), 10);
+    b.bench(|| build::build(divan::black_box(&input)).expect("builds"));
+}
+
+/// The same on one core.
+#[divan::bench(sample_count = 10)]
+fn whole_10_large_rooms_one_core(b: Bencher) {
+    let input = ten(1);
+    b.bench(|| build::build(divan::black_box(&input)).expect("builds"));
 }
 
 /// The module built once, and its rooms decoded back (the phases' inputs).
@@ -87,9 +125,9 @@ fn built() -> &'static (Built, Vec<Bwm>, Vec<Model>) {
     })
 }
 
-/// The whole build, I/O excluded, on one core.
+/// The 20-room chain whole, I/O excluded, on one core.
 #[divan::bench(sample_count = 10)]
-fn whole(b: Bencher) {
+fn whole_20_room_chain(b: Bencher) {
     let input = input();
     b.bench(|| build::build(divan::black_box(input)).expect("builds"));
 }
@@ -149,7 +187,7 @@ fn phase_models(b: Bencher) {
     });
 }
 
-/// Phase: the VIS from geometry (one thread, the build's sample spacing).
+/// Phase: the VIS from the rooms' openings (one thread).
 #[divan::bench(sample_count = 10)]
 fn phase_vis(b: Bencher) {
     let (built, woks, models) = built();
@@ -173,8 +211,6 @@ fn phase_vis(b: Bencher) {
         .collect();
     let opts = visgen::VisOptions {
         threads: 1,
-        eye_spacing: build::BUILD_VIS_SPACING,
-        target_spacing: build::BUILD_VIS_SPACING,
         ..visgen::VisOptions::default()
     };
     b.bench(|| visgen::generate_vis(&rooms, &links, &opts).pairs);

@@ -633,8 +633,8 @@ fn paths(
     let source = NavSource::from_area(&area);
     let nav = AreaNav::build(&source, &[], &NavOptions::default()).ok();
     let reached = reach(nav.as_ref(), entry, woks);
-    for i in 0..n {
-        if linked.connected[i] && !reached[i] {
+    for (i, &r) in reached.iter().enumerate().take(n) {
+        if linked.connected[i] && !r {
             return Err(BuildError::Placement(format!(
                 "room {i} ({} {}) is connected in the layout, but no path from the entry reaches it",
                 p.names[i],

@@ -406,10 +406,19 @@ impl Walk<'_> {
 
 /// The flow from the cells `starts` (a room's own cell, the outside for a room standing
 /// there, and any cell its eyes reach past a portal's plane). A sequence that reaches the
-/// outside stops there: what lies beyond is the outside's own flow (`flow(cells,
-/// &[outside])`, whose sequences start at every opening onto the outside), which the caller
-/// joins to every flow that reached the outside.
+/// outside stops there: what lies beyond is the outside's own flow ([`outside_flow`], whose
+/// sequences start at every opening onto the outside), which the caller joins to every flow
+/// that reached the outside; a start in the outside only marks it reached.
 pub fn flow(cells: &Cells, starts: &[usize]) -> Flow {
+    flow_from(cells, starts, false)
+}
+
+/// The outside's own flow: from every portal out of the outside.
+pub fn outside_flow(cells: &Cells) -> Flow {
+    flow_from(cells, &[cells.outside_cell()], true)
+}
+
+fn flow_from(cells: &Cells, starts: &[usize], from_outside: bool) -> Flow {
     let mut w = Walk {
         cells,
         reached: vec![false; cells.rooms + 1],
@@ -418,6 +427,9 @@ pub fn flow(cells: &Cells, starts: &[usize]) -> Flow {
     };
     for &start in starts {
         w.reached[start] = true;
+        if start == cells.outside_cell() && !from_outside {
+            continue;
+        }
         for &si in &cells.out[start] {
             let s = &cells.portals[si];
             w.chain.push(si);

@@ -81,32 +81,60 @@ fn parallel<T: Send>(n: usize, threads: usize, f: impl Fn(usize) -> T + Sync) ->
     parts.into_iter().map(|p| p.1).collect()
 }
 
-/// Whether `p`, flattened onto the portal's plane, lies within `margin` of its polygon.
-fn over_portal(poly: &[Vec3], normal: Vec3, p: Vec3, margin: f32) -> bool {
-    let (u, v) = basis(normal);
-    let c = poly[0];
-    let flat: Vec<Vec2> = poly
-        .iter()
-        .map(|q| Vec2::new((*q - c).dot(u), (*q - c).dot(v)))
-        .collect();
-    let q = Vec2::new((p - c).dot(u), (p - c).dot(v));
-    // The winding as seen along the normal, either way round.
-    let area: f32 = (0..flat.len())
-        .map(|i| flat[i].perp_dot(flat[(i + 1) % flat.len()]))
-        .sum();
-    let sign = area.signum();
-    (0..flat.len()).all(|i| {
-        let (a, b) = (flat[i], flat[(i + 1) % flat.len()]);
-        let e = b - a;
-        let len = e.length();
-        len < 1e-9 || sign * e.perp_dot(q - a) / len >= -margin
-    })
+/// A portal flattened onto its plane, for point tests: its basis, its corners in it (counter-
+/// clockwise), its edges' unit normals pointing in.
+struct Flat {
+    origin: Vec3,
+    u: Vec3,
+    v: Vec3,
+    corners: Vec<Vec2>,
+    inward: Vec<Vec2>,
+}
+
+impl Flat {
+    fn new(poly: &[Vec3], normal: Vec3) -> Flat {
+        let (u, v) = basis(normal);
+        let origin = poly[0];
+        let mut corners: Vec<Vec2> = poly
+            .iter()
+            .map(|q| Vec2::new((*q - origin).dot(u), (*q - origin).dot(v)))
+            .collect();
+        let area: f32 = (0..corners.len())
+            .map(|i| corners[i].perp_dot(corners[(i + 1) % corners.len()]))
+            .sum();
+        if area < 0.0 {
+            corners.reverse();
+        }
+        let inward = (0..corners.len())
+            .map(|i| {
+                (corners[(i + 1) % corners.len()] - corners[i])
+                    .perp()
+                    .normalize_or_zero()
+            })
+            .collect();
+        Flat {
+            origin,
+            u,
+            v,
+            corners,
+            inward,
+        }
+    }
+
+    /// Whether `p`, flattened onto the plane, lies within `margin` of the polygon.
+    fn holds(&self, p: Vec3, margin: f32) -> bool {
+        let q = Vec2::new((p - self.origin).dot(self.u), (p - self.origin).dot(self.v));
+        self.corners
+            .iter()
+            .zip(&self.inward)
+            .all(|(c, n)| n.dot(q - *c) >= -margin)
+    }
 }
 
 /// The cells a room starts its flow from: its own (the outside without a shell), and the cell
 /// beyond each of its portals whose plane its eyes (floor points at 0.1 m and at eye height)
 /// pass by more than [`EYE_SLACK`] over the portal.
-fn starts(cells: &Cells, room: usize, floor: &[[Vec3; 3]], eye: f32) -> Vec<usize> {
+fn starts(cells: &Cells, flats: &[Flat], room: usize, floor: &[[Vec3; 3]], eye: f32) -> Vec<usize> {
     let own = if cells.outside[room] {
         cells.outside_cell()
     } else {
@@ -128,7 +156,7 @@ fn starts(cells: &Cells, room: usize, floor: &[[Vec3; 3]], eye: f32) -> Vec<usiz
         }
         if points
             .iter()
-            .any(|&q| p.normal.dot(q) - p.d > EYE_SLACK && over_portal(&p.poly, p.normal, q, 0.25))
+            .any(|&q| p.normal.dot(q) - p.d > EYE_SLACK && flats[pi].holds(q, 0.25))
         {
             out.push(p.to);
         }
@@ -146,34 +174,48 @@ pub fn portal_vis(rooms: &[VisRoom<'_>], opts: &VisOptions) -> PortalVis {
     let attached: Vec<bool> = (0..n)
         .map(|i| live(i) && rooms[i].model.is_some() && floors[i].is_empty())
         .collect();
+    // Each room's drawn faces (area space) and whether each hides, once.
+    let faces: Vec<Vec<([Vec3; 3], bool)>> = parallel(n, opts.threads, |i| {
+        rooms[i]
+            .model
+            .filter(|_| live(i))
+            .map(|m| {
+                occluder_faces(m, rooms[i].position)
+                    .into_iter()
+                    .map(|(t, o)| (t.map(Vec3::from), o))
+                    .collect()
+            })
+            .unwrap_or_default()
+    });
     let shells: Vec<Option<Shell>> = parallel(n, opts.threads, |i| {
-        let room = &rooms[i];
-        let model = room.model.filter(|_| live(i) && !attached[i])?;
-        let faces = occluder_faces(model, room.position);
-        let opaque: Vec<[Vec3; 3]> = faces
-            .iter()
-            .filter(|f| f.1)
-            .map(|f| f.0.map(Vec3::from))
-            .collect();
+        if !live(i) || attached[i] || rooms[i].model.is_none() {
+            return None;
+        }
+        let opaque: Vec<[Vec3; 3]> = faces[i].iter().filter(|f| f.1).map(|f| f.0).collect();
         if opaque.is_empty() {
             return None;
         }
-        let drawn: Vec<[Vec3; 3]> = faces.iter().map(|f| f.0.map(Vec3::from)).collect();
+        let drawn: Vec<[Vec3; 3]> = faces[i].iter().map(|f| f.0).collect();
         Some(shell::shell(&opaque, &drawn))
     });
     let cells = flow::cells(&shells);
+    let flats: Vec<Flat> = cells
+        .portals
+        .iter()
+        .map(|p| Flat::new(&p.poly, p.normal))
+        .collect();
     let flows = parallel(n, opts.threads, |a| {
         if !live(a) || attached[a] {
             return None;
         }
         Some(flow::flow(
             &cells,
-            &starts(&cells, a, &floors[a], opts.eye_height.max(0.1)),
+            &starts(&cells, &flats, a, &floors[a], opts.eye_height.max(0.1)),
         ))
     });
     let outside = cells.outside_cell();
     // What the outside sees: every room it reaches through the rooms' openings onto it.
-    let beyond = flow::flow(&cells, &[outside]);
+    let beyond = flow::outside_flow(&cells);
     let mut sees = vec![false; n * n];
     let mut out = PortalVis {
         loops: shells.iter().flatten().map(|s| s.loops).sum(),
@@ -214,16 +256,14 @@ pub fn portal_vis(rooms: &[VisRoom<'_>], opts: &VisOptions) -> PortalVis {
     // and from every room that reaches the outside.
     let boxes: Vec<Option<(Vec3, Vec3)>> = (0..n)
         .map(|i| {
-            let pts: Vec<Vec3> = match rooms[i].model {
-                Some(m) => occluder_faces(m, rooms[i].position)
-                    .iter()
-                    .flat_map(|f| f.0.map(Vec3::from))
-                    .collect(),
-                None => floors[i]
+            let pts: Vec<Vec3> = if rooms[i].model.is_some() {
+                faces[i].iter().flat_map(|f| f.0).collect()
+            } else {
+                floors[i]
                     .iter()
                     .flatten()
                     .flat_map(|&p| [p, p + Vec3::Z * 3.0])
-                    .collect(),
+                    .collect()
             };
             pts.iter()
                 .filter(|p| p.is_finite())

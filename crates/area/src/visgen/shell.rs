@@ -371,6 +371,10 @@ fn probe_points(cap: &[Vec3], normal: Vec3, area: f32) -> Vec<Vec3> {
     out
 }
 
+/// A loop that may be an opening: its corners, its cap's normal, the cap, the cap's area and
+/// how far the corners lie off its plane.
+type Candidate = (Vec<Vec3>, Vec3, Vec<Vec3>, f32, f32);
+
 /// Finds a room's openings. `tris`: its opaque drawn faces (area space); `drawn`: every drawn
 /// face (for whether one faces out of the shell).
 pub fn shell(tris: &[[Vec3; 3]], drawn: &[[Vec3; 3]]) -> Shell {
@@ -391,7 +395,7 @@ pub fn shell(tris: &[[Vec3; 3]], drawn: &[[Vec3; 3]]) -> Shell {
     let reach = (hi - lo).length() + 2.0;
     // Candidates: flat loops first, the largest first (a doorway is found before a shelf
     // near it, so a probe leaving through the doorway is known for what it is).
-    let mut caps: Vec<(Vec<Vec3>, Vec3, Vec<Vec3>, f32, f32)> = found
+    let mut caps: Vec<Candidate> = found
         .iter()
         .filter_map(|l| {
             let pts: Vec<Vec3> = l.iter().map(|&i| pos[i as usize]).collect();
@@ -399,7 +403,7 @@ pub fn shell(tris: &[[Vec3; 3]], drawn: &[[Vec3; 3]]) -> Shell {
             (area >= MIN_OPENING_AREA).then_some((pts, n, cap, area, off))
         })
         .collect();
-    let flat = |c: &(Vec<Vec3>, Vec3, Vec<Vec3>, f32, f32)| c.4 <= 0.02 + 0.02 * c.3.sqrt();
+    let flat = |c: &Candidate| c.4 <= 0.02 + 0.02 * c.3.sqrt();
     caps.sort_by(|a, b| flat(b).cmp(&flat(a)).then(b.3.total_cmp(&a.3)));
     let mut accepted: Vec<Vec<Vec3>> = Vec::new();
     let escapes = |o: Vec3, d: Vec3, accepted: &[Vec<Vec3>], probes: &mut u64| -> bool {
