@@ -134,6 +134,14 @@ pub fn compute(
     };
     let models = crate::rooms::room_models(&module, resources.as_ref());
     let rooms = vis_rooms(&module, &models);
+    if rooms.len() > visgen::MAX_ROOMS {
+        return Err(Error::usage(format!(
+            "{}: {} rooms, more than the {} a VIS is made for",
+            input.display(),
+            rooms.len(),
+            visgen::MAX_ROOMS
+        )));
+    }
     let mut result = visgen::generate_vis(&rooms, &room_links(&module), opts);
     for m in &models {
         if let Err(e) = &m.model {

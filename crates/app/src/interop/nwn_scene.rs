@@ -11,7 +11,7 @@ use areakit_formats::mdl::nwn;
 use serde_json::{Value, json};
 
 use super::scene::{
-    add_channel, attach_skin, model_animation, textured_mesh, vertex_weights, MeshSource,
+    MeshSource, add_channel, attach_skin, model_animation, textured_mesh, vertex_weights,
 };
 use super::{Animation, Mat4, Node, Property, Scene, Skin, unit_quat};
 

@@ -26,6 +26,9 @@ pub const MATCH_GAP: f32 = 0.3;
 /// its cell reaches through portals, whatever the geometry (and a warning says so).
 pub const FLOW_BUDGET: usize = 200_000;
 
+/// Portals in one sequence at most; a longer one makes the flow over budget.
+const MAX_CHAIN: usize = 64;
+
 /// Points this close to a plane count as on both sides of it (metres).
 const EPS: f32 = 1e-4;
 
@@ -362,7 +365,13 @@ impl Walk<'_> {
         self.reached[cell] = true;
         // Past the outside, a line may go anywhere the outside's own flow goes (that flow, from
         // every opening onto the outside at once, is followed once for all rooms).
-        if self.chain.len() >= 64 || cell == self.cells.outside_cell() {
+        if cell == self.cells.outside_cell() {
+            return;
+        }
+        // A chain this long is not followed further: the room then counts as over budget
+        // (every cell the portals connect), so nothing is dropped.
+        if self.chain.len() >= MAX_CHAIN {
+            self.steps = FLOW_BUDGET + 1;
             return;
         }
         for &pi in &self.cells.out[cell] {

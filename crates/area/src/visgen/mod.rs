@@ -142,7 +142,9 @@ pub const DEFAULT_EYE_HEIGHT: f32 = 1.7;
 /// How far in front of its face a target point stands, in metres.
 pub const TARGET_OFFSET: f32 = 0.02;
 
-/// Rooms at most with geometry that the sampled method takes (beyond it: the room graph).
+/// Rooms at most a VIS is made or checked for (the pairs grow as the square of the rooms; the
+/// games' areas have under a hundred): beyond it [`generate_vis`] makes none and says so, and
+/// [`vis_findings`] checks nothing.
 pub const MAX_ROOMS: usize = 2048;
 
 /// What [`generate_vis`] made.
@@ -988,7 +990,12 @@ pub fn generate_vis(
         .into_iter()
         .filter(|&(a, b)| live(a) && live(b))
         .collect();
-    let (mut pairs, found) = conservative_pairs(rooms, links, opts);
+    let too_many = rooms.len() > MAX_ROOMS;
+    let (pairs, found) = if too_many {
+        (Vec::new(), None)
+    } else {
+        conservative_pairs(rooms, links, opts)
+    };
     let mut result = VisResult {
         vis: Vis::default(),
         method: String::new(),
@@ -1011,6 +1018,14 @@ pub fn generate_vis(
         pairs_from_sampling: 0,
         warnings: Vec::new(),
     };
+    if too_many {
+        result.method = "none (too many rooms)".to_string();
+        result.warnings.push(format!(
+            "{} rooms: more than {MAX_ROOMS}, so no VIS was made",
+            rooms.len()
+        ));
+        return result;
+    }
     let Some(p) = found else {
         result.method = match opts.fallback_depth {
             Some(depth) => {
@@ -1135,7 +1150,7 @@ pub fn vis_findings(
     opts: &VisOptions,
     known: Option<&[(usize, usize)]>,
 ) -> Vec<Finding> {
-    if !any_model(rooms) {
+    if !any_model(rooms) || rooms.len() > MAX_ROOMS {
         return Vec::new();
     }
     let computed;

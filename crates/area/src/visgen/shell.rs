@@ -21,6 +21,10 @@ use super::bvh::{Bvh, Tri};
 /// (metres).
 pub const WELD: f32 = 0.001;
 
+/// How far from the origin (metres, on any axis) a shell's face may lie: areas span a few
+/// kilometres at most, and cells of [`WELD`] up to here fit an `i32`.
+pub const MAX_COORD: f32 = 1.0e6;
+
 /// Loops whose cap is smaller than this (m²) are no opening: a crack left where an edge's
 /// split corner is a little off the line.
 pub const MIN_OPENING_AREA: f32 = 1e-4;
@@ -378,6 +382,16 @@ type Candidate = (Vec<Vec3>, Vec3, Vec<Vec3>, f32, f32);
 /// Finds a room's openings. `tris`: its opaque drawn faces (area space); `drawn`: every drawn
 /// face (for whether one faces out of the shell).
 pub fn shell(tris: &[[Vec3; 3]], drawn: &[[Vec3; 3]]) -> Shell {
+    // A face beyond [`MAX_COORD`] is no wall of a room (the welding grid's cells would not fit
+    // an `i32`): it is left out, which can only open the room more.
+    let near = |t: &[Vec3; 3]| t.iter().all(|p| p.abs().max_element() <= MAX_COORD);
+    let kept: Vec<[Vec3; 3]>;
+    let tris = if tris.iter().all(near) {
+        tris
+    } else {
+        kept = tris.iter().filter(|t| near(t)).copied().collect();
+        &kept
+    };
     let mut out = Shell::default();
     if tris.is_empty() {
         out.seen_from_outside = !drawn.is_empty();

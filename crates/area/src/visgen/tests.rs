@@ -621,3 +621,28 @@ fn coplanar_faces_join_into_convex_patches_only() {
     assert_ne!(left[0], right[0]);
     assert_ne!(floor[0], left[0]);
 }
+
+#[test]
+fn more_rooms_than_the_limit_make_no_vis_and_say_so() {
+    let names: Vec<String> = (0..=MAX_ROOMS).map(|i| format!("r{i}")).collect();
+    let rooms: Vec<VisRoom> = names
+        .iter()
+        .map(|name| VisRoom {
+            name: name.clone(),
+            walkmesh: None,
+            model: None,
+            position: [0.0; 3],
+        })
+        .collect();
+    let r = generate_vis(&rooms, &[(0, 1)], &opts());
+    assert_eq!(r.pairs, 0);
+    assert_eq!(r.vis.rooms.len(), 0);
+    assert!(
+        r.warnings[0].contains("no VIS was made"),
+        "{:?}",
+        r.warnings
+    );
+    // One room fewer: every pair, as without models.
+    let r = generate_vis(&rooms[..MAX_ROOMS], &[], &opts());
+    assert_eq!(r.pairs, MAX_ROOMS * (MAX_ROOMS - 1) / 2);
+}

@@ -570,7 +570,10 @@ fn m10aa_rooms_hold_every_sight_line_the_oracle_finds() {
             },
         );
         assert_eq!(again.vis, r.vis, "spacing {spacing}");
-        assert!(again.rays > 0, "spacing {spacing}: sight lines were sampled");
+        assert!(
+            again.rays > 0,
+            "spacing {spacing}: sight lines were sampled"
+        );
     }
     let oracle_rooms: Vec<Room> = rooms
         .iter()

@@ -7,8 +7,8 @@ mod capsule_corpus;
 mod gff_corpus;
 mod mdl_ascii_corpus;
 mod mdl_corpus;
-mod texture_corpus;
 mod mdl_nwn_corpus;
+mod texture_corpus;
 mod trx_corpus;
 mod twoda_corpus;
 
