@@ -181,9 +181,9 @@ def worker_pillow(job):
         encoding, w, h, blocks = levels[tw["file"]][0]
         ref = Image.open(io.BytesIO(dds(blocks, w, h, encoding))).convert("RGBA").tobytes()
         theirs = (scratch / tw["dump"]).read_bytes()
-    if tw is not None and len(theirs) == len(ref):
-        agree = sum(1 for k in range(0, len(ref), 4)
-                    if all(abs(ref[k + c] - theirs[k + c]) <= 3 for c in range(4))) / (len(ref) // 4)
+        if len(theirs) == len(ref):
+            agree = sum(1 for k in range(0, len(ref), 4)
+                        if all(abs(ref[k + c] - theirs[k + c]) <= 3 for c in range(4))) / (len(ref) // 4)
     return {"pillow": PIL.__version__, "levels": compared, "pixels": pixels,
             "pixels_within_1": within, "max_diff": worst, "disagreeing_levels": bad[:20],
             "pykotor_twilek_within_3": agree}
