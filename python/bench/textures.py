@@ -5,6 +5,9 @@ Usage (``textures.sh`` makes the three virtual environments and calls this):
 
     textures.py --areakit-python A/bin/python --pykotor-python P/bin/python \
                 --pillow-python L/bin/python [--corpus DIR] [--json]
+    textures.py --referee-only --areakit-python A/bin/python --pillow-python L/bin/python
+
+(``--referee-only``, run by ``.ci/run``: Pillow's verdict alone, no timings and no PyKotor.)
 
 Three workers, each in its own interpreter, on the same files (bytes preloaded: no disk):
 
@@ -63,8 +66,10 @@ def worker_areakit(job):
     import areakit
 
     datas = [Path(p).read_bytes() for p in job["files"]]
-    read_s = best_of(lambda: [areakit.Tpc.read(d) for d in datas], 20, budget=10)
-    decode_s = best_of(lambda: [areakit.Tpc.read(d).rgba(0) for d in datas], 10, budget=20)
+    read_s = decode_s = None
+    if not job.get("referee_only"):
+        read_s = best_of(lambda: [areakit.Tpc.read(d) for d in datas], 20, budget=10)
+        decode_s = best_of(lambda: [areakit.Tpc.read(d).rgba(0) for d in datas], 10, budget=20)
     level0_bytes = 0
     dumps = []
     out = Path(job["scratch"])
@@ -170,14 +175,15 @@ def worker_pillow(job):
         if diff > 1:
             bad.append({"file": Path(job["files"][d["file"]]).name, "mip": d["mip"], "max_diff": diff})
     # PyKotor's decoding of N_TwilekMD01 against Pillow's (levels of 3).
-    tw = job["twilek"]
-    encoding, w, h, blocks = levels[tw["file"]][0]
-    ref = Image.open(io.BytesIO(dds(blocks, w, h, encoding))).convert("RGBA").tobytes()
-    theirs = (scratch / tw["dump"]).read_bytes()
+    tw = job.get("twilek")
     agree = None
-    if len(theirs) == len(ref):
-        agree = sum(1 for k in range(0, len(ref), 4)
-                    if all(abs(ref[k + c] - theirs[k + c]) <= 3 for c in range(4))) / (len(ref) // 4)
+    if tw is not None:
+        encoding, w, h, blocks = levels[tw["file"]][0]
+        ref = Image.open(io.BytesIO(dds(blocks, w, h, encoding))).convert("RGBA").tobytes()
+        theirs = (scratch / tw["dump"]).read_bytes()
+        if len(theirs) == len(ref):
+            agree = sum(1 for k in range(0, len(ref), 4)
+                        if all(abs(ref[k + c] - theirs[k + c]) <= 3 for c in range(4))) / (len(ref) // 4)
     return {"pillow": PIL.__version__, "levels": compared, "pixels": pixels,
             "pixels_within_1": within, "max_diff": worst, "disagreeing_levels": bad[:20],
             "pykotor_twilek_within_3": agree}
@@ -209,6 +215,8 @@ def main():
     ap.add_argument("--pillow-python")
     ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--referee-only", action="store_true",
+                    help="only Pillow's verdict on every level (no timings, no PyKotor): .ci/run")
     a = ap.parse_args()
     if a.side:
         job = json.loads(Path(a.job).read_text())
@@ -218,8 +226,16 @@ def main():
     if len(files) != 41:
         sys.exit(f"expected the 41 corpus TPCs, found {len(files)}")
     with tempfile.TemporaryDirectory() as scratch:
-        job = {"files": files, "scratch": scratch}
+        job = {"files": files, "scratch": scratch, "referee_only": a.referee_only}
         ours = run_side(a.areakit_python, "areakit", job)
+        if a.referee_only:
+            referee = run_side(a.pillow_python, "pillow", dict(job, dumps=ours["dumps"]))
+            ok = referee["max_diff"] <= 1 and referee["pixels_within_1"] == referee["pixels"]
+            print(f"referee (Pillow {referee['pillow']} BC1/BC3/RGBA via DDS): {referee['levels']} "
+                  f"levels of {len(files)} TPCs, {referee['pixels']} pixels; "
+                  f"{referee['pixels_within_1']} within 1 level per channel; largest difference "
+                  f"{referee['max_diff']}; disagreeing levels: {referee['disagreeing_levels']}")
+            return 0 if ok else 1
         theirs = run_side(a.pykotor_python, "pykotor", job)
         referee = run_side(a.pillow_python, "pillow",
                            dict(job, dumps=ours["dumps"], twilek=theirs["twilek"]))

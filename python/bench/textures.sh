@@ -14,7 +14,7 @@ for v in "$OURS" "$THEIRS" "$REFEREE"; do
 done
 "$OURS/bin/pip" install --quiet ./python numpy
 "$THEIRS/bin/pip" install --quiet "pykotor==2.3.12"
-"$REFEREE/bin/pip" install --quiet "pillow>=10"
+"$REFEREE/bin/pip" install --quiet "pillow==13.0.0"
 exec "$OURS/bin/python" python/bench/textures.py \
   --areakit-python "$OURS/bin/python" --pykotor-python "$THEIRS/bin/python" \
   --pillow-python "$REFEREE/bin/python" "$@"

@@ -207,6 +207,9 @@ fn run_convert(a: ConvertArgs, session: &Session, out: &mut Output) -> Result<u8
         r.to,
         r.bytes
     ))?;
+    for n in &r.notes {
+        eprintln!("areakit convert: {}: {n}", a.output.display());
+    }
     Ok(0)
 }
 

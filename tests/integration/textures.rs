@@ -1,6 +1,6 @@
 //! Textures on the command line: `info --json` and byte-identical `convert` of every corpus
 //! TPC, TGA and TXI; `check` of a folder of real textures; conversions TPC ↔ TGA ↔ PNG with
-//! the TXI carried along; a broken TPC is located.
+//! the TXI carried along, and what check would say of a made TPC; a broken TPC is located.
 
 use crate::common;
 use crate::support::run;
@@ -199,10 +199,37 @@ fn conversions_carry_pixels_and_txi() {
         os("dxt1"),
     ]);
     assert_eq!(code, 0, "{err}");
+    assert!(err.is_empty(), "nothing to say of a good texture: {err}");
     assert_eq!(
         json(&[os("info"), dxt1.as_os_str(), os("--json")])["encoding"],
         "dxt1"
     );
+    // A picture whose sides are no powers of two makes a TPC all the same, and convert says
+    // what check would say of it; without mipmaps there is nothing to say.
+    let odd = dir.join("odd.png");
+    let picture = areakit_app::formats::image::Image {
+        width: 12,
+        height: 10,
+        rgba: vec![200; 12 * 10 * 4],
+    };
+    std::fs::write(&odd, areakit_app::formats::png::write(&picture).unwrap()).unwrap();
+    let (code, _, err) = run(&[
+        os("convert"),
+        odd.as_os_str(),
+        dir.join("odd.tpc").as_os_str(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("warning[texture-not-power-of-two]: 12x10 with 4 levels"),
+        "{err}"
+    );
+    let (code, _, err) = run(&[
+        os("convert"),
+        odd.as_os_str(),
+        dir.join("odd1.tpc").as_os_str(),
+        os("--no-mipmaps"),
+    ]);
+    assert_eq!((code, err.as_str()), (0, ""));
     let (code, _, err) = run(&[
         os("convert"),
         raw.as_os_str(),

@@ -310,6 +310,11 @@ fn the_3d_view_of_a_built_kit_module() {
     b.wait_for("!!(document.getElementById('map2d').contentWindow.document.body && document.getElementById('map2d').contentWindow.document.body.dataset.ready === 'true')", 60);
     let faces2d = b.eval("document.getElementById('map2d').contentWindow.areakitView.faceCount || JSON.parse(document.getElementById('map2d').contentWindow.document.getElementById('areakit-data').textContent).face_count");
     assert_eq!(faces2d, faces, "the map draws the same walkmesh");
+    assert_eq!(
+        b.eval("document.getElementById('side').hidden"),
+        json!(true),
+        "the map's own panel replaces the 3-D one"
+    );
     viewport_2d(&mut b, &shots.join("6-map2d.png"));
     assert!(b.errors.is_empty(), "console errors: {:#?}", b.errors);
     drop(b);

@@ -355,6 +355,9 @@ pub struct ConvertReport {
     pub to: &'static str,
     /// Bytes written.
     pub bytes: usize,
+    /// What `check` would say of the written texture (a TPC of a picture whose sides are no
+    /// powers of two, ...): the file is written all the same.
+    pub notes: Vec<String>,
 }
 
 /// Re-encodes `input` (any format areakit reads) as `to` (a format name, `--to`), else as the
@@ -419,9 +422,19 @@ pub fn convert_file(
     for (path, bytes) in &files {
         write_atomic(path, bytes)?;
     }
+    let notes = match (target, files.first()) {
+        (Format::Tpc, Some((_, bytes))) => areakit_formats::tpc::read(bytes)
+            .map(|t| areakit_formats::tpc::validate(&t))
+            .unwrap_or_default()
+            .into_iter()
+            .map(|f| format!("{}[{}]: {}", f.severity.name(), f.code, f.message))
+            .collect(),
+        _ => Vec::new(),
+    };
     Ok(ConvertReport {
         from: doc.format().name(),
         to: target.name(),
         bytes: files.iter().map(|(_, b)| b.len()).sum(),
+        notes,
     })
 }

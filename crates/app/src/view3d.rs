@@ -478,6 +478,15 @@ impl PageBuilder {
             list.iter().for_each(|v| bytes.extend(v.to_le_bytes()));
             at += list.len();
         }
+        // The mesh's own box: the page fits its camera to these, which hug an L-shaped area
+        // better than the bounds of the whole.
+        let mut b = [[f32::INFINITY; 3], [f32::NEG_INFINITY; 3]];
+        for p in &m.positions {
+            for k in 0..3 {
+                b[0][k] = b[0][k].min(p[k]);
+                b[1][k] = b[1][k].max(p[k]);
+            }
+        }
         let id = format!("m{}", self.meshes.len());
         let name = match (m.room, m.object) {
             (Some(r), _) => format!("room {r}"),
@@ -495,6 +504,7 @@ impl PageBuilder {
             "uv": m.any_uv,
             "uv2": uv2,
             "groups": groups,
+            "box": b,
         }));
         self.chunks.push((id, b64(&bytes)));
         self.vertices += nv;

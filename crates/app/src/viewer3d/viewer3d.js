@@ -380,11 +380,65 @@
   function fit() {
     const { c, r } = bounds();
     orbit.target.copy(c);
-    orbit.radius = r * 1.3;
     orbit.phi = 0.85;
     orbit.theta = -Math.PI / 2 + 0.35;
     if (mode !== 'orbit') setMode('orbit');
+    // Nearest distance, then the target moved to the middle of what is seen, three times: the
+    // far side of an area looks smaller than the near side, so its box's centre is off-centre.
+    const right = new T.Vector3(), up = new T.Vector3(), q = new T.Vector3();
+    for (let pass = 0; pass < 3; pass++) {
+      orbit.radius = fitRadius(r);
+      placeOrbit();
+      camera.updateMatrixWorld();
+      let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+      for (const p of fitCorners()) {
+        q.copy(p).project(camera);
+        x0 = Math.min(x0, q.x); x1 = Math.max(x1, q.x); y0 = Math.min(y0, q.y); y1 = Math.max(y1, q.y);
+      }
+      if (!Number.isFinite(x0)) break;
+      const h = orbit.radius * Math.tan((camera.fov * Math.PI) / 360);
+      right.setFromMatrixColumn(camera.matrixWorld, 0);
+      up.setFromMatrixColumn(camera.matrixWorld, 1);
+      orbit.target.addScaledVector(right, ((x0 + x1) / 2) * h * camera.aspect).addScaledVector(up, ((y0 + y1) / 2) * h);
+    }
+    orbit.radius = fitRadius(r);
     place();
+  }
+  // The corners of every mesh's box (else of the bounds): what a fit keeps in view.
+  function fitCorners() {
+    const boxes = D.meshes.filter((m) => m.box).map((m) => ({ min: m.box[0], max: m.box[1] }));
+    if (!boxes.length && D.bounds) boxes.push(D.bounds);
+    const corners = [];
+    for (const b of boxes) {
+      for (let i = 0; i < 8; i++) {
+        corners.push(new T.Vector3(i & 1 ? b.max[0] : b.min[0], i & 2 ? b.max[1] : b.min[1], i & 4 ? b.max[2] : b.min[2]));
+      }
+    }
+    return corners;
+  }
+  // The nearest orbit distance (to 0.1 %) from which every fit corner is in view with a small
+  // margin: a bisection, since corners only move inwards as the camera backs away.
+  function fitRadius(r) {
+    const corners = fitCorners();
+    if (!corners.length) return r * 1.3;
+    const q = new T.Vector3();
+    const inView = (radius) => {
+      orbit.radius = radius;
+      placeOrbit();
+      camera.updateMatrixWorld();
+      return corners.every((p) => {
+        if (q.copy(p).applyMatrix4(camera.matrixWorldInverse).z > -camera.near) return false;
+        q.copy(p).project(camera);
+        return Math.abs(q.x) <= 0.94 && Math.abs(q.y) <= 0.94;
+      });
+    };
+    let lo = 0, hi = r * 1.3;
+    while (!inView(hi) && hi < r * 100) hi *= 2;
+    for (let i = 0; i < 12; i++) {
+      const mid = (lo + hi) / 2;
+      if (inView(mid)) hi = mid; else lo = mid;
+    }
+    return hi;
   }
   function lookAt(p, dist) {
     if (mode !== 'orbit') setMode('orbit');
@@ -633,11 +687,12 @@
     t2.addEventListener('click', () => {
       if (!D.map2d) return;
       if (!frame.srcdoc) frame.srcdoc = new TextDecoder().decode(chunkBytes(D.map2d));
-      frame.hidden = false; view.hidden = true;
+      // The map has its own panel: the 3-D one goes with the 3-D view.
+      frame.hidden = false; view.hidden = true; $('side').hidden = true;
       t2.classList.add('on'); t3.classList.remove('on');
     });
     t3.addEventListener('click', () => {
-      frame.hidden = true; view.hidden = false;
+      frame.hidden = true; view.hidden = false; $('side').hidden = false;
       t3.classList.add('on'); t2.classList.remove('on');
       resize();
     });
