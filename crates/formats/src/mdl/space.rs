@@ -49,7 +49,7 @@ impl<'a> Space<'a> {
             origin,
             name,
             blocks: Vec::new(),
-            cover: Coverage::default(),
+            cover: Coverage::new(data.len()),
         }
     }
 
