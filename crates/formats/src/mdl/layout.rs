@@ -112,3 +112,52 @@ impl Coverage {
         (gaps, self.overlapping)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Coverage;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The bit set against a byte-per-byte count: the same gaps (with their bytes) and the
+        /// same overlap answer, for spans that cross word boundaries or fill whole words.
+        #[test]
+        fn gaps_and_overlap_match_a_byte_count(
+            len in 0usize..300,
+            spans in prop::collection::vec((0usize..300, 0usize..140), 0..8),
+        ) {
+            let data: Vec<u8> = (0..len).map(|i| i as u8).collect();
+            let mut cover = Coverage::new(len);
+            let mut count = vec![0u32; len];
+            for &(s, l) in &spans {
+                let (s, l) = (s.min(len), l.min(len - s.min(len)));
+                cover.add(s as u32, l as u32);
+                count[s..s + l].iter_mut().for_each(|c| *c += 1);
+            }
+            let mut expected = Vec::new();
+            let mut i = 0;
+            while i < len {
+                if count[i] > 0 {
+                    i += 1;
+                    continue;
+                }
+                let from = i;
+                while i < len && count[i] == 0 {
+                    i += 1;
+                }
+                expected.push((from, i));
+            }
+            let mut bytes = Vec::new();
+            let (gaps, overlapping) = cover.gaps(&data, &mut bytes);
+            let got: Vec<(usize, usize)> = gaps
+                .iter()
+                .map(|&(at, s, e)| (at as usize, at as usize + (e - s) as usize))
+                .collect();
+            prop_assert_eq!(got, expected);
+            for &(at, s, e) in &gaps {
+                prop_assert_eq!(&bytes[s as usize..e as usize], &data[at as usize..][..(e - s) as usize]);
+            }
+            prop_assert_eq!(overlapping, count.iter().any(|&c| c > 1));
+        }
+    }
+}
