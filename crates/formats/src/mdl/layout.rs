@@ -36,6 +36,9 @@ pub(crate) struct Layout {
     pub overlapping: bool,
 }
 
+/// Uncovered ranges as (offset in the space, start, end in the kept bytes) records.
+pub(crate) type Gaps = Vec<(u32, u32, u32)>;
+
 /// The bytes of a space a reader covered, one bit a byte, turned into gaps (a bit set is
 /// linear in the bytes covered; no sort of the blocks is needed).
 #[derive(Debug, Default)]
@@ -84,7 +87,7 @@ impl Coverage {
 
     /// The uncovered ranges of `data` appended to `bytes` as (offset, start, end) records, and
     /// whether any two blocks covered the same byte.
-    pub fn gaps(self, data: &[u8], bytes: &mut Vec<u8>) -> (Vec<(u32, u32, u32)>, bool) {
+    pub fn gaps(self, data: &[u8], bytes: &mut Vec<u8>) -> (Gaps, bool) {
         let mut gaps = Vec::new();
         let covered = |i: usize| {
             self.bits

@@ -433,13 +433,14 @@ fn emitter(n: &ANode) -> Emitter {
     }
 }
 
+/// A compiled mesh, the text vertex (and corner) each compiled vertex came from, and the faces'
+/// smoothing groups when the text has no normals.
+type CompiledMesh = (Mesh, Vec<(u32, u32)>, Option<Vec<u32>>);
+
 /// A mesh from its text: vertices split at UV seams, faces, UV sets, normals, colours,
 /// tangents, the index list; with the text vertex of each compiled vertex and, without
 /// normals, the faces' smoothing groups.
-fn compile_mesh(
-    n: &ANode,
-    skin: bool,
-) -> Result<(Mesh, Vec<(u32, u32)>, Option<Vec<u32>>), DecodeError> {
+fn compile_mesh(n: &ANode, skin: bool) -> Result<CompiledMesh, DecodeError> {
     let verts = rows_of(n, "verts");
     let c = split_corners(verts.len(), &rows_of(n, "faces"))?;
     let positions: Vec<[f32; 3]> = per_vertex(&verts, &c.source, 3, false)
