@@ -210,7 +210,7 @@ pub fn transform(m: &mut Model, steps: &[areakit_geometry::transform::Transform]
                 place_children(m, IDENTITY, |p| [p[0] + d[0], p[1] + d[1], p[2] + d[2]])
             }
             Transform::RotateZ(deg) => {
-                let half = f64::from(deg).to_radians() / 2.0;
+                let half = deg.to_radians() / 2.0;
                 place_children(m, [half.cos(), 0.0, 0.0, half.sin()], |p| t.point(p));
             }
             Transform::Mirror(axis) => mirror(m, axis),

@@ -6,7 +6,7 @@ use super::model::*;
 use super::parts::{read_aabb, read_events, read_faces, read_geometry, read_light};
 use super::raw::*;
 use super::space::{Array, Space, array_at};
-use super::tree::{Sharing, TreeNode, TreeReader, read_tree};
+use super::tree::{Reserve, Sharing, TreeNode, TreeReader, read_tree};
 use crate::error::{DecodeError, ErrorKind, Location};
 
 /// Reads a binary model from its MDL and MDX bytes.
@@ -84,6 +84,7 @@ pub fn read(mdl: &[u8], mdx: &[u8]) -> Result<Model, DecodeError> {
         anim: false,
         node_at: Vec::new(),
         shared: false,
+        reserve: Reserve::new(data.len(), NODE_HEADER),
     };
     let mut model = r.model()?;
     model.file_word = file_word;
@@ -185,6 +186,8 @@ struct Reader<'a> {
     node_at: Vec<u32>,
     /// Whether an animation reached a node block from two parents.
     shared: bool,
+    /// What is left to reserve for node arenas.
+    reserve: Reserve,
 }
 
 impl<'a> Reader<'a> {
@@ -262,7 +265,7 @@ impl<'a> Reader<'a> {
         }
 
         // Geometry.
-        let mut nodes = Vec::new();
+        let mut nodes = self.reserve.arena(geometry.node_count);
         self.node_at.clear();
         self.anim = false;
         read_tree(self, root, Sharing::Refused, &mut nodes)?;
@@ -298,7 +301,7 @@ impl<'a> Reader<'a> {
             nodes: Vec::new(),
         };
         anim.events = read_events(&mut self.mdl, &mut self.words, events)?;
-        let mut nodes = Vec::new();
+        let mut nodes = self.reserve.arena(anim.geometry.node_count);
         self.anim = true;
         let name = anim.geometry.name.as_string();
         self.shared |= read_tree(self, root, Sharing::Allowed, &mut nodes)

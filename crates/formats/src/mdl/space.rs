@@ -7,7 +7,7 @@
 //! length (so an unmodified model gives its bytes back), or afresh at the end in the canonical
 //! layout; [`Words`] does the same for derived words (allocated counts, runtime pointers).
 
-use super::layout::{Coverage, Layout};
+use super::layout::{Coverage, Gaps, Layout};
 use super::le::le_u32;
 use crate::error::{DecodeError, EncodeError};
 
@@ -49,7 +49,7 @@ impl<'a> Space<'a> {
             origin,
             name,
             blocks: Vec::new(),
-            cover: Coverage::default(),
+            cover: Coverage::new(data.len()),
         }
     }
 
@@ -109,7 +109,7 @@ impl<'a> Space<'a> {
     }
 
     /// The uncovered ranges of the space appended to `bytes`, and whether blocks overlapped.
-    pub fn gaps(self, bytes: &mut Vec<u8>) -> (Vec<(u32, u32)>, Vec<(u32, u32, u32)>, bool) {
+    pub fn gaps(self, bytes: &mut Vec<u8>) -> (Vec<(u32, u32)>, Gaps, bool) {
         let (gaps, overlapping) = self.cover.gaps(self.data, bytes);
         (self.blocks, gaps, overlapping)
     }

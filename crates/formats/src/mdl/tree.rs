@@ -5,6 +5,7 @@
 //! points both parents at it, as the source does).
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::space::{Fail, bad};
 use crate::error::DecodeError;
@@ -53,6 +54,51 @@ pub(crate) fn node_path<N: TreeNode>(
     chain.join("/")
 }
 
+/// Node arenas reserved from the count words of the headers (a tree read into a reserved arena
+/// is not moved as it grows). Hostile words cannot make it allocate much: all the arenas of a
+/// file together reserve at most as many nodes as the file's node headers could number.
+pub(crate) struct Reserve {
+    left: usize,
+}
+
+impl Reserve {
+    /// For a space of `space_len` bytes whose node headers take `node_header` bytes each.
+    pub fn new(space_len: usize, node_header: usize) -> Self {
+        Reserve {
+            left: space_len / node_header.max(1),
+        }
+    }
+
+    /// An empty arena with room for `word` nodes, within what is left.
+    pub fn arena<T>(&mut self, word: u32) -> Vec<T> {
+        let n = (word as usize).min(self.left);
+        self.left -= n;
+        Vec::with_capacity(n)
+    }
+}
+
+/// The hash of a node pointer: one multiplication, its high half folded down. Chosen pointers
+/// can at worst make the lookups quadratic in the number of nodes, which the file's size
+/// bounds; the default hasher's resistance costs a tenth of the decode.
+#[derive(Default)]
+pub(crate) struct PointerHash(u64);
+
+impl Hasher for PointerHash {
+    fn finish(&self) -> u64 {
+        self.0 ^ (self.0 >> 32)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u32(u32::from(b) ^ (self.0 as u32).rotate_left(8));
+        }
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.0 = u64::from(i).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
 /// What a reader supplies to [`read_tree`].
 pub(crate) trait TreeReader {
     type Node: TreeNode;
@@ -91,7 +137,8 @@ pub(crate) fn read_tree<R: TreeReader>(
     sharing: Sharing,
     nodes: &mut Vec<R::Node>,
 ) -> Result<bool, DecodeError> {
-    let mut index_at: HashMap<u32, u32> = HashMap::new();
+    let mut index_at: HashMap<u32, u32, BuildHasherDefault<PointerHash>> =
+        HashMap::with_capacity_and_hasher(nodes.capacity(), BuildHasherDefault::default());
     let mut path: Vec<u32> = Vec::new();
     let mut shared = false;
     // (pointer, parent index, depth); children pushed in reverse so they pop in order.

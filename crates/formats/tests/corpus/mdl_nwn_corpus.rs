@@ -170,8 +170,11 @@ fn same_keys(a: &nwn::Node, b: &nwn::Node) -> Result<(), String> {
     Ok(())
 }
 
+/// An emitter's names, words, sizes and render order.
+type EmitterFields = (Vec<String>, Vec<u32>, [f32; 3], u16);
+
 /// An emitter's fields as text carries them: names up to their NUL, no padding.
-fn emitter(n: &nwn::Node) -> Option<(Vec<String>, Vec<u32>, [f32; 3], u16)> {
+fn emitter(n: &nwn::Node) -> Option<EmitterFields> {
     n.emitter.as_ref().map(|e| {
         (
             vec![

@@ -358,26 +358,26 @@ fn compile_node(
     node_controllers(&mut node, n)?;
     let bits = f as u16;
     if bits & flags::LIGHT != 0 {
-        node.light = Some(light_of(
+        node.light = Some(Box::new(light_of(
             n,
             &["isdynamic", "ndynamictype"],
             &["generateflare", "lensflares"],
-        ));
+        )));
     }
     if bits & flags::EMITTER != 0 {
-        node.emitter = Some(emitter(n));
+        node.emitter = Some(Box::new(emitter(n)));
     }
     if bits & flags::REFERENCE != 0 {
-        node.reference = Some(Reference {
+        node.reference = Some(Box::new(Reference {
             model: name_field(n, "refmodel"),
             reattachable: int(n, "reattachable"),
-        });
+        }));
     }
     let (mut source, mut groups) = (Vec::new(), None);
     if bits & flags::MESH != 0 {
         let (mesh, s, g) = compile_mesh(n, bits & flags::SKIN != 0)?;
         let count = mesh.vertex_count();
-        node.mesh = Some(mesh);
+        node.mesh = Some(Box::new(mesh));
         if bits & flags::DANGLY != 0 {
             let c = per_vertex(&rows_of(n, "constraints"), &s, 1, false).unwrap_or_default();
             node.dangly = Some(Dangly {
@@ -388,10 +388,10 @@ fn compile_node(
             });
         }
         if bits & flags::ANIM != 0 {
-            node.anim = Some(anim_mesh(n, count)?);
+            node.anim = Some(Box::new(anim_mesh(n, count)?));
         }
         if bits & flags::SKIN != 0 {
-            node.skin = Some(Skin::default());
+            node.skin = Some(Box::default());
         }
         (source, groups) = (s, g);
     }
@@ -433,13 +433,14 @@ fn emitter(n: &ANode) -> Emitter {
     }
 }
 
+/// A compiled mesh, the text vertex (and corner) each compiled vertex came from, and the faces'
+/// smoothing groups when the text has no normals.
+type CompiledMesh = (Mesh, Vec<(u32, u32)>, Option<Vec<u32>>);
+
 /// A mesh from its text: vertices split at UV seams, faces, UV sets, normals, colours,
 /// tangents, the index list; with the text vertex of each compiled vertex and, without
 /// normals, the faces' smoothing groups.
-fn compile_mesh(
-    n: &ANode,
-    skin: bool,
-) -> Result<(Mesh, Vec<(u32, u32)>, Option<Vec<u32>>), DecodeError> {
+fn compile_mesh(n: &ANode, skin: bool) -> Result<CompiledMesh, DecodeError> {
     let verts = rows_of(n, "verts");
     let c = split_corners(verts.len(), &rows_of(n, "faces"))?;
     let positions: Vec<[f32; 3]> = per_vertex(&verts, &c.source, 3, false)
@@ -619,7 +620,7 @@ fn skin_weights(
         }
     }
     let pick = |v: u32| text.get(v as usize).copied().unwrap_or([(-1, 0.0); 4]);
-    let skin = node.skin.get_or_insert_with(Skin::default);
+    let skin = node.skin.get_or_insert_with(Box::default);
     skin.weights = Some(
         source
             .iter()
@@ -688,16 +689,16 @@ fn compile_animation(m: &Model, an: &AAnim) -> Result<Animation, DecodeError> {
 fn animation_parts(node: &mut Node) {
     let bits = node.flags as u16;
     if bits & flags::LIGHT != 0 {
-        node.light = Some(Default::default());
+        node.light = Some(Box::default());
     }
     if bits & flags::EMITTER != 0 {
-        node.emitter = Some(Emitter::default());
+        node.emitter = Some(Box::default());
     }
     if bits & flags::REFERENCE != 0 {
-        node.reference = Some(Reference::default());
+        node.reference = Some(Box::default());
     }
     if bits & flags::MESH != 0 {
-        node.mesh = Some(Mesh {
+        node.mesh = Some(Box::new(Mesh {
             function_pointers: if bits & flags::SKIN != 0 {
                 SKIN_MESH_FNS
             } else {
@@ -707,13 +708,13 @@ fn animation_parts(node: &mut Node) {
             positions: Some(Vec::new()),
             normals: Some(Vec::new()),
             ..Mesh::default()
-        });
+        }));
     }
     if bits & flags::SKIN != 0 {
-        node.skin = Some(Skin::default());
+        node.skin = Some(Box::default());
     }
     if bits & flags::ANIM != 0 {
-        node.anim = Some(AnimMesh::default());
+        node.anim = Some(Box::default());
     }
     if bits & flags::DANGLY != 0 {
         node.dangly = Some(Dangly::default());

@@ -115,7 +115,8 @@ impl Controller {
     }
 }
 
-/// A node: the header, the controllers and the parts its type flags add.
+/// A node: the header, the controllers and the parts its type flags add. The larger parts are
+/// boxed, so that a node (most are dummies or meshes) stays small to move and to hold.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Node {
     /// The content flags ([`flags`]): 1 dummy, 3 light, 5 emitter, 17 reference, 33 trimesh,
@@ -138,17 +139,17 @@ pub struct Node {
     /// The controller data: key times and values, indexed by the controllers.
     pub controller_data: Vec<f32>,
     /// Light data (flag [`flags::LIGHT`]).
-    pub light: Option<Light>,
+    pub light: Option<Box<Light>>,
     /// Emitter data (flag [`flags::EMITTER`]).
-    pub emitter: Option<Emitter>,
+    pub emitter: Option<Box<Emitter>>,
     /// Reference data (flag [`flags::REFERENCE`]).
-    pub reference: Option<Reference>,
+    pub reference: Option<Box<Reference>>,
     /// Mesh data (flag [`flags::MESH`]).
-    pub mesh: Option<Mesh>,
+    pub mesh: Option<Box<Mesh>>,
     /// Skin data (flag [`flags::SKIN`]).
-    pub skin: Option<Skin>,
+    pub skin: Option<Box<Skin>>,
     /// Animated-mesh data (flag [`flags::ANIM`]).
-    pub anim: Option<AnimMesh>,
+    pub anim: Option<Box<AnimMesh>>,
     /// Dangly-mesh data (flag [`flags::DANGLY`]).
     pub dangly: Option<Dangly>,
     /// Walkmesh AABB tree (flag [`flags::AABB`]).

@@ -8,7 +8,7 @@ use crate::mdl::layout::Layout;
 use crate::mdl::le::*;
 use crate::mdl::parts::{read_aabb, read_events, read_faces, read_geometry, read_light};
 use crate::mdl::space::{Array, Space, array_at};
-use crate::mdl::tree::{Sharing, TreeNode, TreeReader, read_tree};
+use crate::mdl::tree::{Reserve, Sharing, TreeNode, TreeReader, read_tree};
 
 /// Reads an NWN compiled model.
 ///
@@ -71,6 +71,7 @@ pub fn read(file: &[u8]) -> Result<Model, DecodeError> {
         words: Vec::new(),
         path: Vec::new(),
         shared: false,
+        reserve: Reserve::new(model_end - FILE_HEADER, NODE_HEADER),
     };
     let mut model = r.model()?;
     model.file_word = file_word;
@@ -104,6 +105,8 @@ struct Reader<'a> {
     path: Vec<Name<32>>,
     /// Whether an animation reached a node block from two parents.
     shared: bool,
+    /// What is left to reserve for node arenas.
+    reserve: Reserve,
 }
 
 impl<'a> Reader<'a> {
@@ -167,7 +170,7 @@ impl<'a> Reader<'a> {
         for c in table.chunks_exact(4) {
             anims.push(self.animation(le_u32(c, 0))?);
         }
-        let mut nodes = Vec::new();
+        let mut nodes = self.reserve.arena(geometry.node_count);
         read_tree(self, root, Sharing::Refused, &mut nodes)?;
         self.path.clear();
         Ok(Model {
@@ -187,7 +190,7 @@ impl<'a> Reader<'a> {
         let name = geometry.name.as_string();
         let events = read_events(&mut self.model, &mut self.words, array_at(h, 184))
             .map_err(|e| e.within(format!("animation {name}")))?;
-        let mut nodes = Vec::new();
+        let mut nodes = self.reserve.arena(geometry.node_count);
         self.shared |= read_tree(self, root, Sharing::Allowed, &mut nodes)
             .map_err(|e| e.within(format!("animation {name}")))?;
         self.path.clear();
@@ -245,13 +248,16 @@ impl<'a> Reader<'a> {
         let dangly = part(DANGLY_HEADER, DANGLY);
         let aabb = part(AABB_HEADER, AABB);
         if let Some(l) = light {
-            node.light =
-                Some(read_light(&mut self.model, &mut self.words, l).map_err(|e| self.located(e))?);
+            let light =
+                read_light(&mut self.model, &mut self.words, l).map_err(|e| self.located(e))?;
+            node.light = Some(Box::new(light));
         }
-        node.emitter = emitter.map(read_emitter);
-        node.reference = reference.map(|r| Reference {
-            model: Name(bytes_n(r, 0)),
-            reattachable: le_u32(r, 64),
+        node.emitter = emitter.map(|e| Box::new(read_emitter(e)));
+        node.reference = reference.map(|r| {
+            Box::new(Reference {
+                model: Name(bytes_n(r, 0)),
+                reattachable: le_u32(r, 64),
+            })
         });
         if let Some(a) = aabb {
             let root = le_u32(a, 0);
@@ -263,10 +269,10 @@ impl<'a> Reader<'a> {
         }
         let vertex_count = mesh.map_or(0, |m| usize::from(le_u16(m, 448)));
         if let Some(s) = skin {
-            node.skin = Some(self.skin(s)?);
+            node.skin = Some(Box::new(self.skin(s)?));
         }
         if let Some(a) = anim {
-            node.anim = Some(self.anim_mesh(a, vertex_count)?);
+            node.anim = Some(Box::new(self.anim_mesh(a, vertex_count)?));
         }
         if let Some(d) = dangly {
             node.dangly = Some(Dangly {
@@ -277,7 +283,7 @@ impl<'a> Reader<'a> {
             });
         }
         if let Some(m) = mesh {
-            node.mesh = Some(self.mesh(m)?);
+            node.mesh = Some(Box::new(self.mesh(m)?));
         }
         let ctl = self.array(array_at(h, 84), CONTROLLER as u64, "the controllers")?;
         node.controllers = ctl
@@ -293,8 +299,8 @@ impl<'a> Reader<'a> {
             .collect();
         node.controller_data = floats(self.array(array_at(h, 96), 4, "the controller data")?);
         if let Some(s) = skin {
-            let n = node.mesh.as_ref().map_or(0, Mesh::vertex_count);
-            self.skin_streams(s, n, node.skin.as_mut())?;
+            let n = node.mesh.as_deref().map_or(0, Mesh::vertex_count);
+            self.skin_streams(s, n, node.skin.as_deref_mut())?;
         }
         node.children = Vec::with_capacity(kids.len());
         Ok((node, kids))

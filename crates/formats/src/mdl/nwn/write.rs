@@ -165,7 +165,7 @@ impl<'m> Writer<'m> {
             Some(a) => Some(write_aabb(&mut self.out, a, &name)?),
             None => None,
         };
-        let vertex_count = n.mesh.as_ref().map_or(0, Mesh::vertex_count);
+        let vertex_count = n.mesh.as_deref().map_or(0, Mesh::vertex_count);
         let skin = match &n.skin {
             Some(s) => Some(self.skin(s, &name)?),
             None => None,
