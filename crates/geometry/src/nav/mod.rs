@@ -59,6 +59,7 @@ pub mod query;
 pub mod search;
 pub mod stitch;
 pub mod surface;
+mod union_find;
 
 pub use corners::CornerGraph;
 pub use landmarks::Landmarks;
