@@ -2,9 +2,11 @@
 //! `cargo run --release --example nav_cli_check -- GROUND.trx|.wok PAIRS OPTIMAL.jsonl FAST.jsonl`
 //! prints the pairs, the repeats (a point twice, a step of no length), the optimal answers
 //! longer than fast or than the oracle, and the pairs found where the ground is not connected
-//! or missed where it is. Each answer's ends are located on the oracle's ground as the command
-//! located them (no height hint: the highest triangle at the answer's start and goal); the
-//! JSON's rounded turning points are put back on the vertices they name.
+//! or missed where it is. Each answer's ends are located on the oracle's ground by the rule of
+//! `docs/navigation.md` ("Point location"), written again in the oracle: an end the command
+//! did not move as asked (`X,Y[,Z]`, the height the hint), a moved one where the answer says it
+//! stands (its height the hint). The JSON's rounded turning points are put back on the
+//! vertices they name.
 
 use areakit_testkit::nav_oracle::{Answer, End, Oracle, Promise};
 
@@ -15,16 +17,16 @@ fn main() {
         std::process::exit(2);
     };
     // The pairs as asked (exact): an end not moved is that point, not the JSON's rounding.
-    let asked: Vec<[[f32; 2]; 2]> = std::fs::read_to_string(pairs_file)
+    let asked: Vec<[([f32; 2], Option<f32>); 2]> = std::fs::read_to_string(pairs_file)
         .expect("the pairs file")
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .map(|l| {
-            let p: Vec<[f32; 2]> = l
+            let p: Vec<([f32; 2], Option<f32>)> = l
                 .split_whitespace()
                 .map(|f| {
                     let c: Vec<f32> = f.split(',').map(|x| x.parse().expect("a number")).collect();
-                    [c[0], c[1]]
+                    ([c[0], c[1]], c.get(2).copied())
                 })
                 .collect();
             [p[0], p[1]]
@@ -101,20 +103,25 @@ fn main() {
             continue;
         };
         let moved = |k: usize| a["snapped"].get(k).and_then(|x| x.as_f64()).unwrap_or(0.0) > 0.0;
+        // An end not moved is located as asked (with the asked height hint); a moved one where
+        // the answer says it stands (its height the hint).
+        let hint = |k: usize, p: [f32; 3]| if moved(k) { Some(p[2]) } else { asked[i][k].1 };
+        let (hs, ht) = (hint(0, s), hint(1, t));
         if !moved(0) {
-            (s[0], s[1]) = (asked[i][0][0], asked[i][0][1]);
+            (s[0], s[1]) = (asked[i][0].0[0], asked[i][0].0[1]);
         }
         if !moved(1) {
-            (t[0], t[1]) = (asked[i][1][0], asked[i][1][1]);
+            (t[0], t[1]) = (asked[i][1].0[0], asked[i][1].0[1]);
         }
-        let locate = |p: [f32; 3]| {
-            o.locate(p[0], p[1], None).map(|tr| End {
+        let locate = |p: [f32; 3], z: Option<f32>| {
+            o.locate(p[0], p[1], z).map(|tr| End {
                 point: [p[0], p[1]],
                 triangle: tr,
             })
         };
-        let (Some(es), Some(et)) = (locate(s), locate(t)) else {
+        let (Some(es), Some(et)) = (locate(s, hs), locate(t, ht)) else {
             unlocated += 1;
+            eprintln!("pair {i}: an end not located: {s:?} {t:?}");
             continue;
         };
         let mut ans = [

@@ -87,6 +87,13 @@ pub fn face_height_at(mesh: &Mesh, f: usize, x: f32, y: f32) -> Option<f32> {
 /// The height of triangle `t` at `(x, y)` if it contains the point seen from above.
 #[inline]
 pub fn tri_height_at(t: &[[f32; 3]; 3], x: f32, y: f32) -> Option<f32> {
+    tri_height_at_f64(t, x, y).map(|h| h as f32)
+}
+
+/// [`tri_height_at`] before the height is rounded to `f32`: heights of nearly coplanar
+/// triangles that round to the same `f32` still compare.
+#[inline]
+pub(crate) fn tri_height_at_f64(t: &[[f32; 3]; 3], x: f32, y: f32) -> Option<f64> {
     let minx = t[0][0].min(t[1][0]).min(t[2][0]);
     let maxx = t[0][0].max(t[1][0]).max(t[2][0]);
     let miny = t[0][1].min(t[1][1]).min(t[2][1]);
@@ -114,7 +121,7 @@ pub fn tri_height_at(t: &[[f32; 3]; 3], x: f32, y: f32) -> Option<f32> {
     if !inside {
         return None;
     }
-    Some(((wa * a[2] + wb * b[2] + wc * c[2]) / area) as f32)
+    Some((wa * a[2] + wb * b[2] + wc * c[2]) / area)
 }
 
 /// Preference of a candidate for `face_at`: smaller is better.

@@ -59,10 +59,11 @@ pub mod query;
 pub mod search;
 pub mod stitch;
 pub mod surface;
+mod union_find;
 
 pub use corners::CornerGraph;
 pub use landmarks::Landmarks;
-pub use mesh::{Island, LocateError, Location, NavMesh};
+pub use mesh::{Island, LocateError, Location, NavMesh, SAME_FLOOR};
 pub use poly::Polygons;
 pub use query::{DEFAULT_SNAP, FAST_BOUND, Mode, NavData, NavSet, Request, Search, Searcher};
 pub use search::result::{Endpoint, Path, PathError};

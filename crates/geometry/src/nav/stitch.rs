@@ -28,6 +28,7 @@
 //! numbering), so an area layer can compare them with the rooms' own links.
 
 use super::surface::{Surface, SurfaceError};
+use crate::nav::union_find::root;
 use glam::{DVec3, Vec3};
 use std::collections::HashMap;
 
@@ -80,15 +81,6 @@ struct BEdge {
     a: u32,
     b: u32,
     region: u32,
-}
-
-fn find(parent: &mut [u32], mut x: u32) -> u32 {
-    while parent[x as usize] != x {
-        let p = parent[x as usize];
-        parent[x as usize] = parent[p as usize];
-        x = p;
-    }
-    x
 }
 
 /// Stitches the regions of `surface` along coincident boundary edges (see the
@@ -262,7 +254,7 @@ pub fn stitch(surface: &Surface, tolerance: f32) -> Result<Stitched, SurfaceErro
                 } else {
                     let w = if s <= tol { e.a } else { e.b };
                     if (pos(w) - pos(v)).length() <= 2.0 * tol {
-                        let (rw, rv) = (find(&mut parent, w), find(&mut parent, v));
+                        let (rw, rv) = (root(&mut parent, w), root(&mut parent, v));
                         if rw != rv && (pos(rw) - pos(rv)).length() <= 2.0 * tol {
                             let (lo, hi) = (rw.min(rv), rw.max(rv));
                             parent[hi as usize] = lo;
@@ -298,7 +290,7 @@ pub fn stitch(surface: &Surface, tolerance: f32) -> Result<Stitched, SurfaceErro
         list.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         for w in list.windows(2) {
             if (w[1].0 - w[0].0) * len <= tol {
-                let (ra, rb) = (find(&mut parent, w[0].1), find(&mut parent, w[1].1));
+                let (ra, rb) = (root(&mut parent, w[0].1), root(&mut parent, w[1].1));
                 if ra != rb {
                     let (lo, hi) = (ra.min(rb), ra.max(rb));
                     parent[hi as usize] = lo;
@@ -323,14 +315,14 @@ pub fn stitch(surface: &Surface, tolerance: f32) -> Result<Stitched, SurfaceErro
             if let Some(s) = splits.get(&(t as u32, k as u8)) {
                 l.extend_from_slice(s);
                 l.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-                l.dedup_by(|b, a| a.1 == b.1 || find(&mut parent, a.1) == find(&mut parent, b.1));
+                l.dedup_by(|b, a| a.1 == b.1 || root(&mut parent, a.1) == root(&mut parent, b.1));
                 if !l.is_empty() {
                     split_edges += 1;
                 }
             }
         }
         let mut emit = |tri: [u32; 3], parent: &mut Vec<u32>| {
-            let m = tri.map(|v| find(parent, v));
+            let m = tri.map(|v| root(parent, v));
             if m[0] == m[1] || m[1] == m[2] || m[0] == m[2] {
                 dropped += 1;
             } else {
@@ -372,7 +364,7 @@ pub fn stitch(surface: &Surface, tolerance: f32) -> Result<Stitched, SurfaceErro
         }
     }
     let welded_vertices = (0..parent.len() as u32)
-        .filter(|&v| find(&mut parent, v) != v)
+        .filter(|&v| root(&mut parent, v) != v)
         .count();
 
     let mut seams: Vec<Seam> = seam_map

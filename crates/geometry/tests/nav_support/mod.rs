@@ -6,24 +6,7 @@
 use areakit_geometry::Vec3;
 use areakit_geometry::nav::{NavMesh, Path, Surface};
 
-/// xorshift64.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    /// Uniform in [0, 1).
-    pub fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
+pub use areakit_testkit::nav_meshes::Rng;
 
 /// A jittered `nx` × `ny` grid of unit cells, each cut in two triangles along a random
 /// diagonal, with `holes` rectangular blocks of cells removed. Blocks keep one cell from the
@@ -108,79 +91,13 @@ pub fn grid_domain(
 }
 
 /// A perfect maze of `w` × `h` rooms (depth-first, seeded), with `extra` additional walls
-/// opened to make loops. Each room, passage and wall is one jittered grid cell of size 1; each
-/// kept cell is cut into two triangles.
+/// opened to make loops: `testkit`'s generated maze as a [`Surface`].
 pub fn maze(rng: &mut Rng, w: usize, h: usize, extra: usize, jitter: f64) -> Surface {
-    let (fx, fy) = (2 * w - 1, 2 * h - 1);
-    let mut open = vec![false; fx * fy];
-    for j in 0..h {
-        for i in 0..w {
-            open[(2 * j) * fx + 2 * i] = true;
-        }
-    }
-    let mut seen = vec![false; w * h];
-    let mut stack = vec![(0usize, 0usize)];
-    seen[0] = true;
-    while let Some(&(i, j)) = stack.last() {
-        let mut nbs = Vec::new();
-        if i > 0 && !seen[j * w + i - 1] {
-            nbs.push((i - 1, j));
-        }
-        if i + 1 < w && !seen[j * w + i + 1] {
-            nbs.push((i + 1, j));
-        }
-        if j > 0 && !seen[(j - 1) * w + i] {
-            nbs.push((i, j - 1));
-        }
-        if j + 1 < h && !seen[(j + 1) * w + i] {
-            nbs.push((i, j + 1));
-        }
-        if nbs.is_empty() {
-            stack.pop();
-            continue;
-        }
-        let (ni, nj) = nbs[rng.below(nbs.len() as u64) as usize];
-        seen[nj * w + ni] = true;
-        open[(i + ni) + (j + nj) * fx] = true;
-        stack.push((ni, nj));
-    }
-    for _ in 0..extra {
-        let i = rng.below(fx as u64) as usize;
-        let j = rng.below(fy as u64) as usize;
-        if (i + j) % 2 == 1 {
-            open[j * fx + i] = true;
-        }
-    }
-    let mut vertices = Vec::new();
-    for j in 0..=fy {
-        for i in 0..=fx {
-            let x = i as f64 + (rng.unit() - 0.5) * 2.0 * jitter;
-            let y = j as f64 + (rng.unit() - 0.5) * 2.0 * jitter;
-            vertices.push(Vec3::new(x as f32, y as f32, 0.0));
-        }
-    }
-    let vid = |i: usize, j: usize| (j * (fx + 1) + i) as u32;
-    let mut triangles = Vec::new();
-    for j in 0..fy {
-        for i in 0..fx {
-            if !open[j * fx + i] {
-                continue;
-            }
-            let (a, b, c, d) = (vid(i, j), vid(i + 1, j), vid(i + 1, j + 1), vid(i, j + 1));
-            if rng.below(2) == 0 {
-                triangles.push([a, b, c]);
-                triangles.push([a, c, d]);
-            } else {
-                triangles.push([a, b, d]);
-                triangles.push([b, c, d]);
-            }
-        }
-    }
-    let regions = vec![0; triangles.len()];
+    let g = areakit_testkit::nav_meshes::maze(rng, w, h, extra, jitter);
     Surface {
-        vertices,
-        triangles,
-        regions,
+        vertices: g.vertices.iter().map(|&v| Vec3::from_array(v)).collect(),
+        regions: vec![0; g.triangles.len()],
+        triangles: g.triangles,
     }
 }
 

@@ -109,6 +109,8 @@ pub struct Oracle {
     nodes: Vec<Node>,
     /// Node-to-node walks done so far.
     seen: RefCell<HashMap<(u32, u32), bool>>,
+    /// Per connected part: its plan area.
+    part_area: Vec<f64>,
 }
 
 const NO_NODE: u32 = u32::MAX;
@@ -162,10 +164,22 @@ impl Oracle {
                 });
             }
         }
+        let mut part_area = Vec::new();
+        for (t, &part) in ground.part.iter().enumerate() {
+            if part_area.len() <= part as usize {
+                part_area.resize(part as usize + 1, 0.0);
+            }
+            if !ground.flat[t] {
+                let [a, b, c] = ground.corners(t as u32);
+                let twice = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+                part_area[part as usize] += 0.5 * twice.abs();
+            }
+        }
         Oracle {
             ground,
             nodes,
             seen: RefCell::new(HashMap::new()),
+            part_area,
         }
     }
 
@@ -199,22 +213,30 @@ impl Oracle {
             && self.ground.part[a as usize] == self.ground.part[b as usize]
     }
 
-    /// The triangle that holds `(x, y)` in plan: with a height hint the one whose height there
-    /// is nearest to it, without one the highest; ties to the lowest index.
+    /// The triangle that holds `(x, y)` in plan, by the rule of `docs/navigation.md` ("Point
+    /// location"): with a height hint the one whose height there is nearest to it, without one
+    /// the highest; the triangles within 1 mm of that best height are one floor, and of them
+    /// the one whose connected part has the largest plan area wins (areas equal within a
+    /// relative 1e-9), then the lowest index.
     pub fn locate(&self, x: f32, y: f32, z: Option<f32>) -> Option<u32> {
         let p = p2([x, y]);
-        let mut best: Option<(f64, u32)> = None;
-        for t in 0..self.ground.tris.len() as u32 {
-            if self.ground.flat[t as usize] || !self.ground.holds(t, p) {
-                continue;
-            }
-            let h = self.ground.height(t, p);
-            let score = z.map_or(-h, |z| (h - f64::from(z)).abs());
-            if best.is_none_or(|(s, _)| score < s) {
-                best = Some((score, t));
-            }
-        }
-        best.map(|b| b.1)
+        let here: Vec<(u32, f64)> = (0..self.ground.tris.len() as u32)
+            .filter(|&t| !self.ground.flat[t as usize] && self.ground.holds(t, p))
+            .map(|t| (t, self.ground.height(t, p)))
+            .collect();
+        let score = |h: f64| z.map_or(-h, |z| (h - f64::from(z)).abs());
+        let best = here.iter().map(|c| score(c.1)).reduce(f64::min)?;
+        let floor: Vec<u32> = here
+            .iter()
+            .filter(|c| score(c.1) <= best + 1e-3)
+            .map(|c| c.0)
+            .collect();
+        let area = |t: u32| self.part_area[self.ground.part[t as usize] as usize];
+        let largest = floor.iter().map(|&t| area(t)).reduce(f64::max)?;
+        floor
+            .into_iter()
+            .filter(|&t| area(t) >= largest * (1.0 - 1e-9))
+            .min()
     }
 
     /// Whether the straight piece from `a` to `b` stays on the ground (never crossing a

@@ -2,6 +2,7 @@
 //! triangles, edges and their incident triangles, boundary edges, planes, tolerances, the
 //! same-floor neighbourhoods, a uniform grid, and the blockers' plan footprints.
 
+use crate::nav::union_find::root;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -162,20 +163,12 @@ impl Topo {
         };
         let adj = adjacency(&mesh, ids.len());
         let mut parent: Vec<u32> = (0..ids.len() as u32 * 3).collect();
-        fn find(parent: &mut [u32], mut x: u32) -> u32 {
-            while parent[x as usize] != x {
-                let p = parent[parent[x as usize] as usize];
-                parent[x as usize] = p;
-                x = p;
-            }
-            x
-        }
         for (fi, a) in adj.iter().enumerate() {
             for (k, &o) in a.iter().enumerate() {
                 if o >= 0 {
                     let (x, y) = (
-                        find(&mut parent, (fi * 3 + k) as u32),
-                        find(&mut parent, o as u32),
+                        root(&mut parent, (fi * 3 + k) as u32),
+                        root(&mut parent, o as u32),
                     );
                     if x != y {
                         parent[x.max(y) as usize] = x.min(y);
@@ -190,7 +183,7 @@ impl Topo {
         for (fi, &t) in ids.iter().enumerate() {
             let tri = surface.triangles[t as usize];
             for k in 0..3 {
-                let r = find(&mut parent, (fi * 3 + k) as u32) as usize;
+                let r = root(&mut parent, (fi * 3 + k) as u32) as usize;
                 if root_id[r] == u32::MAX {
                     root_id[r] = edge_ends.len() as u32;
                     let (a, b) = (tri[k], tri[(k + 1) % 3]);

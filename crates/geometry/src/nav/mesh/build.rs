@@ -1,6 +1,7 @@
 //! The mesh's own tables from its triangles: neighbour links, fans split, islands, corners.
 
 use super::{Island, NO_TRIANGLE, cross2, plan};
+use crate::nav::union_find::root;
 use glam::Vec3;
 
 /// Neighbour links (see the module docs for the rule).
@@ -80,14 +81,6 @@ pub(super) fn split_fans(
     // end of its edge.
     let n = tris.len() * 3;
     let mut parent: Vec<u32> = (0..n as u32).collect();
-    fn find(parent: &mut [u32], mut x: u32) -> u32 {
-        while parent[x as usize] != x {
-            let p = parent[parent[x as usize] as usize];
-            parent[x as usize] = p;
-            x = p;
-        }
-        x
-    }
     for (t, l) in links.iter().enumerate() {
         for (e, &link) in l.iter().enumerate() {
             if link == NO_TRIANGLE || (link >> 2) < t as u32 {
@@ -99,7 +92,7 @@ pub(super) fn split_fans(
                 (3 * t + e, 3 * u + (j + 1) % 3),
                 (3 * t + (e + 1) % 3, 3 * u + j),
             ] {
-                let (ra, rb) = (find(&mut parent, a as u32), find(&mut parent, b as u32));
+                let (ra, rb) = (root(&mut parent, a as u32), root(&mut parent, b as u32));
                 if ra != rb {
                     parent[ra.max(rb) as usize] = ra.min(rb);
                 }
@@ -116,7 +109,7 @@ pub(super) fn split_fans(
         }
         for (k, corner) in tri.iter_mut().enumerate() {
             let v = *corner;
-            let r = find(&mut parent, (3 * t + k) as u32);
+            let r = root(&mut parent, (3 * t + k) as u32);
             let kv = &mut keeper[v as usize];
             if *kv == u32::MAX {
                 *kv = r;

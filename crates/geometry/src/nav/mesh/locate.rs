@@ -2,7 +2,7 @@
 //! snapping a point to the nearest walkable one.
 
 use super::{LocateError, Location, NavMesh, cross2, plan};
-use crate::query::tri_height_at;
+use crate::query::tri_height_at_f64;
 use glam::Vec3;
 
 /// The uniform point-location grid.
@@ -42,17 +42,35 @@ impl Grid {
     }
 }
 
+/// Heights within this of each other (1 mm in the games' metres) are one floor when a point
+/// is located: which of the triangles there is taken then follows [`NavMesh::locate`]'s tie
+/// rule, not the last bits of the arithmetic (coplanar ground laid twice, a sliver on its
+/// neighbour's edge).
+pub const SAME_FLOOR: f64 = 1e-3;
+
+/// Island plan areas within this relative difference are equal (the sums' last bits depend on
+/// the order of their terms).
+const SAME_AREA: f64 = 1e-9;
+
 impl NavMesh {
     /// The height of triangle `t` at `(x, y)` if it contains the point seen from above.
     #[inline]
     pub fn height_in(&self, t: u32, x: f32, y: f32) -> Option<f32> {
-        let p = self.triangle_points(t).map(|v| v.to_array());
-        tri_height_at(&p, x, y)
+        self.height_in_f64(t, x, y).map(|h| h as f32)
     }
 
-    /// The walkable point at `(x, y)`: the triangle containing it seen from above — with a
-    /// height hint `z` the one whose height there is nearest to it, without one the highest
-    /// (ties: lowest index). `None` when no triangle lies under or over the point.
+    #[inline]
+    fn height_in_f64(&self, t: u32, x: f32, y: f32) -> Option<f64> {
+        let p = self.triangle_points(t).map(|v| v.to_array());
+        tri_height_at_f64(&p, x, y)
+    }
+
+    /// The walkable point at `(x, y)`: of the triangles containing it seen from above (edges
+    /// included), with a height hint `z` the one whose height there is nearest to it, without
+    /// one the highest. Triangles within [`SAME_FLOOR`] of that best height are one floor:
+    /// of them the one on the island of the largest plan area wins, then the lowest index (a
+    /// point on a patch laid over a floor stands on the floor). `None` when no triangle lies
+    /// under or over the point.
     pub fn locate(&self, x: f32, y: f32, z: Option<f32>) -> Option<Location> {
         if !(x.is_finite() && y.is_finite() && z.is_none_or(f32::is_finite)) {
             return None;
@@ -61,23 +79,34 @@ impl NavMesh {
             return None;
         }
         let (cx, cy) = self.grid.cell_of(f64::from(x), f64::from(y));
-        let mut best: Option<(f32, u32, f32)> = None;
-        for &t in self.grid.cell_items(cx, cy) {
-            if let Some(h) = self.height_in(t, x, y) {
-                let score = match z {
-                    Some(hint) => (h - hint).abs(),
-                    None => -h,
-                };
-                if best.is_none_or(|(s, bt, _)| score < s || (score == s && t < bt)) {
-                    best = Some((score, t, h));
-                }
-            }
-        }
-        best.map(|(_, t, h)| Location {
+        let here = || {
+            self.grid
+                .cell_items(cx, cy)
+                .iter()
+                .filter_map(|&t| self.height_in_f64(t, x, y).map(|h| (t, h)))
+        };
+        let (t, h) = self.floor_pick(here, z)?;
+        Some(Location {
             triangle: t,
-            point: Vec3::new(x, y, h),
+            point: Vec3::new(x, y, h as f32),
             snapped: 0.0,
         })
+    }
+
+    /// [`NavMesh::locate`]'s choice among `(triangle, height)` candidates.
+    fn floor_pick<I: Iterator<Item = (u32, f64)>>(
+        &self,
+        candidates: impl Fn() -> I,
+        z: Option<f32>,
+    ) -> Option<(u32, f64)> {
+        let score = |h: f64| z.map_or(-h, |z| (h - f64::from(z)).abs());
+        let best = candidates().map(|c| score(c.1)).min_by(f64::total_cmp)?;
+        let floor = || candidates().filter(move |c| score(c.1) <= best + SAME_FLOOR);
+        let area = |t: u32| self.islands[self.island[t as usize] as usize].plan_area;
+        let largest = floor().map(|c| area(c.0)).max_by(f64::total_cmp)?;
+        floor()
+            .filter(|c| area(c.0) >= largest * (1.0 - SAME_AREA))
+            .min_by_key(|c| c.0)
     }
 
     /// [`NavMesh::locate`], or else the nearest walkable point within `snap`: with a height
@@ -110,7 +139,11 @@ impl NavMesh {
         })
     }
 
-    /// The nearest walkable point within `radius` (see [`NavMesh::locate_or_snap`]).
+    /// The nearest walkable point within `radius` (see [`NavMesh::locate_or_snap`]). The
+    /// distance is measured to where the point ends up — the nearest point of a triangle,
+    /// rounded to `f32` and moved onto it — and that point is then located as
+    /// [`NavMesh::locate`] would with its own height as the hint, so a snapped end stands on
+    /// the triangle a query for the snapped point names.
     fn nearest(&self, x: f32, y: f32, z: Option<f32>, radius: f64) -> Option<Location> {
         let g = &self.grid;
         let p = [f64::from(x), f64::from(y), z.map_or(0.0, f64::from)];
@@ -120,9 +153,23 @@ impl NavMesh {
         let y0 = y0.max(0);
         let x1 = x1.min(i64::from(g.nx) - 1);
         let y1 = y1.min(i64::from(g.ny) - 1);
-        // (distance², -z for ties without a hint, triangle, point)
-        let mut best: Option<(f64, f64, u32, [f64; 3])> = None;
-        let r2 = radius * radius;
+        // How far `p` moves to reach (x, y, h).
+        let moved = |x: f32, y: f32, h: f32| {
+            let d = [
+                f64::from(x) - p[0],
+                f64::from(y) - p[1],
+                f64::from(h) - p[2],
+            ];
+            let plan = d[0] * d[0] + d[1] * d[1];
+            (if z.is_some() {
+                plan + d[2] * d[2]
+            } else {
+                plan
+            })
+            .sqrt()
+        };
+        // (distance, -z for ties without a hint, triangle, point)
+        let mut best: Option<(f64, f32, u32, Vec3)> = None;
         for cy in y0..=y1 {
             for cx in x0..=x1 {
                 for &t in g.cell_items(cx, cy) {
@@ -131,36 +178,34 @@ impl NavMesh {
                         Some(_) => closest_on_triangle(&tri, p),
                         None => closest_in_plan(&tri, [p[0], p[1]]),
                     };
-                    if d2 > r2 {
+                    if d2 > radius * radius {
                         continue;
                     }
-                    let key = (d2, -q[2], t);
+                    let (qx, qy) = self.inside(t, [q[0] as f32, q[1] as f32]);
+                    let h = self.height_in(t, qx, qy).unwrap_or(q[2] as f32);
+                    let d = moved(qx, qy, h);
+                    if d > radius {
+                        continue;
+                    }
+                    let key = (d, -h, t);
                     if best.is_none_or(|(bd, bz, bt, _)| {
                         key.0 < bd || (key.0 == bd && (key.1 < bz || (key.1 == bz && t < bt)))
                     }) {
-                        best = Some((d2, -q[2], t, q));
+                        best = Some((d, -h, t, Vec3::new(qx, qy, h)));
                     }
                 }
             }
         }
-        best.map(|(_, _, t, q)| {
-            let (x, y) = self.inside(t, [q[0] as f32, q[1] as f32]);
-            let h = self.height_in(t, x, y).unwrap_or(q[2] as f32);
-            // How far the point moved, to where it stands now.
-            let d = [
-                f64::from(x) - p[0],
-                f64::from(y) - p[1],
-                f64::from(h) - p[2],
-            ];
-            let moved = match z {
-                Some(_) => d[0] * d[0] + d[1] * d[1] + d[2] * d[2],
-                None => d[0] * d[0] + d[1] * d[1],
-            };
-            Location {
+        best.map(|(d, _, t, q)| match self.locate(q.x, q.y, Some(q.z)) {
+            Some(l) => Location {
+                snapped: moved(q.x, q.y, l.point.z) as f32,
+                ..l
+            },
+            None => Location {
                 triangle: t,
-                point: Vec3::new(x, y, h),
-                snapped: moved.sqrt() as f32,
-            }
+                point: q,
+                snapped: d as f32,
+            },
         })
     }
 

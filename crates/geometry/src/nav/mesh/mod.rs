@@ -45,14 +45,16 @@
 //!
 //! A uniform grid over the plan bounds lists each triangle in every cell its box overlaps
 //! (a cell per 32 triangles of the bounds' area; the cell size doubles while the lists
-//! would hold more than eight entries per triangle). [`NavMesh::locate`] applies the rule of
-//! [`crate::query::Locator::face_at`] over the walkable triangles: a triangle contains
+//! would hold more than eight entries per triangle). [`NavMesh::locate`]: a triangle contains
 //! `(x, y)` when the point is inside or on its edges seen from above; with a height hint the
-//! triangle whose height there is nearest to the hint wins, without one the highest; ties go to
-//! the lowest triangle index.
+//! triangle whose height there is nearest to the hint wins, without one the highest;
+//! triangles within [`SAME_FLOOR`] of that height are one floor, and of them the one on the
+//! island of the largest plan area wins, then the lowest triangle index.
 
 mod build;
 mod locate;
+
+pub use locate::SAME_FLOOR;
 
 use super::surface::{MAX_TRIANGLES, Surface, SurfaceError};
 use glam::Vec3;
@@ -449,5 +451,48 @@ mod tests {
             m.locate_or_snap(f32::NAN, 0.0, None, 1.0),
             Err(LocateError::NotFinite)
         );
+    }
+
+    /// A patch laid over a floor, 10 µm higher (coplanar within [`locate::SAME_FLOOR`]): a
+    /// point on both stands on the floor (the larger island), with or without a hint. Before,
+    /// the patch won as the highest (corpus: `shadowdale_house_moomaiden.trx`, where patches
+    /// of two triangles lie over the floor, 1.6e-8 m above it).
+    #[test]
+    fn a_patch_over_a_floor_is_the_floor() {
+        let z = 0.486_379_1;
+        let patch = z + 1e-5;
+        let m = NavMesh::build(&Surface {
+            vertices: vec![
+                Vec3::new(0.0, 0.0, z),
+                Vec3::new(10.0, 0.0, z),
+                Vec3::new(10.0, 10.0, z),
+                Vec3::new(0.0, 10.0, z),
+                Vec3::new(4.0, 4.0, patch),
+                Vec3::new(6.0, 4.0, patch),
+                Vec3::new(5.0, 6.0, patch),
+            ],
+            triangles: vec![[4, 5, 6], [0, 1, 2], [0, 2, 3]],
+            regions: vec![0; 3],
+        })
+        .unwrap();
+        assert_eq!(m.islands().len(), 2);
+        for hint in [None, Some(z), Some(patch), Some(z + 0.5)] {
+            let l = m.locate(5.0, 4.5, hint).unwrap();
+            assert_eq!(l.triangle, 1, "{hint:?}");
+            assert_eq!(l.point.z, z);
+        }
+        // Heights apart by more than a millimetre are two floors.
+        let m2 = NavMesh::build(&Surface {
+            vertices: m.vertices[..7]
+                .iter()
+                .enumerate()
+                .map(|(i, v)| if i >= 4 { *v + Vec3::Z * 0.01 } else { *v })
+                .collect(),
+            triangles: vec![[4, 5, 6], [0, 1, 2], [0, 2, 3]],
+            regions: vec![0; 3],
+        })
+        .unwrap();
+        assert_eq!(m2.locate(5.0, 4.5, None).unwrap().triangle, 0);
+        assert_eq!(m2.locate(5.0, 4.5, Some(z)).unwrap().triangle, 1);
     }
 }

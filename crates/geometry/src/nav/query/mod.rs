@@ -263,6 +263,18 @@ impl Searcher {
         Ok(())
     }
 
+    /// Readies the pool for a search from cell `sc` to cell `gc` of `cells`: the components
+    /// the path may cross (taken from the pool; put them back after the search) and their
+    /// stamp.
+    fn begin<C: Cells>(&mut self, mesh: &NavMesh, cells: &C, sc: u32, gc: u32) -> (Vec<u32>, u32) {
+        self.pool
+            .prepare(mesh.vertices.len(), cells.count(), components(cells));
+        let stamp = self.pool.stamp;
+        let mut allowed = std::mem::take(&mut self.pool.allowed);
+        allow_path(cells, &mut allowed, stamp, sc, gc);
+        (allowed, stamp)
+    }
+
     /// Optimal or fast on `cells`: the path walked into `self.walker`, and the search effort.
     fn on_cells<C: Cells>(
         &mut self,
@@ -284,11 +296,7 @@ impl Searcher {
                 Err(Walk)
             };
         }
-        self.pool
-            .prepare(mesh.vertices.len(), cells.count(), components(cells));
-        let stamp = self.pool.stamp;
-        let mut allowed = std::mem::take(&mut self.pool.allowed);
-        allow_path(cells, &mut allowed, stamp, sc, gc);
+        let (allowed, stamp) = self.begin(mesh, cells, sc, gc);
         let (s, t) = (plan(start.point), plan(goal.point));
         let corners = |c: u32| cells.corners(c);
         let bounds = match (data.landmarks, req.landmarks && req.mode == Mode::Optimal) {
@@ -296,17 +304,8 @@ impl Searcher {
             _ => None,
         };
         let q = Query {
-            allowed: &allowed,
-            stamp,
-            s,
-            t,
-            s_vertex: vertex_at(mesh, start),
-            goal: gc,
-            start_cell: sc,
-            flood: false,
-            sweep: false,
-            seen: false,
             bound: bounds.as_ref().map(|b| b as &dyn Bound),
+            ..Query::between((&allowed, stamp), (s, vertex_at(mesh, start), sc), (t, gc))
         };
         let r = match req.mode {
             Mode::Optimal => polyanya::search(&mut self.pool, mesh, cells, &q).map(|(fi, e)| {
@@ -361,11 +360,7 @@ impl Searcher {
         if sc == gc {
             return self.on_cells(data, polygons, (start, goal), req);
         }
-        self.pool
-            .prepare(mesh.vertices.len(), polygons.count(), components(polygons));
-        let stamp = self.pool.stamp;
-        let mut allowed = std::mem::take(&mut self.pool.allowed);
-        allow_path(polygons, &mut allowed, stamp, sc, gc);
+        let (allowed, stamp) = self.begin(mesh, polygons, sc, gc);
         let (s, t) = (plan(start.point), plan(goal.point));
         let corners = |c: u32| polygons.corners(c);
         let (bounds, back) = match (data.landmarks, req.landmarks) {
@@ -376,17 +371,8 @@ impl Searcher {
             _ => (None, None),
         };
         let q = Query {
-            allowed: &allowed,
-            stamp,
-            s,
-            t,
-            s_vertex: vertex_at(mesh, start),
-            goal: gc,
-            start_cell: sc,
-            flood: false,
-            sweep: false,
-            seen: false,
             bound: bounds.as_ref().map(|b| b as &dyn Bound),
+            ..Query::between((&allowed, stamp), (s, vertex_at(mesh, start), sc), (t, gc))
         };
         let gq = graph::GraphQuery {
             mesh,

@@ -86,6 +86,30 @@ pub(crate) struct Query<'a> {
     pub(crate) bound: Option<&'a dyn Bound>,
 }
 
+impl<'a> Query<'a> {
+    /// From `s` (exactly on vertex `s_vertex`, or `NONE`) in cell `start_cell` to `t` in cell
+    /// `goal`, within the components `allowed` marks with `stamp`: no flag set, no bound.
+    pub(crate) fn between(
+        (allowed, stamp): (&'a [u32], u32),
+        (s, s_vertex, start_cell): ([f64; 2], u32, u32),
+        (t, goal): ([f64; 2], u32),
+    ) -> Query<'a> {
+        Query {
+            allowed,
+            stamp,
+            s,
+            t,
+            s_vertex,
+            goal,
+            start_cell,
+            flood: false,
+            sweep: false,
+            seen: false,
+            bound: None,
+        }
+    }
+}
+
 /// One end of an interval being made: its position, whether it is exactly a cell corner, and
 /// the point that fixes its ray with the root (and whether that point lies behind the root).
 #[derive(Clone, Copy)]
@@ -754,17 +778,8 @@ pub(crate) fn flood<C: Cells>(
     pool.fdist.resize(nv, f64::INFINITY);
     pool.prepare(nv, 0, 0);
     let q = Query {
-        allowed: &[],
-        stamp: pool.stamp,
-        s: source,
-        t: source,
-        s_vertex: vertex,
-        goal: NONE,
-        start_cell: cell,
         flood: true,
-        sweep: false,
-        seen: false,
-        bound: None,
+        ..Query::between((&[], pool.stamp), (source, vertex, cell), (source, NONE))
     };
     for &v in cells.corners(cell) {
         let d = dist(source, pos(mesh, &q, v));
@@ -783,17 +798,8 @@ pub(crate) fn sweep_from<C: Cells>(pool: &mut Pool, mesh: &NavMesh, cells: &C, v
     let p = mesh.vertices[v as usize];
     let s = [f64::from(p.x), f64::from(p.y)];
     let q = Query {
-        allowed: &[],
-        stamp: pool.stamp,
-        s,
-        t: s,
-        s_vertex: v,
-        goal: NONE,
-        start_cell: cell,
-        flood: false,
         sweep: true,
-        seen: false,
-        bound: None,
+        ..Query::between((&[], pool.stamp), (s, v, cell), (s, NONE))
     };
     let limit = 32 * cells.count() + 1_000_000;
     let mut buf = std::mem::take(&mut pool.buf);

@@ -271,16 +271,10 @@ impl Walker {
             let from = self.alt_tris.len() as u32;
             let mut t = t0;
             for _ in 0..MAX_FAN {
-                let tri = mesh.tris[t as usize];
-                let Some(k) = tri.iter().position(|&w| w == v) else {
+                let Some(next) = fan_next(mesh, t, v, cw, t0) else {
                     break;
                 };
-                let side = if cw { k } else { (k + 2) % 3 };
-                let l = mesh.links[t as usize][side];
-                if l == NO_TRIANGLE || l >> 2 == t0 {
-                    break;
-                }
-                t = l >> 2;
+                t = next;
                 self.alt_tris.push(t);
                 if holds(t) && !exits.iter().any(|&e| last_of(&self.alt_tris, e) == t) {
                     exits.push((from, self.alt_tris.len() as u32));
@@ -394,16 +388,10 @@ impl Walker {
             let mut path = Vec::new();
             let mut t = t0;
             for _ in 0..MAX_FAN {
-                let tri = mesh.tris[t as usize];
-                let Some(k) = tri.iter().position(|&w| w == v) else {
+                let Some(next) = fan_next(mesh, t, v, cw, t0) else {
                     break;
                 };
-                let side = if cw { k } else { (k + 2) % 3 };
-                let l = mesh.links[t as usize][side];
-                if l == NO_TRIANGLE || l >> 2 == t0 {
-                    break;
-                }
-                t = l >> 2;
+                t = next;
                 path.push(t);
                 if t == to {
                     if best.as_ref().is_none_or(|b| path.len() < b.len()) {
@@ -428,4 +416,13 @@ enum Step {
     Go(At),
     Arrived,
     Stuck,
+}
+
+/// The triangle after `t` round vertex `v` of its fan (clockwise or not), or `None` at the
+/// fan's border or when the fan has come back round to `t0`.
+fn fan_next(mesh: &NavMesh, t: u32, v: u32, cw: bool, t0: u32) -> Option<u32> {
+    let k = mesh.tris[t as usize].iter().position(|&w| w == v)?;
+    let side = if cw { k } else { (k + 2) % 3 };
+    let l = mesh.links[t as usize][side];
+    (l != NO_TRIANGLE && l >> 2 != t0).then_some(l >> 2)
 }
