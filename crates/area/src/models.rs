@@ -646,8 +646,17 @@ pub fn rebuild_aabb(mesh: &Mesh) -> Aabb {
 }
 
 /// An AABB tree over `faces` of `positions`, as the game's walkmesh compiler builds one
-/// (pre-order, one leaf per face); both games' compiled models use it.
+/// (pre-order, one leaf per face); both games' compiled models use it. A face naming a vertex
+/// the mesh does not have (a broken file, which `check` reports) leaves no tree at all: there
+/// is no box to give it.
 pub fn aabb_of_faces(positions: &[[f32; 3]], faces: &[mdl::Face]) -> Aabb {
+    if faces.iter().any(|f| {
+        f.vertices
+            .iter()
+            .any(|&v| usize::from(v) >= positions.len())
+    }) {
+        return Aabb { tree: Vec::new() };
+    }
     let g = areakit_geometry::Mesh {
         vertices: positions.to_vec(),
         faces: faces.iter().map(|f| f.vertices.map(u32::from)).collect(),
@@ -678,6 +687,24 @@ pub fn is_walkmesh_node(n: &Node) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_face_naming_a_missing_vertex_leaves_no_tree_and_no_panic() {
+        let positions = [[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]];
+        let face = |vertices| mdl::Face {
+            normal: [0.0, 0.0, 1.0],
+            distance: 0.0,
+            material: 0,
+            adjacent: [0xFFFF; 3],
+            vertices,
+        };
+        assert_eq!(aabb_of_faces(&positions, &[face([0, 1, 2])]).tree.len(), 1);
+        assert!(
+            aabb_of_faces(&positions, &[face([0, 1, 2]), face([0, 1, 7])])
+                .tree
+                .is_empty()
+        );
+    }
 
     #[test]
     fn a_model_finding_gives_its_position_in_the_area() {

@@ -238,18 +238,33 @@ fn map_keys(n: &mut Node, kind: u32, mut f: impl FnMut(&mut [f32])) {
 fn move_keys(n: &mut Node, q: Quat, point: &impl Fn([f32; 3]) -> [f32; 3]) {
     if n.first_key(POSITION).is_none() {
         // A child without a position controller stands at its parent's origin: give it one.
-        n.controller_data.extend([0.0, 0.0, 0.0, 0.0]);
-        let at = n.controller_data.len() as u16;
-        n.controllers.push(areakit_formats::mdl::nwn::Controller {
-            kind: POSITION,
-            rows: 1,
-            time_index: at - 4,
-            data_index: at - 3,
-            columns: 3,
-            padding: 0,
-        });
+        add_key(n, POSITION, &[0.0, 0.0, 0.0]);
     }
     turn_keys(n, q, point);
+}
+
+/// Gives a node a one-key controller of `kind` at time 0 with `values`, at the end of its
+/// controller data. The header's indices are 16-bit: a node whose data already reaches past
+/// them (no compiler writes one) gets none.
+fn add_key(n: &mut Node, kind: u32, values: &[f32]) {
+    let start = n.controller_data.len();
+    let (Ok(time_index), Ok(data_index), Ok(columns)) = (
+        u16::try_from(start),
+        u16::try_from(start + 1),
+        u8::try_from(values.len()),
+    ) else {
+        return;
+    };
+    n.controller_data.push(0.0);
+    n.controller_data.extend_from_slice(values);
+    n.controllers.push(areakit_formats::mdl::nwn::Controller {
+        kind,
+        rows: 1,
+        time_index,
+        data_index,
+        columns,
+        padding: 0,
+    });
 }
 
 /// Rewrites a node's position keys through `point` (bezier rows: the value moves, the tangents
@@ -287,16 +302,7 @@ fn place_children(m: &mut Model, q: Quat, point: impl Fn([f32; 3]) -> [f32; 3]) 
             continue;
         };
         if n.first_key(ORIENTATION).is_none() && q != IDENTITY {
-            n.controller_data.extend([0.0, 0.0, 0.0, 0.0, 1.0]);
-            let at = n.controller_data.len() as u16;
-            n.controllers.push(areakit_formats::mdl::nwn::Controller {
-                kind: ORIENTATION,
-                rows: 1,
-                time_index: at - 5,
-                data_index: at - 4,
-                columns: 4,
-                padding: 0,
-            });
+            add_key(n, ORIENTATION, &[0.0, 0.0, 0.0, 1.0]);
         }
         move_keys(n, q, &point);
     }

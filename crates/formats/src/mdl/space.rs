@@ -40,7 +40,15 @@ pub(crate) struct Space<'a> {
     pub blocks: Vec<(u32, u32)>,
     /// The bytes the blocks covered.
     pub cover: Coverage,
+    /// The bytes all blocks handed out so far (overlapping blocks count each time).
+    handed: u64,
 }
+
+/// How many times its own size the blocks of a space may hand out in all, plus [`SLACK`]:
+/// a model's blocks tile its file (the corpus: no byte twice), but a hostile one can point
+/// every node's arrays at one large region and have each copied.
+const BUDGET_FACTOR: u64 = 16;
+const SLACK: u64 = 1 << 20;
 
 impl<'a> Space<'a> {
     pub fn new(data: &'a [u8], origin: u64, name: &'static str) -> Self {
@@ -50,6 +58,7 @@ impl<'a> Space<'a> {
             name,
             blocks: Vec::new(),
             cover: Coverage::new(data.len()),
+            handed: 0,
         }
     }
 
@@ -79,6 +88,21 @@ impl<'a> Space<'a> {
     /// The `len` bytes at `ptr`, recorded as a block.
     pub fn block(&mut self, ptr: u32, len: u64, what: &str) -> Result<&'a [u8], DecodeError> {
         let s = self.slice(ptr, len, what)?;
+        self.handed += len;
+        let budget = BUDGET_FACTOR * self.data.len() as u64 + SLACK;
+        if self.handed > budget {
+            return Err(DecodeError::limit_at(
+                self.origin + u64::from(ptr),
+                format!(
+                    "{what}: the blocks of {} read so far come to {} bytes, more than {budget} \
+                     ({BUDGET_FACTOR} times its {} bytes and 1 MiB): blocks overlap to make the \
+                     model far larger than its file",
+                    self.name,
+                    self.handed,
+                    self.data.len()
+                ),
+            ));
+        }
         self.blocks.push((ptr, len as u32));
         self.cover.add(ptr, len as u32);
         Ok(s)
@@ -336,5 +360,25 @@ impl Out<'_> {
         let off = self.sink.place(s.len() + 1, false)?;
         self.sink.put(off, s);
         Ok(off)
+    }
+}
+
+#[cfg(test)]
+mod budget_tests {
+    use super::*;
+
+    #[test]
+    fn overlapping_blocks_are_refused_past_the_budget() {
+        let data = vec![0u8; 1 << 20];
+        let mut space = Space::new(&data, 100, "the MDL data");
+        // The same whole region over and over: 17 times 1 MiB passes 16 MiB + 1 MiB.
+        for _ in 0..17 {
+            space.block(0, data.len() as u64, "a vertex array").unwrap();
+        }
+        let e = space
+            .block(0, data.len() as u64, "a vertex array")
+            .unwrap_err();
+        assert_eq!(e.kind(), crate::ErrorKind::LimitExceeded);
+        assert_eq!(e.location(), crate::Location::Offset(100));
     }
 }

@@ -250,22 +250,39 @@ fn names_index(anodes: &[&ANode]) -> HashMap<String, usize> {
 }
 
 /// A controller from key rows (time, values): times first, then the values, appended to the
-/// node's data (BioWare's layout).
-fn push_controller(n: &mut Node, kind: u32, rows: &[(f32, Vec<f32>)], columns: u8) {
-    let time_index = n.controller_data.len() as u16;
+/// node's data (BioWare's layout). The header's indices and row count are 16-bit: a node whose
+/// keys would reach past them is refused.
+fn push_controller(
+    n: &mut Node,
+    kind: u32,
+    rows: &[(f32, Vec<f32>)],
+    columns: u8,
+) -> Result<(), DecodeError> {
+    let start = n.controller_data.len();
+    let (Ok(time_index), Ok(data_index), Ok(count)) = (
+        u16::try_from(start),
+        u16::try_from(start + rows.len()),
+        u16::try_from(rows.len()),
+    ) else {
+        return Err(bad(format!(
+            "controller {kind}: {} keys after {start} floats of the node's controller data: \
+             a compiled controller indexes at most 65 535 floats",
+            rows.len()
+        )));
+    };
     n.controller_data.extend(rows.iter().map(|(t, _)| *t));
-    let data_index = n.controller_data.len() as u16;
     for (_, v) in rows {
         n.controller_data.extend_from_slice(v);
     }
     n.controllers.push(Controller {
         kind,
-        rows: rows.len() as u16,
+        rows: count,
         time_index,
         data_index,
         columns,
         padding: 0,
     });
+    Ok(())
 }
 
 /// A quaternion (x, y, z, w) from axis and angle.
@@ -290,10 +307,28 @@ fn compile_keys(
             "controller {kind}: key rows of different lengths"
         )));
     }
-    let columns = if bezier {
-        (width / 3) as u8 | Controller::BEZIER
-    } else {
-        width as u8
+    // The column count shares its byte with the bezier flag: at most 15 values (a bezier
+    // row: 15 sets of value and two tangents).
+    let columns = match u8::try_from(if bezier { width / 3 } else { width }) {
+        Ok(c) if c < Controller::BEZIER && (!bezier || width % 3 == 0) => {
+            if bezier {
+                c | Controller::BEZIER
+            } else {
+                c
+            }
+        }
+        _ => {
+            return Err(bad(format!(
+                "controller {kind}: {width} values a key{}: a compiled controller holds at \
+                 most 15{}",
+                if bezier { " (bezier)" } else { "" },
+                if bezier {
+                    ", in sets of a value and two tangents"
+                } else {
+                    ""
+                }
+            )));
+        }
     };
     let out: Vec<(f32, Vec<f32>)> = rows
         .iter()
@@ -307,8 +342,7 @@ fn compile_keys(
             (r[0] as f32, vals)
         })
         .collect();
-    push_controller(n, kind, &out, columns);
-    Ok(())
+    push_controller(n, kind, &out, columns)
 }
 
 /// The controllers of a node's properties (one key at time 0) and key lists, in file order.
@@ -614,7 +648,11 @@ fn skin_weights(
     let mut bone_map = vec![-1i16; count];
     let mut bone_nodes = [0i16; 17];
     for (s, &number) in slots.iter().enumerate() {
-        bone_nodes[s] = number as i16;
+        bone_nodes[s] = i16::try_from(number).map_err(|_| {
+            bad(format!(
+                "bone node {number}: a compiled skin numbers at most 32 767 nodes"
+            ))
+        })?;
         if let Some(slot) = bone_map.get_mut(number as usize) {
             *slot = s as i16;
         }

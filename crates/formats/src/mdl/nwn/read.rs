@@ -283,7 +283,18 @@ impl<'a> Reader<'a> {
             });
         }
         if let Some(m) = mesh {
-            node.mesh = Some(Box::new(self.mesh(m)?));
+            // The mesh header follows the node header and the parts before it.
+            let before: usize = [
+                (LIGHT, LIGHT_HEADER),
+                (EMITTER, EMITTER_HEADER),
+                (REFERENCE, REFERENCE_HEADER),
+            ]
+            .iter()
+            .filter(|(bit, _)| bits & bit != 0)
+            .map(|(_, size)| size)
+            .sum();
+            let at = ptr + (NODE_HEADER + before) as u32;
+            node.mesh = Some(Box::new(self.mesh(m, at)?));
         }
         let ctl = self.array(array_at(h, 84), CONTROLLER as u64, "the controllers")?;
         node.controllers = ctl
@@ -308,7 +319,7 @@ impl<'a> Reader<'a> {
 
     /// The mesh header `h`, its faces and index arrays (model data) and its vertex streams and
     /// index lists (raw data).
-    fn mesh(&mut self, h: &[u8]) -> Result<Mesh, DecodeError> {
+    fn mesh(&mut self, h: &[u8], at: u32) -> Result<Mesh, DecodeError> {
         let n = usize::from(le_u16(h, 448));
         let mut legacy = [0u32; 6];
         for (i, slot) in legacy.iter_mut().enumerate() {
@@ -368,7 +379,7 @@ impl<'a> Reader<'a> {
         let positions = self.stream(le_u32(h, 444), n, 12, "the vertex positions")?;
         if positions.is_none() && n > 0 {
             return Err(self.located(self.model.err(
-                444,
+                u64::from(at) + 444,
                 format!("a mesh of {n} vertices without vertex positions (offset -1)"),
             )));
         }
