@@ -96,7 +96,7 @@ impl Tpc {
         }
         let animated = parsed
             .animation()
-            .filter(|&(nx, ny, _)| !cube && nx * ny > 1 && w % nx == 0 && h % ny == 0);
+            .filter(|&(nx, ny, _)| !cube && w % nx == 0 && h % ny == 0 && nx * ny > 1);
         let (layout, faces): (Layout, Vec<Image>) = if cube {
             let faces = (0..6).filter_map(|i| img.crop(0, i * w, w, w)).collect();
             (Layout::Cube, faces)
@@ -131,12 +131,17 @@ impl Tpc {
             }
             layers.push(mips);
         }
-        let first = encoding.size(fw, fh) as u32;
+        let first = encoding.size(fw, fh) as u64;
         let data_size = match (encoding.is_compressed(), layout) {
             (false, _) => 0,
-            (true, Layout::Animated { numx, numy }) => first * numx * numy,
+            (true, Layout::Animated { numx, numy }) => first * u64::from(numx) * u64::from(numy),
             (true, _) => first,
         };
+        let data_size = u32::try_from(data_size).map_err(|_| {
+            EncodeError(format!(
+                "{data_size} bytes of first level: more than a TPC header holds"
+            ))
+        })?;
         let mut tpc = Tpc {
             header: Header {
                 data_size,
