@@ -159,6 +159,40 @@ fn frame_counts_past_u32_do_not_overflow() {
 }
 
 #[test]
+fn an_inconsistent_image_is_refused_for_every_encoding() {
+    // Public fields: 8x8 pixels but the bytes of 2x2.
+    let img = Image {
+        width: 8,
+        height: 8,
+        rgba: vec![255; 16],
+    };
+    for enc in [
+        Encoding::Dxt1,
+        Encoding::Dxt5,
+        Encoding::Rgba,
+        Encoding::Rgb,
+        Encoding::Grey,
+    ] {
+        for mipmaps in [true, false] {
+            let opts = EncodeOptions {
+                encoding: Some(enc),
+                mipmaps,
+                ..EncodeOptions::default()
+            };
+            let e = Tpc::from_image(&img, b"", &opts).unwrap_err();
+            assert!(e.0.contains("16 bytes of RGBA"), "{enc:?}: {e}");
+        }
+        // Frames are cropped from the image, faces too.
+        let opts = EncodeOptions {
+            encoding: Some(enc),
+            ..EncodeOptions::default()
+        };
+        let anim = b"proceduretype cycle\nnumx 2\nnumy 2\nfps 8\n";
+        assert!(Tpc::from_image(&img, anim, &opts).is_err(), "{enc:?}");
+    }
+}
+
+#[test]
 fn short_chains_and_wrong_sizes_are_found() {
     let tpc = Tpc::from_image(&picture(16, 16, false), b"", &EncodeOptions::default()).unwrap();
     let bytes = write(&tpc).unwrap();

@@ -68,7 +68,11 @@ impl Tpc {
     /// reads it back: `cube 1` with a height six times the width makes a cube map of the six
     /// stacked faces (compressed encodings only); `proceduretype cycle` with `numx`, `numy` and
     /// `fps` makes an animated texture of the frames, row by row.
+    ///
+    /// Errors: RGBA bytes that are not `width * height * 4` long ([`Image::check`]), a side
+    /// outside 1..=32767, an encoding that cannot hold the layout.
     pub fn from_image(img: &Image, txi: &[u8], opts: &EncodeOptions) -> Result<Tpc, EncodeError> {
+        img.check()?;
         if img.width == 0 || img.height == 0 || img.width > 0x7fff || img.height > 0x7fff {
             return Err(EncodeError(format!(
                 "a TPC is 1 to 32767 pixels each way, not {}x{}",
