@@ -542,10 +542,7 @@ pub fn write(img: &Tga, opts: WriteOptions) -> Result<Vec<u8>, EncodeError> {
         let file_px = |x: usize| -> [u8; 4] {
             let p = &line[x * 4..x * 4 + 4];
             match bpp {
-                1 => {
-                    let l = 299 * u32::from(p[0]) + 587 * u32::from(p[1]) + 114 * u32::from(p[2]);
-                    [((l + 500) / 1000) as u8, 0, 0, 0]
-                }
+                1 => [crate::image::luma(p[0], p[1], p[2]), 0, 0, 0],
                 2 => {
                     let c = |v: u8| u16::from(v >> 3);
                     let a = if p[3] >= 128 { 0x8000 } else { 0 };

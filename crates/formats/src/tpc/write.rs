@@ -202,10 +202,7 @@ fn encode_level(encoding: Encoding, img: &Image) -> Result<Vec<u8>, EncodeError>
     let px = img.rgba.chunks_exact(4);
     Ok(match encoding {
         Encoding::Grey => px
-            .map(|p| {
-                let l = 299 * u32::from(p[0]) + 587 * u32::from(p[1]) + 114 * u32::from(p[2]);
-                ((l + 500) / 1000) as u8
-            })
+            .map(|p| image::luma(p[0], p[1], p[2]))
             .collect(),
         Encoding::Rgb => px.flat_map(|p| [p[0], p[1], p[2]]).collect(),
         Encoding::Rgba => img.rgba.clone(),
