@@ -173,7 +173,10 @@ mod tests {
         assert_eq!(luma(0, 0, 0), 0);
         assert_eq!(luma(7, 7, 7), 7, "grey stays grey");
         // 0.299 * 255 = 76.2, 0.587 * 255 = 149.7, 0.114 * 255 = 29.1.
-        assert_eq!((luma(255, 0, 0), luma(0, 255, 0), luma(0, 0, 255)), (76, 150, 29));
+        assert_eq!(
+            (luma(255, 0, 0), luma(0, 255, 0), luma(0, 0, 255)),
+            (76, 150, 29)
+        );
     }
 
     #[test]

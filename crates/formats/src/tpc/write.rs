@@ -201,9 +201,7 @@ fn encode_level(encoding: Encoding, img: &Image) -> Result<Vec<u8>, EncodeError>
     }
     let px = img.rgba.chunks_exact(4);
     Ok(match encoding {
-        Encoding::Grey => px
-            .map(|p| image::luma(p[0], p[1], p[2]))
-            .collect(),
+        Encoding::Grey => px.map(|p| image::luma(p[0], p[1], p[2])).collect(),
         Encoding::Rgb => px.flat_map(|p| [p[0], p[1], p[2]]).collect(),
         Encoding::Rgba => img.rgba.clone(),
         Encoding::SwizzledBgra | Encoding::Dxt1 | Encoding::Dxt5 => {
