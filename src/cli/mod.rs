@@ -79,6 +79,9 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<u8, Error> {
         Command::Pack(_) | Command::Demo(_) => Session::files_only(),
         _ => Session::open(sources)?,
     };
+    for n in session.notes() {
+        eprintln!("areakit: {n}");
+    }
     match cli.command {
         Command::Ls(a) => run_ls(a, &session, out),
         Command::Extract(a) => run_extract(a, &session, out),

@@ -649,6 +649,38 @@ fn aswm_zip_bombs_are_refused() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A TXI asking for more animation frames than a u32 counts (numx × numy = 4.9e9): read,
+/// checked and converted as one still image (a `tpc-animation-frames` warning), no overflow.
+#[test]
+fn tpc_frame_counts_past_u32() {
+    use areakit_app::formats::{image::Image, tpc};
+    let txi = b"proceduretype cycle\nnumx 70000\nnumy 70000\nfps 8\n";
+    let img = Image {
+        width: 16,
+        height: 16,
+        rgba: vec![200; 16 * 16 * 4],
+    };
+    let opts = tpc::EncodeOptions::default();
+    let still = tpc::Tpc::from_image(&img, b"", &opts).unwrap();
+    let mut bytes = tpc::write(&still).unwrap();
+    bytes.extend_from_slice(txi);
+    let made = tpc::Tpc::from_image(&img, txi, &opts).unwrap();
+    assert_eq!(tpc::write(&made).unwrap(), bytes, "the TXI makes no frames");
+    let d = Damaged {
+        what: "numx 70000 numy 70000".into(),
+        bytes,
+    };
+    in_process("frames.tpc", &d);
+    let findings = areakit_app::check::check_data(Path::new("frames.tpc"), &d.bytes).unwrap();
+    let codes: Vec<&str> = findings.iter().map(|f| f.code).collect();
+    assert_eq!(codes, ["tpc-animation-frames"]);
+    let dir = scratch("frames");
+    let file = dir.join("frames.tpc");
+    std::fs::write(&file, &d.bytes).unwrap();
+    through_binary(&file, &d.what, &dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 // ---------------------------------------------------------------------------------------------
 // Things that are not files
 // ---------------------------------------------------------------------------------------------

@@ -284,3 +284,49 @@ fn ls_extract_and_inputs_through_the_binary() {
     assert_eq!(run(&["ls", "--game", game, "--module", "nope"]).0, 2);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A damaged texture pack is left out of the search, with a note, and every command goes on:
+/// the other pack, the module and the KEY are still searched.
+#[test]
+fn a_damaged_texture_pack_is_skipped_with_a_note() {
+    let dir = temp("packs");
+    fake_install(&dir, false);
+    let packs = dir.join("TexturePacks");
+    std::fs::create_dir_all(&packs).unwrap();
+    let gui = Erf::from_resources(
+        ErfKind::Erf,
+        [member("lbl_ok", ResType::TPC, tagged("gui pack"))],
+    )
+    .unwrap();
+    std::fs::write(packs.join("swpc_tex_gui.erf"), erf::write(&gui).unwrap()).unwrap();
+    let tpa = Erf::from_resources(
+        ErfKind::Erf,
+        [member("lts_wall", ResType::TPC, tagged("tpa pack"))],
+    )
+    .unwrap();
+    let mut damaged = erf::write(&tpa).unwrap();
+    damaged.truncate(30); // inside the header
+    let bad = packs.join("swpc_tex_tpa.erf");
+    std::fs::write(&bad, &damaged).unwrap();
+
+    let i = Install::open(&dir, Some("m01aa")).unwrap();
+    assert_eq!(i.skipped().len(), 1);
+    let note = i.skipped()[0].to_string();
+    assert!(note.contains("swpc_tex_tpa.erf"), "{note}");
+    assert_eq!(got(&i, "lbl_ok", "tpc"), "UTD V3.2 from gui pack");
+    assert_eq!(got(&i, "shared", "utd"), "UTD V3.2 from srim");
+    assert_eq!(got(&i, "only_key", "2da"), "2DA V2.b");
+    assert!(i.get("lts_wall", "tpc").unwrap().is_none());
+
+    // The binary goes on, and says on stderr what it left out.
+    let game = dir.to_str().unwrap();
+    let (code, out, err) = run(&["ls", "--game", game, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["count"], 4, "{out}");
+    assert!(
+        err.contains("swpc_tex_tpa.erf") && err.contains("skipped"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

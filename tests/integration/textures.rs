@@ -89,13 +89,14 @@ fn check_of_a_folder_of_real_textures_checks_each() {
     assert_eq!(n, 53);
     let v = json(&[os("check"), dir.as_os_str(), os("--json")]);
     assert_eq!(v["files_checked"], 53, "every texture is checked");
-    let errors: Vec<&serde_json::Value> = v["findings"]
+    // No error and no warning (docs/checks.md says so of these files).
+    let flagged: Vec<&serde_json::Value> = v["findings"]
         .as_array()
         .unwrap()
         .iter()
-        .filter(|f| f["severity"] == "error")
+        .filter(|f| f["severity"] == "error" || f["severity"] == "warning")
         .collect();
-    assert!(errors.is_empty(), "{errors:#?}");
+    assert!(flagged.is_empty(), "{flagged:#?}");
     // A broken copy: its first level cut short is located at the end of the header.
     let lotrim = dir.join("LTS_lotrim11.tpc");
     let data = std::fs::read(&lotrim).unwrap();

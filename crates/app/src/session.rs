@@ -45,6 +45,7 @@ pub struct Sources {
 pub struct Session {
     sources: Sources,
     game: Option<Arc<dyn Resources>>,
+    notes: Vec<String>,
 }
 
 impl std::fmt::Debug for Session {
@@ -52,6 +53,7 @@ impl std::fmt::Debug for Session {
         f.debug_struct("Session")
             .field("sources", &self.sources)
             .field("game", &self.game.is_some())
+            .field("notes", &self.notes)
             .finish()
     }
 }
@@ -69,13 +71,31 @@ impl Session {
         if sources.module.is_some() && sources.game.is_none() {
             return Err(Error::usage("a module needs a game folder to be found in"));
         }
+        let mut notes = Vec::new();
         let game = match &sources.game {
-            Some(dir) => Some(Arc::new(
-                Install::open(dir, sources.module.as_deref()).map_err(open_error)?,
-            ) as Arc<dyn Resources>),
+            Some(dir) => {
+                let install = Install::open(dir, sources.module.as_deref()).map_err(open_error)?;
+                notes.extend(
+                    install
+                        .skipped()
+                        .iter()
+                        .map(|e| format!("texture pack skipped: {e}")),
+                );
+                Some(Arc::new(install) as Arc<dyn Resources>)
+            }
             None => None,
         };
-        Ok(Session { sources, game })
+        Ok(Session {
+            sources,
+            game,
+            notes,
+        })
+    }
+
+    /// What opening the game left out (a texture pack that does not open), one line each: the
+    /// caller reports them (the CLI on stderr).
+    pub fn notes(&self) -> &[String] {
+        &self.notes
     }
 
     /// The sources this session was opened with.

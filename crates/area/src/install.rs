@@ -682,6 +682,7 @@ pub struct Install {
     module: Option<String>,
     search: SearchPath,
     key: Option<std::sync::Arc<KeyResources>>,
+    skipped: Vec<OpenError>,
 }
 
 impl std::fmt::Debug for Install {
@@ -690,6 +691,7 @@ impl std::fmt::Debug for Install {
             .field("dir", &self.dir)
             .field("module", &self.module)
             .field("search", &self.search)
+            .field("skipped", &self.skipped)
             .finish()
     }
 }
@@ -713,7 +715,8 @@ pub fn module_capsules(modules_dir: &Path, name: &str) -> Vec<PathBuf> {
 impl Install {
     /// Opens the install at `dir`, with the capsules of module `module` when given. The folder
     /// must hold `chitin.key`, `modules/` or `override/` (any letter case), or it is no game
-    /// folder; a module none of whose capsules exists is an error.
+    /// folder; a module none of whose capsules exists is an error. A texture pack that does
+    /// not open is no error: it is left out and listed in [`Install::skipped`].
     pub fn open(dir: &Path, module: Option<&str>) -> Result<Install, OpenError> {
         let meta = std::fs::metadata(dir).map_err(|e| OpenError::io(dir, e))?;
         if !meta.is_dir() {
@@ -763,10 +766,15 @@ impl Install {
                 search.push(c.display().to_string(), Box::new(capsule));
             }
         }
-        // The texture packs, after the module and before the BIFs (their tables only).
+        // The texture packs, after the module and before the BIFs (their tables only). A pack
+        // that does not open is left out, with a note: it holds textures only, and every
+        // command would stop on it.
+        let mut skipped = Vec::new();
         for pack in texture_packs(dir) {
-            let capsule = StreamCapsule::open(&pack)?;
-            search.push(pack.display().to_string(), Box::new(capsule));
+            match StreamCapsule::open(&pack) {
+                Ok(capsule) => search.push(pack.display().to_string(), Box::new(capsule)),
+                Err(e) => skipped.push(e),
+            }
         }
         let key = match &key_path {
             Some(k) => {
@@ -781,7 +789,14 @@ impl Install {
             module: module.map(str::to_string),
             search,
             key,
+            skipped,
         })
+    }
+
+    /// The texture packs that did not open (a damaged or unreadable ERF), each with why: they
+    /// are not searched. The caller reports them.
+    pub fn skipped(&self) -> &[OpenError] {
+        &self.skipped
     }
 
     /// The game folder.

@@ -125,6 +125,13 @@ pub fn is_power_of_two(n: u32) -> bool {
     n != 0 && n & (n - 1) == 0
 }
 
+/// The grey level of a colour: Rec. 601 luma (0.299 R + 0.587 G + 0.114 B), rounded; what a
+/// grey TPC or an 8-bit TGA stores of a colour picture.
+pub fn luma(r: u8, g: u8, b: u8) -> u8 {
+    let l = 299 * u32::from(r) + 587 * u32::from(g) + 114 * u32::from(b);
+    ((l + 500) / 1000) as u8
+}
+
 /// The number of levels of a full mip chain: halving until both sides are 1.
 pub fn full_chain(width: u32, height: u32) -> u32 {
     32 - width.max(height).max(1).leading_zeros()
@@ -158,6 +165,18 @@ mod tests {
         assert_eq!(full_chain(1, 1), 1);
         assert_eq!(full_chain(64, 64), 7);
         assert!(is_power_of_two(256) && !is_power_of_two(0) && !is_power_of_two(96));
+    }
+
+    #[test]
+    fn luma_weights_and_rounds() {
+        assert_eq!(luma(255, 255, 255), 255);
+        assert_eq!(luma(0, 0, 0), 0);
+        assert_eq!(luma(7, 7, 7), 7, "grey stays grey");
+        // 0.299 * 255 = 76.2, 0.587 * 255 = 149.7, 0.114 * 255 = 29.1.
+        assert_eq!(
+            (luma(255, 0, 0), luma(0, 255, 0), luma(0, 0, 255)),
+            (76, 150, 29)
+        );
     }
 
     #[test]

@@ -118,10 +118,17 @@ pub fn read_header(data: &[u8]) -> Result<Header, DecodeError> {
         1 | 9 => "colour-mapped",
         2 | 10 => "true-colour",
         3 | 11 => "grey",
+        // Valid TGA types areakit does not read: a warning, never an error.
         0 => {
-            return Err(DecodeError::malformed_at(
+            return Err(unsupported(
                 2,
-                "image type 0: the file holds no image",
+                "image type 0: the file holds no image data".into(),
+            ));
+        }
+        t @ (32 | 33) => {
+            return Err(unsupported(
+                2,
+                format!("image type {t} (Huffman, delta and quadtree compressed) is not read"),
             ));
         }
         t => {
@@ -149,9 +156,13 @@ pub fn read_header(data: &[u8]) -> Result<Header, DecodeError> {
         ));
     }
     if h.color_map_type > 1 {
-        return Err(DecodeError::malformed_at(
+        // 2-127 are Truevision's reserved types, 128-255 the developer's own.
+        return Err(unsupported(
             1,
-            format!("colour map type {}: expected 0 or 1", h.color_map_type),
+            format!(
+                "colour map type {}: only 0 (none) and 1 (a colour map) are read",
+                h.color_map_type
+            ),
         ));
     }
     if h.is_color_mapped() {
@@ -531,10 +542,7 @@ pub fn write(img: &Tga, opts: WriteOptions) -> Result<Vec<u8>, EncodeError> {
         let file_px = |x: usize| -> [u8; 4] {
             let p = &line[x * 4..x * 4 + 4];
             match bpp {
-                1 => {
-                    let l = 299 * u32::from(p[0]) + 587 * u32::from(p[1]) + 114 * u32::from(p[2]);
-                    [((l + 500) / 1000) as u8, 0, 0, 0]
-                }
+                1 => [crate::image::luma(p[0], p[1], p[2]), 0, 0, 0],
                 2 => {
                     let c = |v: u8| u16::from(v >> 3);
                     let a = if p[3] >= 128 { 0x8000 } else { 0 };
@@ -681,6 +689,27 @@ mod tests {
         bytes.extend_from_slice(&[1, 2]);
         let img = read(&bytes).unwrap();
         assert_eq!(img.rgba, vec![2, 2, 2, 255, 1, 1, 1, 255]);
+    }
+
+    #[test]
+    fn valid_variants_not_read_are_unsupported_not_malformed() {
+        let bytes = write(&sample(4, 4), WriteOptions::default()).unwrap();
+        // Image type 0 (no image data) and 32/33 (Huffman, delta and quadtree) are TGA types;
+        // colour map types 2-255 are reserved or the developer's own.
+        for (at, v) in [(2, 0), (2, 32), (2, 33), (1, 2), (1, 128), (1, 255)] {
+            let mut b = bytes.clone();
+            b[at] = v;
+            let e = read(&b).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::Unsupported, "byte {at} = {v}: {e}");
+            assert_eq!(e.location(), Location::Offset(at as u64), "{e}");
+        }
+        // An image type no TGA has is malformed.
+        for v in [4, 8, 12, 31, 34, 255] {
+            let mut b = bytes.clone();
+            b[2] = v;
+            let e = read(&b).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::Malformed, "image type {v}: {e}");
+        }
     }
 
     #[test]

@@ -140,6 +140,59 @@ fn animated_textures_have_frames_and_find_their_txi() {
 }
 
 #[test]
+fn frame_counts_past_u32_do_not_overflow() {
+    // numx x numy = 4.9e9 frames: more than a u32 holds, and they do not divide the image.
+    let img = picture(16, 16, false);
+    let txi = b"proceduretype cycle\nnumx 70000\nnumy 70000\nfps 8\n";
+    for enc in [Encoding::Dxt1, Encoding::Rgba] {
+        let opts = EncodeOptions {
+            encoding: Some(enc),
+            ..EncodeOptions::default()
+        };
+        let tpc = Tpc::from_image(&img, txi, &opts).unwrap();
+        assert_eq!(tpc.layout, Layout::Single, "{enc:?}");
+        let back = read(&write(&tpc).unwrap()).unwrap();
+        assert_eq!(back.layout, Layout::Single, "{enc:?}");
+        let codes: Vec<&str> = validate(&back).iter().map(|f| f.code).collect();
+        assert_eq!(codes, ["tpc-animation-frames"], "{enc:?}");
+    }
+}
+
+#[test]
+fn an_inconsistent_image_is_refused_for_every_encoding() {
+    // Public fields: 8x8 pixels but the bytes of 2x2.
+    let img = Image {
+        width: 8,
+        height: 8,
+        rgba: vec![255; 16],
+    };
+    for enc in [
+        Encoding::Dxt1,
+        Encoding::Dxt5,
+        Encoding::Rgba,
+        Encoding::Rgb,
+        Encoding::Grey,
+    ] {
+        for mipmaps in [true, false] {
+            let opts = EncodeOptions {
+                encoding: Some(enc),
+                mipmaps,
+                ..EncodeOptions::default()
+            };
+            let e = Tpc::from_image(&img, b"", &opts).unwrap_err();
+            assert!(e.0.contains("16 bytes of RGBA"), "{enc:?}: {e}");
+        }
+        // Frames are cropped from the image, faces too.
+        let opts = EncodeOptions {
+            encoding: Some(enc),
+            ..EncodeOptions::default()
+        };
+        let anim = b"proceduretype cycle\nnumx 2\nnumy 2\nfps 8\n";
+        assert!(Tpc::from_image(&img, anim, &opts).is_err(), "{enc:?}");
+    }
+}
+
+#[test]
 fn short_chains_and_wrong_sizes_are_found() {
     let tpc = Tpc::from_image(&picture(16, 16, false), b"", &EncodeOptions::default()).unwrap();
     let bytes = write(&tpc).unwrap();

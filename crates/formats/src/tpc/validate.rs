@@ -56,10 +56,10 @@ pub fn validate(tpc: &Tpc) -> Vec<Finding> {
     }
     if tpc.encoding.is_compressed() {
         let frames = match tpc.layout {
-            Layout::Animated { numx, numy } => (numx * numy) as usize,
+            Layout::Animated { numx, numy } => (numx as usize).saturating_mul(numy as usize),
             _ => 1,
         };
-        let expected = tpc.encoding.size(w, hh) * frames;
+        let expected = tpc.encoding.size(w, hh).saturating_mul(frames);
         if h.data_size as usize != expected {
             out.push(Finding::error(
                 "tpc-data-size",
@@ -86,7 +86,7 @@ pub fn validate(tpc: &Tpc) -> Vec<Finding> {
     let txi = tpc.txi();
     if tpc.layout == Layout::Single
         && let Some((nx, ny, _)) = txi.animation()
-        && nx * ny > 1
+        && u64::from(nx) * u64::from(ny) > 1
     {
         out.push(Finding::warning(
             "tpc-animation-frames",

@@ -68,7 +68,11 @@ impl Tpc {
     /// reads it back: `cube 1` with a height six times the width makes a cube map of the six
     /// stacked faces (compressed encodings only); `proceduretype cycle` with `numx`, `numy` and
     /// `fps` makes an animated texture of the frames, row by row.
+    ///
+    /// Errors: RGBA bytes that are not `width * height * 4` long ([`Image::check`]), a side
+    /// outside 1..=32767, an encoding that cannot hold the layout.
     pub fn from_image(img: &Image, txi: &[u8], opts: &EncodeOptions) -> Result<Tpc, EncodeError> {
+        img.check()?;
         if img.width == 0 || img.height == 0 || img.width > 0x7fff || img.height > 0x7fff {
             return Err(EncodeError(format!(
                 "a TPC is 1 to 32767 pixels each way, not {}x{}",
@@ -96,7 +100,7 @@ impl Tpc {
         }
         let animated = parsed
             .animation()
-            .filter(|&(nx, ny, _)| !cube && nx * ny > 1 && w % nx == 0 && h % ny == 0);
+            .filter(|&(nx, ny, _)| !cube && w % nx == 0 && h % ny == 0 && nx * ny > 1);
         let (layout, faces): (Layout, Vec<Image>) = if cube {
             let faces = (0..6).filter_map(|i| img.crop(0, i * w, w, w)).collect();
             (Layout::Cube, faces)
@@ -131,12 +135,17 @@ impl Tpc {
             }
             layers.push(mips);
         }
-        let first = encoding.size(fw, fh) as u32;
+        let first = encoding.size(fw, fh) as u64;
         let data_size = match (encoding.is_compressed(), layout) {
             (false, _) => 0,
-            (true, Layout::Animated { numx, numy }) => first * numx * numy,
+            (true, Layout::Animated { numx, numy }) => first * u64::from(numx) * u64::from(numy),
             (true, _) => first,
         };
+        let data_size = u32::try_from(data_size).map_err(|_| {
+            EncodeError(format!(
+                "{data_size} bytes of first level: more than a TPC header holds"
+            ))
+        })?;
         let mut tpc = Tpc {
             header: Header {
                 data_size,
@@ -192,12 +201,7 @@ fn encode_level(encoding: Encoding, img: &Image) -> Result<Vec<u8>, EncodeError>
     }
     let px = img.rgba.chunks_exact(4);
     Ok(match encoding {
-        Encoding::Grey => px
-            .map(|p| {
-                let l = 299 * u32::from(p[0]) + 587 * u32::from(p[1]) + 114 * u32::from(p[2]);
-                ((l + 500) / 1000) as u8
-            })
-            .collect(),
+        Encoding::Grey => px.map(|p| image::luma(p[0], p[1], p[2])).collect(),
         Encoding::Rgb => px.flat_map(|p| [p[0], p[1], p[2]]).collect(),
         Encoding::Rgba => img.rgba.clone(),
         Encoding::SwizzledBgra | Encoding::Dxt1 | Encoding::Dxt5 => {
