@@ -155,37 +155,27 @@ impl From<EncodeError> for Fail {
 
 /// The write both codecs share. `run(Some(layout))` writes in the source layout, `run(None)`
 /// in the canonical one. The source layout is kept while every block fits it and, where blocks
-/// shared bytes in the source (they may now disagree), while the output reads back as the model:
-/// `canonical_of` gives the canonical bytes of what `out` decodes to, compared with the model's
-/// (through bytes, so NaN values compare by their bits).
-pub(crate) fn write_keeping_layout<T: PartialEq>(
+/// shared bytes in the source (they may now disagree), while `reads_back` says the output reads
+/// back as the model.
+pub(crate) fn write_keeping_layout<T>(
     layout: Option<&Layout>,
     run: impl Fn(Option<&Layout>) -> Result<T, Fail>,
-    canonical_of: impl FnOnce(&T) -> Option<T>,
+    reads_back: impl FnOnce(&T) -> bool,
 ) -> Result<T, EncodeError> {
-    let canonical = || match run(None) {
+    if let Some(l) = layout {
+        match run(Some(l)) {
+            Ok(out) if !l.overlapping || reads_back(&out) => return Ok(out),
+            Ok(_) | Err(Fail::Layout) => {}
+            Err(Fail::Encode(e)) => return Err(e),
+        }
+    }
+    match run(None) {
         Ok(out) => Ok(out),
         Err(Fail::Encode(e)) => Err(e),
         Err(Fail::Layout) => Err(EncodeError(
             "internal error: the canonical layout was refused".into(),
         )),
-    };
-    if let Some(l) = layout {
-        match run(Some(l)) {
-            Ok(out) if !l.overlapping => return Ok(out),
-            Ok(out) => {
-                let fresh = canonical()?;
-                return Ok(if canonical_of(&out).as_ref() == Some(&fresh) {
-                    out
-                } else {
-                    fresh
-                });
-            }
-            Err(Fail::Layout) => {}
-            Err(Fail::Encode(e)) => return Err(e),
-        }
     }
-    canonical()
 }
 
 /// An encoding failure.

@@ -443,3 +443,50 @@ fn the_ascii_dialect_of_every_corpus_text_model_is_told() {
 fn f64s(v: &[f32]) -> Vec<f64> {
     v.iter().map(|&x| f64::from(x)).collect()
 }
+
+/// A fuzz finding (stop of issue 35): a model whose blocks share bytes and whose mesh has a
+/// legacy array (its elements are not known, so it has no canonical layout) was refused by
+/// `write`, which checked the shared blocks against the canonical layout. Built here from a
+/// corpus model: a mesh node's controller data laid over its controllers, and a count in its
+/// first legacy array. It writes back byte for byte; only its canonical layout is refused.
+#[test]
+fn shared_blocks_with_a_legacy_array_write_back_byte_for_byte() {
+    let le = |b: &[u8], o: usize| u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
+    let mut edited = None;
+    'models: for (_, b) in models() {
+        let m = nwn::read(&b).unwrap();
+        for n in m.nodes.iter().filter(|n| n.mesh.is_some()) {
+            // The node's header: its name at +32 (offsets after the 12-byte file header).
+            let body = &b[12..];
+            let found = body
+                .windows(32)
+                .enumerate()
+                .filter(|(at, w)| *w == n.name.0 && *at >= 32)
+                .map(|(at, _)| at - 32)
+                .find(|&at| {
+                    at + 112 + 512 <= body.len()
+                        && le(body, at + 108) == n.flags
+                        && le(body, at + 88) > 0
+                        && le(body, at + 100) >= 3 * le(body, at + 88)
+                });
+            let Some(at) = found else { continue };
+            let mut e = b.clone();
+            let node = 12 + at;
+            let (controllers, count) = (le(&e, node + 84), le(&e, node + 88));
+            e[node + 96..node + 100].copy_from_slice(&controllers.to_le_bytes());
+            e[node + 100..node + 104].copy_from_slice(&(3 * count).to_le_bytes());
+            e[node + 112 + 384..node + 112 + 388].copy_from_slice(&1u32.to_le_bytes());
+            edited = Some(e);
+            break 'models;
+        }
+    }
+    let e = edited.expect("a corpus mesh node with controllers");
+    let m = nwn::read(&e).unwrap_or_else(|err| panic!("{err}"));
+    assert_eq!(nwn::write(&m).unwrap_or_else(|err| panic!("{err}")), e);
+    let mut fresh = m.clone();
+    fresh.clear_source_layout();
+    assert!(
+        nwn::write(&fresh).is_err(),
+        "no canonical layout for legacy arrays"
+    );
+}
