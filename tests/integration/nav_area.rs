@@ -939,3 +939,91 @@ fn pairs_print_the_same_lines_on_one_thread_and_on_two() {
     assert!(err.contains("--pairs"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `areakit path --from --to --json` asked pair by pair and `areakit path --pairs` give the
+/// same answer for every pair under the same settings (both modes, with and without the corner
+/// graph): found or not, the same points, lengths, snaps and reasons. On a corpus TRX whose
+/// floor carries patches of coplanar ground (where the location rule decides the triangle) and
+/// a corpus WOK; random triangle centres (connected or not, with and without a height), a
+/// point snapped onto the ground and one far off it.
+#[test]
+fn path_and_pairs_give_the_same_answers() {
+    let trx_file = common::corpus_files(&["trx"])
+        .into_iter()
+        .find(|f| f.ends_with("shadowdale_house_moomaiden.trx"))
+        .expect("shadowdale_house_moomaiden.trx");
+    let t = trx::read(&std::fs::read(&trx_file).unwrap()).unwrap();
+    let trx_nav = nav_of(&NavSource::from_trx(t.walkmesh().unwrap(), "t"), &[], 0.0);
+    let wok = common::corpus_files(&["wok"])
+        .into_iter()
+        .filter(|f| {
+            bwm::read(&std::fs::read(f).unwrap()).is_ok_and(|m| m.walkable_face_count() > 200)
+        })
+        .min_by_key(|f| std::fs::metadata(f).unwrap().len())
+        .expect("a corpus WOK");
+    let m = bwm::read(&std::fs::read(&wok).unwrap()).unwrap();
+    let wok_nav = nav_of(&NavSource::from_bwm(&m, "room"), &[], 0.0);
+    let dir = tmp("path-pairs");
+    let mut rng = Rng(37);
+    let mut compared = [0usize; 2];
+    for (file, nav) in [(&trx_file, &trx_nav), (&wok, &wok_nav)] {
+        let mesh = nav.mesh();
+        let centre = |t: usize| {
+            let [a, b, c] = mesh.triangle_points(t as u32);
+            (a + b + c) / 3.0
+        };
+        let mut pairs: Vec<(String, String)> = Vec::new();
+        // The goal of the shadowdale case in `nav_regressions.rs`: on a patch over the floor.
+        if file == &trx_file {
+            pairs.push(("31.393017,68.64437".into(), "5.4148426,11.127405".into()));
+        }
+        for i in 0..10 {
+            let (a, b) = (
+                centre(rng.below(mesh.triangle_count())),
+                centre(rng.below(mesh.triangle_count())),
+            );
+            let pt = |p: Vec3| match i % 2 {
+                0 => format!("{},{}", p.x, p.y),
+                _ => format!("{},{},{}", p.x, p.y, p.z),
+            };
+            pairs.push((pt(a), pt(b)));
+        }
+        // Off the ground: 0.4 m beside a boundary vertex (snapped or not), and far away.
+        let v = mesh.triangle_points(0)[0];
+        pairs.push((format!("{},{}", v.x + 0.4, v.y), format!("{},{}", v.x, v.y)));
+        pairs.push((format!("{},{}", v.x, v.y), "1e6,1e6".into()));
+        let list = dir.join("pairs.txt");
+        let text: String = pairs.iter().map(|(a, b)| format!("{a} {b}\n")).collect();
+        std::fs::write(&list, text).unwrap();
+        for settings in [
+            ["--mode", "optimal", "--corner-graph", "no"],
+            ["--mode", "optimal", "--corner-graph", "yes"],
+            ["--mode", "fast", "--corner-graph", "no"],
+            ["--mode", "fast", "--corner-graph", "yes"],
+        ] {
+            let out = Command::new(env!("CARGO_BIN_EXE_areakit"))
+                .args(["path", file.to_str().unwrap(), "--pairs"])
+                .arg(&list)
+                .args(settings)
+                .output()
+                .unwrap();
+            assert_eq!(out.status.code(), Some(0), "{settings:?}");
+            let lines: Vec<Value> = String::from_utf8(out.stdout)
+                .unwrap()
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect();
+            assert_eq!(lines.len(), pairs.len(), "{settings:?}");
+            for ((a, b), line) in pairs.iter().zip(&lines) {
+                let mut args = vec![file.to_str().unwrap(), "--from", a, "--to", b];
+                args.extend(settings);
+                let single = path_json(&args);
+                assert_eq!(&single, line, "{} {a} {b} {settings:?}", file.display());
+                compared[usize::from(single["found"] == true)] += 1;
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    // Both kinds of answer were compared, most of them found.
+    assert!(compared[1] >= 40 && compared[0] >= 8, "{compared:?}");
+}
