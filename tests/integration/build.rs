@@ -519,3 +519,53 @@ fn check_reads_kits() {
         ["dantooineestate.json", "enclavesurface.json"]
     );
 }
+
+/// `render` of a built module draws its GIT doors: the module is built without the game, so
+/// its doors have no DWK and are drawn as slabs across their doorways; with the GIT's
+/// `Door List` emptied the picture changes and the door labels are gone.
+#[test]
+fn render_draws_a_built_modules_doors() {
+    let dir = tmp("render-doors");
+    let out = dir.join("mod");
+    let report = build(&layouts().join("hiddenbek.json"), &out);
+    let doors = report["build"]["connections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["door"].is_string())
+        .count();
+    assert!(doors > 0, "{report}");
+    let render = |name: &str| -> String {
+        let svg = dir.join(name);
+        let (code, _, stderr) = run(&[
+            "render".as_ref(),
+            out.as_os_str(),
+            "-o".as_ref(),
+            svg.as_os_str(),
+        ]);
+        assert_eq!(code, 0, "{stderr}");
+        std::fs::read_to_string(svg).unwrap()
+    };
+    let with = render("with.svg");
+    assert_eq!(
+        with.matches("drawn as its doorway").count(),
+        doors,
+        "one slab per door"
+    );
+    let git_path = std::fs::read_dir(&out)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|e| e == "git"))
+        .unwrap();
+    let mut git = gff::read(&std::fs::read(&git_path).unwrap()).unwrap();
+    match git.root.get_mut("Door List") {
+        Some(gff::Value::List(l)) => l.clear(),
+        other => panic!("Door List: {other:?}"),
+    }
+    std::fs::write(&git_path, gff::write(&git).unwrap()).unwrap();
+    let without = render("without.svg");
+    assert_ne!(with, without);
+    assert_eq!(without.matches("drawn as its doorway").count(), 0);
+    std::fs::remove_dir_all(&dir).ok();
+}
