@@ -479,30 +479,35 @@ impl PyArea {
     }
 
     /// Generates the area's visibility from its geometry, as ``areakit vis generate``: rooms
-    /// see each other when a sight line from eye height (``eye_height`` metres) above the
-    /// walkable floor reaches the other room through the openings, against the room models;
-    /// linked rooms always do. Without room models, rooms at most ``fallback_depth`` links
-    /// apart (with a warning). ``spacing`` (metres) is the distance between sample points, as
-    /// ``--spacing`` (finer finds narrow sight lines, slower). Returns the report (``method``, ``pairs``,
-    /// ``pairs_without_sampled_line``, ``warnings``, ...) with ``vis`` a ``Vis``; ``output``
-    /// also writes it. Runs without the GIL.
+    /// are cells and the openings of their models' shells portals; a pair is listed when a
+    /// line can pass from one room to the other through a sequence of portals
+    /// (``docs/vis.md``), so no sample spacing enters the result. Linked rooms always see each
+    /// other. Without room models every room sees every other, or with ``fallback_depth`` the
+    /// rooms at most that many links apart (``--depth``, with a warning). ``spacing``
+    /// (metres, ``--spacing``) adds a sampled check that confirms pairs (reported as
+    /// ``pairs_without_sampled_line``; it never removes one). Returns the report
+    /// (``method``, ``pairs``, ``warnings``, ...) with ``vis`` a ``Vis``; ``output`` also
+    /// writes it. Runs without the GIL.
     ///
     /// >>> area.generate_vis()["vis"].visible_from("m13aa_01a")
-    #[pyo3(signature = (output = None, eye_height = 1.7, fallback_depth = 2, spacing = 1.5))]
+    #[pyo3(signature = (output = None, eye_height = 1.7, fallback_depth = None, spacing = None))]
     fn generate_vis(
         &self,
         py: Python<'_>,
         output: Option<PathBuf>,
         eye_height: f32,
-        fallback_depth: usize,
-        spacing: f32,
+        fallback_depth: Option<usize>,
+        spacing: Option<f32>,
     ) -> PyResult<PyObject> {
+        let defaults = areakit_app::visibility::VisOptions::default();
+        let step = spacing.unwrap_or(defaults.eye_spacing);
         let opts = areakit_app::visibility::VisOptions {
             eye_height,
             fallback_depth,
-            eye_spacing: spacing,
-            target_spacing: spacing,
-            ..areakit_app::visibility::VisOptions::default()
+            confirm: spacing.is_some(),
+            eye_spacing: step,
+            target_spacing: step,
+            ..defaults
         };
         let (vis, report) = py
             .allow_threads(|| match &output {
@@ -519,6 +524,34 @@ impl PyArea {
         d.bind(py)
             .set_item("vis", PyVis::wrap(vis, output.clone()).into_pyobject(py)?)?;
         Ok(d)
+    }
+
+    /// Draws the area's map as ``areakit render AREA -o OUTPUT``: ``output`` ends in ``.svg``
+    /// or ``.png``, ``size`` pixels on the longer side; the walkmeshes, room models, GIT doors
+    /// and placeables (a door without its DWK as a slab across its doorway), and with
+    /// ``findings`` the findings of ``check``. Returns the notes (paths not found). Runs
+    /// without the GIL.
+    ///
+    /// >>> area.render("map.png", size=800)
+    #[pyo3(signature = (output, size = 1024, findings = false))]
+    fn render(
+        &self,
+        py: Python<'_>,
+        output: PathBuf,
+        size: u32,
+        findings: bool,
+    ) -> PyResult<Vec<String>> {
+        py.allow_threads(|| {
+            areakit_app::picture::render_file(
+                &self.session,
+                &self.source,
+                &output,
+                findings,
+                size,
+                &areakit_app::picture::Overlays::default(),
+            )
+        })
+        .map_err(errors::lib_error)
     }
 
     /// Draws the area's minimap as ``areakit minimap AREA -o OUTPUT``: a TGA of the walkable

@@ -207,12 +207,25 @@ def test_build_relink_vis_minimap_agree_with_the_cli(tmp_path, kits_dir):
     # Built from geometry, the links are right: relink changes nothing.
     r = area.relink(tmp_path / "relinked")
     assert r["changes"] == [] and r["links"] > 0
-    # The generated VIS, at the build's sample spacing, is the one the build wrote.
-    v = area.generate_vis(spacing=0.5)
+    # The generated VIS is the one the build wrote, at any sample spacing of the check.
     built = areakit.Vis.read(tmp_path / "bek01" / "bek01.vis")
-    for room in [f"bek01_{i:02}" for i in range(7)]:
-        assert sorted(v["vis"].visible_from(room)) == sorted(built.visible_from(room))
-    assert v["method"] == "sampled sight lines"
+    v = area.generate_vis()
+    assert v["method"] == "portals"
+    for spacing in [None, 1.0, 0.5]:
+        w = area.generate_vis(spacing=spacing)
+        for room in [f"bek01_{i:02}" for i in range(7)]:
+            assert sorted(w["vis"].visible_from(room)) == sorted(built.visible_from(room))
+    assert area.generate_vis(spacing=0.5)["method"] == "portals and sampled sight lines"
+    # The map draws the GIT doors (no DWK without the game: slabs across the doorways).
+    area.render(tmp_path / "map.svg", size=600)
+    assert (tmp_path / "map.svg").read_text().count("drawn as its doorway") == 6
+    # An .erf output is an ERF capsule.
+    erf = areakit.build(layout, tmp_path / "bek01.erf", kits=kits_dir)
+    assert erf["kind"] == "erf" and (tmp_path / "bek01.erf").read_bytes()[:8] == b"ERF V1.0"
+    # A kit is an input to check: its known defects are warnings, no error.
+    kit = [f for f in areakit.check(pathlib.Path(kits_dir) / "hiddenbek.json")]
+    assert "kit-hook-off-doorway" in {f.code for f in kit}
+    assert not [f for f in kit if f.severity == "error"]
     m = area.minimap(tmp_path / "lbl_mapbek01.tga")
     assert m["coverage"] >= 0.98 and m["width"] == 512
     # The same numbers as the CLI's --json.

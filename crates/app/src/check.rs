@@ -83,7 +83,9 @@ pub fn check_paths_with(
                             .unwrap_or_else(|| std::io::Error::other("file system loop")),
                     )
                 })?;
-                if entry.file_type().is_file() && known_extension(entry.path()) {
+                if entry.file_type().is_file()
+                    && (known_extension(entry.path()) || is_kit_json(entry.path()))
+                {
                     files.push(entry.into_path());
                 }
             }
@@ -231,6 +233,11 @@ pub fn check_paths_with(
         tasks
             .par_iter()
             .map(|task| match task {
+                Task::File(path) if is_kit_json(path) => {
+                    let r = check_kit(path);
+                    tick();
+                    (path.clone(), r)
+                }
                 Task::File(path) => {
                     let r = session.read(path).and_then(|data| {
                         if Format::detect(path, &data) == Some(Format::Mdl) {
@@ -654,6 +661,29 @@ pub fn check_data(path: &Path, data: &[u8]) -> Result<Vec<Finding>, Error> {
         Ok(doc) => Ok(validate(&doc)),
         Err(Error::Invalid { source, .. }) => Ok(vec![decode_finding(&source)]),
         Err(e) => Err(e),
+    }
+}
+
+/// Whether a file on disk is a Holocron kit JSON: a `.json` (of at most 16 MiB) whose keys
+/// make it one ([`kit_check::looks_like_kit`](areakit_area::build::kit_check::looks_like_kit)).
+fn is_kit_json(path: &Path) -> bool {
+    extension_is(path, "json")
+        && std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() <= 16 << 20)
+        && std::fs::read(path).is_ok_and(|d| areakit_area::build::kit_check::looks_like_kit(&d))
+}
+
+/// `check` of a Holocron kit JSON: its components' files, hooks, model, WOK and image
+/// (`docs/checks.md`, "Kits"). A kit JSON that does not read is a `kit-file-invalid` error.
+pub fn check_kit(path: &Path) -> Result<Vec<Finding>, Error> {
+    use areakit_area::build::BuildError;
+    match areakit_area::build::kit_check::check_kit_file(path) {
+        Ok(findings) => Ok(findings),
+        Err(BuildError::Io { path, source }) => Err(Error::Io { path, source }),
+        Err(e) => Ok(vec![Finding::error(
+            "kit-file-invalid",
+            areakit_formats::Place::default(),
+            e.to_string(),
+        )]),
     }
 }
 

@@ -161,6 +161,8 @@ pub fn module_picture(
         let objects = objects.iter().map(|(o, w)| map_object(o, w)).collect();
         draw_overlays(None, overlays, objects)
     };
+    let mut drawn = drawn;
+    drawn.objects.extend(stand_ins(module));
     let area = &module.area;
     let mut map = MapInput {
         title: format!("{title} (area {})", area.resref),
@@ -221,6 +223,93 @@ fn overlay_request<'a>(input: &'a Path, overlays: &'a Overlays) -> PathRequest<'
         radius: overlays.radius,
         snap: areakit_geometry::nav::DEFAULT_SNAP,
         mode: areakit_area::navigation::PathMode::Optimal,
+    }
+}
+
+/// The objects the module places without a walkmesh (a module built without the game, whose
+/// door and placeable models only the game holds), drawn in their stead: a door as a slab
+/// 0.3 m deep across its doorway (the extent of the room links' edges within
+/// [`DOORWAY_REACH`] of it along the door's axis, else [`DOOR_WIDTH`]), a placeable as a 1 m
+/// square; the label says so.
+fn stand_ins(module: &Module) -> Vec<render::MapObject> {
+    use areakit_area::objects::ObjectKind;
+    use glam::Vec3;
+    let woks: Vec<&Bwm> = module
+        .area
+        .rooms
+        .iter()
+        .filter_map(|r| r.wok.as_ref())
+        .collect();
+    module
+        .objects
+        .iter()
+        .filter(|o| o.walkmesh.is_none())
+        .map(|o| {
+            let q = o.object.orientation.rotation();
+            let (ax, ay) = (q * Vec3::X, q * Vec3::Y);
+            let p = Vec3::from(o.object.position);
+            let (half_w, half_d) = match o.object.kind {
+                ObjectKind::Door => (doorway_width(&woks, p, ax) / 2.0, 0.15),
+                ObjectKind::Placeable => (0.5, 0.5),
+            };
+            let c = |sx: f32, sy: f32| (p + ax * (sx * half_w) + ay * (sy * half_d)).to_array();
+            let (a, b, cc, d) = (c(-1.0, -1.0), c(1.0, -1.0), c(1.0, 1.0), c(-1.0, 1.0));
+            render::MapObject {
+                label: format!(
+                    "{} (no walkmesh: drawn as its {})",
+                    o.object
+                        .tag
+                        .clone()
+                        .unwrap_or_else(|| o.object.model.clone()),
+                    match o.object.kind {
+                        ObjectKind::Door => "doorway",
+                        ObjectKind::Placeable => "position",
+                    }
+                ),
+                triangles: vec![[a, b, cc], [a, cc, d]],
+            }
+        })
+        .collect()
+}
+
+/// How far from a door (metres, in plan) a room link's edge is part of its doorway.
+pub const DOORWAY_REACH: f32 = 0.6;
+/// The width a door without a walkmesh is drawn at when no room link lies at it (metres).
+pub const DOOR_WIDTH: f32 = 2.0;
+
+/// The width of the doorway at `p` along `axis`: the extent of the room-link edges (any
+/// transition) that pass within [`DOORWAY_REACH`] of it, clamped to 1–8 m.
+fn doorway_width(woks: &[&Bwm], p: glam::Vec3, axis: glam::Vec3) -> f32 {
+    let flat = |v: [f32; 3]| glam::Vec2::new(v[0], v[1]);
+    let (p2, a2) = (
+        flat(p.to_array()),
+        flat(axis.to_array()).normalize_or_zero(),
+    );
+    let mut lo = f32::MAX;
+    let mut hi = f32::MIN;
+    for w in woks {
+        for e in w.edges.iter().filter(|e| e.transition >= 0) {
+            let Some(f) = w.face_positions(e.face() as usize) else {
+                continue;
+            };
+            let s = e.side() as usize;
+            let (a, b) = (flat(f[s]), flat(f[(s + 1) % 3]));
+            let d = b - a;
+            let t = ((p2 - a).dot(d) / d.length_squared().max(1e-12)).clamp(0.0, 1.0);
+            if (a + d * t).distance(p2) > DOORWAY_REACH {
+                continue;
+            }
+            for q in [a, b] {
+                let x = (q - p2).dot(a2);
+                lo = lo.min(x);
+                hi = hi.max(x);
+            }
+        }
+    }
+    if hi > lo {
+        (hi - lo).clamp(1.0, 8.0)
+    } else {
+        DOOR_WIDTH
     }
 }
 

@@ -8,6 +8,7 @@
 //! `always/` files). Everything is made in memory; the caller writes it (`docs/build.md`).
 
 pub mod kit;
+pub mod kit_check;
 pub mod layout;
 pub mod load;
 pub mod records;

@@ -3,6 +3,7 @@
 
 mod fuzz_regressions;
 mod hostile_inputs;
+mod kit_check_corpus;
 mod lyt_vis_corpus;
 mod minimap_corpus;
 mod models_corpus;
