@@ -454,9 +454,10 @@ class Area:
         self,
         output: Optional[StrPath] = None,
         eye_height: float = 1.7,
-        fallback_depth: int = 2,
-        spacing: float = 1.5,
+        fallback_depth: Optional[int] = None,
+        spacing: Optional[float] = None,
     ) -> Dict[str, Any]: ...
+    def render(self, output: StrPath, size: int = 1024, findings: bool = False) -> List[str]: ...
     def minimap(
         self,
         output: StrPath,

@@ -673,7 +673,8 @@ fn is_kit_json(path: &Path) -> bool {
 }
 
 /// `check` of a Holocron kit JSON: its components' files, hooks, model, WOK and image
-/// (`docs/checks.md`, "Kits"). A kit JSON that does not read is a `kit-file-invalid` error.
+/// (`docs/checks.md`, "Kit checks"). A kit JSON that does not read is a `kit-file-invalid`
+/// error.
 pub fn check_kit(path: &Path) -> Result<Vec<Finding>, Error> {
     use areakit_area::build::BuildError;
     match areakit_area::build::kit_check::check_kit_file(path) {

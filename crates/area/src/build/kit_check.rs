@@ -1,7 +1,7 @@
 //! Checks of a Holocron kit (`areakit check KIT.json`): each component's files, its hooks
 //! against its walkmesh (on an opening, facing out, not twice, the door fitting the doorway),
 //! its model against its WOK and its minimap image against its walkable ground. The codes and
-//! the evidence for their thresholds are in `docs/checks.md` ("Kits").
+//! the evidence for their thresholds are in `docs/checks.md` ("Kit checks").
 
 use std::path::Path;
 

@@ -210,7 +210,7 @@ pub fn kit_component(k: &Kit, id: &str, game: TargetGame) -> Result<Component, B
         &wok_path.display().to_string(),
         &kit::read_limited(&wok_path, MAX_KIT_FILE)?,
     )?;
-    // A hook off its opening, facing in, listed twice or naming no door: refused here,
+    // A hook off its opening, facing in or naming no door: refused here,
     // before any geometry work (the kit check's errors, `docs/checks.md`).
     if let Some(message) = super::kit_check::broken_hooks(k, &c.id, &walkmesh) {
         return Err(BuildError::Invalid {

@@ -434,10 +434,12 @@ pub fn shell(tris: &[[Vec3; 3]], drawn: &[[Vec3; 3]]) -> Shell {
                         .any(|cap| ray_polygon(o, d, PROBE_BACK * 1.5, reach, cap))
             })
     };
-    for (points, n, cap, area, _) in caps {
+    // Which ways a probe bundle leaves through a cap, past the caps `through`: along its
+    // normal, against it.
+    let sides_of = |cap: &[Vec3], n: Vec3, area: f32, through: &[Vec<Vec3>], probes: &mut u64| {
         let (u, v) = basis(n);
         let mut sides = [false; 2];
-        'points: for p in probe_points(&cap, n, area) {
+        for p in probe_points(cap, n, area) {
             for (k, side) in [1.0f32, -1.0].into_iter().enumerate() {
                 if sides[k] {
                     continue;
@@ -451,17 +453,18 @@ pub fn shell(tris: &[[Vec3; 3]], drawn: &[[Vec3; 3]]) -> Shell {
                     (axis + v).normalize(),
                     (axis - v).normalize(),
                 ];
-                if dirs
-                    .iter()
-                    .any(|&d| escapes(o, d, &accepted, &mut out.probes))
-                {
+                if dirs.iter().any(|&d| escapes(o, d, through, probes)) {
                     sides[k] = true;
                 }
             }
             if sides[0] && sides[1] {
-                break 'points;
+                break;
             }
         }
+        sides
+    };
+    for (points, n, cap, area, _) in caps {
+        let sides = sides_of(&cap, n, area, &accepted, &mut out.probes);
         if sides[0] || sides[1] {
             accepted.push(cap.clone());
             out.openings.push(Opening {
@@ -486,33 +489,7 @@ pub fn shell(tris: &[[Vec3; 3]], drawn: &[[Vec3; 3]]) -> Shell {
             .map(|(_, c)| c.clone())
             .collect();
         let n = o.normal;
-        let (u, v) = basis(n);
-        let mut sides = [false; 2];
-        for p in probe_points(&o.cap, n, o.area) {
-            for (k, side) in [1.0f32, -1.0].into_iter().enumerate() {
-                if sides[k] {
-                    continue;
-                }
-                let axis = n * side;
-                let start = p - axis * PROBE_BACK;
-                let dirs = [
-                    axis,
-                    (axis + u).normalize(),
-                    (axis - u).normalize(),
-                    (axis + v).normalize(),
-                    (axis - v).normalize(),
-                ];
-                if dirs
-                    .iter()
-                    .any(|&d| escapes(start, d, &others, &mut out.probes))
-                {
-                    sides[k] = true;
-                }
-            }
-            if sides[0] && sides[1] {
-                break;
-            }
-        }
+        let sides = sides_of(&o.cap, n, o.area, &others, &mut out.probes);
         if sides[0] || sides[1] {
             out.openings.push(Opening {
                 normal: if sides[0] { n } else { -n },
