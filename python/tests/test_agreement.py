@@ -123,3 +123,47 @@ def test_area_open_capsule_agrees_with_the_cli(cli, module_folder, tmp_path):
     assert got.length == pytest.approx(
         areakit.Area.open(module_folder).path(start, goal).length, abs=1e-4
     )
+
+
+def test_paths_answer_as_the_cli_pairs_and_path(cli, tmp_path):
+    """areakit.paths, ``areakit path --pairs`` and ``areakit path --from --to --json`` give the
+    same answer for every pair under the same settings: the same object, key for key. On a
+    corpus TRX whose floor carries patches of coplanar ground (where the location rule picks
+    the triangle); walkable triangle centres (connected or not, some with a height), one end
+    snapped onto the ground and one far off it."""
+    trx = next(CORPUS.rglob("shadowdale_house_moomaiden.trx"))
+    t = areakit.Trx.read(trx)
+    walk = t.triangles[(t.triangle_flags & 1) == 1]
+    centres = t.vertices[walk].mean(axis=1, dtype=np.float32)
+    rng = np.random.default_rng(37)
+    picks = rng.integers(0, len(centres), size=(16, 2))
+    # Exact f32 values, written so the CLI reads back the same numbers.
+    def end(p, with_z):
+        return tuple(float(np.float32(x)) for x in (p if with_z else p[:2]))
+
+    pairs = [(end((31.393017, 68.64437), False), end((5.4148426, 11.127405), False))]
+    pairs += [
+        (end(centres[a], i % 2 == 1), end(centres[b], i % 2 == 1)) for i, (a, b) in enumerate(picks)
+    ]
+    v = t.vertices[walk[0][0]]
+    pairs.append((end((v[0] + np.float32(0.4), v[1]), False), end(v, False)))
+    pairs.append((end(v, False), (1e6, 1e6)))
+    text = "".join(" ".join(",".join(repr(x) for x in p) for p in pair) + "\n" for pair in pairs)
+    listing = tmp_path / "pairs.txt"
+    listing.write_text(text)
+    found = 0
+    for mode in ["optimal", "fast"]:
+        for graph in ["no", "yes"]:
+            settings = ["--mode", mode, "--corner-graph", graph]
+            out = subprocess.run(
+                [str(cli), "path", str(trx), "--pairs", str(listing), *settings],
+                check=True,
+                capture_output=True,
+            )
+            lines = [json.loads(l) for l in out.stdout.decode().splitlines()]
+            batch = areakit.paths(trx, pairs, mode=mode, corner_graph=graph)
+            assert [r.to_dict() for r in batch] == lines, settings
+            for (a, b), line in list(zip(pairs, lines))[:6]:
+                assert cli_path(cli, trx, a, b, *settings) == line, (a, b, settings)
+            found += sum(r.found for r in batch)
+    assert found >= 20

@@ -222,6 +222,17 @@ fn kit_chain(kit_json: &Path, out: &Path) -> usize {
     names.len()
 }
 
+/// The smallest corpus WOK (in bytes) with more than `faces` walkable faces.
+fn smallest_corpus_wok(faces: usize) -> PathBuf {
+    common::corpus_files(&["wok"])
+        .into_iter()
+        .filter(|f| {
+            bwm::read(&std::fs::read(f).unwrap()).is_ok_and(|m| m.walkable_face_count() > faces)
+        })
+        .min_by_key(|f| std::fs::metadata(f).unwrap().len())
+        .expect("a corpus WOK")
+}
+
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("areakit-nav-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
@@ -477,13 +488,7 @@ fn box_walkmesh(h: f32) -> bwm::Bwm {
 
 #[test]
 fn corpus_wok_and_trx_answer_on_the_command_line() {
-    let wok = common::corpus_files(&["wok"])
-        .into_iter()
-        .filter(|f| {
-            bwm::read(&std::fs::read(f).unwrap()).is_ok_and(|m| m.walkable_face_count() > 50)
-        })
-        .min_by_key(|f| std::fs::metadata(f).unwrap().len())
-        .expect("a corpus WOK");
+    let wok = smallest_corpus_wok(50);
     let m = bwm::read(&std::fs::read(&wok).unwrap()).unwrap();
     let nav = nav_of(&NavSource::from_bwm(&m, "room"), &[], 0.0);
     let mut rng = Rng(7);
@@ -794,13 +799,7 @@ fn pth_generate_then_check_and_hand_made_findings() {
 /// the file's order (each line's start is its pair's start), found or not.
 #[test]
 fn pairs_print_the_same_lines_on_one_thread_and_on_two() {
-    let wok = common::corpus_files(&["wok"])
-        .into_iter()
-        .filter(|f| {
-            bwm::read(&std::fs::read(f).unwrap()).is_ok_and(|m| m.walkable_face_count() > 200)
-        })
-        .min_by_key(|f| std::fs::metadata(f).unwrap().len())
-        .expect("a corpus WOK");
+    let wok = smallest_corpus_wok(200);
     let m = bwm::read(&std::fs::read(&wok).unwrap()).unwrap();
     let nav = nav_of(&NavSource::from_bwm(&m, "room"), &[], 0.0);
     let mut rng = Rng(25);
@@ -954,13 +953,7 @@ fn path_and_pairs_give_the_same_answers() {
         .expect("shadowdale_house_moomaiden.trx");
     let t = trx::read(&std::fs::read(&trx_file).unwrap()).unwrap();
     let trx_nav = nav_of(&NavSource::from_trx(t.walkmesh().unwrap(), "t"), &[], 0.0);
-    let wok = common::corpus_files(&["wok"])
-        .into_iter()
-        .filter(|f| {
-            bwm::read(&std::fs::read(f).unwrap()).is_ok_and(|m| m.walkable_face_count() > 200)
-        })
-        .min_by_key(|f| std::fs::metadata(f).unwrap().len())
-        .expect("a corpus WOK");
+    let wok = smallest_corpus_wok(200);
     let m = bwm::read(&std::fs::read(&wok).unwrap()).unwrap();
     let wok_nav = nav_of(&NavSource::from_bwm(&m, "room"), &[], 0.0);
     let dir = tmp("path-pairs");
