@@ -152,7 +152,10 @@ impl PyMdl {
 /// The faces and materials of a mesh as arrays.
 fn face_arrays<'py>(d: &Bound<'py, PyDict>, faces: &[mdl::Face]) -> PyResult<()> {
     let py = d.py();
-    let v: Vec<u32> = faces.iter().flat_map(|f| f.vertices.map(u32::from)).collect();
+    let v: Vec<u32> = faces
+        .iter()
+        .flat_map(|f| f.vertices.map(u32::from))
+        .collect();
     d.set_item("faces", input::to_array(py, v, &[faces.len(), 3])?)?;
     let material: Vec<u32> = faces.iter().map(|f| f.material).collect();
     d.set_item("material", input::to_array(py, material, &[faces.len()])?)
@@ -199,9 +202,18 @@ fn nwn_mesh_dict<'py>(
     face_arrays(&d, &mesh.faces)?;
     let empty3: &[[f32; 3]] = &[];
     let empty2: &[[f32; 2]] = &[];
-    d.set_item("normals", input::rows(py, mesh.normals.as_deref().unwrap_or(empty3))?)?;
-    d.set_item("uv", input::rows(py, mesh.uvs[0].as_deref().unwrap_or(empty2))?)?;
-    d.set_item("uv2", input::rows(py, mesh.uvs[1].as_deref().unwrap_or(empty2))?)?;
+    d.set_item(
+        "normals",
+        input::rows(py, mesh.normals.as_deref().unwrap_or(empty3))?,
+    )?;
+    d.set_item(
+        "uv",
+        input::rows(py, mesh.uvs[0].as_deref().unwrap_or(empty2))?,
+    )?;
+    d.set_item(
+        "uv2",
+        input::rows(py, mesh.uvs[1].as_deref().unwrap_or(empty2))?,
+    )?;
     let skin = node.skin.as_ref();
     let weights = skin.and_then(|s| s.weights.clone()).unwrap_or_default();
     let slots: Vec<[f32; 4]> = skin
@@ -431,7 +443,15 @@ impl PyMdl {
     /// orientation keys), ``has_mesh``.
     #[getter]
     fn nodes<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        type Row = (String, &'static str, u32, Vec<u32>, [f32; 3], [f32; 4], bool);
+        type Row = (
+            String,
+            &'static str,
+            u32,
+            Vec<u32>,
+            [f32; 3],
+            [f32; 4],
+            bool,
+        );
         let (rows, parents): (Vec<Row>, Vec<Option<usize>>) = match &self.inner {
             Inner::Kotor(m) => (
                 m.nodes
@@ -439,7 +459,15 @@ impl PyMdl {
                     .map(|n| {
                         let f = u32::from(n.flags);
                         let (p, o) = (n.position, n.orientation);
-                        (m.node_name(n), n.kind_name(), f, n.children.clone(), p, o, n.mesh.is_some())
+                        (
+                            m.node_name(n),
+                            n.kind_name(),
+                            f,
+                            n.children.clone(),
+                            p,
+                            o,
+                            n.mesh.is_some(),
+                        )
                     })
                     .collect(),
                 m.parents(),
@@ -450,7 +478,15 @@ impl PyMdl {
                     .map(|n| {
                         let p = areakit_app::nwn_models::rest_position(n);
                         let o = areakit_app::nwn_models::rest_orientation(n).map(|c| c as f32);
-                        (n.name(), n.kind_name(), n.flags, n.children.clone(), p, o, n.mesh.is_some())
+                        (
+                            n.name(),
+                            n.kind_name(),
+                            n.flags,
+                            n.children.clone(),
+                            p,
+                            o,
+                            n.mesh.is_some(),
+                        )
                     })
                     .collect(),
                 m.parents(),

@@ -38,9 +38,7 @@ use areakit_detour_bench::recast::{
 };
 use areakit_detour_bench::{DetourMesh, Located, Outcome, Query, cut_to_tiles};
 use areakit_geometry::Vec3;
-use areakit_geometry::nav::{
-    Location, Mode, NavSet, Path, Request, Search, Searcher, Surface,
-};
+use areakit_geometry::nav::{Location, Mode, NavSet, Path, Request, Search, Searcher, Surface};
 use divan::Bencher;
 use divan::counter::ItemsCount;
 use std::sync::OnceLock;
@@ -201,14 +199,26 @@ fn report(c: &Case) -> Vec<usize> {
         complete += 1;
         completed.push(i);
         searcher
-            .path_between(&c.mesh.data(), *la, *lb, &Request::new(Mode::Fast, Search::Polygons), &mut path)
+            .path_between(
+                &c.mesh.data(),
+                *la,
+                *lb,
+                &Request::new(Mode::Fast, Search::Polygons),
+                &mut path,
+            )
             .expect("fast path");
         let ours = path.length_plan;
         if ours > 1e-3 {
             ratio_fast.push(o.length_plan / ours);
             if ratio_opt.len() < 1000 {
                 searcher
-                    .path_between(&c.mesh.data(), *la, *lb, &Request::new(Mode::Optimal, Search::Polygons), &mut path)
+                    .path_between(
+                        &c.mesh.data(),
+                        *la,
+                        *lb,
+                        &Request::new(Mode::Optimal, Search::Polygons),
+                        &mut path,
+                    )
                     .expect("optimal path");
                 ratio_opt.push(o.length_plan / path.length_plan);
             }
@@ -268,7 +278,13 @@ fn interleaved(c: &Case) {
         let ((la, lb), (da, db)) = (c.located[i], c.detour_located[i]);
         if side == 0 {
             searcher
-                .path_between(&c.mesh.data(), la, lb, &Request::new(Mode::Fast, Search::Polygons), &mut path)
+                .path_between(
+                    &c.mesh.data(),
+                    la,
+                    lb,
+                    &Request::new(Mode::Fast, Search::Polygons),
+                    &mut path,
+                )
                 .expect("path");
             sink += path.length_plan;
         } else {
@@ -348,7 +364,13 @@ fn ours_fast_complete(bencher: Bencher, name: &str) {
             let mut total = 0.0f32;
             for (a, b) in c.complete.iter().map(|&i| &c.located[i]) {
                 searcher
-                    .path_between(&c.mesh.data(), *a, *b, &Request::new(Mode::Fast, Search::Polygons), &mut path)
+                    .path_between(
+                        &c.mesh.data(),
+                        *a,
+                        *b,
+                        &Request::new(Mode::Fast, Search::Polygons),
+                        &mut path,
+                    )
                     .expect("path");
                 total += path.length_plan;
             }
@@ -600,7 +622,12 @@ fn interleave_k<const K: usize>(
 const OURS: [(Mode, Search, bool, &str); 8] = [
     (Mode::Optimal, Search::Polygons, false, "optimal, polygons"),
     (Mode::Fast, Search::Polygons, false, "fast, polygons"),
-    (Mode::Optimal, Search::Triangles, false, "optimal, triangles"),
+    (
+        Mode::Optimal,
+        Search::Triangles,
+        false,
+        "optimal, triangles",
+    ),
     (Mode::Fast, Search::Triangles, false, "fast, triangles"),
     (
         Mode::Optimal,
