@@ -136,11 +136,14 @@ fn module_checks_renders_and_routes_around_its_objects() {
         String::from_utf8_lossy(&out.stderr)
     );
     let svg = std::fs::read_to_string(&svg_path).unwrap();
+    // Four footprints, and the three objects without a walkmesh drawn as stand-ins (a door as
+    // a slab across its doorway, a placeable as a square), labelled so.
     assert_eq!(
         svg.matches("class=\"object\"").count(),
-        4,
-        "four footprints"
+        7,
+        "four footprints and three stand-ins"
     );
+    assert_eq!(svg.matches("no walkmesh: drawn as its").count(), 3, "{svg}");
     for tag in [
         "cage_in_the_way",
         "cage_at_the_wall",

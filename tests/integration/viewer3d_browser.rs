@@ -74,6 +74,7 @@ fn the_3d_view_of_a_built_kit_module() {
     let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("viewer3d-shots");
     std::fs::create_dir_all(&shots).unwrap();
     let (module, textures) = textured_kit_module(&dir, "blackvulkar.json");
+    narrow_first_vis_row(&module);
     let page = dir.join("vulk.html");
     let path = long_path(&module);
     write_page(&module, &textures, &page, &[&path]);
@@ -328,4 +329,20 @@ fn viewport_2d(b: &mut Browser, file: &Path) {
         .decode(shot["data"].as_str().unwrap())
         .unwrap();
     std::fs::write(file, png).unwrap();
+}
+
+/// The built module's conservative VIS lets every room of this layout see every other (lines
+/// can pass through its openings); a modder narrows a row by hand to stop what the engine need
+/// not draw. Here the first room keeps only the first room it lists, so that the inspector has a
+/// row to show that hides rooms.
+fn narrow_first_vis_row(module: &Path) {
+    let vis_path = std::fs::read_dir(module)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("vis")))
+        .expect("the built module's VIS");
+    let mut vis = areakit_app::formats::vis::read(&std::fs::read(&vis_path).unwrap()).unwrap();
+    let first = &mut vis.rooms[0];
+    first.visible.truncate(1);
+    std::fs::write(&vis_path, areakit_app::formats::vis::write(&vis).unwrap()).unwrap();
 }
