@@ -344,7 +344,7 @@ fn every_command_takes_every_input_kind_the_table_says() {
                 // A single `path` query that finds no path exits 1, as grep does for no match
                 // (a lone room's WOK cannot reach the other room's goal): its answer is still
                 // the JSON, saying found false.
-                let no_path = command == &"path"
+                let no_path = *command == "path"
                     && o.status.code() == Some(1)
                     && serde_json::from_str::<serde_json::Value>(&stdout)
                         .is_ok_and(|v| v["found"] == serde_json::json!(false));
