@@ -11,6 +11,7 @@
 
 pub mod gltf;
 pub mod import;
+mod model_parts;
 mod nwn_scene;
 pub mod obj;
 pub mod scene;

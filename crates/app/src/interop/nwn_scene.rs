@@ -10,7 +10,7 @@ use areakit_area::nwn_models;
 use areakit_formats::mdl::nwn;
 use serde_json::{Value, json};
 
-use super::scene::{
+use super::model_parts::{
     MeshSource, add_channel, attach_skin, model_animation, textured_mesh, vertex_weights,
 };
 use super::{Animation, Mat4, Node, Property, Scene, Skin, unit_quat};
