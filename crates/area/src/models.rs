@@ -335,21 +335,31 @@ fn place_children_with(m: &mut Model, q: Quat, point: impl Fn([f32; 3]) -> [f32;
             }
         }
     }
-    let (min, max) = (m.header.bounds_min, m.header.bounds_max);
-    if min.iter().zip(&max).all(|(a, b)| a <= b) {
-        let mut lo = [f32::INFINITY; 3];
-        let mut hi = [f32::NEG_INFINITY; 3];
-        for k in 0..8 {
-            let c = [0, 1, 2].map(|a| if k >> a & 1 == 0 { min[a] } else { max[a] });
-            let p = point(c);
-            for a in 0..3 {
-                lo[a] = lo[a].min(p[a]);
-                hi[a] = hi[a].max(p[a]);
-            }
-        }
-        m.header.bounds_min = lo;
-        m.header.bounds_max = hi;
+    (m.header.bounds_min, m.header.bounds_max) =
+        moved_box(m.header.bounds_min, m.header.bounds_max, &point);
+}
+
+/// The box round a model's box `min`-`max` with its eight corners moved by `point`; a box
+/// with a side below zero (none) is kept as it is.
+pub(crate) fn moved_box(
+    min: [f32; 3],
+    max: [f32; 3],
+    point: &impl Fn([f32; 3]) -> [f32; 3],
+) -> ([f32; 3], [f32; 3]) {
+    if !min.iter().zip(&max).all(|(a, b)| a <= b) {
+        return (min, max);
     }
+    let mut lo = [f32::INFINITY; 3];
+    let mut hi = [f32::NEG_INFINITY; 3];
+    for k in 0..8 {
+        let c = [0, 1, 2].map(|a| if k >> a & 1 == 0 { min[a] } else { max[a] });
+        let p = point(c);
+        for a in 0..3 {
+            lo[a] = lo[a].min(p[a]);
+            hi[a] = hi[a].max(p[a]);
+        }
+    }
+    (lo, hi)
 }
 
 fn quat32(q: Quat) -> [f32; 4] {

@@ -313,21 +313,8 @@ fn place_children(m: &mut Model, q: Quat, point: impl Fn([f32; 3]) -> [f32; 3]) 
             }
         }
     }
-    let (min, max) = (m.header.bounds_min, m.header.bounds_max);
-    if min.iter().zip(&max).all(|(a, b)| a <= b) {
-        let mut lo = [f32::INFINITY; 3];
-        let mut hi = [f32::NEG_INFINITY; 3];
-        for k in 0..8 {
-            let c = [0, 1, 2].map(|a| if k >> a & 1 == 0 { min[a] } else { max[a] });
-            let p = point(c);
-            for a in 0..3 {
-                lo[a] = lo[a].min(p[a]);
-                hi[a] = hi[a].max(p[a]);
-            }
-        }
-        m.header.bounds_min = lo;
-        m.header.bounds_max = hi;
-    }
+    (m.header.bounds_min, m.header.bounds_max) =
+        crate::models::moved_box(m.header.bounds_min, m.header.bounds_max, &point);
 }
 
 fn mirror(m: &mut Model, axis: areakit_geometry::transform::Axis) {
