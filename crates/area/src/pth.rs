@@ -13,13 +13,18 @@ use glam::Vec3;
 
 use crate::navigation::{AreaNav, NavError, NavOptions, NavSource};
 
-/// How close (relative, and metres) a straight segment's length must be to the shortest
-/// path's for the segment to count as walkable.
+/// How close (relative, and metres) a path's length must be to the straight segment's for a
+/// connection the exact sight test refuses to count as walkable all the same (a line that
+/// grazes a corner by a rounding error).
 const STRAIGHT_TOLERANCE: f32 = 1e-4;
 
-/// Whether the straight segment between two located points stays on the ground: the shortest
-/// path between them is the straight line.
-fn straight(data: &NavData, s: &mut Searcher, a: Location, b: Location, out: &mut Path) -> bool {
+/// Whether the straight segment between two located points stays on the ground (the exact
+/// walk through the triangles), or the shortest path between them is no longer than it by
+/// more than [`STRAIGHT_TOLERANCE`].
+fn walkable(data: &NavData, s: &mut Searcher, a: Location, b: Location, out: &mut Path) -> bool {
+    if s.sees(data.mesh, a, b) {
+        return true;
+    }
     if s.path_between(data, a, b, &Request::default(), out)
         .is_err()
     {
@@ -63,6 +68,7 @@ pub fn check_pth(pth: &Pth, nav: &AreaNav, file: &str) -> Vec<Finding> {
             ));
         }
     }
+    let data = nav.set.data();
     let mut s = Searcher::new();
     let mut path = Path::default();
     let n = pth.points.len();
@@ -100,7 +106,7 @@ pub fn check_pth(pth: &Pth, nav: &AreaNav, file: &str) -> Vec<Finding> {
             let (Some(a), Some(b)) = (located[i], located[d]) else {
                 continue;
             };
-            if !straight(&nav.set.data(), &mut s, a, b, &mut path) {
+            if !walkable(&data, &mut s, a, b, &mut path) {
                 out.push(Finding::warning(
                     "pth-connection-off-ground",
                     place(i),
@@ -142,7 +148,7 @@ impl Default for PthOptions {
 /// Generates a path graph from an area's ground: the corners where shortest paths turn (on
 /// the ground carved for `radius`, so `radius` from the walls), merged within `spacing`; a
 /// point on every island without a corner; connections between points that see each other
-/// (the straight walk is the shortest) up to `max_link` apart, the nearest `max_neighbours`
+/// (the straight line between them stays on the ground) up to `max_link` apart, the nearest `max_neighbours`
 /// each; then every island's points are joined into one graph along shortest paths.
 pub fn generate_pth(source: &NavSource, options: &PthOptions) -> Result<Pth, NavError> {
     let nav = AreaNav::build(
@@ -236,7 +242,7 @@ pub fn generate_pth(source: &NavSource, options: &PthOptions) -> Result<Pth, Nav
                 kept += 1;
                 continue;
             }
-            if straight(&data, &mut s, points[i], points[j], &mut path) {
+            if s.sees(mesh, points[i], points[j]) {
                 adj[i].push(j as u32);
                 adj[j].push(i as u32);
                 kept += 1;

@@ -34,6 +34,7 @@
 
 mod data;
 mod graph;
+mod sight;
 
 pub use data::{NavData, NavSet};
 
