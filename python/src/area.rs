@@ -315,6 +315,16 @@ impl PyArea {
             .map(|v| PyVis::wrap(v, self.module.area.vis_path.clone()))
     }
 
+    /// What ``areakit info --json`` gives of the area under ``"area"``: its rooms with their
+    /// positions, walkmeshes, links and VIS entries, the LYT's door hooks, the GIT's doors and
+    /// placeables, the VIS pairs, the walkable bounds, the entry point and what could not be
+    /// read (a dict).
+    fn info(&self, py: Python<'_>) -> PyResult<PyObject> {
+        let v = serde_json::to_value(areakit_app::info::area_info(&self.module))
+            .unwrap_or_default();
+        crate::input::json_to_py(py, &v)
+    }
+
     /// The rooms in LYT order (the index is the transition number): ``[{"name",
     /// "position", "wok_path", "walkmesh" (a Bwm, or None), "error"}, ...]``.
     #[getter]

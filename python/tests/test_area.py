@@ -216,6 +216,14 @@ def test_build_relink_vis_minimap_agree_with_the_cli(tmp_path, kits_dir):
         for room in [f"bek01_{i:02}" for i in range(7)]:
             assert sorted(w["vis"].visible_from(room)) == sorted(built.visible_from(room))
     assert area.generate_vis(spacing=0.5)["method"] == "portals and sampled sight lines"
+    # info: the rooms at their LYT places, one GIT door per LYT door hook, the VIS pairs.
+    info = area.info()
+    lyt = areakit.Lyt.read(tmp_path / "bek01" / "bek01.lyt")
+    assert [(r["name"], r["position"]) for r in info["rooms"]] == [(n, list(p)) for n, p in lyt.rooms]
+    assert len(info["doors"]) == len(info["door_hooks"]) == 6
+    pairs = {tuple(sorted((a.lower(), b.lower()))) for a, seen in built.rooms().items() for b in seen if a.lower() != b.lower()}
+    assert info["vis"]["pairs"] == len(pairs) > 0
+    assert info["entry"]["area"] == "bek01"
     # The map draws the GIT doors (no DWK without the game: slabs across the doorways).
     area.render(tmp_path / "map.svg", size=600)
     assert (tmp_path / "map.svg").read_text().count("drawn as its doorway") == 6

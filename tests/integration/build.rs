@@ -569,3 +569,141 @@ fn render_draws_a_built_modules_doors() {
     assert_eq!(without.matches("drawn as its doorway").count(), 0);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The rooms (name, position) and door hooks (room, door) a LYT's text lists, read by hand.
+fn lyt_text(path: &Path) -> (Vec<(String, [f32; 3])>, Vec<(String, String)>) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines().map(str::split_whitespace);
+    let (mut rooms, mut hooks) = (Vec::new(), Vec::new());
+    while let Some(mut words) = lines.next() {
+        let (Some(key), Some(n)) = (words.next(), words.next()) else {
+            continue;
+        };
+        let n: usize = match (key, n.parse()) {
+            ("roomcount" | "doorhookcount", Ok(n)) => n,
+            _ => continue,
+        };
+        for _ in 0..n {
+            let w: Vec<&str> = lines.next().unwrap().collect();
+            if key == "roomcount" {
+                let f = |i: usize| w[i].parse::<f32>().unwrap();
+                rooms.push((w[0].to_string(), [f(1), f(2), f(3)]));
+            } else {
+                hooks.push((w[0].to_string(), w[1].to_string()));
+            }
+        }
+    }
+    (rooms, hooks)
+}
+
+/// The unordered pairs of distinct rooms a VIS's text lists (either way), read by hand.
+fn vis_pairs(path: &Path) -> std::collections::BTreeSet<(String, String)> {
+    let mut out = std::collections::BTreeSet::new();
+    let mut parent = String::new();
+    for line in std::fs::read_to_string(path).unwrap().lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match (line.starts_with(char::is_whitespace), words.as_slice()) {
+            (false, [room, _]) => parent = room.to_lowercase(),
+            (true, [child]) if child.to_lowercase() != parent => {
+                let c = child.to_lowercase();
+                out.insert((parent.clone().min(c.clone()), parent.clone().max(c)));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn info_describes_a_built_area_as_a_folder_a_lyt_and_a_capsule() {
+    let t = tmp("info");
+    let layout = layouts().join("hiddenbek.json");
+    build(&layout, &t.join("bek"));
+    build(&layout, &t.join("bek.mod"));
+    let info = |p: &Path| -> serde_json::Value {
+        let (code, stdout, stderr) = run(&["info".as_ref(), p.as_os_str(), "--json".as_ref()]);
+        assert_eq!(code, 0, "info {}: {stderr}", p.display());
+        serde_json::from_str(&stdout).unwrap()
+    };
+    let lyt = std::fs::read_dir(t.join("bek"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "lyt"))
+        .unwrap();
+    let (rooms, hooks) = lyt_text(&lyt);
+    let pairs = vis_pairs(&lyt.with_extension("vis"));
+    assert!(rooms.len() >= 6 && !hooks.is_empty() && !pairs.is_empty());
+    let folder = info(&t.join("bek"));
+    assert_eq!(folder["format"], "folder");
+    assert_eq!(folder["types"]["wok"], rooms.len());
+    let mut areas = vec![folder["area"].clone()];
+    for p in [lyt.clone(), t.join("bek.mod")] {
+        areas.push(info(&p)["area"].clone());
+    }
+    let member = t.join("bek.mod").join(lyt.file_name().unwrap());
+    areas.push(info(&member)["area"].clone());
+    for a in &areas {
+        let got = a["rooms"].as_array().expect("an area with rooms");
+        assert_eq!(got.len(), rooms.len());
+        for (r, (name, pos)) in got.iter().zip(&rooms) {
+            assert!(r["name"].as_str().unwrap().eq_ignore_ascii_case(name));
+            for k in 0..3 {
+                let v = r["position"][k].as_f64().unwrap() as f32;
+                assert!((v - pos[k]).abs() < 1e-4, "{name}: {v} vs {}", pos[k]);
+            }
+            assert!(r["walkable_faces"].as_u64().unwrap() > 0, "{name}");
+            assert!(
+                !r["links"].as_array().unwrap().is_empty(),
+                "{name} links nothing"
+            );
+        }
+        let got_hooks: Vec<(String, String)> = a["door_hooks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| {
+                (
+                    h["room"].as_str().unwrap().into(),
+                    h["door"].as_str().unwrap().into(),
+                )
+            })
+            .collect();
+        assert_eq!(got_hooks, hooks);
+        // The build places one GIT door per hook, at the hook, facing as it does.
+        let doors = a["doors"].as_array().unwrap();
+        assert_eq!(doors.len(), hooks.len());
+        for (d, h) in doors.iter().zip(a["door_hooks"].as_array().unwrap()) {
+            for k in 0..3 {
+                assert!(
+                    (d["position"][k].as_f64().unwrap() - h["position"][k].as_f64().unwrap()).abs()
+                        < 1e-3
+                );
+            }
+            let turn =
+                (d["bearing"].as_f64().unwrap() - h["bearing"].as_f64().unwrap()).rem_euclid(360.0);
+            assert!(turn.min(360.0 - turn) < 0.01, "door {d} vs hook {h}");
+        }
+        assert_eq!(a["vis"]["pairs"], pairs.len());
+        assert!(a["entry"]["position"].is_array());
+        let (min, max) = (&a["walkable_bounds"]["min"], &a["walkable_bounds"]["max"]);
+        assert!(min[0].as_f64() < max[0].as_f64() && min[1].as_f64() < max[1].as_f64());
+    }
+    // A folder without a LYT has no area and says nothing of one; one with two LYTs and no
+    // module.ifo says why it has none.
+    let plain = t.join("plain");
+    std::fs::create_dir_all(&plain).unwrap();
+    std::fs::write(plain.join("notes.txt"), "x").unwrap();
+    let v = info(&plain);
+    assert_eq!(v["files"], 1);
+    assert!(
+        v.get("area").is_none() && v.get("area_error").is_none(),
+        "{v}"
+    );
+    for name in ["a.lyt", "b.lyt"] {
+        std::fs::copy(&lyt, plain.join(name)).unwrap();
+    }
+    let v = info(&plain);
+    assert!(v.get("area").is_none(), "{v}");
+    assert!(v["area_error"].as_str().unwrap().contains("b.lyt"), "{v}");
+    let _ = std::fs::remove_dir_all(&t);
+}

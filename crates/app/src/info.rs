@@ -11,6 +11,12 @@ use serde_json::Value;
 use crate::document::Document;
 use crate::session::Session;
 
+mod area;
+
+pub use area::{
+    AreaInfo, AreaObjectInfo, AreaRoomInfo, AreaVisInfo, DoorHookInfo, EntryInfo, area_info,
+};
+
 /// The `info` report of one file: its path, then the fields of its format.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct InfoReport {
@@ -19,6 +25,13 @@ pub struct InfoReport {
     /// The format's fields.
     #[serde(flatten)]
     pub body: InfoBody,
+    /// For an input that holds an area (a folder, a LYT, a capsule with a module or one LYT, a
+    /// LYT inside a capsule): the area ([`AreaInfo`]); absent for other inputs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub area: Option<AreaInfo>,
+    /// Why such an input's area could not be opened (its `area` is then absent).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub area_error: Option<String>,
 }
 
 /// The fields of `info` per format; each starts with `format`.
@@ -57,6 +70,20 @@ pub enum InfoBody {
     Txi(TxiInfo),
     /// A PNG image.
     Png(PngInfo),
+    /// A folder.
+    Folder(FolderInfo),
+}
+
+/// `info` of a folder: its files by extension (its area, if it holds one, is in
+/// [`InfoReport::area`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FolderInfo {
+    /// `"folder"`.
+    pub format: &'static str,
+    /// Files directly in it.
+    pub files: usize,
+    /// Files per lower-case extension (`""` for none).
+    pub types: BTreeMap<String, usize>,
 }
 
 /// `info` of a TPC texture.
@@ -712,10 +739,7 @@ pub fn info(path: &Path, doc: &Document) -> InfoReport {
             has_alpha: !p.image.is_opaque(),
         }),
     };
-    InfoReport {
-        path: path.display().to_string(),
-        body,
-    }
+    InfoReport::new(path, body)
 }
 
 /// The `info --json` object of a document ([`info`] serialised).
@@ -778,11 +802,8 @@ pub fn bwm_info(path: &Path, m: &Bwm) -> BwmInfo {
 
 /// The `info --json` object of a BWM walkmesh, its path first.
 pub fn bwm_json(path: &Path, m: &Bwm) -> Value {
-    serde_json::to_value(InfoReport {
-        path: path.display().to_string(),
-        body: InfoBody::Bwm(bwm_info(path, m)),
-    })
-    .unwrap_or_default()
+    serde_json::to_value(InfoReport::new(path, InfoBody::Bwm(bwm_info(path, m))))
+        .unwrap_or_default()
 }
 
 /// Resource counts by type (extension, or the decimal id when unknown).
@@ -806,16 +827,77 @@ pub fn info_path(session: &Session, path: &Path) -> Result<InfoReport, crate::Er
             areakit_formats::cursor::StreamError::Io(e) => crate::Error::io(path, e),
             areakit_formats::cursor::StreamError::Decode(e) => crate::Error::invalid(path, e),
         })?;
-        return Ok(InfoReport {
-            path: path.display().to_string(),
-            body: InfoBody::Bif(BifInfo {
+        return Ok(InfoReport::new(
+            path,
+            InfoBody::Bif(BifInfo {
                 format: "bif",
                 resources: index.resources.len(),
                 fixed_resources: index.fixed.len(),
                 types: type_counts(index.resources.iter().map(|r| r.restype)),
             }),
-        });
+        ));
     }
-    let doc = Document::open(session, path)?;
-    Ok(info(path, &doc))
+    let mut report = if path.is_dir() {
+        InfoReport::new(path, InfoBody::Folder(folder_info(path)?))
+    } else {
+        info(path, &Document::open(session, path)?)
+    };
+    let holds_area = match &report.body {
+        InfoBody::Lyt(_) => true,
+        InfoBody::Erf(ErfInfo { types, .. })
+        | InfoBody::Rim(RimInfo { types, .. })
+        | InfoBody::Folder(FolderInfo { types, .. }) => {
+            types.contains_key("lyt") || types.contains_key("ifo")
+        }
+        _ => false,
+    };
+    if holds_area {
+        report.add_area(session, path);
+    }
+    Ok(report)
+}
+
+impl InfoReport {
+    /// The report of `path` with the fields `body`, and no area.
+    pub fn new(path: &Path, body: InfoBody) -> InfoReport {
+        InfoReport {
+            path: path.display().to_string(),
+            body,
+            area: None,
+            area_error: None,
+        }
+    }
+
+    /// Opens the area `path` holds, as the commands that draw and walk areas open it, into
+    /// [`InfoReport::area`] (or why not into [`InfoReport::area_error`]).
+    fn add_area(&mut self, session: &Session, path: &Path) {
+        match crate::input::open_module(session, Some(path)) {
+            Ok(Some(module)) => self.area = Some(area_info(&module)),
+            Ok(None) => {}
+            Err(e) => self.area_error = Some(e.to_string()),
+        }
+    }
+}
+
+/// The files directly in the folder `path`, by extension.
+fn folder_info(path: &Path) -> Result<FolderInfo, crate::Error> {
+    let mut types: BTreeMap<String, usize> = BTreeMap::new();
+    let mut files = 0;
+    for entry in std::fs::read_dir(path).map_err(|e| crate::Error::io(path, e))? {
+        let entry = entry.map_err(|e| crate::Error::io(path, e))?;
+        if !entry.file_type().is_ok_and(|t| t.is_file()) {
+            continue;
+        }
+        files += 1;
+        let p = entry.path();
+        let ext = p
+            .extension()
+            .map_or(String::new(), |e| e.to_string_lossy().to_lowercase());
+        *types.entry(ext).or_default() += 1;
+    }
+    Ok(FolderInfo {
+        format: "folder",
+        files,
+        types,
+    })
 }
