@@ -221,7 +221,7 @@ def test_build_relink_vis_minimap_agree_with_the_cli(tmp_path, kits_dir):
     lyt = areakit.Lyt.read(tmp_path / "bek01" / "bek01.lyt")
     assert [(r["name"], r["position"]) for r in info["rooms"]] == [(n, list(p)) for n, p in lyt.rooms]
     assert len(info["doors"]) == len(info["door_hooks"]) == 6
-    pairs = {tuple(sorted((a.lower(), b.lower()))) for a, seen in built.rooms().items() for b in seen if a.lower() != b.lower()}
+    pairs = {tuple(sorted((a.lower(), b.lower()))) for a, seen in built.rooms.items() for b in seen if a.lower() != b.lower()}
     assert info["vis"]["pairs"] == len(pairs) > 0
     assert info["entry"]["area"] == "bek01"
     # The map draws the GIT doors (no DWK without the game: slabs across the doorways).

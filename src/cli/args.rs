@@ -29,7 +29,9 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Describe a file: its format, counts and bounds.
-    #[command(after_help = "Example:\n  areakit info m13aa_01a.wok --json")]
+    #[command(
+        after_help = "An area (a folder holding a LYT, a LYT, a module capsule, or x.mod/NAME.lyt) is also listed under `area`: its rooms, door hooks, GIT doors and placeables, VIS pairs, walkable bounds and entry point.\n\nExamples:\n  areakit info m13aa_01a.wok --json\n  areakit info mymodule.mod"
+    )]
     Info(InfoArgs),
     /// Check files and folders (recursively) for everything wrong with them.
     #[command(
@@ -215,7 +217,7 @@ pub struct PthCheckArgs {
 /// `areakit info`.
 #[derive(Debug, clap::Args)]
 pub struct InfoArgs {
-    /// The file to describe.
+    /// The file (or area folder) to describe.
     pub file: PathBuf,
     /// Print one JSON object.
     #[arg(long)]

@@ -252,16 +252,7 @@ pub fn check_paths_with(
                     (path.clone(), r)
                 }
                 Task::Member(c, i, path) => {
-                    let data = c.data(*i);
-                    let r = if Format::detect(path, data) == Some(Format::Mdl) {
-                        // The model's MDX is the capsule member of the same name.
-                        let mdx = c
-                            .find(&c.members()[*i].resref.name(), "mdx")
-                            .map(|j| c.data(j));
-                        check_model_data(path, data, mdx)
-                    } else {
-                        check_data(path, data)
-                    };
+                    let r = check_member(c, *i, path);
                     tick();
                     (path.clone(), r)
                 }
@@ -285,6 +276,19 @@ pub fn check_paths_with(
     }
     report.findings.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(report)
+}
+
+/// The file checks of member `i` of capsule `c`, named `path`: a binary model with the member
+/// of its name that is its MDX.
+fn check_member(c: &Capsule, i: usize, path: &Path) -> Result<Vec<Finding>, Error> {
+    let data = c.data(i);
+    if Format::detect(path, data) == Some(Format::Mdl) {
+        let mdx = c
+            .find(&c.members()[i].resref.name(), "mdx")
+            .map(|j| c.data(j));
+        return check_model_data(path, data, mdx);
+    }
+    check_data(path, data)
 }
 
 /// `check` of a capsule held in memory, as `check` takes a capsule file: its own tables
@@ -330,18 +334,7 @@ pub fn check_capsule(
         .collect();
     let results: Vec<(PathBuf, Result<Vec<Finding>, Error>)> = members
         .par_iter()
-        .map(|(i, p)| {
-            let data = capsule.data(*i);
-            let r = if Format::detect(p, data) == Some(Format::Mdl) {
-                let mdx = capsule
-                    .find(&capsule.members()[*i].resref.name(), "mdx")
-                    .map(|j| capsule.data(j));
-                check_model_data(p, data, mdx)
-            } else {
-                check_data(p, data)
-            };
-            (p.clone(), r)
-        })
+        .map(|(i, p)| (p.clone(), check_member(capsule, *i, p)))
         .collect();
     for (p, r) in results {
         report.files_checked += 1;

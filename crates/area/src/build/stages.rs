@@ -580,7 +580,7 @@ fn visibility(p: &mut Plan<'_>, placed: &Placed, linked: &Linked, doors: &Doors)
 }
 
 fn paths(
-    p: &Plan<'_>,
+    p: &mut Plan<'_>,
     placed: &Placed,
     linked: &Linked,
     doors: &Doors,
@@ -631,8 +631,12 @@ fn paths(
         unlisted_woks: Vec::new(),
     };
     let source = NavSource::from_area(&area);
-    let nav = AreaNav::build(&source, &[], &NavOptions::default()).ok();
-    let reached = reach(nav.as_ref(), entry, woks);
+    let nav = AreaNav::build(&source, &[], &NavOptions::default()).map_err(|e| {
+        BuildError::Placement(format!(
+            "the module's walkable ground cannot be navigated, so no path from the entry can be checked: {e}"
+        ))
+    })?;
+    let reached = reach(&nav, entry, woks);
     for (i, &r) in reached.iter().enumerate().take(n) {
         if linked.connected[i] && !r {
             return Err(BuildError::Placement(format!(
@@ -643,25 +647,29 @@ fn paths(
         }
     }
     // The path graph the game's creatures walk by, from the walkmesh.
-    let pth = crate::pth::generate_pth(&source, &crate::pth::PthOptions::default())
-        .ok()
-        .map(|g| g.to_bytes())
-        .transpose()
-        .map_err(|e| BuildError::Encode(format!("{module}.pth: {e}")))?;
+    let pth = match crate::pth::generate_pth(&source, &crate::pth::PthOptions::default()) {
+        Ok(g) => Some(
+            g.to_bytes()
+                .map_err(|e| BuildError::Encode(format!("{module}.pth: {e}")))?,
+        ),
+        Err(e) => {
+            p.warnings.push(format!(
+                "no path graph ({module}.pth) was written: the ground carved for a creature's radius cannot be navigated: {e}"
+            ));
+            None
+        }
+    };
     Ok(Paths {
         entry,
         reached,
-        nav,
+        nav: Some(nav),
         pth,
     })
 }
 
 /// Which rooms a path from `entry` reaches (each room's interior point as the goal).
-fn reach(nav: Option<&AreaNav>, entry: [f32; 3], woks: &[Bwm]) -> Vec<bool> {
+fn reach(nav: &AreaNav, entry: [f32; 3], woks: &[Bwm]) -> Vec<bool> {
     let n = woks.len();
-    let Some(nav) = nav else {
-        return vec![false; n];
-    };
     let mut searcher = areakit_geometry::nav::Searcher::new();
     let from = PathPoint {
         x: entry[0],
@@ -893,7 +901,7 @@ pub fn build_with(input: &BuildInput, progress: &dyn Fn(Stage)) -> Result<Built,
     progress(Stage::Visibility);
     let vis = visibility(&mut p, &placed, &linked, &doors);
     progress(Stage::Paths);
-    let mut paths = paths(&p, &placed, &linked, &doors, &vis)?;
+    let mut paths = paths(&mut p, &placed, &linked, &doors, &vis)?;
     progress(Stage::Minimap);
     let mm = minimap(&p, &placed)?;
     progress(Stage::Records);
