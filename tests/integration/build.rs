@@ -570,8 +570,11 @@ fn render_draws_a_built_modules_doors() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// The rooms (name, position) and door hooks (room, door) a LYT's text lists, read by hand.
-fn lyt_text(path: &Path) -> (Vec<(String, [f32; 3])>, Vec<(String, String)>) {
+/// A LYT's rooms (name, position) and door hooks (room, door).
+type LytText = (Vec<(String, [f32; 3])>, Vec<(String, String)>);
+
+/// The rooms and door hooks a LYT's text lists, read by hand.
+fn lyt_text(path: &Path) -> LytText {
     let text = std::fs::read_to_string(path).unwrap();
     let mut lines = text.lines().map(str::split_whitespace);
     let (mut rooms, mut hooks) = (Vec::new(), Vec::new());

@@ -12,7 +12,7 @@ use nav_support::differential::{Plain, build, located, pairs};
 
 #[test]
 fn sight_agrees_with_the_oracle_on_generated_ground() {
-    let mut rng = Rng(0x51_6e7_5ee5);
+    let mut rng = Rng(0x0005_16e7_5ee5);
     let mut searcher = Searcher::new();
     let (mut pairs_seen, mut visible, mut differ) = (0, 0, Vec::new());
     for g in nav_meshes::families(38) {
