@@ -453,6 +453,21 @@ fn rooms_named_by_their_files_join_kit_rooms() {
     assert_eq!(r["build"]["linked_pairs"], 1);
     assert_eq!(r["build"]["rooms"][1]["source"], room("room_3.wok"));
     assert!(t.join("out/files01_01.mdl").exists() && t.join("out/files01_dor00.utd").exists());
+    let unknown = |r: &serde_json::Value| {
+        r["build"]["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w.as_str().unwrap().contains("door size of room 1"))
+    };
+    assert!(!unknown(&r), "{r:#}");
+    // Without its door's size, the doorway's padding cannot be judged: a warning says so.
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&layout).unwrap()).unwrap();
+    v["rooms"][1].as_object_mut().unwrap().remove("door");
+    std::fs::write(&layout, v.to_string()).unwrap();
+    let r = build(&layout, &t.join("out2"));
+    assert!(unknown(&r), "{r:#}");
     let _ = std::fs::remove_dir_all(&t);
 }
 

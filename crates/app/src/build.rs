@@ -349,8 +349,9 @@ fn write_folder(output: &Path, built: &Built) -> Result<(), Error> {
     let result = (|| -> Result<(), Error> {
         std::fs::create_dir(&tmp).map_err(|e| Error::io(&tmp, e))?;
         for f in &built.files {
-            let p = tmp.join(f.file_name());
-            std::fs::write(&p, &f.data).map_err(|e| Error::io(&p, e))?;
+            // Each file through the one atomic write (its size limit and fault handling),
+            // inside the folder that is renamed into place whole.
+            crate::session::write_atomic(&tmp.join(f.file_name()), &f.data)?;
         }
         if output.exists() {
             let old = temporary_beside(output, "replaced");

@@ -447,11 +447,21 @@ fn doors(p: &mut Plan<'_>, placed: &Placed) -> Result<Doors, BuildError> {
     // the other door's, turned to the door's bearing, at the door.
     for (k, &(a, ha, b, hb, _)) in p.joints.iter().enumerate() {
         let (hook_a, hook_b) = (p.comp(a).hooks[ha], p.comp(b).hooks[hb]);
-        let (Some(da), Some(db)) = (
+        let (da, db) = (
             p.comp(a).doors.get(hook_a.door).and_then(Option::as_ref),
             p.comp(b).doors.get(hook_b.door).and_then(Option::as_ref),
-        ) else {
-            continue;
+        );
+        let (da, db) = match (da, db) {
+            (Some(da), Some(db)) => (da, db),
+            (None, None) => continue,
+            (Some(_), None) | (None, Some(_)) => {
+                let unknown = if da.is_none() { a } else { b };
+                p.warnings.push(format!(
+                    "rooms {a} and {b}: the door size of room {unknown} ({}) at this doorway is unknown, so whether the doors leave a gap is not known",
+                    p.comp(unknown).label
+                ));
+                continue;
+            }
         };
         let at = doorway[k];
         for (kind, small_a, other) in [
