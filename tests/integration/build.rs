@@ -703,9 +703,34 @@ fn info_describes_a_built_area_as_a_folder_a_lyt_and_a_capsule() {
         }
         assert_eq!(a["vis"]["pairs"], pairs.len());
         assert!(a["entry"]["position"].is_array());
+        let problems = a["problems"].as_array().unwrap();
+        assert!(
+            problems
+                .iter()
+                .all(|p| !p.as_str().unwrap().contains("no walkmesh")),
+            "{problems:?}"
+        );
         let (min, max) = (&a["walkable_bounds"]["min"], &a["walkable_bounds"]["max"]);
         assert!(min[0].as_f64() < max[0].as_f64() && min[1].as_f64() < max[1].as_f64());
     }
+    // A shipped LYT whose rooms' walkmeshes are not beside it: every room, and the problem.
+    let shipped = common::corpus_dir()
+        .join("kotor/KOTORCommunityPatches_K1_Community_Patch/tslpatchdata/m40ad.lyt");
+    let (rooms, _) = lyt_text(&shipped);
+    let a = info(&shipped)["area"].clone();
+    assert_eq!(a["rooms"].as_array().unwrap().len(), rooms.len());
+    assert!(
+        a["rooms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|r| r["walkmesh"].is_null())
+    );
+    let said = a["problems"][0].as_str().unwrap();
+    assert!(
+        said.starts_with(&format!("{0} of {0} rooms have no walkmesh", rooms.len())),
+        "{said}"
+    );
     // A folder without a LYT has no area and says nothing of one; one with two LYTs and no
     // module.ifo says why it has none.
     let plain = t.join("plain");
