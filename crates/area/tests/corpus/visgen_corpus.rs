@@ -27,6 +27,13 @@ fn dense() -> bool {
     std::env::var("AREAKIT_VIS_ORACLE").is_ok_and(|v| v == "dense")
 }
 
+/// Whether every listed pair is searched too, to count the excess: in dense mode, and with
+/// `AREAKIT_VIS_ORACLE=excess` at CI's spacing (fewer eyes find fewer lines, so the excess
+/// counted there is an upper bound).
+fn count_excess() -> bool {
+    dense() || std::env::var("AREAKIT_VIS_ORACLE").is_ok_and(|v| v == "excess")
+}
+
 const EYE_HEIGHT: f32 = 1.7;
 const TARGET_OFFSET: f32 = 0.02;
 
@@ -392,13 +399,13 @@ fn judge(oracle: &Oracle, rooms: &[Room], vis: &vis::Vis) -> Tally {
     let mut t = Tally {
         rooms: rooms.len(),
         listed: listed.len(),
-        excess: dense().then_some(0),
+        excess: count_excess().then_some(0),
         ..Tally::default()
     };
     for a in 0..rooms.len() {
         for b in a + 1..rooms.len() {
             let in_vis = listed.contains(&(a, b));
-            if in_vis && !dense() {
+            if in_vis && !count_excess() {
                 continue;
             }
             t.tested += 1;
