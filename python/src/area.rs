@@ -257,6 +257,7 @@ impl PyArea {
                 Ok::<_, areakit_app::Error>((session, module))
             })
             .map_err(errors::lib_error)?;
+        crate::input::warn_notes(py, session.notes())?;
         let source = path.unwrap_or_else(|| module.area.lyt_path.clone());
         Ok(PyArea {
             module,
@@ -320,8 +321,8 @@ impl PyArea {
     /// placeables, the VIS pairs, the walkable bounds, the entry point and what could not be
     /// read (a dict).
     fn info(&self, py: Python<'_>) -> PyResult<PyObject> {
-        let v = serde_json::to_value(areakit_app::info::area_info(&self.module))
-            .unwrap_or_default();
+        let v =
+            serde_json::to_value(areakit_app::info::area_info(&self.module)).unwrap_or_default();
         crate::input::json_to_py(py, &v)
     }
 
@@ -790,14 +791,18 @@ fn build(
                 module: None,
                 capsules: Vec::new(),
             })?;
+            let notes = session.notes().to_vec();
             areakit_app::build::build(
                 &session,
                 &layout,
                 &output,
                 &areakit_app::build::BuildOptions { kits, force },
             )
+            .map(|r| (notes, r))
         })
         .map_err(errors::lib_error)?;
+    let (notes, report) = report;
+    crate::input::warn_notes(py, &notes)?;
     report_to_py(py, &report)
 }
 

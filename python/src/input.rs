@@ -220,3 +220,14 @@ pub fn rows<'py, T: numpy::Element + Copy, const K: usize>(
     let flat: Vec<T> = rows.iter().flatten().copied().collect();
     to_array(py, flat, &[rows.len(), K])
 }
+
+/// What opening the game left out (a texture pack that does not open: `Session::notes`), each
+/// as a Python `UserWarning`, as the CLI says it on stderr.
+pub fn warn_notes(py: Python<'_>, notes: &[String]) -> PyResult<()> {
+    let category = py.get_type::<pyo3::exceptions::PyUserWarning>();
+    for n in notes {
+        let text = std::ffi::CString::new(n.replace('\0', " "))?;
+        PyErr::warn(py, &category, &text, 1)?;
+    }
+    Ok(())
+}

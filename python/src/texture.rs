@@ -223,9 +223,13 @@ fn export(
                 texture_dirs: textures.unwrap_or_default(),
                 ..Default::default()
             };
+            let notes = session.notes().to_vec();
             areakit_app::interop::export_file(&session, &source, &output, &options)
+                .map(|r| (notes, r))
         })
         .map_err(errors::lib_error)?;
+    let (notes, report) = report;
+    input::warn_notes(py, &notes)?;
     input::json_to_py(py, &serde_json::to_value(&report).unwrap_or_default())
 }
 

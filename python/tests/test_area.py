@@ -246,3 +246,15 @@ def test_build_relink_vis_minimap_agree_with_the_cli(tmp_path, kits_dir):
         )
         cli = json.loads(out.stdout)
         assert cli["map"] == m["map"] and cli["coverage"] == m["coverage"]
+
+
+def test_a_damaged_texture_pack_is_a_warning(two_rooms, tmp_path):
+    """What opening the game leaves out (a texture pack that does not open) is a UserWarning, as
+    the CLI says it on stderr, and the call goes on."""
+    game = tmp_path / "game"
+    (game / "override").mkdir(parents=True)
+    (game / "TexturePacks").mkdir()
+    (game / "TexturePacks" / "swpc_tex_tpa.erf").write_bytes(b"ERF V1.0" + b"\0" * 22)
+    with pytest.warns(UserWarning, match="swpc_tex_tpa.erf"):
+        area = areakit.Area.open(two_rooms, game=game)
+    assert area.resref == "demo"
