@@ -263,6 +263,18 @@ impl PathMode {
 /// A start or goal as asked, with an optional height (which floor).
 pub type PathPoint = Endpoint;
 
+/// How [`AreaNav::find_by`] searches, as its caller chose: the data it names must have been
+/// built ([`AreaNav::build_corner_graph`], [`AreaNav::measure_landmarks`]). Optimal lengths
+/// are the same every way; fast paths over the corner graph are other paths (within
+/// [`nav::FAST_BOUND`] of the shortest) than over the polygons.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SearchChoice {
+    /// Over the corner graph instead of the polygons.
+    pub corner_graph: bool,
+    /// Bounded by the landmarks.
+    pub landmarks: bool,
+}
+
 /// The answer to one path query.
 #[derive(Debug, Clone, Default)]
 pub struct PathOutcome {
@@ -444,18 +456,19 @@ impl AreaNav {
         self.set.graph.as_ref()
     }
 
-    /// The request the searches of `mode` make on this data: over the corner graph once it
-    /// was built for them ([`AreaNav::build_corner_graph`]), else over the polygons; bounded
-    /// by the landmarks once measured.
-    pub fn request(&self, mode: nav::Mode, snap: f32) -> Request {
+    /// The request of a search in `mode` made the caller's way (`how`): over the corner graph
+    /// or the polygons, bounded by the landmarks or not. Nothing is chosen by which data
+    /// happens to be there; a choice whose data was not built is answered by
+    /// [`PathError::Missing`].
+    pub fn request(&self, mode: nav::Mode, how: SearchChoice, snap: f32) -> Request {
         Request {
             mode,
-            search: if self.set.graph.is_some() {
+            search: if how.corner_graph {
                 Search::CornerGraph
             } else {
                 Search::Polygons
             },
-            landmarks: self.set.landmarks.is_some(),
+            landmarks: how.landmarks,
             snap,
         }
     }
@@ -489,13 +502,27 @@ impl AreaNav {
         self.faces.get(o as usize).copied()
     }
 
-    /// Finds a path from `from` to `to` (snapped to the ground within `snap`).
+    /// Finds a path from `from` to `to` (snapped to the ground within `snap`), over the
+    /// polygons without landmarks ([`AreaNav::find_by`] chooses).
     pub fn find(
         &self,
         searcher: &mut Searcher,
         from: PathPoint,
         to: PathPoint,
         mode: PathMode,
+        snap: f32,
+    ) -> PathOutcome {
+        self.find_by(searcher, (from, to), mode, SearchChoice::default(), snap)
+    }
+
+    /// [`AreaNav::find`] searching the way `how` says (the optimal and fast modes; the
+    /// baked mode follows the file's tables).
+    pub fn find_by(
+        &self,
+        searcher: &mut Searcher,
+        (from, to): (PathPoint, PathPoint),
+        mode: PathMode,
+        how: SearchChoice,
         snap: f32,
     ) -> PathOutcome {
         let mut out = PathOutcome {
@@ -531,7 +558,7 @@ impl AreaNav {
                 } else {
                     nav::Mode::Optimal
                 };
-                let req = self.request(m, snap);
+                let req = self.request(m, how, snap);
                 searcher.path_between(&self.set.data(), start, goal, &req, &mut path)
             }
             PathMode::Baked => match self.baked_corridor(start, goal) {
