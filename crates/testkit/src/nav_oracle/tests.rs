@@ -143,3 +143,48 @@ fn keeps_levels_apart_and_walks_round_crack_tips() {
     // middles of straight walls.
     assert_eq!(o.node_points(), vec![[1.0, 1.0]]);
 }
+
+#[test]
+fn the_judge_flags_a_wrong_length_and_a_path_shorter_than_the_shortest() {
+    // 3 × 3 cells without the middle one (as in `goes_round_a_hole_corner`); the answers
+    // carry the oracle's own route.
+    let keep: Vec<_> = (0..3)
+        .flat_map(|j| (0..3).map(move |i| (i, j)))
+        .filter(|&c| c != (1, 1))
+        .collect();
+    let (v, t) = cells(4, &keep);
+    let o = Oracle::new(&v, &t);
+    let (a, b) = (end(&o, 0.5, 0.5), end(&o, 2.5, 2.5));
+    let r = o.shortest(a, b, f64::INFINITY).expect("a path");
+    let points: Vec<[f32; 3]> = r
+        .points
+        .iter()
+        .map(|p| [p[0] as f32, p[1] as f32, 0.0])
+        .collect();
+    let answer = |how: &str, promise, length: f64| Answer {
+        how: how.into(),
+        promise,
+        found: true,
+        length,
+        points: points.clone(),
+    };
+    let right = answer("right", Promise::Shortest, r.length);
+    assert!(o.judge(a, b, &[right.clone()]).is_empty());
+    // The same points, a length that is not theirs.
+    let kinds = |answers: &[Answer]| -> Vec<(&'static str, String)> {
+        o.judge(a, b, answers)
+            .into_iter()
+            .map(|d| (d.kind, d.how))
+            .collect()
+    };
+    assert!(
+        kinds(&[
+            right.clone(),
+            answer("wrong", Promise::Path, r.length + 0.5)
+        ])
+        .contains(&("length", "wrong".into()))
+    );
+    // A fast answer claiming less than the shortest: caught even with no promise.
+    let short = kinds(&[right, answer("short", Promise::Path, r.length - 0.01)]);
+    assert!(short.contains(&("oracle", "short".into())), "{short:?}");
+}
