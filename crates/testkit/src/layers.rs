@@ -298,7 +298,8 @@ mod tests {
             assert!(s.contains(&seen.to_string()), "{seen}: {s:?}");
         }
         assert!(
-            !s.iter().any(|x| x.contains("walls") || x.contains("fixtures")),
+            !s.iter()
+                .any(|x| x.contains("walls") || x.contains("fixtures")),
             "{s:?}"
         );
     }

@@ -169,7 +169,7 @@ fn the_judge_flags_a_wrong_length_and_a_path_shorter_than_the_shortest() {
         points: points.clone(),
     };
     let right = answer("right", Promise::Shortest, r.length);
-    assert!(o.judge(a, b, &[right.clone()]).is_empty());
+    assert!(o.judge(a, b, std::slice::from_ref(&right)).is_empty());
     // The same points, a length that is not theirs.
     let kinds = |answers: &[Answer]| -> Vec<(&'static str, String)> {
         o.judge(a, b, answers)

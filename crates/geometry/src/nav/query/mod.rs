@@ -208,6 +208,7 @@ impl Searcher {
         out: &mut Path,
     ) -> Result<(), PathError> {
         out.clear();
+        data.check()?;
         let mesh = data.mesh;
         let n = mesh.triangle_count();
         if start.triangle as usize >= n || mesh.is_flat(start.triangle) {
