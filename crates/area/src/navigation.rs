@@ -308,9 +308,13 @@ impl PathOutcome {
 
     /// The JSON object of `areakit path --json`: `found`, `reason`, `length` (plan metres),
     /// `length_3d`, `points` (`[x, y, z]` turning points), `rooms`, `faces_visited`, `mode`,
-    /// `start`, `goal` (the points used, or null), `snapped` (how far each was moved), `notes`.
+    /// `start`, `goal` (the points used, or null), `snapped` (how far each was moved, to the
+    /// `f32`'s shortest digits: a move of a few micrometres is not printed as 0), `notes`.
+    /// The lengths and points are rounded to 1e-5.
     pub fn to_json(&self) -> Value {
         let r = |x: f32| (f64::from(x) * 1e5).round() / 1e5;
+        // The shortest decimal that reads back as the same `f32`.
+        let exact = |x: f32| x.to_string().parse::<f64>().unwrap_or(f64::from(x));
         let pt = |p: Vec3| json!([r(p.x), r(p.y), r(p.z)]);
         let path = self.path.as_ref();
         json!({
@@ -324,7 +328,7 @@ impl PathOutcome {
             "mode": self.mode.name(),
             "start": self.ends.map(|e| pt(e[0].point)),
             "goal": self.ends.map(|e| pt(e[1].point)),
-            "snapped": self.ends.map(|e| [r(e[0].snapped), r(e[1].snapped)]),
+            "snapped": self.ends.map(|e| [exact(e[0].snapped), exact(e[1].snapped)]),
             "notes": self.notes,
         })
     }
@@ -903,4 +907,31 @@ pub fn nav_findings_of(nav: &AreaNav, kind: SourceKind) -> Vec<Finding> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_snap_of_micrometres_is_written_as_it_is() {
+        let at = |snapped: f32| Location {
+            triangle: 0,
+            point: Vec3::new(1.0, 2.0, 0.0),
+            snapped,
+        };
+        let o = PathOutcome {
+            ends: Some([at(3.2e-6), at(0.25)]),
+            ..PathOutcome::default()
+        };
+        let v = o.to_json();
+        assert_eq!(v["snapped"], json!([3.2e-6, 0.25]), "{v}");
+        // The shortest digits of the f32, not its f64 widening.
+        let v = PathOutcome {
+            ends: Some([at(0.1), at(0.0)]),
+            ..PathOutcome::default()
+        }
+        .to_json();
+        assert_eq!(v["snapped"], json!([0.1, 0.0]), "{v}");
+    }
 }
