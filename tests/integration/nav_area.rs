@@ -165,7 +165,7 @@ fn every_corpus_wok_path_stays_on_walkable_ground() {
 /// A straight chain of kit rooms: each next component is moved so that one of its doorhooks
 /// facing back (rotation 180) meets a hook of the last one facing forward (rotation 0). Returns
 /// the area folder (LYT + moved WOKs) and the number of rooms.
-fn kit_chain(kit_json: &Path, out: &Path) -> usize {
+pub(crate) fn kit_chain(kit_json: &Path, out: &Path) -> usize {
     let kit: Value = serde_json::from_slice(&std::fs::read(kit_json).unwrap()).unwrap();
     let dir = kit_json.with_extension("");
     let comps = kit["components"].as_array().unwrap();
