@@ -41,7 +41,14 @@ fn run(format: &str, per_mesh: usize, seed: u64) -> (usize, Tally) {
     let mut rng = Rng(seed);
     let mut searcher = Searcher::new();
     let mut tally = Tally::default();
-    let grounds = corpus_ground(format);
+    let mut grounds = corpus_ground(format);
+    // `NAV_DIFF_FILES=n`: only the first n files (the same pairs as in the whole run).
+    if let Some(n) = std::env::var("NAV_DIFF_FILES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        grounds.truncate(n);
+    }
     for (name, src) in &grounds {
         let vertices: Vec<[f32; 3]> = src.surface.vertices.iter().map(|v| v.to_array()).collect();
         let plain = Plain {

@@ -469,6 +469,7 @@ impl Searcher {
                     .map(|t| (t.0, reached(&sub.walker, t))),
             );
         }
+        cut_loops(&mut turns, start, goal);
         let mut chain = std::mem::take(&mut self.chain);
         chain.clear();
         chain.extend(turns.iter().map(|t| t.0));
@@ -624,6 +625,31 @@ fn triangles<'a>(data: &NavData<'a>) -> Triangles<'a> {
         mesh: data.mesh,
         polygons: data.polygons,
     }
+}
+
+/// Cuts the loops out of a path's turns: a turn at the place of the start or of an earlier
+/// turn drops the turns since (the path came back there), and one at the goal's place the
+/// turns after it. Each piece left is one the path had (from the place the loop came back
+/// to), so the path stays on the ground, and it is no longer.
+fn cut_loops(turns: &mut Vec<(u32, Location)>, start: Location, goal: Location) {
+    let (s, t) = (plan(start.point), plan(goal.point));
+    let mut kept = 0;
+    for i in 0..turns.len() {
+        let p = plan(turns[i].1.point);
+        if p == t {
+            break;
+        }
+        if p == s {
+            kept = 0;
+            continue;
+        }
+        if let Some(j) = turns[..kept].iter().position(|u| plan(u.1.point) == p) {
+            kept = j;
+        }
+        turns[kept] = turns[i];
+        kept += 1;
+    }
+    turns.truncate(kept);
 }
 
 /// The plan distance of two points.
