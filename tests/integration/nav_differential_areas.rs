@@ -14,7 +14,7 @@ use areakit_testkit::nav_oracle::Oracle;
 use std::path::{Path, PathBuf};
 
 #[path = "../../crates/geometry/tests/nav_support/mod.rs"]
-#[allow(dead_code, unused_imports)]
+#[allow(unused_imports)]
 mod nav_support;
 
 use nav_support::differential::{Plain, Tally, build, pairs};
