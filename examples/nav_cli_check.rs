@@ -1,5 +1,7 @@
 //! Judges `areakit path --pairs` answers by the independent oracle (`areakit_testkit::nav_oracle`):
-//! `cargo run --release --example nav_cli_check -- GROUND.trx|.wok PAIRS OPTIMAL.jsonl FAST.jsonl`
+//! `cargo run --release --example nav_cli_check -- GROUND.trx|.wok PAIRS OPTIMAL.jsonl FAST.jsonl [graph]`
+//! (`graph`: the fast answers came over the corner graph, `--corner-graph yes`, and are held to
+//! its bound)
 //! prints the pairs, the repeats (a point twice, a step of no length), the optimal answers
 //! longer than fast or than the oracle, and the pairs found where the ground is not connected
 //! or missed where it is. Each answer's ends are located on the oracle's ground by the rule of
@@ -12,9 +14,20 @@ use areakit_testkit::nav_oracle::{Answer, End, Oracle, Promise};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let [_, ground, pairs_file, optimal, fast] = &args[..] else {
-        eprintln!("usage: nav_cli_check GROUND PAIRS OPTIMAL.jsonl FAST.jsonl");
-        std::process::exit(2);
+    let (ground, pairs_file, optimal, fast, graph) = match &args[..] {
+        [_, g, p, o, f] => (g, p, o, f, false),
+        [_, g, p, o, f, w] if w == "graph" => (g, p, o, f, true),
+        _ => {
+            eprintln!("usage: nav_cli_check GROUND PAIRS OPTIMAL.jsonl FAST.jsonl [graph]");
+            std::process::exit(2);
+        }
+    };
+    // A fast answer over the corner graph (`--corner-graph yes`) is within `FAST_BOUND` of
+    // the shortest; on the polygons (`auto`, `no`) it promises a path only.
+    let fast_promise = if graph {
+        Promise::Within(areakit_geometry::nav::FAST_BOUND)
+    } else {
+        Promise::Path
     };
     // The pairs as asked (exact): an end not moved is that point, not the JSON's rounding.
     let asked: Vec<[([f32; 2], Option<f32>); 2]> = std::fs::read_to_string(pairs_file)
@@ -126,11 +139,7 @@ fn main() {
         };
         let mut ans = [
             answer(a, "optimal", Promise::Shortest),
-            answer(
-                b,
-                "fast",
-                Promise::Within(areakit_geometry::nav::FAST_BOUND),
-            ),
+            answer(b, "fast", fast_promise),
         ];
         // The ends as located (the JSON's are rounded).
         for x in &mut ans {

@@ -1,6 +1,7 @@
-//! Profiling driver for path searches (run under `perf`): the largest corpus walkmesh and the
-//! pairs of `benches/nav.rs`, searched from points located beforehand.
-//! `cargo run --release --example nav_profile -- [fast|optimal] [rounds]`
+//! Profiling driver for path searches (run under `perf`): the largest corpus walkmesh or one of
+//! the benchmark mazes, and the pairs of `benches/nav.rs`, searched from points located
+//! beforehand.
+//! `cargo run --release --example nav_profile -- [fast|optimal] [rounds] [corpus|maze_120k|maze_1m] [pairs] [polygons|triangles]`
 
 use areakit_geometry::nav::{Location, Mode, NavSet, Path, Request, Search, Searcher};
 use std::time::Instant;
@@ -15,11 +16,34 @@ fn main() {
         _ => Mode::Fast,
     };
     let rounds: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(5);
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    let (file, surface) = shared::largest_corpus_surface(&dir);
+    let which = args.get(3).map_or("corpus", String::as_str);
+    let search = match args.get(5).map(String::as_str) {
+        Some("triangles") => Search::Triangles,
+        _ => Search::Polygons,
+    };
+    let (name, surface, seed, count) = match which {
+        "maze_120k" => (
+            "maze_120k".to_string(),
+            shared::maze(74, 74, 3, 2),
+            2,
+            shared::PAIRS_120K,
+        ),
+        "maze_1m" => (
+            "maze_1m".to_string(),
+            shared::maze(213, 213, 3, 3),
+            3,
+            shared::PAIRS_1M,
+        ),
+        _ => {
+            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+            let (file, s) = shared::largest_corpus_surface(&dir);
+            (file, s, 1, shared::PAIRS)
+        }
+    };
+    let count = args.get(4).and_then(|s| s.parse().ok()).unwrap_or(count);
     let set = NavSet::build(&surface).expect("a valid surface");
     let mesh = &set.mesh;
-    let pairs = shared::random_pairs(mesh, &surface, 1, shared::PAIRS);
+    let pairs = shared::random_pairs(mesh, &surface, seed, count);
     let located: Vec<(Location, Location)> = pairs
         .iter()
         .map(|(a, b)| {
@@ -37,13 +61,7 @@ fn main() {
         (length, expanded) = (0.0, 0);
         for (a, b) in &located {
             searcher
-                .path_between(
-                    &set.data(),
-                    *a,
-                    *b,
-                    &Request::new(mode, Search::Polygons),
-                    &mut path,
-                )
+                .path_between(&set.data(), *a, *b, &Request::new(mode, search), &mut path)
                 .expect("a path");
             length += f64::from(path.length_plan);
             expanded += path.expanded;
@@ -51,7 +69,7 @@ fn main() {
         best = best.min(t0.elapsed().as_secs_f64());
     }
     println!(
-        "{file}: {} triangles, {} pairs, {mode:?}: best {:.1} ms ({:.0} queries/s), total length {length:.1}, expanded {expanded}",
+        "{name}: {} triangles, {} pairs, {mode:?} {search:?}: best {:.1} ms ({:.1} queries/s), total length {length:.3}, expanded {expanded}",
         mesh.triangle_count(),
         located.len(),
         best * 1e3,

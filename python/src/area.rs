@@ -414,6 +414,9 @@ impl PyArea {
         let snap = distance(snap, "snap")?;
         let outcome = py.allow_threads(|| {
             self.with_context(radius, snap, mode, |ctx| {
+                // One query: searched as a single `areakit path` is (not by what an
+                // earlier `paths` built).
+                ctx.precompute_for(Precompute::default(), mode, 1);
                 ctx.find_with(from, to, mode, snap)
             })
         });

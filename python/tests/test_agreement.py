@@ -167,3 +167,34 @@ def test_paths_answer_as_the_cli_pairs_and_path(cli, tmp_path):
                 assert cli_path(cli, trx, a, b, *settings) == line, (a, b, settings)
             found += sum(r.found for r in batch)
     assert found >= 20
+
+
+def test_a_big_batch_under_auto_answers_as_single_paths():
+    """Under ``corner_graph="auto"`` (the default) a batch long enough for the corner graph
+    (128 pairs or more) answers each pair as ``areakit.path`` does alone, in both modes: the
+    optimal batch searches the graph (its effort, ``faces_visited``, differs; the path is the
+    same), the fast one does not (a fast path over the graph is another path)."""
+    trx = next(CORPUS.rglob("shadowdale_house_moomaiden.trx"))
+    t = areakit.Trx.read(trx)
+    walk = t.triangles[(t.triangle_flags & 1) == 1]
+    centres = t.vertices[walk].mean(axis=1, dtype=np.float32)
+    rng = np.random.default_rng(38)
+    distinct = [
+        (tuple(float(x) for x in centres[a][:2]), tuple(float(x) for x in centres[b][:2]))
+        for a, b in rng.integers(0, len(centres), size=(12, 2))
+    ]
+    pairs = [distinct[i % len(distinct)] for i in range(132)]
+    found = 0
+    for mode in ["optimal", "fast"]:
+        batch = areakit.paths(trx, pairs, mode=mode)
+        singles = [areakit.path(trx, a, b, mode=mode).to_dict() for a, b in distinct]
+        for i, (a, b) in enumerate(pairs):
+            single = dict(singles[i % len(distinct)])
+            got = batch[i].to_dict()
+            if mode == "optimal":
+                single.pop("faces_visited")
+                got.pop("faces_visited")
+            assert got == single, (mode, a, b)
+            found += batch[i].found
+    # At least one of the distinct pairs is found in each mode (each is asked 11 times).
+    assert found >= 22

@@ -22,6 +22,7 @@ mod minimap;
 mod models;
 mod module;
 mod nav_area;
+mod nav_differential_areas;
 mod nwn_models;
 mod relink;
 mod render;

@@ -165,7 +165,7 @@ fn every_corpus_wok_path_stays_on_walkable_ground() {
 /// A straight chain of kit rooms: each next component is moved so that one of its doorhooks
 /// facing back (rotation 180) meets a hook of the last one facing forward (rotation 0). Returns
 /// the area folder (LYT + moved WOKs) and the number of rooms.
-fn kit_chain(kit_json: &Path, out: &Path) -> usize {
+pub(crate) fn kit_chain(kit_json: &Path, out: &Path) -> usize {
     let kit: Value = serde_json::from_slice(&std::fs::read(kit_json).unwrap()).unwrap();
     let dir = kit_json.with_extension("");
     let comps = kit["components"].as_array().unwrap();
@@ -1034,4 +1034,76 @@ fn path_and_pairs_give_the_same_answers() {
     let _ = std::fs::remove_dir_all(&dir);
     // Both kinds of answer were compared, most of them found.
     assert!(compared[1] >= 40 && compared[0] >= 8, "{compared:?}");
+}
+
+/// Under `--corner-graph auto` (the default) a batch big enough for the corner graph answers
+/// each pair as a single `areakit path` does, in both modes: the optimal batch searches the
+/// graph (its `faces_visited`, the effort, differs; the path is the same), the fast one does
+/// not (a fast path over the graph is another path).
+#[test]
+fn a_big_batch_answers_as_single_queries_under_auto() {
+    let wok = smallest_corpus_wok(200);
+    let m = bwm::read(&std::fs::read(&wok).unwrap()).unwrap();
+    let nav = nav_of(&NavSource::from_bwm(&m, "room"), &[], 0.0);
+    let mesh = nav.mesh();
+    let centre = |t: usize| {
+        let [a, b, c] = mesh.triangle_points(t as u32);
+        (a + b + c) / 3.0
+    };
+    let mut rng = Rng(38);
+    let distinct: Vec<String> = (0..12)
+        .map(|_| {
+            let (a, b) = (
+                centre(rng.below(mesh.triangle_count())),
+                centre(rng.below(mesh.triangle_count())),
+            );
+            format!("{},{} {},{}", a.x, a.y, b.x, b.y)
+        })
+        .collect();
+    // At least the batch size at which `auto` builds the graph.
+    let lines: Vec<&String> = distinct.iter().cycle().take(132).collect();
+    let dir = tmp("auto-batch");
+    let list = dir.join("pairs.txt");
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&list, text).unwrap();
+    let mut compared = [0usize; 2];
+    for mode in ["optimal", "fast"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_areakit"))
+            .args(["path", wok.to_str().unwrap(), "--pairs"])
+            .arg(&list)
+            .args(["--mode", mode, "--json"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{mode}");
+        let batch: Vec<Value> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(batch.len(), lines.len(), "{mode}");
+        for (k, pair) in distinct.iter().enumerate() {
+            let (a, b) = pair.split_once(' ').unwrap();
+            let mut single = path_json(&[
+                wok.to_str().unwrap(),
+                "--from",
+                a,
+                "--to",
+                b,
+                "--mode",
+                mode,
+            ]);
+            for line in batch.iter().skip(k).step_by(distinct.len()) {
+                let mut line = line.clone();
+                if mode == "optimal" {
+                    for v in [&mut single, &mut line] {
+                        v.as_object_mut().unwrap().remove("faces_visited");
+                    }
+                }
+                assert_eq!(single, line, "{mode} {pair}");
+            }
+            compared[usize::from(single["found"] == true)] += 1;
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(compared[1] >= 16, "{compared:?}");
 }

@@ -3,7 +3,9 @@
 
 use std::path::Path;
 
-use areakit_area::navigation::{AreaNav, NavOptions, NavSource, PathMode, PathOutcome};
+use areakit_area::navigation::{
+    AreaNav, NavOptions, NavSource, PathMode, PathOutcome, SearchChoice,
+};
 use areakit_area::objects::{self, PlacedObject, PlacedWalkmesh};
 use areakit_formats::{DecodeError, ErrorKind, Location, bwm, trx};
 use areakit_geometry::nav::landmarks::MAX_LANDMARKS;
@@ -230,9 +232,10 @@ impl PathRequest<'_> {
 /// Whether a [`PathContext`] builds the corner graph ([`Precompute`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum CornerGraphChoice {
-    /// For batches of at least [`AUTO_CORNER_GRAPH_PAIRS`] queries in either mode (where it
-    /// pays for itself; optimal lengths are the same either way, fast ones within
-    /// [`areakit_geometry::nav::FAST_BOUND`] of the shortest).
+    /// For batches of at least [`AUTO_CORNER_GRAPH_PAIRS`] optimal queries (where it pays
+    /// for itself; the optimal paths are the same either way). Never in the fast mode: a fast
+    /// path over the graph is another path than over the polygons, and a single query must
+    /// get the answer a batch gets (`yes` gives the graph's fast paths to both).
     #[default]
     Auto,
     /// Always.
@@ -278,6 +281,9 @@ pub struct PathContext {
     searcher: Searcher,
     snap: f32,
     mode: PathMode,
+    /// How the queries search, as [`PathContext::precompute`] chose (the polygons without
+    /// landmarks until then).
+    how: SearchChoice,
 }
 
 impl PathContext {
@@ -331,12 +337,13 @@ impl PathContext {
             searcher: Searcher::new(),
             snap: req.snap,
             mode: req.mode,
+            how: SearchChoice::default(),
         })
     }
 
     /// Builds the optional precomputation for `queries` queries in the request's mode
-    /// ([`Precompute`]); what is already there is kept (the report counts only what was
-    /// built now).
+    /// ([`Precompute`]) and searches with it from now on (only with it: what is already there
+    /// is kept, and used only if `p` asks for it; the report counts only what was built now).
     pub fn precompute(&mut self, p: Precompute, queries: usize) -> PrecomputeReport {
         self.precompute_for(p, self.mode, queries)
     }
@@ -359,7 +366,9 @@ impl PathContext {
         let graph = match p.corner_graph {
             CornerGraphChoice::Yes => true,
             CornerGraphChoice::No => false,
-            CornerGraphChoice::Auto => queries >= AUTO_CORNER_GRAPH_PAIRS,
+            CornerGraphChoice::Auto => {
+                mode == PathMode::Optimal && queries >= AUTO_CORNER_GRAPH_PAIRS
+            }
         };
         // (Both modes use the graph's sight lists: one built without them is built again.)
         let have = self.nav.corner_graph().is_some_and(|g| g.has_sights());
@@ -370,13 +379,22 @@ impl PathContext {
             r.corner_graph_edges = self.nav.corner_graph().map_or(0, |g| g.edge_count());
             r.corner_graph = self.nav.corner_graph().is_some();
         }
+        self.how = SearchChoice {
+            corner_graph: graph && mode != PathMode::Baked,
+            landmarks: p.landmarks > 0 && self.nav.landmarks().is_some(),
+        };
         r
     }
 
     /// One query.
     pub fn find(&mut self, from: Endpoint, to: Endpoint) -> PathOutcome {
-        self.nav
-            .find(&mut self.searcher, from, to, self.mode, self.snap)
+        self.nav.find_by(
+            &mut self.searcher,
+            (from, to),
+            self.mode,
+            self.how,
+            self.snap,
+        )
     }
 
     /// One query in another mode or with another snap distance than the request's (the
@@ -388,7 +406,8 @@ impl PathContext {
         mode: PathMode,
         snap: f32,
     ) -> PathOutcome {
-        self.nav.find(&mut self.searcher, from, to, mode, snap)
+        self.nav
+            .find_by(&mut self.searcher, (from, to), mode, self.how, snap)
     }
 
     /// Many queries at once, on the current rayon pool (the global one, or the pool of
@@ -408,11 +427,11 @@ impl PathContext {
         snap: f32,
     ) -> Vec<PathOutcome> {
         use rayon::prelude::*;
-        let nav = &self.nav;
+        let (nav, how) = (&self.nav, self.how);
         pairs
             .par_iter()
-            .map_init(Searcher::new, |searcher, &(from, to)| {
-                nav.find(searcher, from, to, mode, snap)
+            .map_init(Searcher::new, |searcher, &ends| {
+                nav.find_by(searcher, ends, mode, how, snap)
             })
             .collect()
     }

@@ -263,6 +263,18 @@ impl PathMode {
 /// A start or goal as asked, with an optional height (which floor).
 pub type PathPoint = Endpoint;
 
+/// How [`AreaNav::find_by`] searches, as its caller chose: the data it names must have been
+/// built ([`AreaNav::build_corner_graph`], [`AreaNav::measure_landmarks`]). Optimal lengths
+/// are the same every way; fast paths over the corner graph are other paths (within
+/// [`nav::FAST_BOUND`] of the shortest) than over the polygons.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SearchChoice {
+    /// Over the corner graph instead of the polygons.
+    pub corner_graph: bool,
+    /// Bounded by the landmarks.
+    pub landmarks: bool,
+}
+
 /// The answer to one path query.
 #[derive(Debug, Clone, Default)]
 pub struct PathOutcome {
@@ -296,9 +308,13 @@ impl PathOutcome {
 
     /// The JSON object of `areakit path --json`: `found`, `reason`, `length` (plan metres),
     /// `length_3d`, `points` (`[x, y, z]` turning points), `rooms`, `faces_visited`, `mode`,
-    /// `start`, `goal` (the points used, or null), `snapped` (how far each was moved), `notes`.
+    /// `start`, `goal` (the points used, or null), `snapped` (how far each was moved, to the
+    /// `f32`'s shortest digits: a move of a few micrometres is not printed as 0), `notes`.
+    /// The lengths and points are rounded to 1e-5.
     pub fn to_json(&self) -> Value {
         let r = |x: f32| (f64::from(x) * 1e5).round() / 1e5;
+        // The shortest decimal that reads back as the same `f32`.
+        let exact = |x: f32| x.to_string().parse::<f64>().unwrap_or(f64::from(x));
         let pt = |p: Vec3| json!([r(p.x), r(p.y), r(p.z)]);
         let path = self.path.as_ref();
         json!({
@@ -312,7 +328,7 @@ impl PathOutcome {
             "mode": self.mode.name(),
             "start": self.ends.map(|e| pt(e[0].point)),
             "goal": self.ends.map(|e| pt(e[1].point)),
-            "snapped": self.ends.map(|e| [r(e[0].snapped), r(e[1].snapped)]),
+            "snapped": self.ends.map(|e| [exact(e[0].snapped), exact(e[1].snapped)]),
             "notes": self.notes,
         })
     }
@@ -444,18 +460,19 @@ impl AreaNav {
         self.set.graph.as_ref()
     }
 
-    /// The request the searches of `mode` make on this data: over the corner graph once it
-    /// was built for them ([`AreaNav::build_corner_graph`]), else over the polygons; bounded
-    /// by the landmarks once measured.
-    pub fn request(&self, mode: nav::Mode, snap: f32) -> Request {
+    /// The request of a search in `mode` made the caller's way (`how`): over the corner graph
+    /// or the polygons, bounded by the landmarks or not. Nothing is chosen by which data
+    /// happens to be there; a choice whose data was not built is answered by
+    /// [`PathError::Missing`].
+    pub fn request(&self, mode: nav::Mode, how: SearchChoice, snap: f32) -> Request {
         Request {
             mode,
-            search: if self.set.graph.is_some() {
+            search: if how.corner_graph {
                 Search::CornerGraph
             } else {
                 Search::Polygons
             },
-            landmarks: self.set.landmarks.is_some(),
+            landmarks: how.landmarks,
             snap,
         }
     }
@@ -489,13 +506,27 @@ impl AreaNav {
         self.faces.get(o as usize).copied()
     }
 
-    /// Finds a path from `from` to `to` (snapped to the ground within `snap`).
+    /// Finds a path from `from` to `to` (snapped to the ground within `snap`), over the
+    /// polygons without landmarks ([`AreaNav::find_by`] chooses).
     pub fn find(
         &self,
         searcher: &mut Searcher,
         from: PathPoint,
         to: PathPoint,
         mode: PathMode,
+        snap: f32,
+    ) -> PathOutcome {
+        self.find_by(searcher, (from, to), mode, SearchChoice::default(), snap)
+    }
+
+    /// [`AreaNav::find`] searching the way `how` says (the optimal and fast modes; the
+    /// baked mode follows the file's tables).
+    pub fn find_by(
+        &self,
+        searcher: &mut Searcher,
+        (from, to): (PathPoint, PathPoint),
+        mode: PathMode,
+        how: SearchChoice,
         snap: f32,
     ) -> PathOutcome {
         let mut out = PathOutcome {
@@ -531,7 +562,7 @@ impl AreaNav {
                 } else {
                     nav::Mode::Optimal
                 };
-                let req = self.request(m, snap);
+                let req = self.request(m, how, snap);
                 searcher.path_between(&self.set.data(), start, goal, &req, &mut path)
             }
             PathMode::Baked => match self.baked_corridor(start, goal) {
@@ -876,4 +907,31 @@ pub fn nav_findings_of(nav: &AreaNav, kind: SourceKind) -> Vec<Finding> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_snap_of_micrometres_is_written_as_it_is() {
+        let at = |snapped: f32| Location {
+            triangle: 0,
+            point: Vec3::new(1.0, 2.0, 0.0),
+            snapped,
+        };
+        let o = PathOutcome {
+            ends: Some([at(3.2e-6), at(0.25)]),
+            ..PathOutcome::default()
+        };
+        let v = o.to_json();
+        assert_eq!(v["snapped"], json!([3.2e-6, 0.25]), "{v}");
+        // The shortest digits of the f32, not its f64 widening.
+        let v = PathOutcome {
+            ends: Some([at(0.1), at(0.0)]),
+            ..PathOutcome::default()
+        }
+        .to_json();
+        assert_eq!(v["snapped"], json!([0.1, 0.0]), "{v}");
+    }
 }

@@ -4,7 +4,7 @@
 
 use areakit_geometry::Vec3;
 use areakit_geometry::nav::{
-    FAST_BOUND, Location, Mode, NavSet, Path, Request, Search, Searcher, Surface,
+    FAST_BOUND, Location, Mode, NavSet, Path, PathError, Request, Search, Searcher, Surface,
 };
 use areakit_testkit::nav_meshes::{self, Ground};
 use areakit_testkit::nav_oracle::{Answer, End, Oracle, Promise};
@@ -179,4 +179,63 @@ fn a_fast_path_turns_only_at_corners() {
             judge(&g, &m, pair, Mode::Fast, search);
         }
     }
+}
+
+/// Acceleration data of another mesh (here a larger one, whose polygon and vertex numbers run
+/// past this mesh's) is refused by name, never indexed.
+#[test]
+fn data_of_another_mesh_is_a_mismatch() {
+    let small = mesh(&ground("holes 8x7 3"));
+    let largest = nav_meshes::families(37)
+        .into_iter()
+        .max_by_key(|g| g.triangles.len())
+        .unwrap();
+    let mut large = mesh(&largest);
+    assert!(large.mesh.triangle_count() > 2 * small.mesh.triangle_count());
+    large.measure_landmarks(2);
+    large.build_corner_graph(true);
+    assert_ne!(small.mesh.id(), large.mesh.id());
+    let (a, b) = (
+        Location {
+            triangle: 0,
+            point: small.mesh.triangle_points(0).iter().sum::<Vec3>() / 3.0,
+            snapped: 0.0,
+        },
+        Location {
+            triangle: 90,
+            point: small.mesh.triangle_points(90).iter().sum::<Vec3>() / 3.0,
+            snapped: 0.0,
+        },
+    );
+    let own = small.data();
+    let cases = [
+        (own.with_polygons(&large.polygons), "the polygons"),
+        (
+            own.with_landmarks(large.landmarks.as_ref()),
+            "the landmarks",
+        ),
+        (own.with_graph(large.graph.as_ref()), "the corner graph"),
+    ];
+    let mut s = Searcher::new();
+    let mut path = Path::default();
+    for (data, what) in cases {
+        for search in [Search::Polygons, Search::CornerGraph] {
+            let r = s.path_between(&data, a, b, &Request::new(Mode::Optimal, search), &mut path);
+            assert!(
+                matches!(r, Err(PathError::Mismatch { what: w }) if w == what),
+                "{what}: {r:?}"
+            );
+        }
+    }
+    // A clone is the same mesh.
+    let copy = small.clone();
+    assert_eq!(copy.mesh.id(), small.mesh.id());
+    let r = s.path_between(
+        &small.data().with_polygons(&copy.polygons),
+        a,
+        b,
+        &Request::default(),
+        &mut path,
+    );
+    assert!(r.is_ok(), "{r:?}");
 }

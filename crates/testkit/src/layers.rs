@@ -47,17 +47,48 @@ fn modules(src: &Path) -> Vec<(Vec<String>, String)> {
     out
 }
 
-/// The text without comments (`//` to the end of a line) and without its test module (from
-/// `#[cfg(test)]` on: tests are no layer, and an inline module's `super` is not the file's).
+/// The text without comments (`//` to the end of a line) and without the items marked
+/// `#[cfg(test)]` (tests are no layer, and an inline module's `super` is not the file's): only
+/// each such item, to its `;` or the end of its `{…}` block, so that what follows a
+/// `#[cfg(test)] mod tests;` is still read.
 fn code(text: &str) -> String {
-    let text = text.find("#[cfg(test)]").map_or(text, |i| &text[..i]);
-    text.lines()
+    const TEST: &str = "#[cfg(test)]";
+    let text = text
+        .lines()
         .map(|l| match l.find("//") {
             Some(i) => &l[..i],
             None => l,
         })
         .collect::<Vec<_>>()
-        .join("\n")
+        .join("\n");
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(i) = rest.find(TEST) {
+        out.push_str(&rest[..i]);
+        rest = &rest[i + TEST.len()..];
+        rest = &rest[item_len(rest)..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The length of the item `s` starts with: to its `;`, or to the end of its `{…}` block.
+fn item_len(s: &str) -> usize {
+    let mut depth = 0usize;
+    for (i, c) in s.char_indices() {
+        match c {
+            ';' if depth == 0 => return i + 1,
+            '{' => depth += 1,
+            '}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    s.len()
 }
 
 fn ident(s: &str) -> &str {
@@ -253,6 +284,24 @@ mod tests {
         assert!(s.contains(&"nav::search::pool::FINAL".to_string()), "{s:?}");
         assert!(s.contains(&"nav::query::graph::y::z".to_string()), "{s:?}");
         assert!(!s.iter().any(|x| x.contains("nope")), "{s:?}");
+    }
+
+    #[test]
+    fn only_the_item_after_cfg_test_is_skipped() {
+        let m: Vec<String> = ["visgen"].map(String::from).to_vec();
+        // A test module declared before the imports, an inline one with its own `super`
+        // after them, and an import behind a test-only function.
+        let text = "#[cfg(test)]\nmod tests;\n\nuse crate::mesh::Mesh;\n#[cfg(test)]\nmod inline {\n    use super::super::walls;\n    fn f() { if true { } }\n}\nuse crate::rays::{cast, Ray};\n#[cfg(test)]\nfn helper() { crate::fixtures::x(); }\nuse super::vis;";
+        let refs = references(&m, text);
+        let s: Vec<String> = refs.iter().map(|r| r.join("::")).collect();
+        for seen in ["mesh::Mesh", "rays::cast", "rays::Ray", "vis"] {
+            assert!(s.contains(&seen.to_string()), "{seen}: {s:?}");
+        }
+        assert!(
+            !s.iter()
+                .any(|x| x.contains("walls") || x.contains("fixtures")),
+            "{s:?}"
+        );
     }
 
     #[test]

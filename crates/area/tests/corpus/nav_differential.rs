@@ -1,8 +1,8 @@
 //! Every search against the independent oracle on every corpus TRX and WOK: a fixed set of
 //! random pairs per mesh (centres, inner points and corners of random walkable triangles),
 //! asked of every search the engine has and judged as in the geometry crate's
-//! `nav_differential.rs` (the same harness). A larger run, 1 000 pairs per TRX and 200 per
-//! WOK, is `--ignored` (`docs/navigation.md` has its counts).
+//! `nav_differential.rs` (the same harness). A larger run, 1 000 pairs per TRX and WOK, is
+//! `--ignored` (`docs/navigation.md` has its counts).
 
 use crate::nav_support::differential::{Plain, Tally, build, pairs};
 use areakit_area::navigation::NavSource;
@@ -41,7 +41,14 @@ fn run(format: &str, per_mesh: usize, seed: u64) -> (usize, Tally) {
     let mut rng = Rng(seed);
     let mut searcher = Searcher::new();
     let mut tally = Tally::default();
-    let grounds = corpus_ground(format);
+    let mut grounds = corpus_ground(format);
+    // `NAV_DIFF_FILES=n`: only the first n files (the same pairs as in the whole run).
+    if let Some(n) = std::env::var("NAV_DIFF_FILES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        grounds.truncate(n);
+    }
     for (name, src) in &grounds {
         let vertices: Vec<[f32; 3]> = src.surface.vertices.iter().map(|v| v.to_array()).collect();
         let plain = Plain {
@@ -53,6 +60,12 @@ fn run(format: &str, per_mesh: usize, seed: u64) -> (usize, Tally) {
         for pair in pairs(&plain, &o, &mut rng, per_mesh) {
             tally.pair(name, &o, &built, pair, &mut searcher);
         }
+        // Progress (shown with `--nocapture`).
+        eprintln!(
+            "{name}: {} pairs so far, {} disagreements",
+            tally.pairs,
+            tally.disagreements()
+        );
     }
     (grounds.len(), tally)
 }
@@ -62,6 +75,7 @@ fn every_search_agrees_with_the_oracle_on_every_corpus_trx() {
     let (files, tally) = run("trx", 6, 0x7a11_0037_0000_0001);
     tally.report("corpus TRX");
     assert_eq!(files, 61, "every corpus TRX has walkable ground");
+    assert_eq!(tally.pairs, files * 6, "pairs judged");
     assert_eq!(tally.disagreements(), 0);
 }
 
@@ -70,11 +84,12 @@ fn every_search_agrees_with_the_oracle_on_every_corpus_wok() {
     let (files, tally) = run("wok", 10, 0x7a11_0037_0000_0002);
     tally.report("corpus WOK");
     assert_eq!(files, 108, "every corpus WOK has walkable ground");
+    assert_eq!(tally.pairs, files * 10, "pairs judged");
     assert_eq!(tally.disagreements(), 0);
 }
 
-/// The larger run: 1 000 pairs per corpus TRX and 200 per WOK (`NAV_DIFF_TRX_PAIRS`,
-/// `NAV_DIFF_WOK_PAIRS` change them). Minutes on two cores:
+/// The larger run: 1 000 pairs per corpus TRX and WOK (`NAV_DIFF_TRX_PAIRS`,
+/// `NAV_DIFF_WOK_PAIRS` change them). Long on two cores:
 /// `cargo test --release -p areakit-area --test corpus nav_differential -- --ignored --nocapture`.
 #[test]
 #[ignore]
@@ -85,17 +100,13 @@ fn every_search_agrees_with_the_oracle_on_many_corpus_pairs() {
             .and_then(|v| v.parse().ok())
             .unwrap_or(default)
     };
-    let (_, trx) = run(
-        "trx",
-        count("NAV_DIFF_TRX_PAIRS", 1000),
-        0x7a11_0037_0000_0003,
-    );
+    let per_trx = count("NAV_DIFF_TRX_PAIRS", 1000);
+    let (files, trx) = run("trx", per_trx, 0x7a11_0037_0000_0003);
     trx.report("corpus TRX");
-    let (_, wok) = run(
-        "wok",
-        count("NAV_DIFF_WOK_PAIRS", 200),
-        0x7a11_0037_0000_0004,
-    );
+    assert_eq!(trx.pairs, files * per_trx, "TRX pairs judged");
+    let per_wok = count("NAV_DIFF_WOK_PAIRS", 1000);
+    let (files, wok) = run("wok", per_wok, 0x7a11_0037_0000_0004);
     wok.report("corpus WOK");
+    assert_eq!(wok.pairs, files * per_wok, "WOK pairs judged");
     assert_eq!(trx.disagreements() + wok.disagreements(), 0);
 }

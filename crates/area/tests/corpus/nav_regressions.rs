@@ -116,3 +116,15 @@ fn azatar_tunnels_2_a_goal_snapped_off_a_sliver() {
         [151.586_41, 77.936_74],
     );
 }
+
+/// The start on a triangle's corner: the fast path's pull to corners swapped a turn beside it
+/// for the start's own vertex, so the path went start, corner, start again, on (found by the
+/// ignored 1 000-pair run).
+#[test]
+fn a_winding_path_a_fast_path_back_through_its_start() {
+    case(
+        "a winding path.trx",
+        [42.017_44, 19.617_441],
+        [64.633_33, 29.125_732],
+    );
+}

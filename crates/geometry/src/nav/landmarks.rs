@@ -39,6 +39,8 @@ pub struct Landmarks {
     /// cannot be reached).
     dist: Vec<f32>,
     sources: Vec<u32>,
+    /// The [`NavMesh::id`] of the mesh they were measured on.
+    mesh: u64,
 }
 
 /// Per query: the bounds of the goal's and the start's distances from each landmark.
@@ -60,6 +62,11 @@ fn margin(a: f64, b: f64) -> f64 {
 }
 
 impl Landmarks {
+    /// The [`NavMesh::id`] of the mesh they were measured on.
+    pub fn mesh_id(&self) -> u64 {
+        self.mesh
+    }
+
     /// Chooses `count` landmarks (at most [`MAX_LANDMARKS`]) on `mesh` and measures every
     /// vertex's distance from each (flooding over `polygons`, the mesh's). `count + 1` searches
     /// over the whole mesh.
@@ -68,7 +75,10 @@ impl Landmarks {
         let nv = mesh.vertices.len();
         let pl = polygons;
         if k == 0 || pl.count() == 0 {
-            return Landmarks::default();
+            return Landmarks {
+                mesh: mesh.id(),
+                ..Landmarks::default()
+            };
         }
         // A triangle at each vertex (to place a source there).
         let mut at = vec![u32::MAX; nv];
@@ -141,7 +151,12 @@ impl Landmarks {
                 dist[v * k + i] = f[v] as f32;
             }
         }
-        Landmarks { k, dist, sources }
+        Landmarks {
+            k,
+            dist,
+            sources,
+            mesh: mesh.id(),
+        }
     }
 
     /// Number of landmarks.

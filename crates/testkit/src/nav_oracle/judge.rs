@@ -32,7 +32,7 @@ pub enum Promise {
 /// A property an answer broke.
 #[derive(Debug, Clone)]
 pub struct Disagreement {
-    /// Which property: `found`, `ground`, `oracle`, `fast`, `bound`.
+    /// Which property: `found`, `ground`, `length`, `oracle`, `fast`, `bound`.
     pub kind: &'static str,
     /// The answer's `how`.
     pub how: String,
@@ -45,9 +45,10 @@ pub const RELATIVE: f64 = 1e-6;
 
 impl Oracle {
     /// Judges the answers for one pair: each is found exactly when the ends are connected,
-    /// lies on the ground ([`Oracle::check_path`]); a shortest answer is no longer than any
-    /// other answer nor than the oracle's shortest path; a bounded one within its factor of
-    /// the oracle's.
+    /// lies on the ground ([`Oracle::check_path`]) and reports the plan length of its points;
+    /// a shortest answer is no longer than any other answer nor than the oracle's shortest
+    /// path; a bounded one within its factor of the oracle's; none is shorter than the
+    /// oracle's.
     pub fn judge(&self, s: End, t: End, answers: &[Answer]) -> Vec<Disagreement> {
         self.judge_within(s, t, answers, 0.0)
     }
@@ -84,6 +85,15 @@ impl Oracle {
                     Ok(()) => found.push(a),
                     Err(f) => bad("ground", a, format!("{f}: {:?} ({} m)", a.points, a.length)),
                 }
+                // Each point may be rounded by `slack`: so may each piece's length.
+                let plan = plan_length(&a.points);
+                if (a.length - plan).abs() > plan * RELATIVE + slack * a.points.len() as f64 {
+                    bad(
+                        "length",
+                        a,
+                        format!("{} m reported, its points {plan} m apart", a.length),
+                    );
+                }
             }
         }
         let Some(longest) = found
@@ -96,9 +106,8 @@ impl Oracle {
         };
         let shortest_answer = found.iter().map(|a| a.length).fold(f64::INFINITY, f64::min);
         // The oracle only has to look below the longest promising answer.
-        let oracle = self
-            .shortest(s, t, (longest - slack) / (1.0 + RELATIVE))
-            .map(|r| (r.length, r.points));
+        let below = (longest - slack) / (1.0 + RELATIVE);
+        let oracle = self.shortest(s, t, below).map(|r| (r.length, r.points));
         for a in &found {
             let limit = |f: f64, x: f64| f * x * (1.0 + RELATIVE) + slack;
             match a.promise {
@@ -136,7 +145,37 @@ impl Oracle {
                 }
                 Promise::Path => {}
             }
+            // No answer is shorter than the shortest path (none found below `below`: the
+            // shortest is longer).
+            let short = a.length * (1.0 + RELATIVE) + slack;
+            match &oracle {
+                Some((d, pts)) if short < *d => bad(
+                    "oracle",
+                    a,
+                    format!("{} m, shorter than the oracle's {d} m ({pts:?})", a.length),
+                ),
+                None if short < below => bad(
+                    "oracle",
+                    a,
+                    format!("{} m, shorter than any path the oracle finds", a.length),
+                ),
+                _ => {}
+            }
         }
         out
     }
+}
+
+/// The plan length of a polyline.
+fn plan_length(points: &[[f32; 3]]) -> f64 {
+    points
+        .windows(2)
+        .map(|w| {
+            let d = [
+                f64::from(w[1][0]) - f64::from(w[0][0]),
+                f64::from(w[1][1]) - f64::from(w[0][1]),
+            ];
+            d[0].hypot(d[1])
+        })
+        .sum()
 }

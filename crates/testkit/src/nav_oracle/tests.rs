@@ -26,9 +26,8 @@ fn end(o: &Oracle, x: f32, y: f32) -> End {
     }
 }
 
-#[test]
-fn goes_round_a_hole_corner() {
-    // 3 × 3 cells without the middle one.
+/// 3 × 3 cells without the middle one, and two ends at opposite corners of the hole.
+fn round_a_hole() -> (Oracle, End, End) {
     let keep: Vec<_> = (0..3)
         .flat_map(|j| (0..3).map(move |i| (i, j)))
         .filter(|&c| c != (1, 1))
@@ -36,6 +35,12 @@ fn goes_round_a_hole_corner() {
     let (v, t) = cells(4, &keep);
     let o = Oracle::new(&v, &t);
     let (a, b) = (end(&o, 0.5, 0.5), end(&o, 2.5, 2.5));
+    (o, a, b)
+}
+
+#[test]
+fn goes_round_a_hole_corner() {
+    let (o, a, b) = round_a_hole();
     assert!(!o.sees(a, b));
     let r = o.shortest(a, b, f64::INFINITY).expect("a path");
     assert!((r.length - 2.0 * 2.5f64.sqrt()).abs() < 1e-12, "{r:?}");
@@ -142,4 +147,42 @@ fn keeps_levels_apart_and_walks_round_crack_tips() {
     // Only the crack's tip turns: not its foot (two right angles, one a side), not the
     // middles of straight walls.
     assert_eq!(o.node_points(), vec![[1.0, 1.0]]);
+}
+
+#[test]
+fn the_judge_flags_a_wrong_length_and_a_path_shorter_than_the_shortest() {
+    // The answers carry the oracle's own route.
+    let (o, a, b) = round_a_hole();
+    let r = o.shortest(a, b, f64::INFINITY).expect("a path");
+    let points: Vec<[f32; 3]> = r
+        .points
+        .iter()
+        .map(|p| [p[0] as f32, p[1] as f32, 0.0])
+        .collect();
+    let answer = |how: &str, promise, length: f64| Answer {
+        how: how.into(),
+        promise,
+        found: true,
+        length,
+        points: points.clone(),
+    };
+    let right = answer("right", Promise::Shortest, r.length);
+    assert!(o.judge(a, b, std::slice::from_ref(&right)).is_empty());
+    // The same points, a length that is not theirs.
+    let kinds = |answers: &[Answer]| -> Vec<(&'static str, String)> {
+        o.judge(a, b, answers)
+            .into_iter()
+            .map(|d| (d.kind, d.how))
+            .collect()
+    };
+    assert!(
+        kinds(&[
+            right.clone(),
+            answer("wrong", Promise::Path, r.length + 0.5)
+        ])
+        .contains(&("length", "wrong".into()))
+    );
+    // A fast answer claiming less than the shortest: caught even with no promise.
+    let short = kinds(&[right, answer("short", Promise::Path, r.length - 0.01)]);
+    assert!(short.contains(&("oracle", "short".into())), "{short:?}");
 }

@@ -95,6 +95,7 @@ pub(super) fn build(mesh: &NavMesh, pl: &Polygons, want_sights: bool) -> Option<
         Default::default()
     };
     Some(CornerGraph {
+        mesh: mesh.id(),
         first,
         to,
         len,

@@ -45,6 +45,8 @@ pub struct CornerGraph {
     sights: Vec<u32>,
     /// Per polygon (bits): seen by more than [`MAX_SIGHTS`] corners, so without a list.
     sight_over: Vec<u64>,
+    /// The [`NavMesh::id`] of the mesh it was built from.
+    mesh: u64,
 }
 
 /// The most corners in a polygon's sight list: a polygon seen by more has none (its queries
@@ -68,6 +70,11 @@ impl CornerGraph {
     /// every query sweeps from its start and goal).
     pub fn build_with(mesh: &NavMesh, polygons: &Polygons, sights: bool) -> Option<CornerGraph> {
         build::build(mesh, polygons, sights)
+    }
+
+    /// The [`NavMesh::id`] of the mesh it was built from.
+    pub fn mesh_id(&self) -> u64 {
+        self.mesh
     }
 
     /// Whether the graph holds the polygons' sight lists ([`CornerGraph::build_with`]).

@@ -153,6 +153,8 @@ pub struct NavMesh {
     /// One bit per vertex: a corner (see the module docs).
     corners: Vec<u64>,
     grid: locate::Grid,
+    /// Which build this is ([`NavMesh::id`]).
+    id: u64,
 }
 
 /// Per triangle: its region, in the narrowest integer type that holds them all (most surfaces
@@ -202,6 +204,12 @@ pub(crate) fn cross2(o: [f64; 2], a: [f64; 2], b: [f64; 2]) -> f64 {
 
 /// A vertex's plan position (`x`, `y`) in double precision.
 #[inline]
+/// A new [`NavMesh::id`].
+fn next_id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
 pub(crate) fn plan(v: Vec3) -> [f64; 2] {
     [f64::from(v.x), f64::from(v.y)]
 }
@@ -280,6 +288,7 @@ impl NavMesh {
             islands: Vec::new(),
             corners: Vec::new(),
             grid: locate::Grid::default(),
+            id: next_id(),
         })
     }
 
@@ -291,6 +300,13 @@ impl NavMesh {
         self.islands = islands;
         self.corners = build::find_corners(&self.vertices, &self.tris, &self.links, &self.flat);
         self.grid = locate::build_grid(&self.vertices, &self.tris, &self.flat);
+    }
+
+    /// The mesh's identity: another for every build in this process (a clone keeps it). The
+    /// acceleration data records the id of the mesh it was built from, and a query given data
+    /// of another mesh answers [`crate::nav::PathError::Mismatch`].
+    pub fn id(&self) -> u64 {
+        self.id
     }
 
     /// Number of triangles (the same numbering as the surface's).

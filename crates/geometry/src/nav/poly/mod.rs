@@ -56,9 +56,16 @@ pub struct Polygons {
     pub(crate) comp: Vec<u32>,
     pub(crate) comp_parent: Vec<u32>,
     pub(crate) comp_depth: Vec<u32>,
+    /// The [`NavMesh::id`] of the mesh they were built from.
+    mesh: u64,
 }
 
 impl Polygons {
+    /// The [`NavMesh::id`] of the mesh they were built from.
+    pub fn mesh_id(&self) -> u64 {
+        self.mesh
+    }
+
     /// Number of polygons.
     pub fn count(&self) -> usize {
         self.first.len().saturating_sub(1)
@@ -383,6 +390,7 @@ impl Polygons {
             comp,
             comp_parent,
             comp_depth,
+            mesh: mesh.id(),
         }
     }
 }

@@ -5,6 +5,7 @@ use crate::nav::corners::CornerGraph;
 use crate::nav::landmarks::Landmarks;
 use crate::nav::mesh::NavMesh;
 use crate::nav::poly::Polygons;
+use crate::nav::search::result::PathError;
 use crate::nav::surface::{Surface, SurfaceError};
 
 /// The navigation data a query reads: the mesh, and the acceleration data built from it.
@@ -47,6 +48,21 @@ impl<'a> NavData<'a> {
     /// With the mesh's corner graph.
     pub fn with_graph(self, graph: Option<&'a CornerGraph>) -> Self {
         NavData { graph, ..self }
+    }
+
+    /// Whether every piece of acceleration data was built from this mesh
+    /// ([`NavMesh::id`]); else [`PathError::Mismatch`] naming the first that was not.
+    pub fn check(&self) -> Result<(), PathError> {
+        let id = self.mesh.id();
+        let ids = [
+            ("the polygons", self.polygons.map(Polygons::mesh_id)),
+            ("the landmarks", self.landmarks.map(Landmarks::mesh_id)),
+            ("the corner graph", self.graph.map(CornerGraph::mesh_id)),
+        ];
+        match ids.into_iter().find(|(_, m)| m.is_some_and(|m| m != id)) {
+            Some((what, _)) => Err(PathError::Mismatch { what }),
+            None => Ok(()),
+        }
     }
 }
 

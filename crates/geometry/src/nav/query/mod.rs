@@ -15,8 +15,9 @@
 //! - [`Mode::Fast`] on either: A* over the cells ([`crate::nav::search::astar`]) and the funnel
 //!   over its corridor ([`crate::nav::search::funnel`]); a turn the funnel makes at a vertex
 //!   that is no corner (the corridor went round a vertex with ground beyond it) is dropped, or
-//!   the piece round it replaced by the shortest one, so a fast path too turns only at corners.
-//!   Never shorter than the optimal path.
+//!   swapped for a corner of its fan, or the piece round it replaced by the shortest one, so a
+//!   fast path too turns only at corners ([`Searcher::pull_taut`]: each trial walks one piece,
+//!   not the whole path). Never shorter than the optimal path.
 //! - [`Search::CornerGraph`]: the search over the corner graph ([`graph`]), exact in the optimal
 //!   mode, its bounds weighted by [`FAST_BOUND`] in the fast mode (at most that much longer).
 //!
@@ -45,7 +46,7 @@ use crate::nav::search::funnel::{self, Portal};
 use crate::nav::search::polyanya::{self, Bound, Query};
 use crate::nav::search::pool::{NO_EDGE, NONE, Pool};
 use crate::nav::search::result::{Endpoint, Path, PathError, Turn, finish};
-use crate::nav::search::walk::Walker;
+use crate::nav::search::walk::{Walker, fan_corners};
 use crate::nav::search::{START, vertex_at};
 
 /// The optimal path or a fast one.
@@ -137,6 +138,11 @@ pub struct Searcher {
     /// searcher that finds it.
     piece: Path,
     sub: Option<Box<Searcher>>,
+    /// The fast path's turns being pulled taut, and those kept (each with where it was
+    /// reached).
+    taut: Vec<(u32, Location)>,
+    kept: Vec<(u32, Location)>,
+    cands: Vec<u32>,
 }
 
 impl Searcher {
@@ -203,6 +209,7 @@ impl Searcher {
         out: &mut Path,
     ) -> Result<(), PathError> {
         out.clear();
+        data.check()?;
         let mesh = data.mesh;
         let n = mesh.triangle_count();
         if start.triangle as usize >= n || mesh.is_flat(start.triangle) {
@@ -335,8 +342,8 @@ impl Searcher {
         if !walked {
             return Err(Walk);
         }
-        if req.mode == Mode::Fast {
-            self.pull_taut(data, start, goal);
+        if req.mode == Mode::Fast && !self.pull_taut(data, start, goal) {
+            return Err(Walk);
         }
         Ok(expanded)
     }
@@ -405,37 +412,23 @@ impl Searcher {
     }
 
     /// A fast path from a corridor may turn at a vertex that is no corner (the corridor went
-    /// round it, on ground that goes on beyond): such a turn is dropped where the path without
-    /// it still walks on the ground; the piece round one that stays is replaced by the shortest
-    /// path between the turns before and after it (which turns at corners only, and is no
-    /// longer).
-    fn pull_taut(&mut self, data: &NavData, start: Location, goal: Location) {
+    /// round it, on ground that goes on beyond). Such a turn is dropped where the one straight
+    /// piece from the turn before it to the turn after it stays on the ground
+    /// ([`Searcher::drop_turns`]). One that stays is replaced by a corner of its fan that both
+    /// neighbouring turns see, if that is no longer ([`Searcher::fan_corner`]), else the piece
+    /// round it by the shortest path between the turns before and after it (which turns at
+    /// corners only, and is no longer). Only single pieces are walked for these trials; the
+    /// path is then walked whole once. False if that fails (not expected; the caller then
+    /// answers by Polyanya).
+    fn pull_taut(&mut self, data: &NavData, start: Location, goal: Location) -> bool {
         let mesh = data.mesh;
-        let n = self.walker.turns.len();
-        if n < 3
-            || self.walker.turns[1..n - 1]
-                .iter()
-                .all(|t| mesh.is_corner(t.0))
-        {
-            return;
+        let w = &self.walker;
+        let n = w.turns.len();
+        if n < 3 || w.turns[1..n - 1].iter().all(|t| mesh.is_corner(t.0)) {
+            return true;
         }
-        let mut corners: Vec<u32> = self.walker.turns[1..n - 1].iter().map(|t| t.0).collect();
-        let before = corners.clone();
-        let mut i = 0;
-        while i < corners.len() {
-            if mesh.is_corner(corners[i]) {
-                i += 1;
-                continue;
-            }
-            let mut trial = corners.clone();
-            trial.remove(i);
-            if self.walker.walk_polyline(mesh, start, goal, &trial) {
-                corners = trial;
-                i = i.saturating_sub(1);
-            } else {
-                i += 1;
-            }
-        }
+        let mut kept = std::mem::take(&mut self.kept);
+        self.drop_turns(mesh, (start, goal), &mut kept);
         let req = Request::new(
             Mode::Optimal,
             if data.polygons.is_some() {
@@ -444,40 +437,124 @@ impl Searcher {
                 Search::Triangles
             },
         );
-        while self.walker.walk_polyline(mesh, start, goal, &corners) {
-            // The turns as walked (a corner passed straight is none).
-            let w = &self.walker;
-            let n = w.turns.len();
-            corners.clear();
-            corners.extend(w.turns[1..n - 1].iter().map(|t| t.0));
-            let Some(i) = corners.iter().position(|&c| !mesh.is_corner(c)) else {
-                return;
-            };
-            // The turns' places on the walked corridor (`turns[0]` is the start).
-            let at = |j: usize| Location {
-                triangle: w.corridor[w.turns[j].2],
-                point: w.turns[j].1,
-                snapped: 0.0,
-            };
-            let a = if i == 0 { start } else { at(i) };
-            let b = if i + 1 == corners.len() {
-                goal
-            } else {
-                at(i + 2)
-            };
+        let mut turns = std::mem::take(&mut self.taut);
+        turns.clear();
+        let mut ok = true;
+        for i in 0..kept.len() {
+            let (c, at) = kept[i];
+            if mesh.is_corner(c) {
+                turns.push((c, at));
+                continue;
+            }
+            let a = turns.last().map_or(start, |t| t.1);
+            let b = kept.get(i + 1).map_or((goal, None), |t| (t.1, Some(t.0)));
+            if let Some((k, at_k, t)) = self.fan_corner(mesh, a, (c, at), b) {
+                turns.push((k, at_k));
+                if let Some(n) = kept.get_mut(i + 1) {
+                    n.1.triangle = t;
+                }
+                continue;
+            }
             let sub = self.sub.get_or_insert_with(Default::default);
-            let mut piece = std::mem::take(&mut self.piece);
-            if sub.path_between(data, a, b, &req, &mut piece).is_err() {
-                self.piece = piece;
+            if sub
+                .path_between(data, a, b.0, &req, &mut self.piece)
+                .is_err()
+            {
+                ok = false;
                 break;
             }
-            let inner = piece.points.len().saturating_sub(2);
-            let vertices: Vec<u32> = (0..inner).map(|k| sub.walker.turns[k + 1].0).collect();
-            self.piece = piece;
-            corners.splice(i..i + 1, vertices);
+            let st = &sub.walker.turns;
+            turns.extend(
+                st[1..st.len() - 1]
+                    .iter()
+                    .map(|t| (t.0, reached(&sub.walker, t))),
+            );
         }
-        // Not expected: the funnel's path as it was.
-        let _ = self.walker.walk_polyline(mesh, start, goal, &before);
+        cut_loops(&mut turns, start, goal);
+        let mut chain = std::mem::take(&mut self.chain);
+        chain.clear();
+        chain.extend(turns.iter().map(|t| t.0));
+        let ok = ok && self.walker.walk_polyline(mesh, start, goal, &chain);
+        (self.chain, self.taut, self.kept) = (chain, turns, kept);
+        ok
+    }
+
+    /// Into `kept`, the walked path's turns (each where the walk reached it: the triangle it
+    /// arrived in) less those at no corner that can be dropped: the straight piece from the
+    /// turn before to the turn after walks on the ground. After each drop the turn before,
+    /// if no corner either, is tried again.
+    fn drop_turns(
+        &mut self,
+        mesh: &NavMesh,
+        (start, goal): (Location, Location),
+        kept: &mut Vec<(u32, Location)>,
+    ) {
+        let w = &self.walker;
+        let mut turns = std::mem::take(&mut self.taut);
+        turns.clear();
+        turns.extend(
+            w.turns[1..w.turns.len() - 1]
+                .iter()
+                .map(|t| (t.0, reached(w, t))),
+        );
+        kept.clear();
+        for i in 0..turns.len() {
+            kept.push(turns[i]);
+            let (to, vertex) = turns
+                .get(i + 1)
+                .map_or((goal, None), |&(v, l)| (l, Some(v)));
+            while let Some(&(c, _)) = kept.last()
+                && !mesh.is_corner(c)
+            {
+                let from = kept.len().checked_sub(2).map_or(start, |k| kept[k].1);
+                let Some(t) = self.walker.walk_piece(mesh, from, to, vertex) else {
+                    break;
+                };
+                kept.pop();
+                if let Some(next) = turns.get_mut(i + 1) {
+                    next.1.triangle = t;
+                }
+            }
+        }
+        self.taut = turns;
+    }
+
+    /// For the turn at `c` (no corner, reached at `at`) between `a` and `b` (the goal, or a
+    /// turn at the given vertex): the corner of `c`'s fan nearest by way of it that sees both,
+    /// if going by it is no longer than by `c`. The corner, where it is reached, and the
+    /// triangle the piece from it reaches `b` in.
+    fn fan_corner(
+        &mut self,
+        mesh: &NavMesh,
+        a: Location,
+        (c, at): (u32, Location),
+        (b, bv): (Location, Option<u32>),
+    ) -> Option<(u32, Location, u32)> {
+        let mut cands = std::mem::take(&mut self.cands);
+        fan_corners(mesh, at.triangle, c, &mut cands);
+        let bound = plan_dist(a.point, at.point) + plan_dist(at.point, b.point);
+        let mut best: Option<(f64, u32, Location, u32)> = None;
+        for &k in &cands {
+            let p = mesh.vertices[k as usize];
+            let len = plan_dist(a.point, p) + plan_dist(p, b.point);
+            if len > bound || best.is_some_and(|x| x.0 <= len) {
+                continue;
+            }
+            let to = Location {
+                triangle: at.triangle,
+                point: p,
+                snapped: 0.0,
+            };
+            let Some(t1) = self.walker.walk_piece(mesh, a, to, Some(k)) else {
+                continue;
+            };
+            let from = Location { triangle: t1, ..to };
+            if let Some(t2) = self.walker.walk_piece(mesh, from, b, bv) {
+                best = Some((len, k, from, t2));
+            }
+        }
+        self.cands = cands;
+        best.map(|(_, k, at_k, t)| (k, at_k, t))
     }
 
     /// The shortest path inside a given corridor: triangles from the start's to the goal's,
@@ -548,6 +625,46 @@ fn triangles<'a>(data: &NavData<'a>) -> Triangles<'a> {
     Triangles {
         mesh: data.mesh,
         polygons: data.polygons,
+    }
+}
+
+/// Cuts the loops out of a path's turns: a turn at the place of the start or of an earlier
+/// turn drops the turns since (the path came back there), and one at the goal's place the
+/// turns after it. Each piece left is one the path had (from the place the loop came back
+/// to), so the path stays on the ground, and it is no longer.
+fn cut_loops(turns: &mut Vec<(u32, Location)>, start: Location, goal: Location) {
+    let (s, t) = (plan(start.point), plan(goal.point));
+    let mut kept = 0;
+    for i in 0..turns.len() {
+        let p = plan(turns[i].1.point);
+        if p == t {
+            break;
+        }
+        if p == s {
+            kept = 0;
+            continue;
+        }
+        if let Some(j) = turns[..kept].iter().position(|u| plan(u.1.point) == p) {
+            kept = j;
+        }
+        turns[kept] = turns[i];
+        kept += 1;
+    }
+    turns.truncate(kept);
+}
+
+/// The plan distance of two points.
+fn plan_dist(a: glam::Vec3, b: glam::Vec3) -> f64 {
+    let (a, b) = (plan(a), plan(b));
+    (a[0] - b[0]).hypot(a[1] - b[1])
+}
+
+/// Where `walker`'s walk reached turn `t`: its point in the triangle it arrived in.
+fn reached(walker: &Walker, t: &Turn) -> Location {
+    Location {
+        triangle: walker.corridor[t.2],
+        point: t.1,
+        snapped: 0.0,
     }
 }
 

@@ -104,6 +104,12 @@ pub enum PathError {
         /// What is missing.
         what: &'static str,
     },
+    /// Acceleration data given with the mesh was built from another mesh (another
+    /// [`crate::nav::NavMesh::id`]).
+    Mismatch {
+        /// Which: the polygons, the landmarks or the corner graph.
+        what: &'static str,
+    },
     /// A corridor given to [`crate::nav::query::Searcher::path_along`] does not start at the
     /// start's triangle,
     /// end at the goal's, or step between neighbours.
@@ -128,6 +134,12 @@ impl std::fmt::Display for PathError {
             PathError::NotFound => write!(f, "no path found"),
             PathError::Missing { what } => {
                 write!(f, "the search asked for needs {what}, which was not built")
+            }
+            PathError::Mismatch { what } => {
+                write!(
+                    f,
+                    "{what} were built from another mesh than the one searched"
+                )
             }
             PathError::Corridor { index } => write!(
                 f,

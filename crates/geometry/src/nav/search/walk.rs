@@ -128,6 +128,24 @@ impl Walker {
         self.walk(mesh, from, mesh.vertices[v as usize], &[End::Vertex(v)])
     }
 
+    /// Walks the one straight piece from `from` to `to`: to the mesh vertex `vertex` (at
+    /// `to.point`) when given, else to the point `to` in its triangle. The triangle it arrives
+    /// in, or `None` if it leaves the ground (`self.corridor` then is unusable).
+    pub(crate) fn walk_piece(
+        &mut self,
+        mesh: &NavMesh,
+        from: Location,
+        to: Location,
+        vertex: Option<u32>,
+    ) -> Option<u32> {
+        let end = vertex.map_or(End::Goal(to.triangle), End::Vertex);
+        if self.walk(mesh, from, to.point, &[end]) {
+            self.corridor.last().copied()
+        } else {
+            None
+        }
+    }
+
     /// The position of a piece's end.
     fn end_pos(mesh: &NavMesh, e: End, goal: [f64; 2]) -> [f64; 2] {
         match e {
@@ -416,6 +434,30 @@ enum Step {
     Go(At),
     Arrived,
     Stuck,
+}
+
+/// The corners of the triangles round vertex `v` from triangle `t0` (its fan, both ways round
+/// to its borders), into `out`.
+pub(crate) fn fan_corners(mesh: &NavMesh, t0: u32, v: u32, out: &mut Vec<u32>) {
+    out.clear();
+    let mut add = |t: u32| {
+        for w in mesh.tris[t as usize] {
+            if w != v && mesh.is_corner(w) && !out.contains(&w) {
+                out.push(w);
+            }
+        }
+    };
+    add(t0);
+    for cw in [true, false] {
+        let mut t = t0;
+        for _ in 0..MAX_FAN {
+            let Some(next) = fan_next(mesh, t, v, cw, t0) else {
+                break;
+            };
+            t = next;
+            add(t);
+        }
+    }
 }
 
 /// The triangle after `t` round vertex `v` of its fan (clockwise or not), or `None` at the
