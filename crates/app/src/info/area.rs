@@ -293,14 +293,11 @@ fn union(a: &Bounds, b: &Bounds) -> Bounds {
     }
 }
 
-/// The heading about the vertical axis, radians counter-clockwise from +x.
+/// The heading about the vertical axis, radians counter-clockwise from +x: where the object's
+/// rotation ([`Orientation::rotation`]) turns +x, in plan.
 fn yaw_of(o: &Orientation) -> f32 {
-    match *o {
-        Orientation::Yaw(r) => r,
-        Orientation::Quaternion([x, y, z, w]) => {
-            (2.0 * (w * z + x * y)).atan2(1.0 - 2.0 * (y * y + z * z))
-        }
-    }
+    let x = o.rotation() * glam::Vec3::X;
+    x.y.atan2(x.x)
 }
 
 fn degrees(r: f32) -> f32 {
