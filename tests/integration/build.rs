@@ -30,6 +30,16 @@ fn tmp(tag: &str) -> PathBuf {
     d
 }
 
+/// No temporary file or folder (a name starting with `.`) is left in `dir`.
+fn assert_no_leftovers(dir: &Path) {
+    let leftovers: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with('.'))
+        .collect();
+    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+}
+
 /// Runs `areakit build --json` and returns the report.
 fn build(layout: &Path, out: &Path) -> serde_json::Value {
     let (code, stdout, stderr) = run(&[
@@ -334,12 +344,7 @@ fn bad_layouts_are_refused_naming_the_room_and_nothing_is_written() {
     let (code, _, stderr) = run(&a.iter().map(|s| s.as_os_str()).collect::<Vec<_>>());
     assert_eq!(code, 0, "{stderr}");
     assert!(out.join("one01.lyt").exists());
-    let leftovers: Vec<_> = std::fs::read_dir(&t)
-        .unwrap()
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().starts_with('.'))
-        .collect();
-    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+    assert_no_leftovers(&t);
     let _ = std::fs::remove_dir_all(&t);
 }
 
@@ -414,12 +419,7 @@ fn outputs_are_capsules_by_extension_refused_at_once_and_findings_name_the_final
         assert!(p.starts_with(&folder.display().to_string()), "{p}");
         assert!(Path::new(p).exists(), "{p} names a file that exists");
     }
-    let leftovers: Vec<_> = std::fs::read_dir(&t)
-        .unwrap()
-        .flatten()
-        .filter(|e| e.file_name().to_string_lossy().starts_with('.'))
-        .collect();
-    assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+    assert_no_leftovers(&t);
     let _ = std::fs::remove_dir_all(&t);
 }
 
