@@ -68,7 +68,8 @@ fn run() -> ExitCode {
     }
 }
 
-/// Errors are one line each on stderr.
+/// Errors are one line each on stderr, with whatever came from a file escaped (a line break
+/// in a name can forge no second line, an ESC sequence reaches no terminal).
 fn one_line(s: &str) -> String {
-    s.replace(['\n', '\r'], " ")
+    cli::term::field(s).into_owned()
 }

@@ -48,7 +48,7 @@ pub fn run(a: BuildArgs, session: &Session, out: &mut Output) -> Result<u8, Erro
     let r = r?;
     if a.json {
         let v = serde_json::to_string_pretty(&r).map_err(|e| Error::usage(e.to_string()))?;
-        out.line(&v)?;
+        out.json(&v)?;
     } else {
         text(&r, out)?;
     }

@@ -4,6 +4,7 @@ pub mod args;
 pub mod build;
 pub mod minimap;
 pub mod relink;
+pub mod term;
 pub mod text;
 pub mod vis;
 
@@ -32,8 +33,20 @@ impl Output {
         }
     }
 
-    /// Writes a line (ignored once the reader has gone away).
+    /// Writes human text: a control character that came from a file is escaped
+    /// ([`term::text`]; each field from a file escapes its line breaks with [`term::field`]).
     pub fn line(&mut self, s: &str) -> Result<(), Error> {
+        let safe = term::text(s);
+        self.raw(&safe)
+    }
+
+    /// Writes JSON as it is: exact, the control characters JSON must escape escaped by it.
+    pub fn json(&mut self, s: &str) -> Result<(), Error> {
+        self.raw(s)
+    }
+
+    /// Writes a line (ignored once the reader has gone away).
+    fn raw(&mut self, s: &str) -> Result<(), Error> {
         if self.closed {
             return Ok(());
         }
@@ -80,7 +93,7 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<u8, Error> {
         _ => Session::open(sources)?,
     };
     for n in session.notes() {
-        eprintln!("areakit: {n}");
+        eprintln!("areakit: {}", term::field(n));
     }
     match cli.command {
         Command::Ls(a) => run_ls(a, &session, out),
@@ -108,7 +121,7 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<u8, Error> {
 }
 
 fn print_json(out: &mut Output, v: &serde_json::Value) -> Result<(), Error> {
-    out.line(&serde_json::to_string_pretty(v).unwrap_or_default())
+    out.json(&serde_json::to_string_pretty(v).unwrap_or_default())
 }
 
 fn run_ls(a: LsArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
@@ -138,6 +151,21 @@ fn run_extract(a: ExtractArgs, session: &Session, out: &mut Output) -> Result<u8
         }
     }
     let done = areakit_app::capsules::extract(session, &capsules, &names, &a.output)?;
+    for r in &done.renamed {
+        out.line(&format!(
+            "renamed: \"{}\" written as {} ({})",
+            term::field(&r.name),
+            r.file,
+            r.reason
+        ))?;
+    }
+    for r in &done.skipped {
+        out.line(&format!(
+            "skipped: \"{}\" ({})",
+            term::field(&r.name),
+            r.reason
+        ))?;
+    }
     out.line(&format!(
         "{} files written to {}{}",
         done.files.len(),
@@ -211,7 +239,11 @@ fn run_convert(a: ConvertArgs, session: &Session, out: &mut Output) -> Result<u8
         r.bytes
     ))?;
     for n in &r.notes {
-        eprintln!("areakit convert: {}: {n}", a.output.display());
+        eprintln!(
+            "areakit convert: {}: {}",
+            term::field(&a.output.display().to_string()),
+            term::field(n)
+        );
     }
     Ok(0)
 }
@@ -254,7 +286,11 @@ fn run_check(a: CheckArgs, session: &Session, out: &mut Output) -> Result<u8, Er
     }
     // Files that could not be read: one stderr line each, and exit 2 at the end.
     for (path, e) in &report.io_errors {
-        eprintln!("areakit: {}: {e}", path.display());
+        eprintln!(
+            "areakit: {}: {}",
+            term::field(&path.display().to_string()),
+            term::field(&e.to_string())
+        );
     }
     if !report.io_errors.is_empty() {
         return Ok(2);
@@ -427,7 +463,7 @@ fn run_render(a: RenderArgs, session: &Session, out: &mut Output) -> Result<u8, 
         session, &a.input, &a.output, a.findings, a.size, &overlays,
     )?;
     for n in notes {
-        eprintln!("areakit render: {n}");
+        eprintln!("areakit render: {}", term::field(&n));
     }
     out.line(&format!("{} -> {}", a.input.display(), a.output.display()))?;
     Ok(0)
@@ -444,7 +480,7 @@ fn run_view(a: ViewArgs, session: &Session, out: &mut Output) -> Result<u8, Erro
     let (summary, notes) =
         areakit_app::view3d::view(session, &a.input, &a.output, &overlays, &options)?;
     for n in notes {
-        eprintln!("areakit view: {n}");
+        eprintln!("areakit view: {}", term::field(&n));
     }
     let three_d = if summary.mode == "3d" {
         format!(
@@ -548,7 +584,7 @@ fn run_path(a: PathArgs, session: &Session, out: &mut Output) -> Result<u8, Erro
                     .collect()
             });
             for l in &lines {
-                out.line(l)?;
+                out.json(l)?;
             }
         }
     }
@@ -648,7 +684,7 @@ fn run_export(a: ExportArgs, session: &Session, out: &mut Output) -> Result<u8, 
         return Ok(0);
     }
     for n in &s.notes {
-        eprintln!("areakit export: {n}");
+        eprintln!("areakit export: {}", term::field(n));
     }
     let written: Vec<String> = s.written.iter().map(|p| p.display().to_string()).collect();
     let textures = if s.textures.embedded.is_empty() && s.textures.missing.is_empty() {

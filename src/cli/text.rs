@@ -10,12 +10,14 @@ use areakit_app::report::Report;
 use areakit_app::resources::Listing;
 use serde_json::Value;
 
+use super::term::field;
+
 /// `check` as text: one line per finding (`path:location: severity[code]: message`) and a
 /// summary line.
 pub fn check_text(report: &Report) -> String {
     let mut s = String::new();
     for f in &report.findings {
-        let place = f.finding.place.to_string();
+        let place = field(&f.finding.place.to_string()).into_owned();
         let sep = if place.is_empty() {
             String::new()
         } else {
@@ -23,10 +25,10 @@ pub fn check_text(report: &Report) -> String {
         };
         s.push_str(&format!(
             "{}{sep}: {}[{}]: {}\n",
-            f.path.display(),
+            field(&f.path.display().to_string()),
             f.finding.severity,
             f.finding.code,
-            f.finding.message
+            field(&f.finding.message)
         ));
     }
     let infos = report.count(Severity::Info);
@@ -129,7 +131,7 @@ fn write_field(out: &mut String, key: &str, v: &Value, depth: usize) {
     let pad = "  ".repeat(depth);
     match v {
         Value::Object(map) if !map.is_empty() && !is_vector_pair(v) => {
-            let _ = writeln!(out, "{pad}{key}:");
+            let _ = writeln!(out, "{pad}{}:", field(key));
             for (k, val) in map {
                 write_field(out, k, val, depth + 1);
             }
@@ -137,18 +139,18 @@ fn write_field(out: &mut String, key: &str, v: &Value, depth: usize) {
         Value::Object(map) => {
             let parts: Vec<String> = map
                 .iter()
-                .map(|(k, x)| format!("{k} {}", compact(x)))
+                .map(|(k, x)| format!("{} {}", field(k), compact(x)))
                 .collect();
-            let _ = writeln!(out, "{pad}{key}: {}", parts.join(", "));
+            let _ = writeln!(out, "{pad}{}: {}", field(key), parts.join(", "));
         }
         Value::Array(items) if items.iter().all(|i| i.is_object()) && !items.is_empty() => {
-            let _ = writeln!(out, "{pad}{key}:");
+            let _ = writeln!(out, "{pad}{}:", field(key));
             for (i, item) in items.iter().enumerate() {
                 write_field(out, &format!("[{i}]"), item, depth + 1);
             }
         }
         other => {
-            let _ = writeln!(out, "{pad}{key}: {}", compact(other));
+            let _ = writeln!(out, "{pad}{}: {}", field(key), compact(other));
         }
     }
 }
@@ -159,7 +161,7 @@ fn is_vector_pair(v: &Value) -> bool {
 
 fn compact(v: &Value) -> String {
     match v {
-        Value::String(s) => s.clone(),
+        Value::String(s) => field(s).into_owned(),
         Value::Number(n) => n.to_string(),
         Value::Array(a) => format!("[{}]", a.iter().map(compact).collect::<Vec<_>>().join(", ")),
         other => other.to_string(),
@@ -179,7 +181,7 @@ pub fn path_text(o: &PathOutcome) -> String {
                 o.mode.name()
             ));
             if !o.rooms.is_empty() {
-                s.push_str(&format!("rooms: {}\n", o.rooms.join(" -> ")));
+                s.push_str(&format!("rooms: {}\n", field(&o.rooms.join(" -> "))));
             }
             for q in &p.points {
                 s.push_str(&format!("  {:.3}, {:.3}, {:.3}\n", q.x, q.y, q.z));
@@ -189,7 +191,7 @@ pub fn path_text(o: &PathOutcome) -> String {
         None => {
             s.push_str(&format!(
                 "not found: {}\n",
-                o.reason.as_deref().unwrap_or("no path")
+                field(o.reason.as_deref().unwrap_or("no path"))
             ));
         }
     }
@@ -205,28 +207,33 @@ pub fn path_text(o: &PathOutcome) -> String {
         }
     }
     for n in &o.notes {
-        s.push_str(&format!("note: {n}\n"));
+        s.push_str(&format!("note: {}\n", field(n)));
     }
     s
 }
 
-/// `ls` as text: `name.ext  size  origin`, then `  shadows origin` per hidden copy.
+/// `ls` as text: `name.ext  size  origin`, then `  shadows origin` per hidden copy; names
+/// and origins from the files escaped ([`field`]).
 pub fn ls_text(listing: &[Listing]) -> String {
-    let width = listing
+    let names: Vec<String> = listing
         .iter()
-        .map(|l| l.file_name().len())
-        .max()
-        .unwrap_or(0);
+        .map(|l| field(&l.file_name()).into_owned())
+        .collect();
+    let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
     let mut s = String::new();
-    for l in listing {
+    for (l, name) in listing.iter().zip(&names) {
         s.push_str(&format!(
-            "{:<width$}  {:>10}  {}\n",
-            l.file_name(),
+            "{name:<width$}  {:>10}  {}\n",
             l.size,
-            l.origin
+            field(&l.origin)
         ));
         for o in &l.shadows {
-            s.push_str(&format!("{:<width$}  {:>10}  shadows {o}\n", "", ""));
+            s.push_str(&format!(
+                "{:<width$}  {:>10}  shadows {}\n",
+                "",
+                "",
+                field(o)
+            ));
         }
     }
     s.push_str(&format!("{} resources\n", listing.len()));

@@ -32,6 +32,7 @@ mod text_oddities;
 mod textured_export;
 mod textures;
 mod trx_bake;
+mod unsafe_names;
 mod viewer3d_browser;
 mod viewer_browser;
 mod vis;

@@ -307,3 +307,273 @@ fn a_killed_write_leaves_no_truncated_output() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The largest corpus KotOR binary model (MDL and MDX), and a second one for the old outputs.
+fn models() -> [(Vec<u8>, Vec<u8>); 2] {
+    let kits = crate::common::corpus_dir()
+        .join("kotor/openkotor_pykotor/Tools/HolocronToolset/src/toolset/kits/hiddenbek");
+    ["large_room_1", "large_room_2"].map(|m| {
+        (
+            std::fs::read(kits.join(format!("{m}.mdl"))).unwrap(),
+            std::fs::read(kits.join(format!("{m}.mdx"))).unwrap(),
+        )
+    })
+}
+
+/// Which write the pair under the final names is of: 0 the old, 1 the new, 2 the first file
+/// absent (mid-swap); panics on a mixed pair.
+fn pair_state(o: &Path, old: &(Vec<u8>, Vec<u8>), new: &(Vec<u8>, Vec<u8>), what: &str) -> usize {
+    let mdl = std::fs::read(o).ok();
+    let mdx = std::fs::read(o.with_extension("mdx")).ok();
+    match mdl {
+        None => 2,
+        Some(m) if m == old.0 => {
+            assert!(
+                mdx.as_ref() == Some(&old.1),
+                "{what}: the old MDL beside another MDX"
+            );
+            0
+        }
+        Some(m) if m == new.0 => {
+            assert!(
+                mdx.as_ref() == Some(&new.1),
+                "{what}: the new MDL beside another MDX"
+            );
+            1
+        }
+        Some(m) => panic!("{what}: an MDL of {} bytes that is neither write", m.len()),
+    }
+}
+
+/// `kill -9` at 150 random moments during `convert` of the largest corpus model over an older
+/// pair: under the final names the old pair, the new pair or no MDL, never a mixed pair
+/// (`docs/writes.md` quotes the counts).
+#[test]
+fn a_killed_model_convert_never_leaves_a_mixed_pair() {
+    let dir = tmp("kill-pair");
+    let [new, old] = models();
+    let input = dir.join("in.mdl");
+    std::fs::write(&input, &new.0).unwrap();
+    std::fs::write(dir.join("in.mdx"), &new.1).unwrap();
+    let out = dir.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let o = out.join("o.mdl");
+    let reset = || {
+        std::fs::write(&o, &old.0).unwrap();
+        std::fs::write(o.with_extension("mdx"), &old.1).unwrap();
+    };
+    // How long a whole run takes, and that it writes the input's pair.
+    reset();
+    let t = Instant::now();
+    let st = areakit()
+        .arg("convert")
+        .arg(&input)
+        .arg(&o)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    let time = t.elapsed();
+    assert!(st.success());
+    assert_eq!(pair_state(&o, &old, &new, "an uninterrupted run"), 1);
+
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut states = [0usize; 3];
+    let mut leftovers = 0;
+    for i in 0..150 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        reset();
+        let span = time.as_micros() as u64 * 12 / 10 + 1;
+        let mut child = areakit()
+            .arg("convert")
+            .arg(&input)
+            .arg(&o)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_micros(seed % span));
+        let _ = child.kill();
+        let _ = child.wait();
+        states[pair_state(&o, &old, &new, &format!("kill {i}"))] += 1;
+        for name in names(&out) {
+            if name.starts_with('.') {
+                leftovers += 1;
+                let _ = std::fs::remove_file(out.join(name));
+            } else {
+                assert!(name == "o.mdl" || name == "o.mdx", "kill {i}: {name}");
+            }
+        }
+    }
+    eprintln!(
+        "150 kills: {} old pairs, {} new pairs, {} without the MDL; {} temporary files left",
+        states[0], states[1], states[2], leftovers
+    );
+    assert_eq!(states.iter().sum::<usize>(), 150);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The failure cases of a two-file `convert`: a partner that is a folder, a sidecar that is the
+/// main output, a stale partner. Each leaves the previous outputs or nothing.
+#[test]
+fn a_two_file_convert_fails_whole() {
+    let dir = tmp("pair-fail");
+    let [m, old] = models();
+    let input = dir.join("in.mdl");
+    std::fs::write(&input, &m.0).unwrap();
+    std::fs::write(dir.join("in.mdx"), &m.1).unwrap();
+    // The MDX is a folder: exit 2, and no MDL either.
+    let o = dir.join("o.mdl");
+    std::fs::create_dir_all(dir.join("o.mdx")).unwrap();
+    let r = areakit()
+        .arg("convert")
+        .arg(&input)
+        .arg(&o)
+        .output()
+        .unwrap();
+    assert_eq!(
+        r.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+    assert!(String::from_utf8_lossy(&r.stderr).contains("nothing was written"));
+    assert!(!o.exists(), "the MDL was written beside a folder MDX");
+    // With an older pair in place: the folder case leaves it as it was.
+    let p = dir.join("p.mdl");
+    std::fs::write(&p, &old.0).unwrap();
+    std::fs::write(p.with_extension("mdx"), &old.1).unwrap();
+    let ok = areakit()
+        .arg("convert")
+        .arg(&input)
+        .arg(&p)
+        .output()
+        .unwrap();
+    assert!(ok.status.success());
+    assert_eq!(pair_state(&p, &old, &m, "a whole run"), 1);
+
+    // A texture whose TXI would be the picture itself: refused, nothing written.
+    let tpc = crate::common::corpus_dir()
+        .join("kotor/KOTORCommunityPatches_K1_Community_Patch/tslpatchdata");
+    let with_txi = std::fs::read_dir(&tpc)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("tpc")))
+        .find(|p| {
+            let b = std::fs::read(p).unwrap();
+            areakit_formats::tpc::read(&b).is_ok_and(|t| t.has_txi())
+        });
+    if let Some(t) = with_txi {
+        let txi_out = dir.join("o.txi");
+        let r = areakit()
+            .arg("convert")
+            .arg(&t)
+            .arg(&txi_out)
+            .args(["--to", "png"])
+            .output()
+            .unwrap();
+        assert_eq!(
+            r.status.code(),
+            Some(2),
+            "{}",
+            String::from_utf8_lossy(&r.stderr)
+        );
+        assert!(!txi_out.exists(), "the sidecar overwrote the picture");
+        // The TXI a folder: no PNG either.
+        let png = dir.join("q.png");
+        std::fs::create_dir_all(dir.join("q.txi")).unwrap();
+        let r = areakit().arg("convert").arg(&t).arg(&png).output().unwrap();
+        assert_eq!(r.status.code(), Some(2));
+        assert!(!png.exists(), "the PNG was written beside a folder TXI");
+    } else {
+        panic!("no corpus TPC with a TXI in {}", tpc.display());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `extract` of a whole capsule onto a full disk (a 1 MiB tmpfs, mounted here as root; the test
+/// says so and passes over the check where mounting is not allowed): all of the members and the
+/// manifest, or nothing, and no temporary file.
+#[test]
+fn extract_onto_a_full_disk_leaves_all_or_nothing() {
+    let dir = tmp("full-disk");
+    let src = dir.join("src");
+    resources(&src, 40, 48 * 1024);
+    let capsule = dir.join("c.erf");
+    let st = areakit()
+        .arg("pack")
+        .arg(&src)
+        .arg("-o")
+        .arg(&capsule)
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let mnt = dir.join("mnt");
+    std::fs::create_dir_all(&mnt).unwrap();
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=1m", "tmpfs"])
+        .arg(&mnt)
+        .status()
+        .is_ok_and(|s| s.success());
+    if !mounted {
+        eprintln!("extract_onto_a_full_disk: cannot mount a tmpfs here (not root?): not run");
+        return;
+    }
+    let unmount = || {
+        let _ = Command::new("umount").arg(&mnt).status();
+    };
+    // 40 x 48 KiB = 1.9 MiB into 1 MiB: the disk fills part-way.
+    let out = mnt.join("out");
+    let o = areakit()
+        .arg("extract")
+        .arg(&capsule)
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let left: Vec<String> = if out.exists() {
+        names(&out)
+    } else {
+        Vec::new()
+    };
+    // A smaller capsule into the same disk: all of it.
+    let small = dir.join("small.erf");
+    let src2 = dir.join("src2");
+    resources(&src2, 8, 16 * 1024);
+    let st = areakit()
+        .arg("pack")
+        .arg(&src2)
+        .arg("-o")
+        .arg(&small)
+        .stdout(Stdio::null())
+        .status();
+    let out2 = mnt.join("out2");
+    let o2 = areakit()
+        .arg("extract")
+        .arg(&small)
+        .arg("-o")
+        .arg(&out2)
+        .output()
+        .unwrap();
+    let left2 = names(&out2);
+    unmount();
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("nothing was written"), "{err}");
+    assert!(
+        left.is_empty(),
+        "a full disk left {} files: {left:?}",
+        left.len()
+    );
+    assert!(
+        st.unwrap().success() && o2.status.success(),
+        "{}",
+        String::from_utf8_lossy(&o2.stderr)
+    );
+    assert_eq!(left2.len(), 9, "{left2:?}");
+    assert!(left2.iter().all(|n| !n.starts_with('.')), "{left2:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -15,10 +15,11 @@ use areakit_formats::cursor::Gap;
 use areakit_formats::erf::{self, DataRange, Erf, ErfKind};
 use areakit_formats::restype::{ResRef, ResType, parse_file_name};
 use areakit_formats::rim::{self, Rim};
-use areakit_formats::{DecodeError, EncodeError};
+use areakit_formats::{DecodeError, EncodeError, names};
 use serde_json::{Value, json};
 
 use crate::Error;
+use crate::atomic::{Member, write_set};
 use crate::session::{Session, file_starts_with, open_error, read_file, same_file, write_atomic};
 
 /// The manifest `extract` writes beside a whole capsule's members, and `pack` reads.
@@ -112,6 +113,21 @@ pub struct Extracted {
     pub files: Vec<PathBuf>,
     /// Whether a manifest was written (a whole capsule).
     pub manifest: bool,
+    /// The resources whose names are no safe file name, and what they were written as.
+    pub renamed: Vec<Renamed>,
+    /// The resources listed but not written, and why (`file` empty).
+    pub skipped: Vec<Renamed>,
+}
+
+/// A resource written under another name than its own ([`names::file_name_problem`]).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Renamed {
+    /// The name the container gives (`resref.ext`, exactly as stored; not safe to print raw).
+    pub name: String,
+    /// The file it was written as, in the output folder.
+    pub file: String,
+    /// Why the name could not be used.
+    pub reason: String,
 }
 
 /// Writes resources named `names` (`resref.ext`), found through `capsules` and then the
@@ -161,11 +177,26 @@ pub fn extract(
     }
     let search = session.resources(capsules)?;
     let mut wanted: Vec<(String, String)> = Vec::new();
+    let mut skipped = Vec::new();
     if names.is_empty() && found.is_empty() {
         let all = search
             .list()
             .map_err(|e| Error::io(Path::new(&search.names().join(", ")), e))?;
-        wanted.extend(all.iter().map(|l| (l.resref.name(), l.restype.to_string())));
+        for l in &all {
+            // A name that is no text cannot be asked for by name: listed, not extracted.
+            if std::str::from_utf8(l.resref.name_bytes()).is_ok() {
+                wanted.push((l.resref.name(), l.restype.to_string()));
+            } else {
+                skipped.push(Renamed {
+                    name: l.file_name(),
+                    file: String::new(),
+                    reason: format!(
+                        "its name's bytes {:02x?} are not text, so it cannot be looked up by name",
+                        l.resref.name_bytes()
+                    ),
+                });
+            }
+        }
     } else {
         for n in names {
             let (r, e) = n
@@ -189,25 +220,92 @@ pub fn extract(
             })?;
         found.push((format!("{r}.{e}"), res.data));
     }
-    write_extracted(found, out)
+    let mut done = write_extracted(found, out)?;
+    done.skipped = skipped;
+    Ok(done)
 }
 
-/// Writes extracted resources (file name, bytes) into `out`, each under a name not used yet.
+/// Writes extracted resources (name, bytes) into `out`, each under a safe file name not used
+/// yet ([`names::safe_file_name`]: `resource<i>.ext` for a name that is not), all or none.
 fn write_extracted(found: Vec<(String, Vec<u8>)>, out: &Path) -> Result<Extracted, Error> {
-    make_dir(out)?;
     let mut result = Extracted::default();
     let mut used = HashSet::new();
-    for (name, data) in found {
-        let file = unique_name(&name, &mut used);
-        let path = out.join(file);
-        write_atomic(&path, &data)?;
-        result.files.push(path);
+    let mut files = Vec::with_capacity(found.len());
+    for (i, (name, data)) in found.into_iter().enumerate() {
+        let (safe, problem) = names::safe_file_name(&name, || fallback_name("resource", i, &name));
+        let file = unique_name(&safe, &mut used);
+        if let Some(p) = problem {
+            result.renamed.push(Renamed {
+                name,
+                file: file.clone(),
+                reason: p.to_string(),
+            });
+        }
+        files.push((file, data));
     }
+    result.files = write_into(out, &files)?;
     Ok(result)
 }
 
-fn make_dir(out: &Path) -> Result<(), Error> {
-    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))
+/// `<prefix><i>.<ext>`: the extension of `name` when it is a safe one, else `bin`.
+fn fallback_name(prefix: &str, i: usize, name: &str) -> String {
+    let ext = name
+        .rsplit_once('.')
+        .map(|(_, e)| e)
+        .filter(|e| names::file_name_problem(e).is_none() && !e.contains('.'))
+        .unwrap_or("bin");
+    format!("{prefix}{i}.{ext}")
+}
+
+/// Writes `files` (safe names) into the folder `out`, made if needed, as one set: all or
+/// none (a folder this call made is removed again when the write fails). Every path is
+/// confined to `out`: a name that is a link leading out of it is refused.
+fn write_into(out: &Path, files: &[(String, Vec<u8>)]) -> Result<Vec<PathBuf>, Error> {
+    let made = !out.exists();
+    std::fs::create_dir_all(out).map_err(|e| Error::io(out, e))?;
+    let result = (|| {
+        let root = std::fs::canonicalize(out).map_err(|e| Error::io(out, e))?;
+        let paths: Vec<PathBuf> = files.iter().map(|(n, _)| out.join(n)).collect();
+        for p in &paths {
+            confined(&root, p)?;
+        }
+        let set: Vec<Member<'_>> = paths
+            .iter()
+            .zip(files)
+            .map(|(p, (_, b))| Member::file(p, b))
+            .collect();
+        write_set(&set)?;
+        Ok(paths)
+    })();
+    if result.is_err() && made {
+        let _ = std::fs::remove_dir(out);
+    }
+    result
+}
+
+/// Refuses a path in `root` that leads out of it once links are resolved.
+fn confined(root: &Path, path: &Path) -> Result<(), Error> {
+    let resolved = match std::fs::canonicalize(path) {
+        Ok(r) => r,
+        // Not there yet: its folder is `root` itself.
+        Err(_) if std::fs::symlink_metadata(path).is_err() => return Ok(()),
+        // A dangling link: where it points is outside anything we can check.
+        Err(e) => return Err(Error::io(path, e)),
+    };
+    if resolved.starts_with(root) {
+        Ok(())
+    } else {
+        Err(Error::io(
+            path,
+            std::io::Error::new(
+                std::io::ErrorKind::PermissionDenied,
+                format!(
+                    "a link to {}, outside the output folder: nothing was written",
+                    resolved.display()
+                ),
+            ),
+        ))
+    }
 }
 
 /// A file name not used yet in this extraction (compared without regard to case): `name.ext`,
@@ -223,76 +321,80 @@ fn unique_name(name: &str, used: &mut HashSet<String>) -> String {
     candidate
 }
 
-/// The file name a member is written under: its `name.ext` when that is a safe file name,
-/// else `member<i>.ext`.
-fn member_file_name(i: usize, resref: &ResRef, restype: ResType) -> String {
-    let name = resref.name();
-    let safe = ResRef::new(&name).is_ok()
-        && !name.contains(['<', '>', ':', '"', '|', '?', '*'])
-        && !name.ends_with(' ');
-    if safe {
-        resref.file_name(restype)
-    } else {
-        format!("member{i}.{restype}")
+/// The file name a member is written under: its `name.ext` when that is a safe file name
+/// ([`names::file_name_problem`]), else `member<i>.ext`; with the reason when renamed.
+fn member_file_name(
+    i: usize,
+    resref: &ResRef,
+    restype: ResType,
+) -> (String, Option<names::UnsafeName>) {
+    let name = resref.file_name(restype);
+    match names::file_name_problem(&name) {
+        None => (name, None),
+        Some(p) => (format!("member{i}.{restype}"), Some(p)),
     }
 }
 
-/// Writes every member of a capsule, and its manifest.
+/// Writes every member of a capsule, and its manifest, as one set: the manifest (what `pack`
+/// reads first) appears last, once every member is in place.
 pub fn extract_capsule(capsule: &Capsule, out: &Path) -> Result<Extracted, Error> {
     let path = capsule.path();
     let data = read_file(path)?;
     let invalid = |e: DecodeError| Error::invalid(path, e);
     let mut used = HashSet::new();
     used.insert(MANIFEST.to_ascii_lowercase());
+    let mut renamed = Vec::new();
+    let mut name_all = |stored: Vec<(ResRef, ResType)>| -> Vec<String> {
+        stored
+            .into_iter()
+            .enumerate()
+            .map(|(i, (resref, restype))| {
+                let (safe, problem) = member_file_name(i, &resref, restype);
+                let file = unique_name(&safe, &mut used);
+                if let Some(p) = problem {
+                    renamed.push(Renamed {
+                        name: resref.file_name(restype),
+                        file: file.clone(),
+                        reason: p.to_string(),
+                    });
+                }
+                file
+            })
+            .collect()
+    };
     let (manifest, members): (Value, Vec<(String, Vec<u8>)>) = match capsule.kind() {
         CapsuleKind::Erf(_) => {
             let e = erf::read(&data).map_err(invalid)?;
-            let files: Vec<String> = e
-                .resources
-                .iter()
-                .enumerate()
-                .map(|(i, r)| unique_name(&member_file_name(i, &r.resref, r.restype), &mut used))
-                .collect();
+            let files = name_all(e.resources.iter().map(|r| (r.resref, r.restype)).collect());
             let m = erf_manifest(&e, &files);
-            (
-                m,
-                files
-                    .into_iter()
-                    .zip(e.resources.into_iter().map(|r| r.data))
-                    .collect(),
-            )
+            let data = e.resources.into_iter().map(|r| r.data);
+            (m, files.into_iter().zip(data).collect())
         }
         CapsuleKind::Rim => {
             let r = rim::read(&data).map_err(invalid)?;
-            let files: Vec<String> = r
-                .resources
-                .iter()
-                .enumerate()
-                .map(|(i, m)| unique_name(&member_file_name(i, &m.resref, m.restype), &mut used))
-                .collect();
+            let files = name_all(r.resources.iter().map(|m| (m.resref, m.restype)).collect());
             let m = rim_manifest(&r, &files);
-            (
-                m,
-                files
-                    .into_iter()
-                    .zip(r.resources.into_iter().map(|m| m.data))
-                    .collect(),
-            )
+            let data = r.resources.into_iter().map(|m| m.data);
+            (m, files.into_iter().zip(data).collect())
         }
     };
-    make_dir(out)?;
-    let mut result = Extracted {
-        files: Vec::with_capacity(members.len()),
+    let text = serde_json::to_string_pretty(&manifest).map_err(|e| {
+        Error::io(
+            &out.join(MANIFEST),
+            std::io::Error::other(format!("the manifest does not serialise: {e}")),
+        )
+    })?;
+    let mut files = Vec::with_capacity(members.len() + 1);
+    files.push((MANIFEST.to_string(), text.into_bytes()));
+    files.extend(members);
+    let mut written = write_into(out, &files)?;
+    written.remove(0);
+    Ok(Extracted {
+        files: written,
         manifest: true,
-    };
-    for (name, bytes) in members {
-        let p = out.join(name);
-        write_atomic(&p, &bytes)?;
-        result.files.push(p);
-    }
-    let text = serde_json::to_string_pretty(&manifest).unwrap_or_default();
-    write_atomic(&out.join(MANIFEST), text.as_bytes())?;
-    Ok(result)
+        renamed,
+        skipped: Vec::new(),
+    })
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -596,6 +698,13 @@ fn manifest_members(
         let file = e["file"]
             .as_str()
             .ok_or_else(|| format!("member {i}: expected a file name"))?;
+        // A manifest names files in its own folder only: no path, no link out of it.
+        if let Some(p) = names::file_name_problem(file) {
+            return Err(format!(
+                "member {i}: file {}: not a file name in this folder ({p})",
+                file.escape_debug()
+            ));
+        }
         let path = dir.join(file);
         let data = std::fs::read(&path).map_err(|err| format!("{}: {err}", path.display()))?;
         named.insert(file.to_string());

@@ -30,6 +30,7 @@ pub use areakit_area::{
 };
 
 pub mod ascii_walkmesh;
+pub mod atomic;
 pub mod bake;
 pub mod build;
 pub mod capsules;

@@ -11,6 +11,7 @@ use areakit_formats::trx::{self, Trx};
 use areakit_geometry::transform::{Axis, Transform};
 
 use crate::Error;
+use crate::atomic::{Member, write_set};
 use crate::document::{Document, EncodeOptions};
 use crate::format::Format;
 use crate::input::{self, Opened, decode_bwm, load_bwm, not_a};
@@ -307,9 +308,8 @@ pub fn transform_file(
         for (path, _) in files.iter().skip(1) {
             refuse_overwrite(&crate::document::mdx_path(input), path, false)?;
         }
-        for (path, bytes) in &files {
-            write_atomic(path, bytes)?;
-        }
+        let set: Vec<Member<'_>> = files.iter().map(|(p, b)| Member::file(p, b)).collect();
+        write_set(&set)?;
         let Document::Mdl(model) = doc else {
             return Err(Error::usage("internal: not a model"));
         };
@@ -414,14 +414,25 @@ pub fn convert_file(
     let files = doc
         .encode_files(target, output, &options)
         .map_err(|e| e.about(output, input))?;
-    // A binary model's MDX is an output too: never the input's own.
+    // A binary model's MDX and a picture's TXI are outputs too: never the input or its own
+    // partner; the set is written whole or not at all, a stale TXI beside a picture that has
+    // none taken away with it.
     for (path, _) in files.iter().skip(1) {
         refuse_overwrite(input, path, false)?;
         refuse_overwrite(&crate::document::mdx_path(input), path, false)?;
     }
-    for (path, bytes) in &files {
-        write_atomic(path, bytes)?;
+    let stale_txi = output.with_extension("txi");
+    let mut set: Vec<Member<'_>> = files.iter().map(|(p, b)| Member::file(p, b)).collect();
+    if matches!(target, Format::Tga | Format::Png)
+        && doc.format() == Format::Tpc
+        && files.len() == 1
+        && stale_txi.is_file()
+        && !crate::session::same_file(&stale_txi, output)
+        && !crate::session::same_file(&stale_txi, input)
+    {
+        set.push(Member::remove(&stale_txi));
     }
+    write_set(&set)?;
     let notes = match (target, files.first()) {
         (Format::Tpc, Some((_, bytes))) => areakit_formats::tpc::read(bytes)
             .map(|t| areakit_formats::tpc::validate(&t))

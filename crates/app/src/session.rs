@@ -7,10 +7,11 @@
 //! finds it. There is no process-wide state: two sessions with different games can run side by
 //! side.
 //!
-//! Writes go through [`write_atomic`] (a temporary file beside the output, renamed over it),
-//! and [`refuse_overwrite`] keeps an operation from writing over its own input.
+//! Writes go through [`write_atomic`] and [`crate::atomic::write_set`] (temporary files beside
+//! the outputs, renamed over them in an order), and [`refuse_overwrite`] keeps an operation from
+//! writing over its own input.
 
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -18,6 +19,7 @@ use areakit_area::install::{self, Capsule, Install, KeyResources, OpenError, Sea
 use areakit_area::resources::Resources;
 
 use crate::Error;
+pub use crate::atomic::write_atomic;
 use crate::format::Format;
 
 /// An [`OpenError`] as an areakit [`Error`]: I/O (exit 2) or invalid input (exit 1).
@@ -249,89 +251,6 @@ pub fn is_capsule_file(path: &Path) -> bool {
 /// Whether the regular file at `path` starts with `magic` (false when it cannot be read).
 pub fn file_starts_with(path: &Path, magic: &[u8]) -> bool {
     head(path, magic.len() as u64).is_some_and(|h| h == magic)
-}
-
-/// Writes `bytes` to `path` atomically: the bytes go to a temporary file in the folder of the
-/// output (of its target, when `path` is a link), which is flushed and then renamed over it.
-/// A failure at any step leaves `path` as it was and removes the temporary file; a write
-/// larger than the process's file size limit (`ulimit -f`) is refused before it starts.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    // A link is followed: the file it names is replaced, and the link stays.
-    let target = match std::fs::symlink_metadata(path) {
-        Ok(m) if m.file_type().is_symlink() => {
-            std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
-        }
-        _ => path.to_path_buf(),
-    };
-    let dir = match target.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = target
-        .file_name()
-        .ok_or_else(|| Error::usage(format!("{}: not a file path", path.display())))?;
-    // Only a regular file is replaced: renaming over a folder fails, and over a device or a
-    // FIFO would swap the node itself.
-    if let Ok(meta) = std::fs::metadata(&target)
-        && !meta.is_file()
-    {
-        return Err(Error::io(
-            path,
-            io::Error::new(
-                io::ErrorKind::InvalidInput,
-                if meta.is_dir() {
-                    "a folder, not a file: nothing was written"
-                } else {
-                    "not a regular file (a FIFO, socket or device): nothing was written"
-                },
-            ),
-        ));
-    }
-    if let Some(limit) = file_size_limit()
-        && bytes.len() as u64 > limit
-    {
-        return Err(Error::io(
-            path,
-            io::Error::new(
-                io::ErrorKind::FileTooLarge,
-                format!(
-                    "{} bytes to write, more than the file size limit of {limit} bytes (ulimit -f); nothing was written",
-                    bytes.len()
-                ),
-            ),
-        ));
-    }
-    let tmp = dir.join(format!(
-        ".{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        drop(f);
-        std::fs::rename(&tmp, &target)
-    })();
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(Error::io(path, e));
-    }
-    Ok(())
-}
-
-/// The soft limit on the size of a file this process may write (`RLIMIT_FSIZE`), when there
-/// is one. Writing past it would stop the process with `SIGXFSZ` half-way through a file.
-#[cfg(unix)]
-fn file_size_limit() -> Option<u64> {
-    let (soft, _) = rlimit::Resource::FSIZE.get().ok()?;
-    (soft != rlimit::INFINITY).then_some(soft)
-}
-
-/// No file size limit to check where there are no resource limits.
-#[cfg(not(unix))]
-fn file_size_limit() -> Option<u64> {
-    None
 }
 
 /// Whether two paths name the same file (after resolving links); a path that does not exist yet

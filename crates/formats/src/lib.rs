@@ -31,6 +31,7 @@ pub mod key;
 pub mod lyt;
 pub mod mdl;
 pub mod mdl_ascii;
+pub mod names;
 pub mod png;
 pub mod restype;
 pub mod rim;

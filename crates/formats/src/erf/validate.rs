@@ -88,6 +88,16 @@ pub(crate) fn check_members(
         if let Some(p) = problem {
             out.push(Finding::warning(codes.resref, place(m, i), p));
         }
+        if let Some(p) = crate::names::file_name_problem(&name) {
+            out.push(Finding::warning(
+                "capsule-unsafe-name",
+                place(m, i),
+                format!(
+                    "the name \"{}\" is no safe file name ({p}): extract writes it under another name",
+                    name.escape_debug()
+                ),
+            ));
+        }
         if m.id as usize != i {
             out.push(Finding::warning(
                 codes.resource_id,

@@ -40,7 +40,9 @@ fn bif_place(key: &Key, b: usize) -> Place {
 ///   ASCII, or non-zero bytes after the name's terminator;
 /// - `key-bif-name` (warning): a BIF name that is empty, not NUL-terminated, or holds bytes
 ///   that are not printable ASCII;
-/// - `key-bif-unused` (warning): a BIF no resource names.
+/// - `key-bif-unused` (warning): a BIF no resource names;
+/// - `capsule-unsafe-name` (warning): a resource name that is no safe file name, or a BIF path
+///   with a part that is not ([`crate::names::file_name_problem`]).
 pub fn validate(key: &Key) -> Vec<Finding> {
     let mut out = Vec::new();
     let nb = key.bifs.len() as u32;
@@ -92,8 +94,30 @@ pub fn validate(key: &Key) -> Vec<Finding> {
                 ),
             ));
         }
+        if let Some(p) = crate::names::file_name_problem(&k.file_name()) {
+            out.push(Finding::warning(
+                "capsule-unsafe-name",
+                key_place(key, i),
+                format!(
+                    "the name \"{}\" is no safe file name ({p}): extract writes it under another name",
+                    k.file_name().escape_debug()
+                ),
+            ));
+        }
     }
     for (b, e) in key.bifs.iter().enumerate() {
+        // A BIF is named by a path in the game folder: each of its parts a plain name.
+        let path = e.path();
+        if let Some(p) = path.split('/').find_map(crate::names::file_name_problem) {
+            out.push(Finding::warning(
+                "capsule-unsafe-name",
+                bif_place(key, b),
+                format!(
+                    "the BIF path \"{}\" has a part that is no plain file name ({p}); areakit never reads outside the game folder",
+                    path.escape_debug()
+                ),
+            ));
+        }
         let end = e.name.iter().position(|&c| c == 0);
         let text = &e.name[..end.unwrap_or(e.name.len())];
         let problem = if text.is_empty() {
