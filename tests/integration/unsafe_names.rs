@@ -324,3 +324,45 @@ fn a_link_in_the_output_folder_leads_nothing_out_of_it() {
         "all or nothing: a.utw was written"
     );
 }
+
+/// A model whose name holds ESC, BEL, DEL, a C1 control, CR and LF (a forged line): `info` and
+/// `check` print it escaped, `info --json` keeps it exact.
+#[test]
+fn a_models_name_reaches_no_terminal_raw() {
+    let root = temp("model");
+    let kits = crate::common::corpus_dir()
+        .join("kotor/openkotor_pykotor/Tools/HolocronToolset/src/toolset/kits/hiddenbek");
+    let mut mdl = std::fs::read(kits.join("hallway_1.mdl")).unwrap();
+    let mdx = std::fs::read(kits.join("hallway_1.mdx")).unwrap();
+    // The geometry header's 32-byte name (after the 12-byte file header and two words).
+    let at = mdl[..100]
+        .windows(10)
+        .position(|w| w == b"hallway_1\0")
+        .unwrap();
+    let evil = "h\u{1b}[2J\u{7}\u{7f}\u{85}\r\nareakit: ok";
+    assert!(evil.len() < 32);
+    mdl[at..at + 32].fill(0);
+    mdl[at..at + evil.len()].copy_from_slice(evil.as_bytes());
+    std::fs::write(root.join("m.mdl"), &mdl).unwrap();
+    std::fs::write(root.join("m.mdx"), &mdx).unwrap();
+    let (code, human, _) = run_in(&root, &["info", "m.mdl"]);
+    assert_eq!(code, 0);
+    assert_terminal_safe("info", &human);
+    let text = String::from_utf8_lossy(&human);
+    // Model names are read a byte a character (Latin-1): the UTF-8 of U+0085 is two.
+    assert!(
+        text.contains("name: h\\x1b[2J\\x07\\x7f\u{c2}\\u{85}\\r\\nareakit: ok"),
+        "{text}"
+    );
+    assert!(
+        !text.lines().any(|l| l.starts_with("areakit: ok")),
+        "a forged line:\n{text}"
+    );
+    let (_, json, _) = run_in(&root, &["info", "m.mdl", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    let latin1: String = evil.bytes().map(char::from).collect();
+    assert_eq!(v["name"], latin1, "the JSON keeps the name exact");
+    let (_, human, stderr) = run_in(&root, &["check", "m.mdl"]);
+    assert_terminal_safe("check", &human);
+    assert_terminal_safe("check stderr", &stderr);
+}
