@@ -120,8 +120,11 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<u8, Error> {
     }
 }
 
+/// Prints a report's JSON, its `f32` numbers as their shortest text ([`text::tidy_floats`]).
 fn print_json(out: &mut Output, v: &serde_json::Value) -> Result<(), Error> {
-    out.json(&serde_json::to_string_pretty(v).unwrap_or_default())
+    let mut v = v.clone();
+    text::tidy_floats(&mut v);
+    out.json(&serde_json::to_string_pretty(&v).unwrap_or_default())
 }
 
 fn run_ls(a: LsArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {

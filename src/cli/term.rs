@@ -74,7 +74,10 @@ mod tests {
                 continue;
             };
             let s = format!("a{c}b");
-            assert!(!field(&s).chars().any(hazardous), "U+{cp:04X} in a field");
+            assert!(
+                !field(&s).chars().any(|c| hazardous(c) && c != '\t'),
+                "U+{cp:04X} in a field"
+            );
             assert!(
                 !text(&s)
                     .chars()

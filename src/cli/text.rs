@@ -115,11 +115,34 @@ pub fn demo_text(report: &DemoReport) -> String {
     s
 }
 
+/// Numbers that are an `f32` of the file (a report's `f32` field becomes an `f64` in a JSON
+/// value: `1.1399999856948853`) written as the shortest text that reads back to that `f32`
+/// (`1.14`); numbers that are no `f32` are left as they are.
+pub fn tidy_floats(v: &mut Value) {
+    match v {
+        Value::Number(n) => {
+            if let Some(x) = n.as_f64().filter(|_| n.is_f64())
+                && x.is_finite()
+                && f64::from(x as f32) == x
+                && let Ok(short) = (x as f32).to_string().parse::<f64>()
+                && let Some(m) = serde_json::Number::from_f64(short)
+            {
+                *n = m;
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(tidy_floats),
+        Value::Object(map) => map.values_mut().for_each(tidy_floats),
+        _ => {}
+    }
+}
+
 /// `info` (and `query`, `bake`) as text: one `key: value` line per field of the JSON object,
-/// nested maps indented.
+/// nested maps indented, numbers as [`tidy_floats`] writes them.
 pub fn info_text(v: &Value) -> String {
+    let mut v = v.clone();
+    tidy_floats(&mut v);
     let mut out = String::new();
-    if let Value::Object(map) = v {
+    if let Value::Object(map) = &v {
         for (k, val) in map {
             write_field(&mut out, k, val, 0);
         }
@@ -238,4 +261,39 @@ pub fn ls_text(listing: &[Listing]) -> String {
     }
     s.push_str(&format!("{} resources\n", listing.len()));
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn f32_numbers_print_as_their_shortest_text_and_read_back() {
+        let mut v = serde_json::json!({
+            "scale": 1.14f32, "alpha": 0.988_235_3_f32, "x": [86.882_32_f32, -0.0f32, 3.0f32],
+            "f64": 0.1f64, "int": 7, "big": 16_777_217u32,
+        });
+        tidy_floats(&mut v);
+        assert_eq!(v["scale"].to_string(), "1.14");
+        assert_eq!(v["alpha"].to_string(), "0.9882353");
+        assert_eq!(v["x"][0].to_string(), "86.88232");
+        assert_eq!(v["f64"].to_string(), "0.1", "an f64 that is no f32 stays");
+        assert_eq!(v["int"], 7);
+        assert_eq!(v["big"], 16_777_217u32, "integers are untouched");
+        // Every f32 reads back to itself from its text.
+        let mut seed: u32 = 0x1234_5678;
+        for _ in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            let f = f32::from_bits(seed);
+            if !f.is_finite() {
+                continue;
+            }
+            let mut n = serde_json::json!(f);
+            tidy_floats(&mut n);
+            let back: f64 = n.to_string().parse().unwrap();
+            assert_eq!((back as f32).to_bits(), f.to_bits(), "{f:e} printed {n}");
+        }
+    }
 }

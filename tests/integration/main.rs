@@ -23,6 +23,7 @@ mod models;
 mod module;
 mod nav_area;
 mod nav_differential_areas;
+mod newcomer;
 mod nwn_models;
 mod relink;
 mod render;

@@ -1,0 +1,123 @@
+//! What a newcomer meets first: the README's example outputs are what the binary prints, and
+//! numbers print without float noise.
+
+use std::path::Path;
+
+use crate::support::areakit;
+
+/// The README's `$ areakit ...` lines that show their output, each with that output.
+fn readme_examples() -> Vec<(Vec<String>, String)> {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let mut out = Vec::new();
+    let mut current: Option<(Vec<String>, String)> = None;
+    for line in readme.lines() {
+        let finished = line.starts_with("$ ") || line.starts_with("```");
+        if finished && let Some(c) = current.take() {
+            if !c.1.is_empty() {
+                out.push(c);
+            }
+        }
+        if let Some(cmd) = line.strip_prefix("$ areakit ") {
+            let cmd = cmd.split(" #").next().unwrap_or_default();
+            current = Some((
+                cmd.split_whitespace().map(str::to_string).collect(),
+                String::new(),
+            ));
+        } else if let Some(c) = current.as_mut()
+            && !finished
+        {
+            c.1.push_str(line);
+            c.1.push('\n');
+        }
+    }
+    out
+}
+
+#[test]
+fn the_readmes_example_outputs_are_what_the_binary_prints() {
+    let dir = std::env::temp_dir().join(format!("areakit-readme-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let demo = areakit().arg("demo").current_dir(&dir).output().unwrap();
+    assert!(demo.status.success());
+    let examples = readme_examples();
+    assert!(
+        examples.len() >= 2,
+        "{} examples with output",
+        examples.len()
+    );
+    for (args, want) in &examples {
+        let o = areakit().args(args).current_dir(&dir).output().unwrap();
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(
+            &String::from_utf8_lossy(&o.stdout),
+            want,
+            "areakit {}",
+            args.join(" ")
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A corpus file of each kind: every number `info --json` prints that is an `f32` is printed
+/// as the shortest text that reads back to it (no `1.1399999856948853`), and the human text
+/// shows the same digits.
+#[test]
+fn info_prints_f32_numbers_without_noise() {
+    let corpus = crate::common::corpus_dir();
+    let files = [
+        "kotor/KOTORCommunityPatches_K1_Community_Patch/-=WORKING=-/Models/m13aa_04a.wok",
+        "kotor/KOTORCommunityPatches_K1_Community_Patch/tslpatchdata/LMG_blaster02.tpc",
+        "nwn2/Kaedrin_nwn2cc/NWN2 WIP/Source/DB_Beta_23/Defenders Barracks.trx",
+        "kotor/KOTORCommunityPatches_K1_Community_Patch/tslpatchdata/m40ad.lyt",
+        "kotor/KOTORCommunityPatches_K1_Community_Patch/tslpatchdata/m01aa_03a.mdl",
+        "nwn/BackupTheBerlios_nwnprc/nwnprc/others/plc_dustmotes.mdl",
+        "kotor/KOTORCommunityPatches_K1_Community_Patch/tslpatchdata/i_weapfoc01.tga",
+    ];
+    let mut numbers = 0;
+    for f in files {
+        let path = corpus.join(f);
+        let o = areakit()
+            .arg("info")
+            .arg(&path)
+            .arg("--json")
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{f}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let mut stack = vec![&v];
+        while let Some(x) = stack.pop() {
+            match x {
+                serde_json::Value::Number(n) if n.is_f64() => {
+                    let x = n.as_f64().unwrap();
+                    numbers += 1;
+                    if f64::from(x as f32) == x {
+                        let short: f64 = (x as f32).to_string().parse().unwrap();
+                        assert_eq!(short, x, "{f}: {x} is printed with float noise");
+                    }
+                }
+                serde_json::Value::Array(a) => stack.extend(a),
+                serde_json::Value::Object(m) => stack.extend(m.values()),
+                _ => {}
+            }
+        }
+        let human = areakit().arg("info").arg(&path).output().unwrap();
+        let text = String::from_utf8_lossy(&human.stdout);
+        assert!(
+            !text
+                .split(|c: char| !c.is_ascii_digit())
+                .any(|run| run.len() >= 12),
+            "{f}: a run of 12 digits in\n{text}"
+        );
+    }
+    assert!(numbers >= 20, "{numbers} numbers judged");
+}
