@@ -121,3 +121,50 @@ fn info_prints_f32_numbers_without_noise() {
     }
     assert!(numbers >= 20, "{numbers} numbers judged");
 }
+
+/// `render` of an area whose rooms are not among the inputs says which rooms it could not draw
+/// and how to supply them; a module capsule whose layout only the game holds says to name the
+/// game.
+#[test]
+fn render_says_what_it_left_out_and_how_to_supply_it() {
+    let corpus = crate::common::corpus_dir();
+    let dir = std::env::temp_dir().join(format!("areakit-leftout-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let lyt = dir.join("m40ad.lyt");
+    std::fs::copy(
+        corpus.join("kotor/KOTORCommunityPatches_K1_Community_Patch/tslpatchdata/m40ad.lyt"),
+        &lyt,
+    )
+    .unwrap();
+    let o = areakit()
+        .arg("render")
+        .arg(&lyt)
+        .arg("-o")
+        .arg(dir.join("m.svg"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("13 of 13 rooms have no walkmesh"), "{err}");
+    assert!(
+        err.contains("M40ad_08c") && err.contains("--game DIR"),
+        "{err}"
+    );
+    let capsule =
+        corpus.join("kotor/KOTORCommunityPatches_K1_Community_Patch/tslpatchdata/STUNT_50a.mod");
+    let o = areakit()
+        .arg("render")
+        .arg(&capsule)
+        .arg("-o")
+        .arg(dir.join("c.svg"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("stunt_endbridge.lyt") && err.contains("--game DIR"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -80,6 +80,11 @@ pub fn load_picture(
         } => {
             let (mut map, mut drawn) =
                 module_picture(session, &module, &title, with_findings, overlays)?;
+            // Rooms whose walkmesh was found nowhere are not drawn: say so, and how to
+            // supply them.
+            if let Some(note) = module.area.missing_walkmeshes_note() {
+                drawn.notes.push(format!("{note}; they are not drawn"));
+            }
             if !overlays.no_models {
                 let models = crate::rooms::room_models(&module, resources.as_ref());
                 let (outlines, notes) = room_model_outlines(&models);

@@ -54,7 +54,12 @@ impl fmt::Display for AreaError {
             AreaError::Io { path, source } => write!(f, "{}: {source}", path.display()),
             AreaError::Lyt { path, source } => write!(f, "{}: {source}", path.display()),
             AreaError::NoLayout(dir) => write!(f, "{}: no .lyt file in this folder", dir.display()),
-            AreaError::NotFound(name) => write!(f, "{name}: no such resource"),
+            AreaError::NotFound(name) => write!(
+                f,
+                "{name}: the area's layout is in none of the places searched, so its rooms \
+                 cannot be read (a KotOR module keeps its layout and rooms in the game's \
+                 layouts.bif: name the game with --game DIR)"
+            ),
             AreaError::ManyLayouts(paths) => {
                 write!(f, "several .lyt files, name one:")?;
                 for p in paths {
@@ -181,6 +186,31 @@ fn has_ext(name: &str, ext: &str) -> bool {
 }
 
 impl Area {
+    /// The rooms (not placeholders) whose walkmesh was found nowhere, by name: what `info`,
+    /// `render` and `check` say they could not read.
+    pub fn rooms_without_walkmesh(&self) -> Vec<&str> {
+        self.rooms
+            .iter()
+            .filter(|r| r.wok_path.is_none() && !r.is_placeholder())
+            .map(|r| r.name.as_str())
+            .collect()
+    }
+
+    /// The sentence for [`Area::rooms_without_walkmesh`] (`None` when every room has one):
+    /// how many, which, and how to supply them.
+    pub fn missing_walkmeshes_note(&self) -> Option<String> {
+        let missing = self.rooms_without_walkmesh();
+        (!missing.is_empty()).then(|| {
+            format!(
+                "{} of {} rooms have no walkmesh among the resources: {} (put their WOKs beside \
+                 the LYT, or name the game that holds them with --game DIR)",
+                missing.len(),
+                self.rooms.len(),
+                missing.join(", ")
+            )
+        })
+    }
+
     /// Opens an area from its `.lyt` file or from the folder holding it (which must hold
     /// exactly one `.lyt`). The VIS with the same resref and each room's WOK are looked up
     /// next to the LYT, ignoring letter case. A VIS or WOK that cannot be read is recorded

@@ -150,20 +150,7 @@ pub fn area_info(module: &Module) -> AreaInfo {
             }
         })
         .collect();
-    let missing: Vec<&str> = area
-        .rooms
-        .iter()
-        .filter(|r| r.wok_path.is_none() && !r.is_placeholder())
-        .map(|r| r.name.as_str())
-        .collect();
-    if !missing.is_empty() {
-        problems.push(format!(
-            "{} of {} rooms have no walkmesh among the resources: {}",
-            missing.len(),
-            area.rooms.len(),
-            missing.join(", ")
-        ));
-    }
+    problems.extend(area.missing_walkmeshes_note());
     if let Some(e) = &area.vis_error {
         problems.push(format!("VIS: {e}"));
     }
