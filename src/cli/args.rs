@@ -483,7 +483,7 @@ pub struct ExportArgs {
     /// The file to write: `.glb`, `.gltf` or `.obj` (an `.mtl` is written beside an OBJ).
     #[arg(short, long)]
     pub output: PathBuf,
-    /// Leave out the faces that are not walkable.
+    /// Leave out the faces that are not walkable, and an area's room models (the walkable ground alone).
     #[arg(long)]
     pub walkable_only: bool,
     /// Export the shortest path between two points, X,Y:X,Y (or X,Y,Z:X,Y,Z); repeatable.

@@ -168,3 +168,77 @@ fn render_says_what_it_left_out_and_how_to_supply_it() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `export --walkable-only` of a kit-built module writes the walkable ground alone: no
+/// `models` layer, every face walkable, far fewer faces than the whole export.
+#[test]
+fn export_walkable_only_leaves_the_room_models_out() {
+    let dir = std::env::temp_dir().join(format!("areakit-walkonly-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let layout = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/layouts/hiddenbek.json");
+    let module = dir.join("bek");
+    let o = areakit()
+        .arg("build")
+        .arg(&layout)
+        .arg("--kits")
+        .arg(crate::common::textured_kit::kits())
+        .arg("-o")
+        .arg(&module)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let export = |extra: &[&str], name: &str| -> serde_json::Value {
+        let out = dir.join(name);
+        let o = areakit()
+            .arg("export")
+            .arg(&module)
+            .arg("-o")
+            .arg(&out)
+            .args(["--no-textures"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap()
+    };
+    let faces = |g: &serde_json::Value| -> u64 {
+        g["meshes"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|m| m["primitives"].as_array().unwrap())
+            .map(|p| {
+                g["accessors"][p["indices"].as_u64().unwrap() as usize]["count"]
+                    .as_u64()
+                    .unwrap()
+                    / 3
+            })
+            .sum()
+    };
+    let whole = export(&[], "whole.gltf");
+    let walk = export(&["--walkable-only"], "walk.gltf");
+    let layer = |g: &serde_json::Value| {
+        g["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n["name"] == "models")
+    };
+    assert!(layer(&whole), "the whole export has the models layer");
+    assert!(!layer(&walk), "--walkable-only wrote the room models");
+    let materials: Vec<&str> = walk["materials"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["name"].as_str())
+        .collect();
+    assert!(!materials.contains(&"non-walk"), "{materials:?}");
+    assert!(
+        faces(&walk) * 4 < faces(&whole),
+        "{} of {} faces",
+        faces(&walk),
+        faces(&whole)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

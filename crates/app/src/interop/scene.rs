@@ -42,7 +42,8 @@ pub struct ExportOptions {
     pub paths: Vec<(Endpoint, Endpoint)>,
     /// An `--objects` file: placed objects exported as meshes (and blockers for the paths).
     pub objects: Option<PathBuf>,
-    /// Leave out the room models of an area (the `models` layer, [`add_room_models`]).
+    /// Leave out the room models of an area (the `models` layer, [`add_room_models`]); implied
+    /// by `walkable_only`.
     pub no_models: bool,
     /// Leave the textures out (materials stay flat, named after their textures).
     pub no_textures: bool,
@@ -99,10 +100,12 @@ pub fn export_file(
     let opened = input::open(session, Some(input))?;
     let mut scene = scene_of(&opened, input, options.walkable_only)?;
     let mut notes = Vec::new();
+    // The walkable ground alone: no room models (their faces are no ground).
     if let Opened::Area {
         module, resources, ..
     } = &opened
         && !options.no_models
+        && !options.walkable_only
     {
         let models = crate::rooms::room_models(module, resources.as_ref());
         notes.extend(add_room_models(&mut scene, &models));
