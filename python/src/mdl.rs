@@ -299,15 +299,18 @@ impl PyMdl {
         Ok((PyBytes::new(py, &a), PyBytes::new(py, &x)))
     }
 
-    /// Writes the MDL to ``path`` and (KotOR) the MDX beside it (extension ``.mdx``), each
-    /// atomically (a temporary file beside it, then a rename).
+    /// Writes the MDL to ``path`` and (KotOR) the MDX beside it (extension ``.mdx``), as one
+    /// set: both or neither, the MDL never beside an MDX of another write (the command
+    /// line's write, ``docs/writes.md``).
     fn write(&self, path: PathBuf) -> PyResult<()> {
+        use areakit_app::atomic::{Member, write_set};
         let (a, x) = self.encode(Some(&path))?;
-        input::write_file(&path, &a)?;
-        match self.inner {
-            Inner::Kotor(_) => input::write_file(&mdx_path(&path), &x),
-            Inner::Nwn(_) => Ok(()),
-        }
+        let mdx = mdx_path(&path);
+        let set = match self.inner {
+            Inner::Kotor(_) => vec![Member::file(&path, &a), Member::file(&mdx, &x)],
+            Inner::Nwn(_) => vec![Member::file(&path, &a)],
+        };
+        write_set(&set).map_err(errors::lib_error)
     }
 
     /// The model as MDL ASCII text in its game's dialect (KotOR's canonical layout, NWN's
