@@ -242,3 +242,74 @@ fn export_walkable_only_leaves_the_room_models_out() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `path` in either mode lists no point twice in a row (nor two points less than half a
+/// millimetre apart, which print the same), except a path whose start is its goal (`[p, p]`):
+/// 400 pairs of walkable-triangle centres, as the TRX stores them, on two corpus terrains.
+#[test]
+fn a_path_lists_no_point_twice_in_a_row() {
+    let dir = crate::common::corpus_dir().join("nwn2/Kaedrin_nwn2cc/NWN2 WIP/Source/DB_Beta_23");
+    let tmp = std::env::temp_dir().join(format!("areakit-repeats-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut judged = 0;
+    for name in ["a winding path.trx", "ud_bugbears_01.trx"] {
+        let path = dir.join(name);
+        let t = areakit_formats::trx::read(&std::fs::read(&path).unwrap()).unwrap();
+        let w = t.walkmesh().unwrap();
+        let centres: Vec<[f32; 2]> = w
+            .triangles
+            .iter()
+            .filter(|t| t.is_walkable())
+            .map(|t| t.center)
+            .collect();
+        let mut seed: u64 = 5;
+        let mut pick = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            centres[(seed % centres.len() as u64) as usize]
+        };
+        let pairs: String = (0..200)
+            .map(|_| {
+                let (a, b) = (pick(), pick());
+                format!("{},{} {},{}\n", a[0], a[1], b[0], b[1])
+            })
+            .collect();
+        let file = tmp.join("pairs.txt");
+        std::fs::write(&file, pairs).unwrap();
+        for mode in ["optimal", "fast"] {
+            let o = areakit()
+                .arg("path")
+                .arg(&path)
+                .arg("--pairs")
+                .arg(&file)
+                .args(["--mode", mode, "--json"])
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            for line in String::from_utf8_lossy(&o.stdout).lines() {
+                let v: serde_json::Value = serde_json::from_str(line).unwrap();
+                let Some(points) = v["points"].as_array() else {
+                    continue;
+                };
+                let p: Vec<(f64, f64)> = points
+                    .iter()
+                    .map(|q| (q[0].as_f64().unwrap(), q[1].as_f64().unwrap()))
+                    .collect();
+                if p.is_empty() {
+                    continue;
+                }
+                judged += 1;
+                if p.len() == 2 {
+                    continue;
+                }
+                for (a, b) in p.iter().zip(&p[1..]) {
+                    let d = ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt();
+                    assert!(d >= 0.0005, "{name} {mode}: {a:?} then {b:?} in {line}");
+                }
+            }
+        }
+    }
+    assert!(judged >= 700, "{judged} paths judged");
+    std::fs::remove_dir_all(&tmp).unwrap();
+}
