@@ -13,10 +13,11 @@ fn readme_examples() -> Vec<(Vec<String>, String)> {
     let mut current: Option<(Vec<String>, String)> = None;
     for line in readme.lines() {
         let finished = line.starts_with("$ ") || line.starts_with("```");
-        if finished && let Some(c) = current.take() {
-            if !c.1.is_empty() {
-                out.push(c);
-            }
+        if finished
+            && let Some(c) = current.take()
+            && !c.1.is_empty()
+        {
+            out.push(c);
         }
         if let Some(cmd) = line.strip_prefix("$ areakit ") {
             let cmd = cmd.split(" #").next().unwrap_or_default();
