@@ -471,3 +471,18 @@ fn cp1252_names_compare_on_ascii_letters_and_write_back() {
     let out = write(&l).unwrap();
     assert!(out.windows(3).any(|w| w == b"d\xe8 "), "{out:?}");
 }
+
+proptest::proptest! {
+    /// Any finite `f32` a LYT is written with reads back to the same bits (the writer's shortest
+    /// text through the reader's own parser).
+    #[test]
+    fn every_finite_float_reads_back_to_its_bits(x in proptest::num::f32::ANY) {
+        proptest::prop_assume!(x.is_finite());
+        let mut l = Lyt::default();
+        l.rooms.push(Placement::new("a_01", [x, -x, 0.0]));
+        let back = read(&write(&l).unwrap()).unwrap();
+        let p = back.rooms[0].position;
+        proptest::prop_assert_eq!(p[0].to_bits(), x.to_bits());
+        proptest::prop_assert_eq!(p[1].to_bits(), (-x).to_bits());
+    }
+}

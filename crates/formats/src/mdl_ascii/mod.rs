@@ -27,6 +27,7 @@ mod read;
 mod validate;
 mod write;
 
+pub(crate) use lex::parse_f64 as parse_number;
 pub use model::{
     Animation, Eol, Geometry, ListProp, Model, Node, NodeKind, Property, Raw, Rows, Stmt, Summary,
     Trivia, TriviaKind, Value,

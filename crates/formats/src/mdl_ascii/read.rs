@@ -166,7 +166,7 @@ fn kind_of(kw: &[u8]) -> Kind {
         | b"headlink"
         | b"compress_quaternions" => Kind::Flag,
         b"tilefade" | b"transparencyhint" | b"lightpriority" | b"ndynamictype" | b"renderorder"
-        | b"xgrid" | b"ygrid" | b"framestart" | b"frameend" | b"inv_count" | b"dirt_texture"
+        | b"xgrid" | b"ygrid" | b"dirt_texture"
         | b"dirt_worldspace" | b"displtype" => Kind::Int,
         b"scale"
         | b"alpha"
@@ -213,7 +213,10 @@ fn kind_of(kw: &[u8]) -> Kind {
         | b"uvjitter"
         | b"uvjitterspeed"
         | b"sampleperiod"
-        | b"threshold" => Kind::Float,
+        | b"threshold"
+        // Float controllers in both compiled formats; real text writes them as integers.
+        | b"framestart"
+        | b"frameend" => Kind::Float,
         b"position" | b"center" | b"bmin" | b"bmax" | b"layoutposition" => Kind::Vec3,
         b"ambient" | b"diffuse" | b"specular" | b"selfillumcolor" | b"setfillumcolor"
         | b"wirecolor" | b"color" | b"colorstart" | b"colorend" | b"colormid" => Kind::Color,

@@ -158,11 +158,6 @@ fn push_controller(n: &mut Node, kind: u32, unknown: u16, rows: &[(f32, Vec<f32>
     });
 }
 
-fn quat_xyzw(a: &[f64]) -> Vec<f32> {
-    let q = quat_of([a[0], a[1], a[2], a[3]]);
-    vec![q[1] as f32, q[2] as f32, q[3] as f32, q[0] as f32]
-}
-
 /// A compiled node, with (for meshes) the text vertex each compiled vertex comes from.
 fn compile_node(n: &ANode, name_index: u16, game: Game) -> Result<(Node, Vec<u32>), DecodeError> {
     let f = flags_of(&n.kind);
@@ -535,11 +530,17 @@ fn skin(
     for row in &weights {
         for pair in row.chunks(2) {
             let name = pair[0].to_ascii_lowercase();
-            let i = *index_of
-                .get(&name)
-                .ok_or_else(|| bad(format!("weights name {}, which is not a node", pair[0])))?;
-            if !used.contains(&i) {
-                used.push(i);
+            match index_of.get(&name) {
+                Some(&i) if !used.contains(&i) => used.push(i),
+                Some(_) => {}
+                // A bone index without a node (`@N`): kept as the index.
+                None if unnamed_number(&name).is_some() => {}
+                None => {
+                    return Err(bad(format!(
+                        "weights name {}, which is not a node",
+                        pair[0]
+                    )));
+                }
             }
         }
     }
@@ -569,8 +570,12 @@ fn skin(
         let mut ix = [-1f32; 4];
         if let Some(row) = weights.get(v as usize) {
             for (s, pair) in row.chunks(2).take(4).enumerate() {
-                if let Some(&i) = index_of.get(&pair[0].to_ascii_lowercase()) {
-                    ix[s] = bone_map[i];
+                let bone = match index_of.get(&pair[0].to_ascii_lowercase()) {
+                    Some(&i) => Some(bone_map[i]),
+                    None => unnamed_number(&pair[0]).map(|b| b as f32),
+                };
+                if let Some(b) = bone {
+                    ix[s] = b;
                     w[s] = pair.get(1).and_then(|x| x.parse().ok()).unwrap_or(0.0);
                 }
             }

@@ -9,12 +9,118 @@ use crate::error::{DecodeError, ErrorKind, Location};
 use crate::mdl::common::{Aabb, AabbNode, Face, Light, Name};
 use crate::mdl_ascii::{ListProp, Node as ANode, Property, Rows, Stmt, Value};
 
-/// A float as the shortest decimal that reads back as the same `f32`.
+/// A float as the text holds it: the number the reader's own parser gives for the shortest
+/// decimal of `x` as an `f32` (Rust's `Display`), so written and read back it is `x` again.
 pub(crate) fn d(x: f32) -> f64 {
     if !x.is_finite() {
         return f64::from(x);
     }
-    format!("{x}").parse().unwrap_or(f64::from(x))
+    crate::mdl_ascii::parse_number(format!("{x}").as_bytes()).unwrap_or(f64::from(x))
+}
+
+/// A quaternion (x, y, z, w) from axis and angle, as both compilers store orientations.
+pub(crate) fn quat_xyzw(a: &[f64]) -> Vec<f32> {
+    let q = quat_of([a[0], a[1], a[2], a[3]]);
+    vec![q[1] as f32, q[2] as f32, q[3] as f32, q[0] as f32]
+}
+
+/// The axis and angle the text writes for a stored orientation `q`, such that compiling the
+/// text stores `q` again whenever some text can say it, so the text of the compiled model is
+/// this text again. `axis_angle` is the exact conversion (in `f64`), `compile` the compiler's
+/// (from the numbers as read, back to the stored form, compared bit for bit).
+///
+/// The four numbers are written short (see [`exact_text`]). The compiler keeps only unit
+/// quaternions, so a `q` that no text gives back (one of length not 1 to within `f32`
+/// rounding) is written as what its compile stores, a `q` that does come back.
+pub(crate) fn orientation_text<Q: Copy + PartialEq>(
+    q: Q,
+    axis_angle: impl Fn(Q) -> [f64; 4],
+    compile: impl Fn(&[f64]) -> Q,
+) -> [f64; 4] {
+    let mut q = q;
+    for _ in 0..8 {
+        let exact = axis_angle(q);
+        if let Some(a) = exact_text(exact, |a| compile(a) == q) {
+            return a;
+        }
+        q = compile(&exact);
+    }
+    axis_angle(q)
+}
+
+/// The numbers to write for the exact values `exact` so that `fits` holds of what the reader
+/// reads back: their `f32` roundings (shortest text) when those fit, else the first
+/// combination of their `f32` neighbours (one step down or up each) that fits, else `exact`
+/// itself (the shortest text of the `f64`) when it fits.
+pub(crate) fn exact_text<const N: usize>(
+    exact: [f64; N],
+    fits: impl Fn(&[f64]) -> bool,
+) -> Option<[f64; N]> {
+    let near = exact.map(|x| x as f32);
+    for k in 0..3usize.pow(N as u32) {
+        let mut a = [0f64; N];
+        let mut c = k;
+        for (v, &x) in a.iter_mut().zip(&near) {
+            *v = d(f32_step(x, [0, -1, 1][c % 3]));
+            c /= 3;
+        }
+        if fits(&a) {
+            return Some(a);
+        }
+    }
+    fits(&exact).then_some(exact)
+}
+
+/// The `f32` `by` steps (-1, 0 or 1) from `x` (non-finite values stay).
+fn f32_step(x: f32, by: i32) -> f32 {
+    if by == 0 || !x.is_finite() {
+        return x;
+    }
+    let up = by > 0;
+    if x == 0.0 {
+        let tiny = f32::from_bits(1);
+        return if up { tiny } else { -tiny };
+    }
+    let away = up == (x > 0.0);
+    f32::from_bits(if away {
+        x.to_bits() + 1
+    } else {
+        x.to_bits() - 1
+    })
+}
+
+/// A stored orientation (x, y, z, w), bit for bit, from axis and angle as read.
+pub(crate) fn quat_bits(a: &[f64]) -> [u32; 4] {
+    let q = quat_xyzw(a);
+    [q[0], q[1], q[2], q[3]].map(f32::to_bits)
+}
+
+/// The exact axis and angle of a stored orientation (x, y, z, w) given bit for bit.
+pub(crate) fn axis_angle_of_bits(q: [u32; 4]) -> [f64; 4] {
+    let [x, y, z, w] = q.map(|b| f64::from(f32::from_bits(b)));
+    axis_angle([w, x, y, z])
+}
+
+/// How the text names a bone (or node) that has no name: `@` and its number (a skin bone's
+/// node number in NWN, its bone index in KotOR; a node's name index beyond the name table).
+/// Not `#`, which starts a comment (`docs/formats/mdl-ascii.md`).
+pub(crate) fn unnamed(number: impl std::fmt::Display) -> String {
+    format!("@{number}")
+}
+
+/// The weights row of a vertex without bones: one pair naming no bone (`@-1 0`), since a blank
+/// line is no row to the reader.
+pub(crate) fn no_bones_row() -> Vec<String> {
+    vec![unnamed(-1), "0".to_string()]
+}
+
+/// The number of a name written by [`unnamed`].
+pub(crate) fn unnamed_number(name: &str) -> Option<i64> {
+    let digits = name.strip_prefix('@')?;
+    let plain = digits.strip_prefix('-').unwrap_or(digits);
+    (!plain.is_empty() && plain.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| digits.parse().ok())
+        .flatten()
 }
 
 pub(crate) fn prop(key: &'static str, value: Value) -> Stmt {
@@ -72,28 +178,35 @@ pub(crate) fn rows_list(
     Stmt::List(l)
 }
 
-/// Quaternion (w, x, y, z) → axis and angle.
+/// Quaternion (w, x, y, z) → axis and angle. The axis has the quaternion's length (a stored
+/// quaternion is of length 1 only to within `f32` rounding), so [`quat_of`] gives back the
+/// quaternion itself, not a neighbour. No rotation axis (x = y = z = 0) is `0 0 0 0`.
 pub(crate) fn axis_angle(q: [f64; 4]) -> [f64; 4] {
-    let len = q.iter().map(|c| c * c).sum::<f64>().sqrt();
-    if len.is_nan() || len <= 1e-12 {
+    let [w, x, y, z] = q;
+    let v = (x * x + y * y + z * z).sqrt();
+    if v.is_nan() || v == 0.0 || !w.is_finite() {
         return [0.0, 0.0, 0.0, 0.0];
     }
-    let [w, x, y, z] = q.map(|c| c / len);
-    let s = (1.0 - w * w).max(0.0).sqrt();
-    if s < 1e-9 {
-        return [0.0, 0.0, 0.0, 0.0];
-    }
-    let angle = 2.0 * w.clamp(-1.0, 1.0).acos();
-    [x / s, y / s, z / s, angle]
+    let len = (w * w + v * v).sqrt();
+    let k = len / v;
+    [x * k, y * k, z * k, 2.0 * v.atan2(w)]
 }
 
-/// Axis and angle → quaternion (w, x, y, z); a zero axis is the identity.
+/// How far from 1 an axis's length may be for it to be the quaternion's length (the text of
+/// a stored quaternion, [`axis_angle`]); a longer or shorter axis is only a direction.
+const AXIS_LENGTH_KEPT: f64 = 1e-5;
+
+/// Axis and angle → quaternion (w, x, y, z); a zero axis is the identity. An axis of length 1
+/// to within [`AXIS_LENGTH_KEPT`] gives a quaternion of its length, any other a unit one.
 pub(crate) fn quat_of(a: [f64; 4]) -> [f64; 4] {
     let len = (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]).sqrt();
     if len.is_nan() || len <= 1e-12 {
         return [1.0, 0.0, 0.0, 0.0];
     }
     let (s, c) = (a[3] / 2.0).sin_cos();
+    if (len - 1.0).abs() <= AXIS_LENGTH_KEPT {
+        return [c * len, a[0] * s, a[1] * s, a[2] * s];
+    }
     [c, a[0] / len * s, a[1] / len * s, a[2] / len * s]
 }
 
@@ -502,4 +615,66 @@ pub(crate) fn faces_list(faces: &[Face]) -> Stmt {
             .collect(),
         false,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mdl_ascii::{self, Geometry, NodeKind};
+
+    /// A model of one node holding `v` as a property and as a list row, as the decompilers
+    /// write numbers.
+    fn model_with(v: f64) -> mdl_ascii::Model {
+        let mut n = ANode::new(NodeKind::Dummy, "n");
+        n.body.push(prop("scale", Value::Float(v)));
+        n.body.push(list("verts", &[[v as f32, 1.0, -(v as f32)]]));
+        let geometry = Geometry {
+            name: "m".into(),
+            body: vec![Stmt::Node(n)],
+            head: Default::default(),
+            end: Default::default(),
+        };
+        mdl_ascii::Model {
+            stmts: vec![
+                prop("newmodel", Value::Name("m".into())),
+                Stmt::Geometry(geometry),
+            ],
+            ..mdl_ascii::Model::default()
+        }
+    }
+
+    proptest::proptest! {
+        /// Any finite `f32` written by the decompilers' formatter (`d`, then the canonical
+        /// writer) reads back, by the reader's own parser, to the same bits.
+        #[test]
+        fn every_finite_float_reads_back_to_its_bits(x in proptest::num::f32::ANY) {
+            proptest::prop_assume!(x.is_finite());
+            let text = mdl_ascii::write_canonical_bytes(&model_with(d(x)));
+            let back = mdl_ascii::read(&text).unwrap();
+            let n = back.nodes().next().unwrap();
+            let Some(Value::Float(s)) = n.prop("scale").map(|p| &p.value) else {
+                panic!("no scale in {}", String::from_utf8_lossy(&text));
+            };
+            proptest::prop_assert_eq!((*s as f32).to_bits(), x.to_bits());
+            let row = n.list("verts").and_then(|l| l.rows.row(0)).unwrap().to_vec();
+            proptest::prop_assert_eq!((row[0] as f32).to_bits(), x.to_bits());
+            proptest::prop_assert_eq!((row[2] as f32).to_bits(), (-x).to_bits());
+            // And the text is the shortest decimal of the f32.
+            let s = String::from_utf8_lossy(&text).into_owned();
+            proptest::prop_assert!(s.contains(&format!("{x}")), "{} not in {}", x, s);
+        }
+
+        /// A stored orientation's text compiles back to it, bit for bit, when its length is 1
+        /// to within `f32` rounding (every corpus quaternion: `mdl_text_cycle`).
+        #[test]
+        fn an_orientation_text_compiles_back_to_its_bits(
+            w in -1.0f32..1.0, x in -1.0f32..1.0, y in -1.0f32..1.0, z in -1.0f32..1.0,
+        ) {
+            let len = (w * w + x * x + y * y + z * z).sqrt();
+            proptest::prop_assume!(len > 0.1);
+            let q = [x / len, y / len, z / len, w / len].map(f32::to_bits);
+            let a = orientation_text(q, axis_angle_of_bits, quat_bits);
+            proptest::prop_assert_eq!(quat_bits(&a), q);
+        }
+    }
 }

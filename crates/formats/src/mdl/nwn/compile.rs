@@ -285,12 +285,6 @@ fn push_controller(
     Ok(())
 }
 
-/// A quaternion (x, y, z, w) from axis and angle.
-fn quat_xyzw(a: &[f64]) -> Vec<f32> {
-    let q = quat_of([a[0], a[1], a[2], a[3]]);
-    vec![q[1] as f32, q[2] as f32, q[3] as f32, q[0] as f32]
-}
-
 /// A controller from rows of time and values (orientations as axis and angle).
 fn compile_keys(
     n: &mut Node,
@@ -622,9 +616,18 @@ fn skin_weights(
     for row in &rows {
         let mut v = [(-1i16, 0f32); 4];
         for (k, pair) in row.chunks(2).take(4).enumerate() {
-            let number = *numbers
-                .get(&pair[0].to_ascii_lowercase())
-                .ok_or_else(|| bad(format!("weights name {}, which is not a node", pair[0])))?;
+            if numbers.get(&pair[0].to_ascii_lowercase()).is_none()
+                && unnamed_number(&pair[0]) == Some(-1)
+            {
+                // No bone (the row of a vertex without weights).
+                continue;
+            }
+            let number = match numbers.get(&pair[0].to_ascii_lowercase()) {
+                Some(&n) => n,
+                None => unnamed_number(&pair[0])
+                    .and_then(|n| i32::try_from(n).ok())
+                    .ok_or_else(|| bad(format!("weights name {}, which is not a node", pair[0])))?,
+            };
             let slot = match slots.iter().position(|&s| s == number) {
                 Some(s) => s,
                 None => {
