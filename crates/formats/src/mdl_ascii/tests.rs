@@ -271,7 +271,12 @@ fn rejects_binary_only() {
     // A NUL byte ends the text (it was an error before the text layer kept tails).
     let m = read(b"newmodel a\n\0").unwrap();
     assert_eq!(write(&m), b"newmodel a\n\0");
-    assert_eq!(write(&read(b"").unwrap()), b"");
+    // No statement at all is no model.
+    let e = read(b"").unwrap_err();
+    assert_eq!(
+        e.location(),
+        crate::Location::LineCol { line: 1, column: 1 }
+    );
 }
 
 #[test]
@@ -310,15 +315,23 @@ fn line_strategy() -> impl Strategy<Value = String> {
     (
         prop::collection::vec(word, 0..6),
         prop_oneof![Just(" "), Just("\t"), Just("  ")],
-        prop_oneof![Just("\n"), Just("\r\n"), Just("\r"), Just("")],
+        prop_oneof![Just("\n"), Just("\r\n"), Just("\r")],
     )
         .prop_map(|(w, sep, eol)| format!("{}{eol}", w.join(sep)))
 }
 
 proptest! {
     #[test]
-    fn arbitrary_text_round_trips(lines in prop::collection::vec(line_strategy(), 0..40)) {
-        let text = lines.concat();
+    fn arbitrary_text_round_trips(
+        lines in prop::collection::vec(line_strategy(), 0..40),
+        unterminated in proptest::bool::ANY,
+    ) {
+        // A model starts with `newmodel` (or `node`): anything else is no MDL ASCII.
+        let mut text = format!("newmodel m\n{}", lines.concat());
+        if unterminated {
+            let end = text.trim_end_matches(['\r', '\n']).len();
+            text.truncate(end);
+        }
         let m = read(text.as_bytes()).unwrap();
         prop_assert_eq!(write(&m), text.as_bytes());
         let c = write_canonical(&m);
