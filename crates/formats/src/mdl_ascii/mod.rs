@@ -21,7 +21,7 @@
 //!
 //! The dialects and what the real files showed are in `docs/formats/mdl-ascii.md`.
 
-mod lex;
+pub(crate) mod lex;
 pub mod model;
 mod read;
 mod validate;

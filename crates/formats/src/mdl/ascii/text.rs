@@ -7,7 +7,9 @@ use std::collections::HashMap;
 
 use crate::error::{DecodeError, ErrorKind, Location};
 use crate::mdl::common::{Aabb, AabbNode, Face, Light, Name};
-use crate::mdl_ascii::{ListProp, Node as ANode, Property, Rows, Stmt, Value};
+use crate::mdl_ascii::lex::{Tokens, line_at, looks_numeric};
+use crate::mdl_ascii::{ListProp, Node as ANode, Property, Raw, Rows, Stmt, Value};
+use crate::text_lines::line_col;
 
 /// A float as the text holds it: the number the reader's own parser gives for the shortest
 /// decimal of `x` as an `f32` (Rust's `Display`), so written and read back it is `x` again.
@@ -236,6 +238,80 @@ pub(crate) fn bad(msg: impl Into<String>) -> DecodeError {
     DecodeError::new(ErrorKind::Malformed, Location::Input, msg)
 }
 
+/// Why an ASCII model cannot be compiled, at `at`.
+pub(crate) fn bad_at(at: Location, msg: impl Into<String>) -> DecodeError {
+    DecodeError::new(ErrorKind::Malformed, at, msg)
+}
+
+/// Where a statement read from `src` starts (the line and column of its first token);
+/// [`Location::Input`] for a statement made in code.
+pub(crate) fn place(src: &[u8], raw: &Raw) -> Location {
+    let Some(r) = raw.range().filter(|r| r.start <= src.len()) else {
+        return Location::Input;
+    };
+    let l = line_at(src, r.start);
+    let col = Tokens::new(&src[l.start..l.end])
+        .next()
+        .map_or(0, |(c, _)| c);
+    let (line, column) = line_col(src, l.start + col);
+    Location::LineCol { line, column }
+}
+
+/// Where row `i` of list `l` read from `src` is (its first token); the list's own place when
+/// the row is not found, [`Location::Input`] for a list made in code.
+pub(crate) fn row_place(src: &[u8], l: &ListProp, i: usize) -> Location {
+    let Some(r) = l.raw.range().filter(|r| r.end <= src.len()) else {
+        return Location::Input;
+    };
+    let (mut pos, mut row, mut header) = (r.start, 0usize, true);
+    while pos < r.end {
+        let line = line_at(src, pos);
+        let first = Tokens::new(&src[line.start..line.end]).next();
+        let is_row = match (header, first) {
+            (true, _) => l.inline_first_row,
+            (false, Some((_, t))) => match l.rows {
+                Rows::Numbers { .. } => looks_numeric(t),
+                Rows::Words(_) => !t.eq_ignore_ascii_case(b"endlist"),
+            },
+            (false, None) => false,
+        };
+        if is_row {
+            if row == i {
+                let (line, column) = line_col(src, line.start + first.map_or(0, |(c, _)| c));
+                return Location::LineCol { line, column };
+            }
+            row += 1;
+        }
+        header = false;
+        if line.next <= pos {
+            break;
+        }
+        pos = line.next;
+    }
+    place(src, &l.raw)
+}
+
+/// `e` placed at `at` when it has no place of its own (context kept).
+pub(crate) fn placed(e: DecodeError, at: Location) -> DecodeError {
+    if !matches!(e.location(), Location::Input) || matches!(at, Location::Input) {
+        return e;
+    }
+    let mut out = DecodeError::new(e.kind(), at, e.message());
+    for c in e.context().iter().rev() {
+        out = out.within(c.clone());
+    }
+    out
+}
+
+/// Where a model's text ends (for what it lacks); [`Location::Input`] for a model made in code.
+pub(crate) fn end_place(src: &[u8]) -> Location {
+    if src.is_empty() {
+        return Location::Input;
+    }
+    let (line, column) = line_col(src, src.len());
+    Location::LineCol { line, column }
+}
+
 /// Every number a value holds.
 pub(crate) fn numbers(v: &Value) -> Vec<f64> {
     match v {
@@ -302,47 +378,68 @@ pub(crate) fn rows_of(n: &ANode, key: &str) -> Vec<Vec<f64>> {
 /// lower-case name → index). A parent that is no node, a second root, a cycle or a node not
 /// under the root is an error: compiling would lose it.
 pub(crate) fn tree_order(
+    src: &[u8],
     anodes: &[&ANode],
     index_of: &HashMap<String, usize>,
 ) -> Result<(Vec<usize>, Vec<Vec<usize>>), DecodeError> {
     let mut children: Vec<Vec<usize>> = vec![Vec::new(); anodes.len()];
     let mut root = None;
+    let at_parent = |n: &ANode| {
+        n.prop("parent")
+            .map_or(Location::Input, |p| place(src, &p.raw))
+    };
     for (i, n) in anodes.iter().enumerate() {
         match n.parent() {
             Some(p) => {
-                let pi = *index_of
-                    .get(&p.to_ascii_lowercase())
-                    .ok_or_else(|| bad(format!("node {}: parent {p} is not a node", n.name)))?;
+                let pi = *index_of.get(&p.to_ascii_lowercase()).ok_or_else(|| {
+                    bad_at(
+                        at_parent(n),
+                        format!("node {}: parent {p} is not a node", n.name),
+                    )
+                })?;
                 if pi == i {
-                    return Err(bad(format!("node {}: its own parent", n.name)));
+                    return Err(bad_at(
+                        at_parent(n),
+                        format!("node {}: its own parent", n.name),
+                    ));
                 }
                 children[pi].push(i);
             }
             None if root.is_none() => root = Some(i),
             None => {
-                return Err(bad(format!(
-                    "node {}: a second node without a parent",
-                    n.name
-                )));
+                return Err(bad_at(
+                    place(src, &n.head),
+                    format!("node {}: a second node without a parent", n.name),
+                ));
             }
         }
     }
-    let root = root.ok_or_else(|| bad("no node without a parent (the root)"))?;
+    let root = root.ok_or_else(|| {
+        bad_at(
+            anodes
+                .first()
+                .map_or(Location::Input, |n| place(src, &n.head)),
+            "no node without a parent (the root)",
+        )
+    })?;
     let mut order = Vec::with_capacity(anodes.len());
     let mut stack = vec![root];
     let mut seen = vec![false; anodes.len()];
     while let Some(i) = stack.pop() {
         if std::mem::replace(&mut seen[i], true) {
-            return Err(bad(format!(
-                "node {}: the parents form a cycle",
-                anodes[i].name
-            )));
+            return Err(bad_at(
+                place(src, &anodes[i].head),
+                format!("node {}: the parents form a cycle", anodes[i].name),
+            ));
         }
         order.push(i);
         stack.extend(children[i].iter().rev());
     }
     if let Some(i) = seen.iter().position(|s| !s) {
-        return Err(bad(format!("node {}: not under the root", anodes[i].name)));
+        return Err(bad_at(
+            place(src, &anodes[i].head),
+            format!("node {}: not under the root", anodes[i].name),
+        ));
     }
     Ok((order, children))
 }
@@ -426,6 +523,7 @@ pub(crate) struct Corners {
 pub(crate) fn split_corners(
     vertex_count: usize,
     face_rows: &[Vec<f64>],
+    row_at: impl Fn(usize) -> Location,
 ) -> Result<Corners, DecodeError> {
     let mut corner: HashMap<(u32, u32), u16> = HashMap::new();
     let mut out = Corners {
@@ -437,7 +535,10 @@ pub(crate) fn split_corners(
     let mut same = true;
     for (i, r) in face_rows.iter().enumerate() {
         if r.len() < 3 {
-            return Err(bad(format!("face {i}: fewer than three vertices")));
+            return Err(bad_at(
+                row_at(i),
+                format!("face {i}: fewer than three vertices"),
+            ));
         }
         let v = [r[0], r[1], r[2]].map(|x| x as i64);
         let t = if r.len() >= 7 {
@@ -449,10 +550,10 @@ pub(crate) fn split_corners(
         let mut idx = [0u16; 3];
         for k in 0..3 {
             if v[k] < 0 || v[k] as usize >= vertex_count {
-                return Err(bad(format!(
-                    "face {i} names vertex {}, of {vertex_count}",
-                    v[k]
-                )));
+                return Err(bad_at(
+                    row_at(i),
+                    format!("face {i} names vertex {}, of {vertex_count}", v[k]),
+                ));
             }
             let key = (v[k] as u32, t[k].max(0) as u32);
             let next = out.source.len();
@@ -461,7 +562,7 @@ pub(crate) fn split_corners(
                 next as u16
             });
             if out.source.len() > 65_535 {
-                return Err(bad("more than 65535 vertices"));
+                return Err(bad_at(row_at(i), "more than 65535 vertices"));
             }
             idx[k] = e;
         }
@@ -676,5 +777,54 @@ mod tests {
             let a = orientation_text(q, axis_angle_of_bits, quat_bits);
             proptest::prop_assert_eq!(quat_bits(&a), q);
         }
+    }
+
+    /// Compiles `text` in both dialects; both must fail at `line:column` saying `what`.
+    fn fails_at(text: &str, line: u32, column: u32, what: &str) {
+        let t = mdl_ascii::read(text.as_bytes()).unwrap();
+        let kotor = crate::mdl::from_ascii(&t, crate::mdl::Game::K1).map(|_| ());
+        let nwn = crate::mdl::nwn::from_ascii(&t).map(|_| ());
+        for (dialect, r) in [("KotOR", kotor), ("NWN", nwn)] {
+            let e = r.expect_err(dialect);
+            assert_eq!(
+                e.location(),
+                Location::LineCol { line, column },
+                "{dialect}: {e}"
+            );
+            assert!(e.to_string().contains(what), "{dialect}: {e}");
+        }
+    }
+
+    #[test]
+    fn compile_errors_name_the_line_and_column() {
+        // No geometry: where the text ends.
+        fails_at(
+            "newmodel a\nsetsupermodel a NULL\ndonemodel a\n",
+            4,
+            1,
+            "no beginmodelgeom",
+        );
+        // A node its own parent: its `parent` line.
+        fails_at(
+            "newmodel a\nbeginmodelgeom a\nnode dummy a\n  parent a\nendnode\nendmodelgeom a\ndonemodel a\n",
+            4,
+            3,
+            "its own parent",
+        );
+        // A parent that is no node, and a second root.
+        let tree = |second: &str| {
+            format!(
+                "newmodel a\nbeginmodelgeom a\nnode dummy a\n  parent NULL\nendnode\nnode dummy b\n  parent {second}\nendnode\nendmodelgeom a\ndonemodel a\n"
+            )
+        };
+        fails_at(&tree("zz"), 7, 3, "parent zz is not a node");
+        fails_at(&tree("NULL"), 6, 1, "a second node without a parent");
+        // A face naming a vertex beyond the list: its row.
+        fails_at(
+            "newmodel a\nbeginmodelgeom a\nnode trimesh a\n  parent NULL\n  verts 3\n    0 0 0\n    1 0 0\n    0 1 0\n  faces 2\n    0 1 2 1 0 1 2 0\n\n    # a comment\n      0 1 3 1 0 1 2 0\nendnode\nendmodelgeom a\ndonemodel a\n",
+            13,
+            7,
+            "face 1 names vertex 3, of 3",
+        );
     }
 }
