@@ -525,3 +525,20 @@ fn cp1252_names_compare_on_ascii_letters_and_write_back() {
         3
     );
 }
+
+/// Text that is no model is an error at a line and column: no statement, a first statement
+/// that starts no model, a key that is no keyword, a control character. Windows-1252 bytes in
+/// a comment, a name or a key still read.
+#[test]
+fn what_is_no_mdl_ascii_is_an_error_with_a_place() {
+    let at = |text: &[u8]| match read(text).unwrap_err().location() {
+        crate::Location::LineCol { line, column } => (line, column),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(at(b"hello"), (1, 1));
+    assert_eq!(at(b"# only a comment\n\n"), (3, 1));
+    assert_eq!(at(b"\n  position 1 2 3\nnode dummy a\nendnode\n"), (2, 3));
+    assert_eq!(at(b"newmodel a\nbeginmodelgeom a\n  a-b 1\n"), (3, 3));
+    assert_eq!(at(b"newmodel a\n  bitmap x\x01y\n"), (2, 11));
+    read(b"# caf\xe9\nnewmodel caf\xe9\nbeginmodelgeom caf\xe9\nnode dummy caf\xe9\n  caf\xe9key 1\nendnode\nendmodelgeom a\ndonemodel a\n").unwrap();
+}
