@@ -441,13 +441,13 @@ pub fn bwm_to_ascii(b: &Bwm, name: &str, parent: &str) -> String {
     let _ = writeln!(s, "# WOKMESH  ASCII");
     let _ = writeln!(s, "node trimesh {name}");
     let _ = writeln!(s, "  parent {parent}");
-    let [px, py, pz] = b.position.map(f64::from);
+    let [px, py, pz] = b.position;
     let _ = writeln!(s, "  position {} {} {}", num(px), num(py), num(pz));
     let _ = writeln!(s, "  orientation 1.0 0.0 0.0 0.0");
     let _ = writeln!(s, "  verts {}", b.vertices.len());
-    for v in &b.vertices {
-        let [x, y, z] = v.map(f64::from);
-        let _ = writeln!(s, "    {} {} {}", num(x - px), num(y - py), num(z - pz));
+    for &[x, y, z] in &b.vertices {
+        let (rx, ry, rz) = (relative(x, px), relative(y, py), relative(z, pz));
+        let _ = writeln!(s, "    {rx} {ry} {rz}");
     }
     let _ = writeln!(s, "  faces {}", b.faces.len());
     for f in &b.faces {
@@ -465,11 +465,30 @@ pub fn bwm_to_ascii(b: &Bwm, name: &str, parent: &str) -> String {
     s
 }
 
-fn num(v: f64) -> String {
+/// An `f32` as its shortest text (`Display`), which reads back to the same `f32`.
+fn num(v: f32) -> String {
     if v == 0.0 {
         "0.0".to_string()
     } else {
         format!("{v}")
+    }
+}
+
+/// `x - origin` as the text [`to_bwm`] adds the `position` text back to (in `f64`, then rounded
+/// to `f32`) to get `x` again: the shortest text of the difference as an `f32` when that does
+/// it, else the difference in full (`f64`).
+fn relative(x: f32, origin: f32) -> String {
+    let o = num(origin).parse::<f64>().unwrap_or(f64::from(origin));
+    let fits = |t: &str| {
+        t.parse::<f64>()
+            .is_ok_and(|r| ((r + o) as f32).to_bits() == x.to_bits() || (r + o == 0.0 && x == 0.0))
+    };
+    let exact = f64::from(x) - o;
+    let short = num(exact as f32);
+    if fits(&short) {
+        short
+    } else {
+        format!("{exact}")
     }
 }
 

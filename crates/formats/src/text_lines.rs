@@ -13,7 +13,7 @@
 //! same bytes: Windows-1252 bytes in names and comments survive a round trip, and names compare
 //! case-insensitively on their ASCII letters only.
 
-use crate::error::EncodeError;
+use crate::error::{DecodeError, EncodeError};
 use crate::finding::{Finding, Place};
 
 /// The terminator of a line as found in the input.
@@ -116,6 +116,52 @@ impl Frame {
         out.extend_from_slice(&self.tail);
         out
     }
+}
+
+/// The 1-based line and column of byte `offset` of `text` (lines end at LF, CRLF or a lone CR;
+/// a column counts bytes).
+pub(crate) fn line_col(text: &[u8], offset: usize) -> (u32, u32) {
+    let mut line = 1u32;
+    let mut start = 0;
+    while start < text.len() {
+        let l = line_at(text, start);
+        if offset < l.next || l.next <= start {
+            break;
+        }
+        start = l.next;
+        line = line.saturating_add(1);
+    }
+    let column = u32::try_from(offset.saturating_sub(start) + 1).unwrap_or(u32::MAX);
+    (line, column)
+}
+
+/// Refuses bytes that are no text: a control character in the text (other than tab, line
+/// ends, vertical tab and form feed), or a file whose text is blank while bytes other than NUL
+/// follow its first NUL (garbage, not a NUL-padded text). `what` names the format. What real
+/// files carry stays: a byte-order mark, a NUL tail after the text, bytes 0x80–0xFF.
+pub(crate) fn check_text(f: &Framed<'_>, what: &str) -> Result<(), DecodeError> {
+    let control =
+        |b: u8| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) || b == 0x7f;
+    if let Some(at) = f.text.iter().position(|&b| control(b)) {
+        let (line, column) = line_col(f.text, at);
+        return Err(DecodeError::malformed_text(
+            line,
+            column,
+            format!(
+                "byte 0x{:02X} is a control character, not {what} text",
+                f.text[at]
+            ),
+        ));
+    }
+    if f.text.iter().all(|b| b.is_ascii_whitespace()) && f.tail.iter().any(|&b| b != 0) {
+        let (line, column) = line_col(f.text, f.text.len());
+        return Err(DecodeError::malformed_text(
+            line,
+            column,
+            format!("no {what} text: the file starts with a NUL byte and other bytes follow"),
+        ));
+    }
+    Ok(())
 }
 
 /// Splits a text file: the byte-order mark, the text, the tail from the first NUL byte.
@@ -672,5 +718,74 @@ mod tests {
         w.line("a", Eol::None);
         w.line("b", Eol::Lf);
         assert_eq!(w.finish(), "a\r\nb\n");
+    }
+}
+
+#[cfg(test)]
+mod strict_tests {
+    /// Bytes from a fixed-seed generator (xorshift64*), so the test is the same every run.
+    fn random_files(seed: u64, count: usize) -> Vec<Vec<u8>> {
+        let mut s = seed;
+        let mut next = move || {
+            s ^= s >> 12;
+            s ^= s << 25;
+            s ^= s >> 27;
+            s.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        };
+        (0..count)
+            .map(|_| {
+                let len = 1 + (next() % 2048) as usize;
+                (0..len).map(|_| (next() >> 56) as u8).collect()
+            })
+            .collect()
+    }
+
+    const WORDS: &[&[u8]] = &[
+        b"hello",
+        b"hello world\n",
+        b"The quick brown fox jumps over the lazy dog.\n",
+        b"{\"rooms\": [1, 2, 3]}\n",
+    ];
+
+    /// Words, or random bytes, are not MDL ASCII, LYT or VIS: each reader gives an error at a
+    /// line and column.
+    #[test]
+    fn words_and_random_bytes_are_errors_with_a_place() {
+        let located = |r: Result<(), crate::DecodeError>, what: &str, i: usize| match r {
+            Ok(()) => panic!("{what} {i} read without an error"),
+            Err(e) => assert!(
+                matches!(e.location(), crate::Location::LineCol { .. }),
+                "{what} {i}: {e}"
+            ),
+        };
+        let files = random_files(0x5EED_1234_ABCD_0001, 200);
+        for (i, b) in WORDS.iter().map(|w| w.to_vec()).chain(files).enumerate() {
+            located(crate::mdl_ascii::read(&b).map(|_| ()), "mdl", i);
+            located(crate::lyt::read(&b).map(|_| ()), "lyt", i);
+            located(crate::vis::read(&b).map(|_| ()), "vis", i);
+        }
+    }
+
+    /// What real files carry stays readable: a byte-order mark, a NUL tail, CR-only line ends,
+    /// bytes 0x80–0xFF in a comment.
+    #[test]
+    fn real_file_oddities_still_read() {
+        let mdl: &[&[u8]] = &[
+            b"\xEF\xBB\xBFnewmodel a\ndonemodel a\n",
+            b"newmodel a\ndonemodel a\n\0\0garbage",
+            b"# caf\xe9 \x93model\x94\rnewmodel a\rdonemodel a\r",
+            b"node trimesh wok\n  parent NULL\nendnode\n",
+        ];
+        for t in mdl {
+            crate::mdl_ascii::read(t).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let lyt: &[&[u8]] = &[
+            b"\xEF\xBB\xBF#MAXLAYOUT ASCII \x93x\x94\rbeginlayout\rroomcount 0\rdonelayout\r\0\0",
+        ];
+        for t in lyt {
+            crate::lyt::read(t).unwrap_or_else(|e| panic!("{e}"));
+        }
+        crate::vis::read(b"\xEF\xBB\xBFa 1\r  b\rb 0\r\0pad").unwrap();
+        crate::vis::read(b"").unwrap();
     }
 }

@@ -36,6 +36,7 @@ const TEXT_CODES: TextCodes = TextCodes {
 /// ```
 pub fn read(data: &[u8]) -> Result<Lyt, DecodeError> {
     let framed = text_lines::frame(data);
+    text_lines::check_text(&framed, "LYT")?;
     let lines = split_lines(framed.text);
     let mut r = Reader {
         lyt: Lyt::default(),
@@ -62,12 +63,13 @@ pub fn read(data: &[u8]) -> Result<Lyt, DecodeError> {
     let last = line_no(lines.len().saturating_sub(1));
     match r.state {
         State::AfterDone => {}
-        State::BeforeBegin => r.warn(
-            "lyt-missing-donelayout",
-            last,
-            1,
-            "no `beginlayout` ... `donelayout` block",
-        ),
+        State::BeforeBegin => {
+            return Err(DecodeError::malformed_text(
+                last,
+                1,
+                "no `beginlayout`, section or `donelayout`: not a LYT",
+            ));
+        }
         State::InLayout => r.warn(
             "lyt-missing-donelayout",
             last,
@@ -350,16 +352,15 @@ impl Reader {
             _ => match self.section {
                 Some(section) => self.record(section, n, line, &toks)?,
                 None => {
-                    self.warn(
-                        "lyt-unknown-line",
+                    return Err(DecodeError::malformed_text(
                         n,
                         first.column,
                         format!(
-                            "`{}` is outside any section (expected a keyword such as `roomcount`); kept as is",
+                            "expected a LYT keyword (`beginlayout`, `roomcount`, `donelayout`, ...) \
+                             outside a section, found `{}`",
                             first.text
                         ),
-                    );
-                    self.verbatim(line);
+                    ));
                 }
             },
         }

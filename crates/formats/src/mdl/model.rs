@@ -143,7 +143,7 @@ impl Model {
 pub(crate) fn name_of(names: &[Vec<u8>], index: u16) -> String {
     match names.get(usize::from(index)) {
         Some(s) => s.iter().map(|&b| char::from(b)).collect(),
-        None => format!("#{index}"),
+        None => crate::mdl::ascii::text::unnamed(index),
     }
 }
 

@@ -74,13 +74,66 @@ const POW10: [f64; 23] = [
     1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 ];
 
-/// Parses a decimal number (optional sign, digits, fraction, exponent) exactly as
-/// `str::parse::<f64>` would, using Clinger's fast path when it is exact and the standard
-/// library otherwise. `NaN` (any case, optionally signed) is a number, as Rust and C print it;
-/// returns `None` for anything else that is not a plain decimal number (`inf`, hex, trailing
-/// garbage).
+/// Parses a decimal number (optional sign, digits, fraction, exponent) as `str::parse::<f64>`
+/// would, using Clinger's fast path when it is exact and the standard library otherwise, with
+/// one difference: `as f32` of the result is always the correctly rounded `f32` of the decimal
+/// (see [`f32_rounds_right`]), since the models store `f32`. `NaN` (any case, optionally
+/// signed) is a number, as Rust and C print it; returns `None` for anything else that is not a
+/// plain decimal number (`inf`, hex, trailing garbage).
 #[inline(always)]
 pub(crate) fn parse_f64(tok: &[u8]) -> Option<f64> {
+    parse_f64_nearest(tok).map(|v| f32_rounds_right(tok, v))
+}
+
+/// `v`, the nearest `f64` of the decimal `tok`, moved one step toward the decimal when it is
+/// exactly halfway between two `f32`s while the decimal is not: rounding the decimal to `f64`
+/// and then to `f32` would round twice and could land on the wrong `f32` (`as f32` breaks the
+/// tie to even). Such a `v` differs from the nearest `f64` by one unit in its last place.
+#[inline]
+fn f32_rounds_right(tok: &[u8], v: f64) -> f64 {
+    let f = v as f32;
+    if f64::from(f) == v || !f.is_finite() {
+        return v;
+    }
+    let other = f32_toward(f, v);
+    if (f64::from(f) + f64::from(other)) / 2.0 != v {
+        return v;
+    }
+    let Some(right) = std::str::from_utf8(tok)
+        .ok()
+        .and_then(|s| s.parse::<f32>().ok())
+    else {
+        return v;
+    };
+    if right.to_bits() == f.to_bits() {
+        return v;
+    }
+    // One step toward `right` (away from zero when it is the larger in magnitude).
+    let away = f64::from(right).abs() > v.abs();
+    f64::from_bits(if away {
+        v.to_bits() + 1
+    } else {
+        v.to_bits() - 1
+    })
+}
+
+/// The `f32` next to `f` on the side of `target`.
+fn f32_toward(f: f32, target: f64) -> f32 {
+    if f == 0.0 {
+        let tiny = f32::from_bits(1);
+        return if target < 0.0 { -tiny } else { tiny };
+    }
+    let away = (target > f64::from(f)) == (f > 0.0);
+    f32::from_bits(if away {
+        f.to_bits() + 1
+    } else {
+        f.to_bits() - 1
+    })
+}
+
+/// The nearest `f64` of a decimal number, as `str::parse::<f64>` gives it.
+#[inline(always)]
+fn parse_f64_nearest(tok: &[u8]) -> Option<f64> {
     let n = tok.len();
     let mut i = 0;
     let neg = match tok.first()? {
@@ -253,6 +306,52 @@ mod tests {
         for s in ["nan", "NaN", "-NaN", "+nan"] {
             assert!(parse_f64(s.as_bytes()).is_some_and(f64::is_nan), "{s}");
             assert!(looks_numeric(s.as_bytes()), "{s}");
+        }
+    }
+
+    /// Read through `f64`, a decimal just above the midpoint between 1 and the next `f32`
+    /// rounds twice: to the midpoint, then (ties to even) down to 1. The parser gives the `f32`
+    /// the decimal is nearest to.
+    #[test]
+    fn floats_round_once_to_f32() {
+        let s = "1.00000005960464477539062500001";
+        let through_f64 = s.parse::<f64>().unwrap() as f32;
+        let right = s.parse::<f32>().unwrap();
+        assert_ne!(through_f64, right, "the case rounds twice through f64");
+        assert_eq!(parse_f64(s.as_bytes()).map(|v| v as f32), Some(right));
+        let below = "1.00000005960464477539062499999";
+        assert_eq!(
+            parse_f64(below.as_bytes()).map(|v| v as f32),
+            below.parse::<f32>().ok()
+        );
+        // The midpoint itself ties to even, as `str::parse::<f32>` does.
+        let mid = "1.000000059604644775390625";
+        assert_eq!(parse_f64(mid.as_bytes()).map(|v| v as f32), Some(1.0));
+        assert_eq!(mid.parse::<f32>().unwrap(), 1.0);
+        // A negative one, and one in the subnormal range.
+        let neg = "-1.00000005960464477539062500001";
+        assert_eq!(
+            parse_f64(neg.as_bytes()).map(|v| v as f32),
+            neg.parse::<f32>().ok()
+        );
+    }
+
+    proptest::proptest! {
+        /// Any decimal the tools could write reads as its correctly rounded `f32`.
+        #[test]
+        fn decimals_read_as_their_nearest_f32(
+            neg in proptest::bool::ANY,
+            int in "[0-9]{1,12}",
+            frac in "[0-9]{0,30}",
+            exp in proptest::option::of(-50i32..50),
+        ) {
+            let mut s = format!("{}{int}.{frac}", if neg { "-" } else { "" });
+            if let Some(e) = exp {
+                s.push_str(&format!("e{e}"));
+            }
+            let want = s.parse::<f32>().unwrap();
+            let got = parse_f64(s.as_bytes()).unwrap() as f32;
+            proptest::prop_assert_eq!(got.to_bits(), want.to_bits(), "{}", s);
         }
     }
 

@@ -21,12 +21,13 @@
 //!
 //! The dialects and what the real files showed are in `docs/formats/mdl-ascii.md`.
 
-mod lex;
+pub(crate) mod lex;
 pub mod model;
 mod read;
 mod validate;
 mod write;
 
+pub(crate) use lex::parse_f64 as parse_number;
 pub use model::{
     Animation, Eol, Geometry, ListProp, Model, Node, NodeKind, Property, Raw, Rows, Stmt, Summary,
     Trivia, TriviaKind, Value,

@@ -49,10 +49,15 @@ pub fn read_with_findings(input: &[u8]) -> Result<(Model, Vec<Finding>), DecodeE
         ));
     }
     let framed = text_lines::frame(input);
+    text_lines::check_text(&framed, "MDL ASCII")?;
     let (start, end) = (framed.text_start(), framed.text_end());
     let mut p = Parser::new(&input[..end], true);
     p.pos = start;
     let (mut stmts, _) = p.body(Ctx::Top);
+    if let Some(e) = p.error.take() {
+        return Err(e);
+    }
+    first_statement(&stmts, &input[..end])?;
     if framed.bom {
         stmts.insert(
             0,
@@ -99,6 +104,61 @@ pub fn read_with_findings(input: &[u8]) -> Result<(Model, Vec<Finding>), DecodeE
     ))
 }
 
+/// Refuses text that does not start as a model: its first statement must be `newmodel`,
+/// `filedependancy` (how 338 of the 380 corpus files start), `beginmodelgeom` or `node` (a
+/// walkmesh without a header), and there must be one.
+fn first_statement(stmts: &[Stmt], text: &[u8]) -> Result<(), DecodeError> {
+    let place = |raw: &Raw| {
+        let at = raw.range().map_or(0, |r| r.start);
+        let skip = text[at..]
+            .iter()
+            .take_while(|&&b| super::lex::is_space(b))
+            .count();
+        text_lines::line_col(text, at + skip)
+    };
+    match stmts.iter().find(|s| !matches!(s, Stmt::Trivia(_))) {
+        None => Err(DecodeError::malformed_text(
+            text_lines::line_col(text, text.len()).0,
+            1,
+            "no MDL ASCII statement: expected `newmodel` or `node`",
+        )),
+        Some(Stmt::Node(_) | Stmt::Geometry(_)) => Ok(()),
+        Some(Stmt::Prop(p))
+            if ["newmodel", "filedependancy", "filedependency"]
+                .iter()
+                .any(|k| p.key.eq_ignore_ascii_case(k)) =>
+        {
+            Ok(())
+        }
+        Some(s) => {
+            let (key, raw) = match s {
+                Stmt::Prop(p) => (p.key.as_ref(), &p.raw),
+                Stmt::List(l) => (l.key.as_ref(), &l.raw),
+                Stmt::Animation(a) => ("newanim", &a.head),
+                _ => ("", &Raw(None)),
+            };
+            let (line, column) = place(raw);
+            Err(DecodeError::malformed_text(
+                line,
+                column,
+                format!(
+                    "expected `newmodel`, `filedependancy`, `beginmodelgeom` or `node` to start \
+                     MDL ASCII, found `{key}`"
+                ),
+            ))
+        }
+    }
+}
+
+/// Whether a token can be a keyword: a letter or `_`, then letters, digits and `_` (every
+/// key of the 380 corpus files has that shape). Bytes above 0x7F count as letters (the
+/// Windows-1252 and ISO 8859-1 letters the reader keeps as one character each); ASCII
+/// punctuation does not.
+fn keyword_shaped(tok: &[u8]) -> bool {
+    let letter = |b: u8| b.is_ascii_alphabetic() || b == b'_' || b >= 0x80;
+    tok.first().is_some_and(|&b| letter(b)) && tok.iter().all(|&b| letter(b) || b.is_ascii_digit())
+}
+
 /// Parses a fragment as a node body (used by the writer to compare original text with the
 /// current content).
 pub(crate) fn parse_fragment(text: &[u8], ctx: Ctx) -> Vec<Stmt> {
@@ -120,6 +180,8 @@ struct Parser<'a> {
     line: u32,
     report: bool,
     findings: Vec<Finding>,
+    /// The first statement that is no MDL ASCII (a key that is no keyword).
+    error: Option<DecodeError>,
 }
 
 /// What a property key's value should be.
@@ -166,7 +228,7 @@ fn kind_of(kw: &[u8]) -> Kind {
         | b"headlink"
         | b"compress_quaternions" => Kind::Flag,
         b"tilefade" | b"transparencyhint" | b"lightpriority" | b"ndynamictype" | b"renderorder"
-        | b"xgrid" | b"ygrid" | b"framestart" | b"frameend" | b"inv_count" | b"dirt_texture"
+        | b"xgrid" | b"ygrid" | b"dirt_texture"
         | b"dirt_worldspace" | b"displtype" => Kind::Int,
         b"scale"
         | b"alpha"
@@ -213,7 +275,10 @@ fn kind_of(kw: &[u8]) -> Kind {
         | b"uvjitter"
         | b"uvjitterspeed"
         | b"sampleperiod"
-        | b"threshold" => Kind::Float,
+        | b"threshold"
+        // Float controllers in both compiled formats; real text writes them as integers.
+        | b"framestart"
+        | b"frameend" => Kind::Float,
         b"position" | b"center" | b"bmin" | b"bmax" | b"layoutposition" => Kind::Vec3,
         b"ambient" | b"diffuse" | b"specular" | b"selfillumcolor" | b"setfillumcolor"
         | b"wirecolor" | b"color" | b"colorstart" | b"colorend" | b"colormid" => Kind::Color,
@@ -323,6 +388,7 @@ impl<'a> Parser<'a> {
             line: 1,
             report,
             findings: Vec::new(),
+            error: None,
         }
     }
 
@@ -462,6 +528,16 @@ impl<'a> Parser<'a> {
                     }));
                 }
                 _ => {
+                    if self.error.is_none() && !keyword_shaped(first) {
+                        self.error = Some(DecodeError::malformed_text(
+                            self.line,
+                            col as u32 + 1,
+                            format!(
+                                "expected a keyword (letters, digits, `_`), found `{}`",
+                                text(first)
+                            ),
+                        ));
+                    }
                     let s = self.prop_or_list(&l, first, kw, toks);
                     out.push(s);
                 }

@@ -271,7 +271,12 @@ fn rejects_binary_only() {
     // A NUL byte ends the text (it was an error before the text layer kept tails).
     let m = read(b"newmodel a\n\0").unwrap();
     assert_eq!(write(&m), b"newmodel a\n\0");
-    assert_eq!(write(&read(b"").unwrap()), b"");
+    // No statement at all is no model.
+    let e = read(b"").unwrap_err();
+    assert_eq!(
+        e.location(),
+        crate::Location::LineCol { line: 1, column: 1 }
+    );
 }
 
 #[test]
@@ -310,15 +315,23 @@ fn line_strategy() -> impl Strategy<Value = String> {
     (
         prop::collection::vec(word, 0..6),
         prop_oneof![Just(" "), Just("\t"), Just("  ")],
-        prop_oneof![Just("\n"), Just("\r\n"), Just("\r"), Just("")],
+        prop_oneof![Just("\n"), Just("\r\n"), Just("\r")],
     )
         .prop_map(|(w, sep, eol)| format!("{}{eol}", w.join(sep)))
 }
 
 proptest! {
     #[test]
-    fn arbitrary_text_round_trips(lines in prop::collection::vec(line_strategy(), 0..40)) {
-        let text = lines.concat();
+    fn arbitrary_text_round_trips(
+        lines in prop::collection::vec(line_strategy(), 0..40),
+        unterminated in proptest::bool::ANY,
+    ) {
+        // A model starts with `newmodel` (or `node`): anything else is no MDL ASCII.
+        let mut text = format!("newmodel m\n{}", lines.concat());
+        if unterminated {
+            let end = text.trim_end_matches(['\r', '\n']).len();
+            text.truncate(end);
+        }
         let m = read(text.as_bytes()).unwrap();
         prop_assert_eq!(write(&m), text.as_bytes());
         let c = write_canonical(&m);
@@ -511,4 +524,21 @@ fn cp1252_names_compare_on_ascii_letters_and_write_back() {
             .count(),
         3
     );
+}
+
+/// Text that is no model is an error at a line and column: no statement, a first statement
+/// that starts no model, a key that is no keyword, a control character. Windows-1252 bytes in
+/// a comment, a name or a key still read.
+#[test]
+fn what_is_no_mdl_ascii_is_an_error_with_a_place() {
+    let at = |text: &[u8]| match read(text).unwrap_err().location() {
+        crate::Location::LineCol { line, column } => (line, column),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(at(b"hello"), (1, 1));
+    assert_eq!(at(b"# only a comment\n\n"), (3, 1));
+    assert_eq!(at(b"\n  position 1 2 3\nnode dummy a\nendnode\n"), (2, 3));
+    assert_eq!(at(b"newmodel a\nbeginmodelgeom a\n  a-b 1\n"), (3, 3));
+    assert_eq!(at(b"newmodel a\n  bitmap x\x01y\n"), (2, 11));
+    read(b"# caf\xe9\nnewmodel caf\xe9\nbeginmodelgeom caf\xe9\nnode dummy caf\xe9\n  caf\xe9key 1\nendnode\nendmodelgeom a\ndonemodel a\n").unwrap();
 }

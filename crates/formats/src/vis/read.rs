@@ -44,6 +44,7 @@ const TEXT_CODES: TextCodes = TextCodes {
 /// ```
 pub fn read(data: &[u8]) -> Result<Vis, DecodeError> {
     let framed = text_lines::frame(data);
+    text_lines::check_text(&framed, "VIS")?;
     let lines = split_lines(framed.text);
     let mut vis = Vis::default();
     let mut findings: Vec<Finding> = Vec::new();
@@ -137,14 +138,15 @@ pub fn read(data: &[u8]) -> Result<Vis, DecodeError> {
         if is_parent {
             close(&vis, declared, &mut findings);
             if toks.len() == 1 {
-                warn(
-                    &mut findings,
-                    "vis-missing-count",
+                // No corpus file has one; a lone word is no VIS entry (`hello`).
+                return Err(DecodeError::malformed_text(
                     n,
-                    toks[0].column,
-                    format!("room `{}` has no count of visible rooms", toks[0].text),
-                );
-                declared = None;
+                    end_column(&line.text),
+                    format!(
+                        "expected the number of rooms visible from `{}` after it",
+                        toks[0].text
+                    ),
+                ));
             } else {
                 declared = count.map(|c| (c, toks[1].column));
             }
@@ -240,6 +242,11 @@ pub fn read(data: &[u8]) -> Result<Vis, DecodeError> {
         findings,
     });
     Ok(vis)
+}
+
+/// The column just after the last char of the line.
+fn end_column(line: &str) -> u32 {
+    u32::try_from(line.trim_end().chars().count() + 1).unwrap_or(u32::MAX)
 }
 
 fn warn(findings: &mut Vec<Finding>, code: &'static str, line: u32, column: u32, msg: String) {

@@ -61,11 +61,16 @@ fn wrong_count_lines_decide() {
 
 #[test]
 fn parent_without_count() {
-    let text = "a\n  b\nc 0\n";
-    let v = round_trip(text);
-    assert_eq!(v.rooms.len(), 2);
-    assert_eq!(v.rooms[0].visible, ["b"]);
-    assert_eq!(codes(text), vec![("vis-missing-count", Some(1), Some(1))]);
+    // A lone word at column 1 where no child is expected is no VIS entry (it was a warning).
+    let e = read(b"a\n  b\nc 0\n").unwrap_err();
+    assert_eq!(
+        e.location(),
+        crate::Location::LineCol { line: 1, column: 2 }
+    );
+    assert!(
+        e.message().contains("number of rooms visible from `a`"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -8,6 +8,7 @@ mod gff_corpus;
 mod mdl_ascii_corpus;
 mod mdl_corpus;
 mod mdl_nwn_corpus;
+mod mdl_text_cycle;
 mod texture_corpus;
 mod trx_corpus;
 mod twoda_corpus;

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use super::controllers::*;
 use super::text::*;
-use crate::error::DecodeError;
+use crate::error::{DecodeError, Location};
 use crate::mdl::model::*;
 use crate::mdl::quat::{self, conj, mul as qmul, rotate as rot};
 use crate::mdl_ascii::{self, Animation as AAnim, Node as ANode, NodeKind, Rows, Stmt};
@@ -39,12 +39,16 @@ pub fn ascii_game(a: &mdl_ascii::Model) -> Game {
 /// controllers for the geometry properties and animation keys.
 pub fn from_ascii(a: &mdl_ascii::Model, game: Game) -> Result<Model, DecodeError> {
     let name = a.name().unwrap_or("model").to_string();
+    let src = a.source.as_slice();
     let geometry = a
         .geometry()
-        .ok_or_else(|| bad("the model has no beginmodelgeom block"))?;
+        .ok_or_else(|| bad_at(end_place(src), "the model has no beginmodelgeom block"))?;
     let anodes: Vec<&ANode> = geometry.nodes().collect();
     if anodes.is_empty() {
-        return Err(bad("the geometry has no nodes"));
+        return Err(bad_at(
+            place(src, &geometry.head),
+            "the geometry has no nodes",
+        ));
     }
     let mut m = Model::new(game, &name);
     m.names = anodes.iter().map(|n| latin1(&n.name)).collect();
@@ -54,14 +58,14 @@ pub fn from_ascii(a: &mdl_ascii::Model, game: Game) -> Result<Model, DecodeError
         .rev()
         .map(|(i, n)| (n.name.to_ascii_lowercase(), i))
         .collect();
-    let (order, children) = tree_order(&anodes, &index_of)?;
+    let (order, children) = tree_order(src, &anodes, &index_of)?;
     let arena_of: HashMap<usize, usize> = order.iter().enumerate().map(|(k, &i)| (i, k)).collect();
     let mut nodes = Vec::with_capacity(order.len());
     let mut sources = Vec::with_capacity(order.len());
     for &i in &order {
         let n = anodes[i];
-        let (mut node, source) =
-            compile_node(n, i as u16, game).map_err(|e| e.within(format!("node {}", n.name)))?;
+        let (mut node, source) = compile_node(src, n, i as u16, game)
+            .map_err(|e| placed(e, place(src, &n.head)).within(format!("node {}", n.name)))?;
         node.children = children[i].iter().map(|c| arena_of[c] as u32).collect();
         nodes.push(node);
         sources.push(source);
@@ -115,8 +119,9 @@ pub fn from_ascii(a: &mdl_ascii::Model, game: Game) -> Result<Model, DecodeError
         .and_then(|v| v.first().map(|&x| x as f32))
         .unwrap_or(0.0);
     for an in a.animations() {
-        let anim = compile_animation(&mut m, an, game, compress)
-            .map_err(|e| e.within(format!("animation {}", an.name)))?;
+        let anim = compile_animation(src, &mut m, an, game, compress).map_err(|e| {
+            placed(e, place(src, &an.head)).within(format!("animation {}", an.name))
+        })?;
         m.animations.push(anim);
     }
     Ok(m)
@@ -158,13 +163,13 @@ fn push_controller(n: &mut Node, kind: u32, unknown: u16, rows: &[(f32, Vec<f32>
     });
 }
 
-fn quat_xyzw(a: &[f64]) -> Vec<f32> {
-    let q = quat_of([a[0], a[1], a[2], a[3]]);
-    vec![q[1] as f32, q[2] as f32, q[3] as f32, q[0] as f32]
-}
-
 /// A compiled node, with (for meshes) the text vertex each compiled vertex comes from.
-fn compile_node(n: &ANode, name_index: u16, game: Game) -> Result<(Node, Vec<u32>), DecodeError> {
+fn compile_node(
+    src: &[u8],
+    n: &ANode,
+    name_index: u16,
+    game: Game,
+) -> Result<(Node, Vec<u32>), DecodeError> {
     let f = flags_of(&n.kind);
     let mut node = Node {
         flags: f,
@@ -250,7 +255,7 @@ fn compile_node(n: &ANode, name_index: u16, game: Game) -> Result<(Node, Vec<u32
     }
     let mut source = Vec::new();
     if f & flags::MESH != 0 {
-        source = compile_mesh(&mut node, n, game)?;
+        source = compile_mesh(src, &mut node, n, game)?;
     }
     Ok((node, source))
 }
@@ -330,7 +335,12 @@ fn compile_keys(
     Ok(())
 }
 
-fn compile_mesh(node: &mut Node, n: &ANode, game: Game) -> Result<Vec<u32>, DecodeError> {
+fn compile_mesh(
+    src: &[u8],
+    node: &mut Node,
+    n: &ANode,
+    game: Game,
+) -> Result<Vec<u32>, DecodeError> {
     let f = node.flags;
     let verts: Vec<[f32; 3]> = rows_of(n, "verts")
         .iter()
@@ -339,7 +349,10 @@ fn compile_mesh(node: &mut Node, n: &ANode, game: Game) -> Result<Vec<u32>, Deco
     let tverts = rows_of(n, "tverts");
     let normals_in = rows_of(n, "normals");
     // Each (vertex, UV index) pair is one output vertex: the dialect indexes UVs per face corner.
-    let corners = split_corners(verts.len(), &rows_of(n, "faces"))?;
+    let faces_list = n.list("faces");
+    let corners = split_corners(verts.len(), &rows_of(n, "faces"), |i| {
+        faces_list.map_or(Location::Input, |l| row_place(src, l, i))
+    })?;
     let faces: Vec<Face> = corners
         .faces
         .iter()
@@ -535,11 +548,17 @@ fn skin(
     for row in &weights {
         for pair in row.chunks(2) {
             let name = pair[0].to_ascii_lowercase();
-            let i = *index_of
-                .get(&name)
-                .ok_or_else(|| bad(format!("weights name {}, which is not a node", pair[0])))?;
-            if !used.contains(&i) {
-                used.push(i);
+            match index_of.get(&name) {
+                Some(&i) if !used.contains(&i) => used.push(i),
+                Some(_) => {}
+                // A bone index without a node (`@N`): kept as the index.
+                None if unnamed_number(&name).is_some() => {}
+                None => {
+                    return Err(bad(format!(
+                        "weights name {}, which is not a node",
+                        pair[0]
+                    )));
+                }
             }
         }
     }
@@ -569,8 +588,12 @@ fn skin(
         let mut ix = [-1f32; 4];
         if let Some(row) = weights.get(v as usize) {
             for (s, pair) in row.chunks(2).take(4).enumerate() {
-                if let Some(&i) = index_of.get(&pair[0].to_ascii_lowercase()) {
-                    ix[s] = bone_map[i];
+                let bone = match index_of.get(&pair[0].to_ascii_lowercase()) {
+                    Some(&i) => Some(bone_map[i]),
+                    None => unnamed_number(&pair[0]).map(|b| b as f32),
+                };
+                if let Some(b) = bone {
+                    ix[s] = b;
                     w[s] = pair.get(1).and_then(|x| x.parse().ok()).unwrap_or(0.0);
                 }
             }
@@ -604,6 +627,7 @@ fn skin(
 }
 
 fn compile_animation(
+    src: &[u8],
     m: &mut Model,
     an: &AAnim,
     game: Game,
@@ -653,7 +677,7 @@ fn compile_animation(
         .rev()
         .map(|(i, n)| (n.name.to_ascii_lowercase(), i))
         .collect();
-    let (order, children) = tree_order(&anodes, &local)?;
+    let (order, children) = tree_order(src, &anodes, &local)?;
     let arena_of: HashMap<usize, usize> = order.iter().enumerate().map(|(k, &i)| (i, k)).collect();
     for &i in &order {
         let n = anodes[i];

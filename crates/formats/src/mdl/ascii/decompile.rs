@@ -20,18 +20,22 @@ fn ascii_rows(node: &Node, c: &Controller, rest: Option<[f32; 3]>) -> Vec<Vec<f6
             let mut row = vec![d(t)];
             match (c.kind, c.columns & 0x0F, bezier) {
                 (20, 4, false) => {
-                    let q = [v[3], v[0], v[1], v[2]].map(f64::from);
-                    row.extend(axis_angle(q));
+                    let q = [v[0], v[1], v[2], v[3]].map(f32::to_bits);
+                    row.extend(orientation_text(q, axis_angle_of_bits, quat_bits));
                 }
                 (20, 2, false) => {
-                    row.extend(axis_angle(quat::decompress(v[0].to_bits())));
+                    row.extend(orientation_text(
+                        v[0].to_bits(),
+                        |w| axis_angle(quat::decompress(w)),
+                        |a| quat::compress(quat_of([a[0], a[1], a[2], a[3]])),
+                    ));
                 }
                 (8, 3, _) if rest.is_some() => {
                     let r = rest.unwrap_or_default();
                     for (k, &x) in v.iter().enumerate() {
                         // Bezier tangents stay relative to the key.
                         let add = if k < 3 { r[k] } else { 0.0 };
-                        row.push(d(x + add));
+                        row.push(relative_text(x, add));
                     }
                 }
                 _ => row.extend(v.iter().map(|&x| d(x))),
@@ -39,6 +43,16 @@ fn ascii_rows(node: &Node, c: &Controller, rest: Option<[f32; 3]>) -> Vec<Vec<f6
             row
         })
         .collect()
+}
+
+/// The text of `x + rest` (an animation position made absolute), such that the compiler's
+/// `(text - rest) as f32` is `x` again: short when a short text does it (see `exact_text`).
+fn relative_text(x: f32, rest: f32) -> f64 {
+    let exact = f64::from(x) + f64::from(rest);
+    exact_text([exact], |a| {
+        ((a[0] - f64::from(rest)) as f32).to_bits() == x.to_bits()
+    })
+    .map_or(d(x + rest), |a| a[0])
 }
 
 /// The MDL ASCII text model of a binary model.
@@ -289,10 +303,13 @@ fn mesh_body(m: &Model, n: &Node, mesh: &Mesh, b: &mut Vec<Stmt>) {
                             bone_node
                                 .get(&(bi as i64))
                                 .cloned()
-                                .unwrap_or_else(|| format!("#{bi}")),
+                                .unwrap_or_else(|| unnamed(bi as i64)),
                         );
                         row.push(format!("{}", d(*wt)));
                     }
+                }
+                if row.is_empty() {
+                    row = no_bones_row();
                 }
                 row
             })

@@ -7,14 +7,122 @@ use std::collections::HashMap;
 
 use crate::error::{DecodeError, ErrorKind, Location};
 use crate::mdl::common::{Aabb, AabbNode, Face, Light, Name};
-use crate::mdl_ascii::{ListProp, Node as ANode, Property, Rows, Stmt, Value};
+use crate::mdl_ascii::lex::{Tokens, line_at, looks_numeric};
+use crate::mdl_ascii::{ListProp, Node as ANode, Property, Raw, Rows, Stmt, Value};
+use crate::text_lines::line_col;
 
-/// A float as the shortest decimal that reads back as the same `f32`.
+/// A float as the text holds it: the number the reader's own parser gives for the shortest
+/// decimal of `x` as an `f32` (Rust's `Display`), so written and read back it is `x` again.
 pub(crate) fn d(x: f32) -> f64 {
     if !x.is_finite() {
         return f64::from(x);
     }
-    format!("{x}").parse().unwrap_or(f64::from(x))
+    crate::mdl_ascii::parse_number(format!("{x}").as_bytes()).unwrap_or(f64::from(x))
+}
+
+/// A quaternion (x, y, z, w) from axis and angle, as both compilers store orientations.
+pub(crate) fn quat_xyzw(a: &[f64]) -> Vec<f32> {
+    let q = quat_of([a[0], a[1], a[2], a[3]]);
+    vec![q[1] as f32, q[2] as f32, q[3] as f32, q[0] as f32]
+}
+
+/// The axis and angle the text writes for a stored orientation `q`, such that compiling the
+/// text stores `q` again whenever some text can say it, so the text of the compiled model is
+/// this text again. `axis_angle` is the exact conversion (in `f64`), `compile` the compiler's
+/// (from the numbers as read, back to the stored form, compared bit for bit).
+///
+/// The four numbers are written short (see [`exact_text`]). The compiler keeps only unit
+/// quaternions, so a `q` that no text gives back (one of length not 1 to within `f32`
+/// rounding) is written as what its compile stores, a `q` that does come back.
+pub(crate) fn orientation_text<Q: Copy + PartialEq>(
+    q: Q,
+    axis_angle: impl Fn(Q) -> [f64; 4],
+    compile: impl Fn(&[f64]) -> Q,
+) -> [f64; 4] {
+    let mut q = q;
+    for _ in 0..8 {
+        let exact = axis_angle(q);
+        if let Some(a) = exact_text(exact, |a| compile(a) == q) {
+            return a;
+        }
+        q = compile(&exact);
+    }
+    axis_angle(q)
+}
+
+/// The numbers to write for the exact values `exact` so that `fits` holds of what the reader
+/// reads back: their `f32` roundings (shortest text) when those fit, else the first
+/// combination of their `f32` neighbours (one step down or up each) that fits, else `exact`
+/// itself (the shortest text of the `f64`) when it fits.
+pub(crate) fn exact_text<const N: usize>(
+    exact: [f64; N],
+    fits: impl Fn(&[f64]) -> bool,
+) -> Option<[f64; N]> {
+    let near = exact.map(|x| x as f32);
+    for k in 0..3usize.pow(N as u32) {
+        let mut a = [0f64; N];
+        let mut c = k;
+        for (v, &x) in a.iter_mut().zip(&near) {
+            *v = d(f32_step(x, [0, -1, 1][c % 3]));
+            c /= 3;
+        }
+        if fits(&a) {
+            return Some(a);
+        }
+    }
+    fits(&exact).then_some(exact)
+}
+
+/// The `f32` `by` steps (-1, 0 or 1) from `x` (non-finite values stay).
+fn f32_step(x: f32, by: i32) -> f32 {
+    if by == 0 || !x.is_finite() {
+        return x;
+    }
+    let up = by > 0;
+    if x == 0.0 {
+        let tiny = f32::from_bits(1);
+        return if up { tiny } else { -tiny };
+    }
+    let away = up == (x > 0.0);
+    f32::from_bits(if away {
+        x.to_bits() + 1
+    } else {
+        x.to_bits() - 1
+    })
+}
+
+/// A stored orientation (x, y, z, w), bit for bit, from axis and angle as read.
+pub(crate) fn quat_bits(a: &[f64]) -> [u32; 4] {
+    let q = quat_xyzw(a);
+    [q[0], q[1], q[2], q[3]].map(f32::to_bits)
+}
+
+/// The exact axis and angle of a stored orientation (x, y, z, w) given bit for bit.
+pub(crate) fn axis_angle_of_bits(q: [u32; 4]) -> [f64; 4] {
+    let [x, y, z, w] = q.map(|b| f64::from(f32::from_bits(b)));
+    axis_angle([w, x, y, z])
+}
+
+/// How the text names a bone (or node) that has no name: `@` and its number (a skin bone's
+/// node number in NWN, its bone index in KotOR; a node's name index beyond the name table).
+/// Not `#`, which starts a comment (`docs/formats/mdl-ascii.md`).
+pub(crate) fn unnamed(number: impl std::fmt::Display) -> String {
+    format!("@{number}")
+}
+
+/// The weights row of a vertex without bones: one pair naming no bone (`@-1 0`), since a blank
+/// line is no row to the reader.
+pub(crate) fn no_bones_row() -> Vec<String> {
+    vec![unnamed(-1), "0".to_string()]
+}
+
+/// The number of a name written by [`unnamed`].
+pub(crate) fn unnamed_number(name: &str) -> Option<i64> {
+    let digits = name.strip_prefix('@')?;
+    let plain = digits.strip_prefix('-').unwrap_or(digits);
+    (!plain.is_empty() && plain.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| digits.parse().ok())
+        .flatten()
 }
 
 pub(crate) fn prop(key: &'static str, value: Value) -> Stmt {
@@ -72,28 +180,35 @@ pub(crate) fn rows_list(
     Stmt::List(l)
 }
 
-/// Quaternion (w, x, y, z) → axis and angle.
+/// Quaternion (w, x, y, z) → axis and angle. The axis has the quaternion's length (a stored
+/// quaternion is of length 1 only to within `f32` rounding), so [`quat_of`] gives back the
+/// quaternion itself, not a neighbour. No rotation axis (x = y = z = 0) is `0 0 0 0`.
 pub(crate) fn axis_angle(q: [f64; 4]) -> [f64; 4] {
-    let len = q.iter().map(|c| c * c).sum::<f64>().sqrt();
-    if len.is_nan() || len <= 1e-12 {
+    let [w, x, y, z] = q;
+    let v = (x * x + y * y + z * z).sqrt();
+    if v.is_nan() || v == 0.0 || !w.is_finite() {
         return [0.0, 0.0, 0.0, 0.0];
     }
-    let [w, x, y, z] = q.map(|c| c / len);
-    let s = (1.0 - w * w).max(0.0).sqrt();
-    if s < 1e-9 {
-        return [0.0, 0.0, 0.0, 0.0];
-    }
-    let angle = 2.0 * w.clamp(-1.0, 1.0).acos();
-    [x / s, y / s, z / s, angle]
+    let len = (w * w + v * v).sqrt();
+    let k = len / v;
+    [x * k, y * k, z * k, 2.0 * v.atan2(w)]
 }
 
-/// Axis and angle → quaternion (w, x, y, z); a zero axis is the identity.
+/// How far from 1 an axis's length may be for it to be the quaternion's length (the text of
+/// a stored quaternion, [`axis_angle`]); a longer or shorter axis is only a direction.
+const AXIS_LENGTH_KEPT: f64 = 1e-5;
+
+/// Axis and angle → quaternion (w, x, y, z); a zero axis is the identity. An axis of length 1
+/// to within [`AXIS_LENGTH_KEPT`] gives a quaternion of its length, any other a unit one.
 pub(crate) fn quat_of(a: [f64; 4]) -> [f64; 4] {
     let len = (a[0] * a[0] + a[1] * a[1] + a[2] * a[2]).sqrt();
     if len.is_nan() || len <= 1e-12 {
         return [1.0, 0.0, 0.0, 0.0];
     }
     let (s, c) = (a[3] / 2.0).sin_cos();
+    if (len - 1.0).abs() <= AXIS_LENGTH_KEPT {
+        return [c * len, a[0] * s, a[1] * s, a[2] * s];
+    }
     [c, a[0] / len * s, a[1] / len * s, a[2] / len * s]
 }
 
@@ -121,6 +236,80 @@ pub(crate) fn aabb_rows(tree: &[AabbNode], i: usize, out: &mut Vec<Vec<f64>>, de
 /// Why an ASCII model cannot be compiled.
 pub(crate) fn bad(msg: impl Into<String>) -> DecodeError {
     DecodeError::new(ErrorKind::Malformed, Location::Input, msg)
+}
+
+/// Why an ASCII model cannot be compiled, at `at`.
+pub(crate) fn bad_at(at: Location, msg: impl Into<String>) -> DecodeError {
+    DecodeError::new(ErrorKind::Malformed, at, msg)
+}
+
+/// Where a statement read from `src` starts (the line and column of its first token);
+/// [`Location::Input`] for a statement made in code.
+pub(crate) fn place(src: &[u8], raw: &Raw) -> Location {
+    let Some(r) = raw.range().filter(|r| r.start <= src.len()) else {
+        return Location::Input;
+    };
+    let l = line_at(src, r.start);
+    let col = Tokens::new(&src[l.start..l.end])
+        .next()
+        .map_or(0, |(c, _)| c);
+    let (line, column) = line_col(src, l.start + col);
+    Location::LineCol { line, column }
+}
+
+/// Where row `i` of list `l` read from `src` is (its first token); the list's own place when
+/// the row is not found, [`Location::Input`] for a list made in code.
+pub(crate) fn row_place(src: &[u8], l: &ListProp, i: usize) -> Location {
+    let Some(r) = l.raw.range().filter(|r| r.end <= src.len()) else {
+        return Location::Input;
+    };
+    let (mut pos, mut row, mut header) = (r.start, 0usize, true);
+    while pos < r.end {
+        let line = line_at(src, pos);
+        let first = Tokens::new(&src[line.start..line.end]).next();
+        let is_row = match (header, first) {
+            (true, _) => l.inline_first_row,
+            (false, Some((_, t))) => match l.rows {
+                Rows::Numbers { .. } => looks_numeric(t),
+                Rows::Words(_) => !t.eq_ignore_ascii_case(b"endlist"),
+            },
+            (false, None) => false,
+        };
+        if is_row {
+            if row == i {
+                let (line, column) = line_col(src, line.start + first.map_or(0, |(c, _)| c));
+                return Location::LineCol { line, column };
+            }
+            row += 1;
+        }
+        header = false;
+        if line.next <= pos {
+            break;
+        }
+        pos = line.next;
+    }
+    place(src, &l.raw)
+}
+
+/// `e` placed at `at` when it has no place of its own (context kept).
+pub(crate) fn placed(e: DecodeError, at: Location) -> DecodeError {
+    if !matches!(e.location(), Location::Input) || matches!(at, Location::Input) {
+        return e;
+    }
+    let mut out = DecodeError::new(e.kind(), at, e.message());
+    for c in e.context().iter().rev() {
+        out = out.within(c.clone());
+    }
+    out
+}
+
+/// Where a model's text ends (for what it lacks); [`Location::Input`] for a model made in code.
+pub(crate) fn end_place(src: &[u8]) -> Location {
+    if src.is_empty() {
+        return Location::Input;
+    }
+    let (line, column) = line_col(src, src.len());
+    Location::LineCol { line, column }
 }
 
 /// Every number a value holds.
@@ -189,47 +378,68 @@ pub(crate) fn rows_of(n: &ANode, key: &str) -> Vec<Vec<f64>> {
 /// lower-case name → index). A parent that is no node, a second root, a cycle or a node not
 /// under the root is an error: compiling would lose it.
 pub(crate) fn tree_order(
+    src: &[u8],
     anodes: &[&ANode],
     index_of: &HashMap<String, usize>,
 ) -> Result<(Vec<usize>, Vec<Vec<usize>>), DecodeError> {
     let mut children: Vec<Vec<usize>> = vec![Vec::new(); anodes.len()];
     let mut root = None;
+    let at_parent = |n: &ANode| {
+        n.prop("parent")
+            .map_or(Location::Input, |p| place(src, &p.raw))
+    };
     for (i, n) in anodes.iter().enumerate() {
         match n.parent() {
             Some(p) => {
-                let pi = *index_of
-                    .get(&p.to_ascii_lowercase())
-                    .ok_or_else(|| bad(format!("node {}: parent {p} is not a node", n.name)))?;
+                let pi = *index_of.get(&p.to_ascii_lowercase()).ok_or_else(|| {
+                    bad_at(
+                        at_parent(n),
+                        format!("node {}: parent {p} is not a node", n.name),
+                    )
+                })?;
                 if pi == i {
-                    return Err(bad(format!("node {}: its own parent", n.name)));
+                    return Err(bad_at(
+                        at_parent(n),
+                        format!("node {}: its own parent", n.name),
+                    ));
                 }
                 children[pi].push(i);
             }
             None if root.is_none() => root = Some(i),
             None => {
-                return Err(bad(format!(
-                    "node {}: a second node without a parent",
-                    n.name
-                )));
+                return Err(bad_at(
+                    place(src, &n.head),
+                    format!("node {}: a second node without a parent", n.name),
+                ));
             }
         }
     }
-    let root = root.ok_or_else(|| bad("no node without a parent (the root)"))?;
+    let root = root.ok_or_else(|| {
+        bad_at(
+            anodes
+                .first()
+                .map_or(Location::Input, |n| place(src, &n.head)),
+            "no node without a parent (the root)",
+        )
+    })?;
     let mut order = Vec::with_capacity(anodes.len());
     let mut stack = vec![root];
     let mut seen = vec![false; anodes.len()];
     while let Some(i) = stack.pop() {
         if std::mem::replace(&mut seen[i], true) {
-            return Err(bad(format!(
-                "node {}: the parents form a cycle",
-                anodes[i].name
-            )));
+            return Err(bad_at(
+                place(src, &anodes[i].head),
+                format!("node {}: the parents form a cycle", anodes[i].name),
+            ));
         }
         order.push(i);
         stack.extend(children[i].iter().rev());
     }
     if let Some(i) = seen.iter().position(|s| !s) {
-        return Err(bad(format!("node {}: not under the root", anodes[i].name)));
+        return Err(bad_at(
+            place(src, &anodes[i].head),
+            format!("node {}: not under the root", anodes[i].name),
+        ));
     }
     Ok((order, children))
 }
@@ -313,6 +523,7 @@ pub(crate) struct Corners {
 pub(crate) fn split_corners(
     vertex_count: usize,
     face_rows: &[Vec<f64>],
+    row_at: impl Fn(usize) -> Location,
 ) -> Result<Corners, DecodeError> {
     let mut corner: HashMap<(u32, u32), u16> = HashMap::new();
     let mut out = Corners {
@@ -324,7 +535,10 @@ pub(crate) fn split_corners(
     let mut same = true;
     for (i, r) in face_rows.iter().enumerate() {
         if r.len() < 3 {
-            return Err(bad(format!("face {i}: fewer than three vertices")));
+            return Err(bad_at(
+                row_at(i),
+                format!("face {i}: fewer than three vertices"),
+            ));
         }
         let v = [r[0], r[1], r[2]].map(|x| x as i64);
         let t = if r.len() >= 7 {
@@ -336,10 +550,10 @@ pub(crate) fn split_corners(
         let mut idx = [0u16; 3];
         for k in 0..3 {
             if v[k] < 0 || v[k] as usize >= vertex_count {
-                return Err(bad(format!(
-                    "face {i} names vertex {}, of {vertex_count}",
-                    v[k]
-                )));
+                return Err(bad_at(
+                    row_at(i),
+                    format!("face {i} names vertex {}, of {vertex_count}", v[k]),
+                ));
             }
             let key = (v[k] as u32, t[k].max(0) as u32);
             let next = out.source.len();
@@ -348,7 +562,7 @@ pub(crate) fn split_corners(
                 next as u16
             });
             if out.source.len() > 65_535 {
-                return Err(bad("more than 65535 vertices"));
+                return Err(bad_at(row_at(i), "more than 65535 vertices"));
             }
             idx[k] = e;
         }
@@ -502,4 +716,115 @@ pub(crate) fn faces_list(faces: &[Face]) -> Stmt {
             .collect(),
         false,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mdl_ascii::{self, Geometry, NodeKind};
+
+    /// A model of one node holding `v` as a property and as a list row, as the decompilers
+    /// write numbers.
+    fn model_with(v: f64) -> mdl_ascii::Model {
+        let mut n = ANode::new(NodeKind::Dummy, "n");
+        n.body.push(prop("scale", Value::Float(v)));
+        n.body.push(list("verts", &[[v as f32, 1.0, -(v as f32)]]));
+        let geometry = Geometry {
+            name: "m".into(),
+            body: vec![Stmt::Node(n)],
+            head: Default::default(),
+            end: Default::default(),
+        };
+        mdl_ascii::Model {
+            stmts: vec![
+                prop("newmodel", Value::Name("m".into())),
+                Stmt::Geometry(geometry),
+            ],
+            ..mdl_ascii::Model::default()
+        }
+    }
+
+    proptest::proptest! {
+        /// Any finite `f32` written by the decompilers' formatter (`d`, then the canonical
+        /// writer) reads back, by the reader's own parser, to the same bits.
+        #[test]
+        fn every_finite_float_reads_back_to_its_bits(x in proptest::num::f32::ANY) {
+            proptest::prop_assume!(x.is_finite());
+            let text = mdl_ascii::write_canonical_bytes(&model_with(d(x)));
+            let back = mdl_ascii::read(&text).unwrap();
+            let n = back.nodes().next().unwrap();
+            let Some(Value::Float(s)) = n.prop("scale").map(|p| &p.value) else {
+                panic!("no scale in {}", String::from_utf8_lossy(&text));
+            };
+            proptest::prop_assert_eq!((*s as f32).to_bits(), x.to_bits());
+            let row = n.list("verts").and_then(|l| l.rows.row(0)).unwrap().to_vec();
+            proptest::prop_assert_eq!((row[0] as f32).to_bits(), x.to_bits());
+            proptest::prop_assert_eq!((row[2] as f32).to_bits(), (-x).to_bits());
+            // And the text is the shortest decimal of the f32.
+            let s = String::from_utf8_lossy(&text).into_owned();
+            proptest::prop_assert!(s.contains(&format!("{x}")), "{} not in {}", x, s);
+        }
+
+        /// A stored orientation's text compiles back to it, bit for bit, when its length is 1
+        /// to within `f32` rounding (every corpus quaternion: `mdl_text_cycle`).
+        #[test]
+        fn an_orientation_text_compiles_back_to_its_bits(
+            w in -1.0f32..1.0, x in -1.0f32..1.0, y in -1.0f32..1.0, z in -1.0f32..1.0,
+        ) {
+            let len = (w * w + x * x + y * y + z * z).sqrt();
+            proptest::prop_assume!(len > 0.1);
+            let q = [x / len, y / len, z / len, w / len].map(f32::to_bits);
+            let a = orientation_text(q, axis_angle_of_bits, quat_bits);
+            proptest::prop_assert_eq!(quat_bits(&a), q);
+        }
+    }
+
+    /// Compiles `text` in both dialects; both must fail at `line:column` saying `what`.
+    fn fails_at(text: &str, line: u32, column: u32, what: &str) {
+        let t = mdl_ascii::read(text.as_bytes()).unwrap();
+        let kotor = crate::mdl::from_ascii(&t, crate::mdl::Game::K1).map(|_| ());
+        let nwn = crate::mdl::nwn::from_ascii(&t).map(|_| ());
+        for (dialect, r) in [("KotOR", kotor), ("NWN", nwn)] {
+            let e = r.expect_err(dialect);
+            assert_eq!(
+                e.location(),
+                Location::LineCol { line, column },
+                "{dialect}: {e}"
+            );
+            assert!(e.to_string().contains(what), "{dialect}: {e}");
+        }
+    }
+
+    #[test]
+    fn compile_errors_name_the_line_and_column() {
+        // No geometry: where the text ends.
+        fails_at(
+            "newmodel a\nsetsupermodel a NULL\ndonemodel a\n",
+            4,
+            1,
+            "no beginmodelgeom",
+        );
+        // A node its own parent: its `parent` line.
+        fails_at(
+            "newmodel a\nbeginmodelgeom a\nnode dummy a\n  parent a\nendnode\nendmodelgeom a\ndonemodel a\n",
+            4,
+            3,
+            "its own parent",
+        );
+        // A parent that is no node, and a second root.
+        let tree = |second: &str| {
+            format!(
+                "newmodel a\nbeginmodelgeom a\nnode dummy a\n  parent NULL\nendnode\nnode dummy b\n  parent {second}\nendnode\nendmodelgeom a\ndonemodel a\n"
+            )
+        };
+        fails_at(&tree("zz"), 7, 3, "parent zz is not a node");
+        fails_at(&tree("NULL"), 6, 1, "a second node without a parent");
+        // A face naming a vertex beyond the list: its row.
+        fails_at(
+            "newmodel a\nbeginmodelgeom a\nnode trimesh a\n  parent NULL\n  verts 3\n    0 0 0\n    1 0 0\n    0 1 0\n  faces 2\n    0 1 2 1 0 1 2 0\n\n    # a comment\n      0 1 3 1 0 1 2 0\nendnode\nendmodelgeom a\ndonemodel a\n",
+            13,
+            7,
+            "face 1 names vertex 3, of 3",
+        );
+    }
 }

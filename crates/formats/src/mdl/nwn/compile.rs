@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use super::controllers::*;
 use super::model::*;
-use crate::error::DecodeError;
+use crate::error::{DecodeError, Location};
 use crate::mdl::ascii::text::*;
 use crate::mdl_ascii::{self, Animation as AAnim, Node as ANode, NodeKind, Rows, Stmt};
 
@@ -181,15 +181,19 @@ pub fn is_nwn_ascii(a: &mdl_ascii::Model) -> Option<bool> {
 /// Compiles NWN MDL ASCII text (a model with a geometry block) to a compiled model.
 pub fn from_ascii(a: &mdl_ascii::Model) -> Result<Compiled, DecodeError> {
     let name = a.name().unwrap_or("model").to_string();
+    let src = a.source.as_slice();
     let geometry = a
         .geometry()
-        .ok_or_else(|| bad("the model has no beginmodelgeom block"))?;
+        .ok_or_else(|| bad_at(end_place(src), "the model has no beginmodelgeom block"))?;
     let anodes: Vec<&ANode> = geometry.nodes().collect();
     if anodes.is_empty() {
-        return Err(bad("the geometry has no nodes"));
+        return Err(bad_at(
+            place(src, &geometry.head),
+            "the geometry has no nodes",
+        ));
     }
     let index_of = names_index(&anodes);
-    let (order, children) = tree_order(&anodes, &index_of)?;
+    let (order, children) = tree_order(src, &anodes, &index_of)?;
     let arena_of: HashMap<usize, usize> = order.iter().enumerate().map(|(k, &i)| (i, k)).collect();
     let mut model = Model {
         geometry: GeometryHeader {
@@ -212,8 +216,9 @@ pub fn from_ascii(a: &mdl_ascii::Model) -> Result<Compiled, DecodeError> {
     let mut sources = Vec::with_capacity(order.len());
     for (k, &i) in order.iter().enumerate() {
         let n = anodes[i];
-        let within = |e: DecodeError| e.within(format!("node {}", n.name));
-        let (mut node, source, groups) = compile_node(n, k as i32).map_err(within)?;
+        let within =
+            |e: DecodeError| placed(e, place(src, &n.head)).within(format!("node {}", n.name));
+        let (mut node, source, groups) = compile_node(src, n, k as i32).map_err(within)?;
         node.children = children[i].iter().map(|c| arena_of[c] as u32).collect();
         model.nodes.push(node);
         sources.push(source);
@@ -227,13 +232,18 @@ pub fn from_ascii(a: &mdl_ascii::Model) -> Result<Compiled, DecodeError> {
     for (k, &i) in order.iter().enumerate() {
         if model.nodes[k].skin.is_some() {
             let n = anodes[i];
-            skin_weights(&mut model.nodes[k], n, &sources[k], &numbers)
-                .map_err(|e| e.within(format!("node {}", n.name)))?;
+            skin_weights(&mut model.nodes[k], n, &sources[k], &numbers).map_err(|e| {
+                let at = n
+                    .list("weights")
+                    .map_or(Location::Input, |l| place(src, &l.raw));
+                placed(e, at).within(format!("node {}", n.name))
+            })?;
         }
     }
     for an in a.animations() {
-        let anim = compile_animation(&model, an)
-            .map_err(|e| e.within(format!("animation {}", an.name)))?;
+        let anim = compile_animation(src, &model, an).map_err(|e| {
+            placed(e, place(src, &an.head)).within(format!("animation {}", an.name))
+        })?;
         model.animations.push(anim);
     }
     Ok(Compiled { model, smoothing })
@@ -283,12 +293,6 @@ fn push_controller(
         padding: 0,
     });
     Ok(())
-}
-
-/// A quaternion (x, y, z, w) from axis and angle.
-fn quat_xyzw(a: &[f64]) -> Vec<f32> {
-    let q = quat_of([a[0], a[1], a[2], a[3]]);
-    vec![q[1] as f32, q[2] as f32, q[3] as f32, q[0] as f32]
 }
 
 /// A controller from rows of time and values (orientations as axis and angle).
@@ -377,6 +381,7 @@ fn node_controllers(node: &mut Node, n: &ANode) -> Result<(), DecodeError> {
 /// when the text gave no normals, the faces' smoothing groups.
 #[allow(clippy::type_complexity)]
 fn compile_node(
+    src: &[u8],
     n: &ANode,
     number: i32,
 ) -> Result<(Node, Vec<(u32, u32)>, Option<Vec<u32>>), DecodeError> {
@@ -409,7 +414,7 @@ fn compile_node(
     }
     let (mut source, mut groups) = (Vec::new(), None);
     if bits & flags::MESH != 0 {
-        let (mesh, s, g) = compile_mesh(n, bits & flags::SKIN != 0)?;
+        let (mesh, s, g) = compile_mesh(src, n, bits & flags::SKIN != 0)?;
         let count = mesh.vertex_count();
         node.mesh = Some(Box::new(mesh));
         if bits & flags::DANGLY != 0 {
@@ -474,9 +479,12 @@ type CompiledMesh = (Mesh, Vec<(u32, u32)>, Option<Vec<u32>>);
 /// A mesh from its text: vertices split at UV seams, faces, UV sets, normals, colours,
 /// tangents, the index list; with the text vertex of each compiled vertex and, without
 /// normals, the faces' smoothing groups.
-fn compile_mesh(n: &ANode, skin: bool) -> Result<CompiledMesh, DecodeError> {
+fn compile_mesh(src: &[u8], n: &ANode, skin: bool) -> Result<CompiledMesh, DecodeError> {
     let verts = rows_of(n, "verts");
-    let c = split_corners(verts.len(), &rows_of(n, "faces"))?;
+    let faces = n.list("faces");
+    let c = split_corners(verts.len(), &rows_of(n, "faces"), |i| {
+        faces.map_or(Location::Input, |l| row_place(src, l, i))
+    })?;
     let positions: Vec<[f32; 3]> = per_vertex(&verts, &c.source, 3, false)
         .unwrap_or_default()
         .iter()
@@ -622,9 +630,18 @@ fn skin_weights(
     for row in &rows {
         let mut v = [(-1i16, 0f32); 4];
         for (k, pair) in row.chunks(2).take(4).enumerate() {
-            let number = *numbers
-                .get(&pair[0].to_ascii_lowercase())
-                .ok_or_else(|| bad(format!("weights name {}, which is not a node", pair[0])))?;
+            if numbers.get(&pair[0].to_ascii_lowercase()).is_none()
+                && unnamed_number(&pair[0]) == Some(-1)
+            {
+                // No bone (the row of a vertex without weights).
+                continue;
+            }
+            let number = match numbers.get(&pair[0].to_ascii_lowercase()) {
+                Some(&n) => n,
+                None => unnamed_number(&pair[0])
+                    .and_then(|n| i32::try_from(n).ok())
+                    .ok_or_else(|| bad(format!("weights name {}, which is not a node", pair[0])))?,
+            };
             let slot = match slots.iter().position(|&s| s == number) {
                 Some(s) => s,
                 None => {
@@ -676,7 +693,7 @@ fn skin_weights(
     Ok(())
 }
 
-fn compile_animation(m: &Model, an: &AAnim) -> Result<Animation, DecodeError> {
+fn compile_animation(src: &[u8], m: &Model, an: &AAnim) -> Result<Animation, DecodeError> {
     let anodes: Vec<&ANode> = an.nodes().collect();
     let mut anim = Animation {
         geometry: GeometryHeader {
@@ -701,7 +718,7 @@ fn compile_animation(m: &Model, an: &AAnim) -> Result<Animation, DecodeError> {
     if anodes.is_empty() {
         return Ok(anim);
     }
-    let (order, children) = tree_order(&anodes, &names_index(&anodes))?;
+    let (order, children) = tree_order(src, &anodes, &names_index(&anodes))?;
     let arena_of: HashMap<usize, usize> = order.iter().enumerate().map(|(k, &i)| (i, k)).collect();
     for &i in &order {
         let n = anodes[i];

@@ -94,7 +94,8 @@ fn key_rows(n: &Node, c: &Controller) -> Vec<Vec<f64>> {
         .map(|(t, v)| {
             let mut row = vec![d(t)];
             if c.kind == 20 && v.len() == 4 && !c.is_bezier() {
-                row.extend(axis_angle([v[3], v[0], v[1], v[2]].map(f64::from)));
+                let q = [v[0], v[1], v[2], v[3]].map(f32::to_bits);
+                row.extend(orientation_text(q, axis_angle_of_bits, quat_bits));
             } else {
                 row.extend(v.iter().map(|&x| d(x)));
             }
@@ -297,10 +298,13 @@ fn weights(s: &Skin, w: &[[f32; 4]], ix: &[[i16; 4]], by_number: &HashMap<i32, S
                         by_number
                             .get(&i32::from(node))
                             .cloned()
-                            .unwrap_or_else(|| format!("#{node}")),
+                            .unwrap_or_else(|| unnamed(node)),
                     );
                     row.push(format!("{}", d(wt)));
                 }
+            }
+            if row.is_empty() {
+                row = no_bones_row();
             }
             row
         })
