@@ -312,7 +312,8 @@ impl Document {
             (Document::Tpc(_) | Document::Tga(_) | Document::Png(_), to)
                 if matches!(to, Format::Tpc | Format::Tga | Format::Png) =>
             {
-                let picture = self.picture().map_err(|e| Error::invalid(path, e))?;
+                let picture =
+                    crate::texture::picture_of(self).map_err(|e| Error::invalid(path, e))?;
                 let txi = match (&options.txi, self) {
                     (Some(t), _) => t.clone(),
                     (None, Document::Tpc(t)) => t.trailer.clone(),

@@ -1,14 +1,19 @@
 //! Pictures in the game's texture formats and out of them: [`encode_picture`] writes an RGBA
-//! picture as TPC, TGA or PNG (what `convert` does between the three).
+//! picture as TPC, TGA or PNG (what `convert` does between the three), [`picture_of`] gives a
+//! texture document's picture without copying it.
+
+use std::borrow::Cow;
 
 use areakit_formats::image::Image;
-use areakit_formats::{EncodeError, png, tga, tpc};
+use areakit_formats::{DecodeError, EncodeError, png, tga, tpc};
 
+use crate::document::Document;
 use crate::format::Format;
 
 /// `img` encoded as `to` (TPC, TGA or PNG). A TPC carries `txi` as its trailer and is encoded
-/// as `options` say (by default DXT1 when opaque, else DXT5, with a full mip chain); a TGA is
-/// 24-bit when opaque, else 32-bit, bottom row first (the layout of the game's own TGAs).
+/// as `options` say (by default DXT1 when opaque, else DXT5, with a full mip chain), its
+/// levels straight into the output ([`tpc::encode`]); a TGA is 24-bit when opaque, else
+/// 32-bit, bottom row first (the layout of the game's own TGAs).
 pub fn encode_picture(
     img: &Image,
     to: Format,
@@ -16,7 +21,7 @@ pub fn encode_picture(
     options: &tpc::EncodeOptions,
 ) -> Result<Vec<u8>, EncodeError> {
     match to {
-        Format::Tpc => tpc::write(&tpc::Tpc::from_image(img, txi, options)?),
+        Format::Tpc => tpc::encode(img, txi, options),
         Format::Tga => tga::write(
             img,
             tga::WriteOptions {
@@ -29,6 +34,16 @@ pub fn encode_picture(
             "a picture is written as tpc, tga or png, not {}",
             other.name()
         ))),
+    }
+}
+
+/// The picture of a texture document, as [`Document::picture`], but a TGA's or PNG's own
+/// pixels borrowed rather than copied (a TPC's first level is decoded: owned).
+pub fn picture_of(doc: &Document) -> Result<Cow<'_, Image>, DecodeError> {
+    match doc {
+        Document::Tga(t) => Ok(Cow::Borrowed(&t.image)),
+        Document::Png(p) => Ok(Cow::Borrowed(&p.image)),
+        other => other.picture().map(Cow::Owned),
     }
 }
 

@@ -110,13 +110,26 @@ pub fn decode(kind: Block, data: &[u8], width: u32, height: u32) -> Result<Image
 /// keeps pixels with alpha below 128 as transparent (the 3-colour blocks).
 pub fn encode(kind: Block, img: &Image) -> Result<Vec<u8>, EncodeError> {
     img.check()?;
-    let format = kind.texpresso();
-    let (w, h) = (img.width as usize, img.height as usize);
-    let mut out = vec![0u8; format.compressed_size(w, h).max(kind.block_bytes())];
-    if w > 0 && h > 0 {
-        format.compress(&img.rgba, w, h, texpresso::Params::default(), &mut out);
-    }
+    let mut out = vec![0u8; kind.size(img.width, img.height)];
+    encode_into(kind, img, &mut out);
     Ok(out)
+}
+
+/// [`encode`] into `out`, which holds [`Block::size`] bytes of the picture (its place in a
+/// texture being written). The picture's RGBA must be `width * height * 4` bytes
+/// ([`Image::check`]).
+///
+/// # Panics
+///
+/// When `out` is shorter than [`Block::size`] or the RGBA shorter than the picture: callers
+/// size both from the picture.
+pub fn encode_into(kind: Block, img: &Image, out: &mut [u8]) {
+    let (w, h) = (img.width as usize, img.height as usize);
+    assert!(out.len() >= kind.size(img.width, img.height));
+    if w > 0 && h > 0 {
+        kind.texpresso()
+            .compress(&img.rgba, w, h, texpresso::Params::default(), out);
+    }
 }
 
 #[cfg(test)]

@@ -45,7 +45,14 @@ fn decode_error(e: png::DecodingError) -> DecodeError {
     DecodeError::new(kind, Location::Input, format!("PNG: {e}"))
 }
 
+/// The most bytes deflate can inflate one compressed byte to (a 258-byte match in two bits).
+const DEFLATE_MAX_RATIO: u64 = 1032;
+
 /// Reads a PNG of any colour type and depth to RGBA 8.
+///
+/// Memory: one buffer of the RGBA pixels (`width * height * 4` bytes), allocated once the
+/// header's size is known to be within [`MAX_PIXELS`] and within what the file's bytes can
+/// inflate to; the decoder writes its rows into it and they are widened to RGBA in place.
 pub fn read(data: &[u8]) -> Result<Png, DecodeError> {
     if !data.starts_with(&SIGNATURE) {
         return Err(DecodeError::malformed_at(0, "not a PNG: no PNG signature"));
@@ -61,44 +68,32 @@ pub fn read(data: &[u8]) -> Result<Png, DecodeError> {
     let colour_type = colour_name(info.color_type);
     let bit_depth = info.bit_depth as u8;
     let interlaced = info.interlaced;
-    if u64::from(width) * u64::from(height) > MAX_PIXELS {
-        return Err(DecodeError::limit_at(
-            16,
-            format!("{width}x{height} pixels: more than the limit of {MAX_PIXELS}"),
-        ));
-    }
+    let bits = info.color_type.samples() as u64 * u64::from(bit_depth);
+    let scanlines = (1 + (u64::from(width) * bits).div_ceil(8)).saturating_mul(u64::from(height));
+    check_size(width, height, scanlines, data.len())?;
+    let n = width as usize * height as usize;
     let size = reader.output_buffer_size().ok_or_else(|| {
         DecodeError::limit_at(16, format!("{width}x{height} pixels do not fit in memory"))
     })?;
-    let mut buf = vec![0u8; size];
-    let out = reader.next_frame(&mut buf).map_err(decode_error)?;
-    buf.truncate(out.buffer_size());
-    let n = width as usize * height as usize;
-    let rgba: Vec<u8> = match out.color_type {
-        png::ColorType::Rgba => buf,
-        png::ColorType::Rgb => buf
-            .chunks_exact(3)
-            .flat_map(|p| [p[0], p[1], p[2], 255])
-            .collect(),
-        png::ColorType::GrayscaleAlpha => buf
-            .chunks_exact(2)
-            .flat_map(|p| [p[0], p[0], p[0], p[1]])
-            .collect(),
-        png::ColorType::Grayscale => buf.iter().flat_map(|&g| [g, g, g, 255]).collect(),
-        png::ColorType::Indexed => {
-            return Err(DecodeError::new(
-                ErrorKind::Unsupported,
-                Location::Input,
-                "PNG: an indexed image left unexpanded",
-            ));
-        }
-    };
-    if rgba.len() != n * 4 {
-        return Err(DecodeError::malformed_at(
-            0,
-            format!("PNG: {} bytes of pixels for {width}x{height}", rgba.len()),
+    if size > n * 4 {
+        return Err(DecodeError::new(
+            ErrorKind::Unsupported,
+            Location::Input,
+            format!("PNG: {size} bytes of decoded pixels for {width}x{height}: more than RGBA 8"),
         ));
     }
+    let mut rgba = vec![0u8; n * 4];
+    let out = reader.next_frame(&mut rgba[..size]).map_err(decode_error)?;
+    if (out.width, out.height) != (width, height) {
+        return Err(DecodeError::malformed_at(
+            0,
+            format!(
+                "PNG: a first frame of {}x{} in an image of {width}x{height}",
+                out.width, out.height
+            ),
+        ));
+    }
+    widen_to_rgba(&mut rgba, out.color_type)?;
     Ok(Png {
         data: data.to_vec(),
         colour_type,
@@ -110,6 +105,66 @@ pub fn read(data: &[u8]) -> Result<Png, DecodeError> {
             rgba,
         },
     })
+}
+
+/// An error unless a `width` x `height` PNG is within [`MAX_PIXELS`] and its `scanlines`
+/// bytes (filter bytes included, before interlacing) can come out of a file of `file_len`
+/// bytes ([`DEFLATE_MAX_RATIO`]): checked before the pixels are allocated. Offset 16 is the
+/// header's width.
+fn check_size(width: u32, height: u32, scanlines: u64, file_len: usize) -> Result<(), DecodeError> {
+    if u64::from(width) * u64::from(height) > MAX_PIXELS {
+        return Err(DecodeError::limit_at(
+            16,
+            format!("{width}x{height} pixels: more than the limit of {MAX_PIXELS}"),
+        ));
+    }
+    let most = (file_len as u64).saturating_mul(DEFLATE_MAX_RATIO);
+    if scanlines > most {
+        return Err(DecodeError::malformed_at(
+            16,
+            format!(
+                "{width}x{height} pixels are {scanlines} bytes of scanlines, but a PNG of \
+                 {file_len} bytes inflates to at most {most}"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Widens pixels decoded as `colour` (8 bits a channel, packed at the start of `rgba`) to
+/// RGBA 8 in place: from the last pixel back, so that no pixel is overwritten before it is
+/// read (pixel `i` is read at `i * k` and written at `i * 4`, with `k <= 4`).
+fn widen_to_rgba(rgba: &mut [u8], colour: png::ColorType) -> Result<(), DecodeError> {
+    let n = rgba.len() / 4;
+    match colour {
+        png::ColorType::Rgba => {}
+        png::ColorType::Rgb => {
+            for i in (0..n).rev() {
+                let [r, g, b] = [rgba[i * 3], rgba[i * 3 + 1], rgba[i * 3 + 2]];
+                rgba[i * 4..i * 4 + 4].copy_from_slice(&[r, g, b, 255]);
+            }
+        }
+        png::ColorType::GrayscaleAlpha => {
+            for i in (0..n).rev() {
+                let [g, a] = [rgba[i * 2], rgba[i * 2 + 1]];
+                rgba[i * 4..i * 4 + 4].copy_from_slice(&[g, g, g, a]);
+            }
+        }
+        png::ColorType::Grayscale => {
+            for i in (0..n).rev() {
+                let g = rgba[i];
+                rgba[i * 4..i * 4 + 4].copy_from_slice(&[g, g, g, 255]);
+            }
+        }
+        png::ColorType::Indexed => {
+            return Err(DecodeError::new(
+                ErrorKind::Unsupported,
+                Location::Input,
+                "PNG: an indexed image left unexpanded",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Writes an RGBA picture as a PNG (RGB when every pixel is opaque, else RGBA; 8 bits).

@@ -298,7 +298,8 @@ pub fn read_file(data: &[u8]) -> Result<TgaFile, DecodeError> {
     }
     let start = c.pos();
     let remaining = c.remaining() as u64;
-    let raw: Vec<u8> = if h.is_rle() {
+    let mut out = Unpacker::new(&h, &color_map);
+    if h.is_rle() {
         // Each packet is a header byte and at least one pixel, and gives at most 128 pixels.
         let most = remaining / (1 + bpp as u64) * 128;
         if pixels > most {
@@ -309,7 +310,7 @@ pub fn read_file(data: &[u8]) -> Result<TgaFile, DecodeError> {
                 ),
             ));
         }
-        decode_rle(&mut c, pixels as usize, bpp)?
+        decode_rle(&mut c, pixels as usize, bpp, &mut out)?;
     } else {
         let need = pixels * bpp as u64;
         if need > remaining {
@@ -321,11 +322,14 @@ pub fn read_file(data: &[u8]) -> Result<TgaFile, DecodeError> {
                 ),
             ));
         }
-        c.bytes(need as usize, "the pixels")?.to_vec()
-    };
+        let raw = c.bytes(need as usize, "the pixels")?;
+        for (i, px) in raw.chunks_exact(bpp).enumerate() {
+            out.put(i, 1, px, start + i * bpp)?;
+        }
+    }
     let stored = data[start..c.pos()].to_vec();
     let trailer = data[c.pos()..].to_vec();
-    let image = unpack(&h, &color_map, &raw, start)?;
+    let image = out.finish();
     Ok(TgaFile {
         header: h,
         id,
@@ -358,39 +362,70 @@ fn colour(px: &[u8], alpha_bits: u8) -> [u8; 4] {
     }
 }
 
-/// The RGBA image of decoded (not run-length encoded) pixel bytes in file order.
-fn unpack(h: &Header, color_map: &[u8], raw: &[u8], start: usize) -> Result<Tga, DecodeError> {
-    let (w, hgt) = (usize::from(h.width), usize::from(h.height));
-    let bpp = usize::from(h.bits_per_pixel).div_ceil(8);
-    let top_first = h.descriptor & DESCRIPTOR_TOP != 0;
-    let right_first = h.descriptor & DESCRIPTOR_RIGHT != 0;
-    let entry = usize::from(h.color_map_entry_bits).div_ceil(8);
-    let mut rgba = vec![0u8; w * hgt * 4];
-    for (i, px) in raw.chunks_exact(bpp).enumerate() {
-        let (row, col) = (i / w, i % w);
-        let y = if top_first { row } else { hgt - 1 - row };
-        let x = if right_first { w - 1 - col } else { col };
-        let value: [u8; 4] = if h.is_color_mapped() {
+/// Pixels in file order made into the RGBA image, top row first: each stored pixel is
+/// converted once (a run's once for all its pixels) and written where the descriptor's row and
+/// column order put it. The one allocation is the RGBA image.
+struct Unpacker<'a> {
+    h: &'a Header,
+    color_map: &'a [u8],
+    width: usize,
+    height: usize,
+    rgba: Vec<u8>,
+}
+
+impl<'a> Unpacker<'a> {
+    /// `read_file` has checked the pixel count against [`MAX_PIXELS`] and the input.
+    fn new(h: &'a Header, color_map: &'a [u8]) -> Self {
+        let (width, height) = (usize::from(h.width), usize::from(h.height));
+        Unpacker {
+            h,
+            color_map,
+            width,
+            height,
+            rgba: vec![0u8; width * height * 4],
+        }
+    }
+
+    /// Pixels `i .. i + count` (file order) are the stored pixel `px`, read at byte `at`.
+    fn put(&mut self, i: usize, count: usize, px: &[u8], at: usize) -> Result<(), DecodeError> {
+        let value = self.value(i, px, at)?;
+        let (w, h) = (self.width, self.height);
+        let top_first = self.h.descriptor & DESCRIPTOR_TOP != 0;
+        let right_first = self.h.descriptor & DESCRIPTOR_RIGHT != 0;
+        for k in i..i + count {
+            let (row, col) = (k / w, k % w);
+            let y = if top_first { row } else { h - 1 - row };
+            let x = if right_first { w - 1 - col } else { col };
+            let o = (y * w + x) * 4;
+            self.rgba[o..o + 4].copy_from_slice(&value);
+        }
+        Ok(())
+    }
+
+    /// The RGBA of stored pixel `px` (pixel `i`, at byte `at`).
+    fn value(&self, i: usize, px: &[u8], at: usize) -> Result<[u8; 4], DecodeError> {
+        let h = self.h;
+        if h.is_color_mapped() {
+            let entry = usize::from(h.color_map_entry_bits).div_ceil(8);
             let index = match *px {
                 [a] => usize::from(a),
                 [a, b] => usize::from(u16::from_le_bytes([a, b])),
                 _ => 0,
             };
             let slot = index.checked_sub(usize::from(h.color_map_first));
-            match slot.and_then(|s| color_map.get(s * entry..(s + 1) * entry)) {
-                Some(e) => colour(e, h.alpha_bits()),
-                None => {
-                    return Err(DecodeError::malformed_at(
-                        start as u64,
-                        format!(
-                            "pixel {i} is colour {index}, outside the colour map (entries {} to {})",
-                            h.color_map_first,
-                            usize::from(h.color_map_first) + usize::from(h.color_map_length)
-                        ),
-                    ));
-                }
-            }
-        } else if h.is_grey() {
+            return match slot.and_then(|s| self.color_map.get(s * entry..(s + 1) * entry)) {
+                Some(e) => Ok(colour(e, h.alpha_bits())),
+                None => Err(DecodeError::malformed_at(
+                    at as u64,
+                    format!(
+                        "pixel {i} is colour {index}, outside the colour map (entries {} to {})",
+                        h.color_map_first,
+                        usize::from(h.color_map_first) + usize::from(h.color_map_length)
+                    ),
+                )),
+            };
+        }
+        Ok(if h.is_grey() {
             match *px {
                 [g] => [g, g, g, 255],
                 [g, a] => [g, g, g, a],
@@ -398,20 +433,25 @@ fn unpack(h: &Header, color_map: &[u8], raw: &[u8], start: usize) -> Result<Tga,
             }
         } else {
             colour(px, h.alpha_bits())
-        };
-        let o = (y * w + x) * 4;
-        rgba[o..o + 4].copy_from_slice(&value);
+        })
     }
-    Ok(Tga {
-        width: w as u32,
-        height: hgt as u32,
-        rgba,
-    })
+
+    fn finish(self) -> Tga {
+        Tga {
+            width: self.width as u32,
+            height: self.height as u32,
+            rgba: self.rgba,
+        }
+    }
 }
 
-/// Decodes `pixels` run-length encoded pixels of `bpp` bytes each (file order).
-fn decode_rle(c: &mut Cursor<'_>, pixels: usize, bpp: usize) -> Result<Vec<u8>, DecodeError> {
-    let mut out = Vec::with_capacity(pixels * bpp);
+/// Decodes `pixels` run-length encoded pixels of `bpp` bytes each (file order) into `out`.
+fn decode_rle(
+    c: &mut Cursor<'_>,
+    pixels: usize,
+    bpp: usize,
+    out: &mut Unpacker<'_>,
+) -> Result<(), DecodeError> {
     let mut done = 0usize;
     while done < pixels {
         let at = c.pos();
@@ -429,15 +469,16 @@ fn decode_rle(c: &mut Cursor<'_>, pixels: usize, bpp: usize) -> Result<Vec<u8>, 
         }
         if head & 0x80 != 0 {
             let px = c.bytes(bpp, "the repeated pixel of a run")?;
-            for _ in 0..count {
-                out.extend_from_slice(px);
-            }
+            out.put(done, count, px, at + 1)?;
         } else {
-            out.extend_from_slice(c.bytes(count * bpp, "the pixels of a raw packet")?);
+            let raw = c.bytes(count * bpp, "the pixels of a raw packet")?;
+            for (k, px) in raw.chunks_exact(bpp).enumerate() {
+                out.put(done + k, 1, px, at + 1 + k * bpp)?;
+            }
         }
         done += count;
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Writes a [`TgaFile`]: its stored bytes while [`TgaFile::image`] is what they decode to;

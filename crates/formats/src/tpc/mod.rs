@@ -9,7 +9,9 @@
 //!   unmodified.
 //! - [`Tpc::rgba`]: any level of any layer decoded to RGBA ([`crate::dxt`] for the blocks).
 //! - [`Tpc::from_image`]: a new texture from RGBA pixels, encoded as DXT1, DXT5, RGB, RGBA or
-//!   grey with a full mip chain ([`EncodeOptions`]).
+//!   grey with a full mip chain ([`EncodeOptions`]); [`encode`]: the same straight to bytes,
+//!   each level encoded into the one output buffer (what `convert` uses: bounded memory,
+//!   `docs/formats/tpc.md` "Memory").
 //! - [`validate`]: `tpc-*` findings and the trailer's `txi-unparsed` ones.
 
 mod read;
@@ -18,7 +20,7 @@ mod write;
 
 pub use read::read;
 pub use validate::validate;
-pub use write::{EncodeOptions, write};
+pub use write::{EncodeOptions, encode, write};
 
 use crate::dxt::{self, Block};
 use crate::error::DecodeError;
@@ -245,51 +247,90 @@ impl Tpc {
             .layers
             .get(layer)
             .and_then(|l| l.get(mip))
-            .ok_or_else(|| {
-                DecodeError::malformed_at(
-                    0,
-                    format!(
-                        "no level {mip} of layer {layer}: the texture has {} layers of {} levels",
-                        self.layers.len(),
-                        self.mip_count()
-                    ),
-                )
-            })?;
+            .ok_or_else(|| no_level(self, layer, mip))?;
+        check_pixels(u64::from(m.width), u64::from(m.height))?;
         decode_level(self.encoding, m)
     }
 
     /// Level `mip` of every layer, stacked top to bottom (a cube map's six faces, an animated
-    /// texture's frames in order): the picture a TGA of the texture holds.
+    /// texture's frames in order): the picture a TGA of the texture holds. One layer is its
+    /// level decoded; several are decoded one at a time into the one picture.
     pub fn rgba_all(&self, mip: usize) -> Result<Image, DecodeError> {
-        let parts: Vec<Image> = (0..self.layers.len())
-            .map(|l| self.rgba(l, mip))
-            .collect::<Result<_, _>>()?;
-        match self.layout {
-            Layout::Animated { numx, .. } if numx > 1 => Ok(tile(&parts, numx as usize)),
-            _ => Image::stack(&parts)
-                .ok_or_else(|| DecodeError::malformed_at(0, "the layers differ in width")),
+        if self.layers.len() == 1 {
+            return self.rgba(0, mip);
         }
+        let sizes: Vec<(u32, u32)> = (0..self.layers.len())
+            .map(|l| {
+                self.layers[l]
+                    .get(mip)
+                    .map(|m| (m.width, m.height))
+                    .ok_or_else(|| no_level(self, l, mip))
+            })
+            .collect::<Result<_, _>>()?;
+        let numx = match self.layout {
+            Layout::Animated { numx, .. } if numx > 1 => numx as usize,
+            _ => 1,
+        };
+        let (fw, fh) = sizes[0];
+        let same = sizes.iter().all(|&s| s == (fw, fh));
+        let differ = || DecodeError::malformed_at(0, "the layers differ in size");
+        if numx > 1 && !same || sizes.iter().any(|s| s.0 != fw) {
+            return Err(differ());
+        }
+        let rows = sizes.len().div_ceil(numx);
+        let w = u64::from(fw) * numx as u64;
+        let h = if numx > 1 {
+            u64::from(fh) * rows as u64
+        } else {
+            sizes.iter().map(|s| u64::from(s.1)).sum()
+        };
+        check_pixels(w, h)?;
+        let (w, fw) = (w as usize, fw as usize);
+        let mut rgba = vec![0u8; w * h as usize * 4];
+        let mut top = 0usize;
+        for l in 0..self.layers.len() {
+            let f = self.rgba(l, mip)?;
+            let (cx, cy) = (l % numx, l / numx);
+            let y0 = if numx > 1 { cy * fh as usize } else { top };
+            for (y, row) in f.rgba.chunks_exact(fw * 4).enumerate() {
+                let dst = ((y0 + y) * w + cx * fw) * 4;
+                rgba[dst..dst + fw * 4].copy_from_slice(row);
+            }
+            top += f.height as usize;
+        }
+        Ok(Image {
+            width: w as u32,
+            height: h as u32,
+            rgba,
+        })
     }
 }
 
-/// Frames laid out `numx` across, row by row (the layout of an animated texture's image).
-fn tile(frames: &[Image], numx: usize) -> Image {
-    let (fw, fh) = (frames[0].width as usize, frames[0].height as usize);
-    let rows = frames.len().div_ceil(numx);
-    let (w, h) = (fw * numx, fh * rows);
-    let mut rgba = vec![0u8; w * h * 4];
-    for (i, f) in frames.iter().enumerate() {
-        let (cx, cy) = (i % numx, i / numx);
-        for y in 0..fh {
-            let dst = ((cy * fh + y) * w + cx * fw) * 4;
-            rgba[dst..dst + fw * 4].copy_from_slice(&f.rgba[y * fw * 4..(y + 1) * fw * 4]);
-        }
+/// The most pixels a TPC level, or its layers together, is decoded to (64 Mi, as PNG and
+/// TGA: 256 MiB of RGBA).
+pub const MAX_PIXELS: u64 = 1 << 26;
+
+/// An error (at the header's width) when a `w` x `h` picture is over [`MAX_PIXELS`].
+fn check_pixels(w: u64, h: u64) -> Result<(), DecodeError> {
+    if w * h > MAX_PIXELS {
+        return Err(DecodeError::limit_at(
+            8,
+            format!("a {w}x{h} picture: more than the limit of {MAX_PIXELS} pixels decoded"),
+        ));
     }
-    Image {
-        width: w as u32,
-        height: h as u32,
-        rgba,
-    }
+    Ok(())
+}
+
+/// The error for a missing level.
+fn no_level(tpc: &Tpc, layer: usize, mip: usize) -> DecodeError {
+    DecodeError::malformed_at(
+        0,
+        format!(
+            "no level {mip} of layer {layer}: the texture has {} layers of {} levels",
+            tpc.layers.len(),
+            tpc.mip_count()
+        ),
+    )
 }
 
 /// Decodes one level.
