@@ -433,6 +433,11 @@ pub fn convert_file(
         set.push(Member::remove(&stale_txi));
     }
     write_set(&set)?;
+    // The document is no longer needed: free it before the written TPC is read for its
+    // notes (a large picture would be held twice).
+    let from = doc.format().name();
+    drop(set);
+    drop(doc);
     let notes = match (target, files.first()) {
         (Format::Tpc, Some((_, bytes))) => areakit_formats::tpc::read(bytes)
             .map(|t| areakit_formats::tpc::validate(&t))
@@ -443,7 +448,7 @@ pub fn convert_file(
         _ => Vec::new(),
     };
     Ok(ConvertReport {
-        from: doc.format().name(),
+        from,
         to: target.name(),
         bytes: files.iter().map(|(_, b)| b.len()).sum(),
         notes,
