@@ -164,7 +164,7 @@ impl Format {
     /// the first 4 KiB of text.
     ///
     /// This is the one detection: the CLI's commands and the Python classes open files
-    /// through it ([`crate::document::Document::decode`], `Document::decode_as`).
+    /// through it (`Document::decode`, `Document::decode_as`).
     pub fn detect(path: &Path, data: &[u8]) -> Option<Self> {
         if data.starts_with(b"BWM ") {
             return Some(Format::Bwm);
