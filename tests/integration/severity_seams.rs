@@ -262,7 +262,7 @@ fn a_module_capsule_without_its_layout_says_its_area_was_not_checked_and_how_to_
         .as_array()
         .unwrap()
         .iter()
-        .filter(|f| f["code"] == "module-area-not-checked")
+        .filter(|f| f["code"] == "area-not-checked")
         .collect();
     assert_eq!(notes.len(), 1, "{v}");
     let n = notes[0];
@@ -288,7 +288,7 @@ fn a_module_capsule_without_its_layout_says_its_area_was_not_checked_and_how_to_
     // The text output shows it too.
     let text = areakit().arg("check").arg(&capsule).output().unwrap();
     assert!(
-        String::from_utf8_lossy(&text.stdout).contains("module-area-not-checked"),
+        String::from_utf8_lossy(&text.stdout).contains("area-not-checked"),
         "{}",
         String::from_utf8_lossy(&text.stdout)
     );

@@ -438,7 +438,7 @@ pub fn area_needs_game(c: &Capsule, with_game: bool) -> Option<Finding> {
         None => "module.ifo names no entry area, and no layout (LYT) is here".to_string(),
     };
     Some(Finding::info(
-        "module-area-not-checked",
+        "area-not-checked",
         areakit_formats::Place::default()
             .item(format!("{}.lyt", entry.as_deref().unwrap_or("area"))),
         format!(

@@ -136,18 +136,26 @@ impl Document {
         let path = path.or(named.as_deref()).unwrap_or(Path::new(""));
         let format = Format::detect(path, data).unwrap_or(expected);
         if format != expected {
-            return Err(Error::invalid(
-                path,
-                DecodeError::new(
-                    ErrorKind::Malformed,
-                    Location::Offset(0),
-                    format!(
-                        "the content is {}, not {}",
-                        format.description(),
-                        expected.description()
+            // What the command line says of the file: its decoder's error (with what the
+            // content is as context), or, when it decodes as that other format, that it is one.
+            let found = format.description();
+            let want = expected.description();
+            return Err(
+                match Self::decode_detected(path, data, Some(format), || None) {
+                    Err(Error::Invalid { path, source }) => Error::Invalid {
+                        source: source.within(format!("the content is {found}, not {want}")),
+                        path,
+                    },
+                    _ => Error::invalid(
+                        path,
+                        DecodeError::new(
+                            ErrorKind::Malformed,
+                            Location::Offset(0),
+                            format!("the content is {found}, not {want}"),
+                        ),
                     ),
-                ),
-            ));
+                },
+            );
         }
         // Bytes without an MDX are a model whose MDX is empty (no file beside them to miss).
         let mdx = mdx.or(named.is_some().then_some(&[][..]));

@@ -204,6 +204,10 @@ impl Format {
         } else if matches!(ext.as_deref(), Some("wok" | "pwk" | "dwk")) && has(b"node ") {
             // NWN keeps walkmeshes as text under the binary extensions.
             Some(Format::MdlAscii)
+        } else if matches!(ext.as_deref(), Some("wok" | "pwk" | "dwk")) {
+            // Neither a BWM's magic nor walkmesh text: a damaged BWM, whose decoder says what
+            // is wrong (its magic), rather than "unknown format".
+            Some(Format::Bwm)
         } else {
             None
         }
