@@ -207,14 +207,6 @@ fn bounds_of<'a>(mut points: impl Iterator<Item = &'a [f32; 3]>) -> Option<([f32
 }
 
 impl Bwm {
-    /// The byte offset of record `index` of `table` (plus `within` bytes into it) in the file
-    /// the walkmesh writes to: for an unmodified walkmesh read from a file, where that file
-    /// holds it (what a finding about the record names).
-    pub fn record_offset(&self, table: super::raw::Table, index: usize, within: usize) -> u64 {
-        let base = super::write::table_offsets(self)[table as usize];
-        u64::from(base) + (index * table.record_size() + within) as u64
-    }
-
     /// The resource kind, using a file extension (if known) to tell PWK from DWK.
     pub fn kind(&self, extension: Option<&str>) -> BwmKind {
         let by_ext = extension.and_then(BwmKind::from_extension);

@@ -58,6 +58,16 @@ pub(crate) fn table_offsets(bwm: &Bwm) -> [u32; 9] {
     }
 }
 
+impl Bwm {
+    /// The byte offset of record `index` of `table` (plus `within` bytes into it) in the file
+    /// the walkmesh writes to: for an unmodified walkmesh read from a file, where that file
+    /// holds it (what a finding about the record names).
+    pub fn record_offset(&self, table: Table, index: usize, within: usize) -> u64 {
+        let base = table_offsets(self)[table as usize];
+        u64::from(base) + (index * table.record_size() + within) as u64
+    }
+}
+
 fn count(n: usize, what: &str) -> Result<u32, EncodeError> {
     u32::try_from(n)
         .map_err(|_| EncodeError(format!("{what}: {n} records do not fit in a u32 count")))
