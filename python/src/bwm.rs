@@ -3,6 +3,8 @@
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
+use areakit_app::document::Document;
+use areakit_app::format::Format;
 use areakit_app::formats::bwm::{self, Bwm, BwmKind, Face, Material, WalkmeshType};
 use areakit_app::geometry::query::{FaceFilter, Locator};
 use areakit_app::geometry::transform::{Axis, Transform};
@@ -192,7 +194,10 @@ impl PyBwm {
     #[pyo3(signature = (source, kind = None))]
     fn read(source: &Bound<'_, PyAny>, kind: Option<&str>) -> PyResult<Self> {
         let kind = parse_kind(kind)?;
-        let (inner, path) = input::decode(source, bwm::read)?;
+        let (inner, path) = input::decode(source, Format::Bwm, |d| match d {
+            Document::Bwm(m) => Some(*m),
+            _ => None,
+        })?;
         let kind = kind.or_else(|| {
             input::extension(path.as_deref()).and_then(|e| BwmKind::from_extension(&e))
         });

@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+use areakit_app::document::Document;
+use areakit_app::format::Format;
 use areakit_app::formats::restype::{ResRef, ResType};
 use areakit_app::formats::{bif, erf, gff, key, rim, twoda};
 use pyo3::prelude::*;
@@ -27,7 +29,7 @@ pub struct PyGff {
     path: Option<PathBuf>,
 }
 
-document_class!(PyGff, gff::Gff, gff::read, gff::write);
+document_class!(PyGff, gff::Gff, Format::Gff, Document::Gff, gff::write);
 
 #[pymethods]
 impl PyGff {
@@ -181,7 +183,13 @@ pub struct PyTwoDa {
     path: Option<PathBuf>,
 }
 
-document_class!(PyTwoDa, twoda::TwoDa, twoda::read, twoda::write);
+document_class!(
+    PyTwoDa,
+    twoda::TwoDa,
+    Format::TwoDa,
+    Document::TwoDa,
+    twoda::write
+);
 
 #[pymethods]
 impl PyTwoDa {
@@ -278,7 +286,7 @@ pub struct PyErf {
     path: Option<PathBuf>,
 }
 
-document_class!(PyErf, erf::Erf, erf::read, erf::write);
+document_class!(PyErf, erf::Erf, Format::Erf, Document::Erf, erf::write);
 
 /// The member `name` (`resref.ext`, letter case ignored) among `(resref, type, data)`.
 fn find_member<'a>(
@@ -301,7 +309,7 @@ pub struct PyRim {
     path: Option<PathBuf>,
 }
 
-document_class!(PyRim, rim::Rim, rim::read, rim::write);
+document_class!(PyRim, rim::Rim, Format::Rim, Document::Rim, rim::write);
 
 capsule_members!(PyRim, "Rim");
 
@@ -312,7 +320,7 @@ pub struct PyKey {
     path: Option<PathBuf>,
 }
 
-document_class!(PyKey, key::Key, key::read, key::write);
+document_class!(PyKey, key::Key, Format::Key, Document::Key, key::write);
 
 #[pymethods]
 impl PyKey {
@@ -355,7 +363,7 @@ pub struct PyBif {
     path: Option<PathBuf>,
 }
 
-document_class!(PyBif, bif::Bif, bif::read, bif::write);
+document_class!(PyBif, bif::Bif, Format::Bif, Document::Bif, bif::write);
 
 #[pymethods]
 impl PyBif {

@@ -3,7 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
-use areakit_app::formats::DecodeError;
+use areakit_app::document::Document;
+use areakit_app::format::Format;
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -13,27 +14,46 @@ use serde_json::Value;
 use crate::errors;
 
 /// Decodes `source` (`bytes`, `bytearray`, `memoryview`, or a path: `str` / `os.PathLike`)
-/// with `decode`, which gets the path (None for bytes) and the data. Bytes objects are
-/// decoded in place (no copy); a decode error becomes a `FormatError` naming the path and
-/// where. Returns the model and the path it came from.
+/// as `format`, through the library's one detection and decoder call
+/// ([`Document::decode_as`], what `areakit info` and `check` use), and takes the model out of
+/// the document with `take`. Bytes objects are decoded in place (no copy); a decode error
+/// becomes a `FormatError` naming the path and where (a file whose content is another format
+/// says which). Returns the model and the path it came from.
 pub fn decode<T>(
     source: &Bound<'_, PyAny>,
-    decode: impl FnOnce(&[u8]) -> Result<T, DecodeError>,
+    format: Format,
+    take: impl FnOnce(Document) -> Option<T>,
 ) -> PyResult<(T, Option<PathBuf>)> {
+    let (data, path) = source_bytes(source)?;
+    let doc = Document::decode_as(format, path.as_deref(), &data, None)
+        .map_err(|e| decode_error(path.as_deref(), e))?;
+    let found = doc.format();
+    let v = take(doc).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "expected {}, read {}",
+            format.description(),
+            found.description()
+        ))
+    })?;
+    Ok((v, path))
+}
+
+/// The bytes of `source` (`bytes` borrowed, other buffers copied once, a path read) and the
+/// path they came from.
+pub fn source_bytes<'a>(
+    source: &'a Bound<'_, PyAny>,
+) -> PyResult<(std::borrow::Cow<'a, [u8]>, Option<PathBuf>)> {
+    use std::borrow::Cow;
     if let Ok(b) = source.downcast::<PyBytes>() {
-        let v = decode(b.as_bytes()).map_err(|e| errors::format_error(None, &e))?;
-        return Ok((v, None));
+        return Ok((Cow::Borrowed(b.as_bytes()), None));
     }
     if let Ok(b) = source.downcast::<PyByteArray>() {
-        let data = b.to_vec();
-        let v = decode(&data).map_err(|e| errors::format_error(None, &e))?;
-        return Ok((v, None));
+        return Ok((Cow::Owned(b.to_vec()), None));
     }
     if source.hasattr("tobytes")? && !source.is_instance_of::<PyString>() {
         // memoryview (and NumPy byte arrays): one copy.
         let data: Vec<u8> = source.call_method0("tobytes")?.extract()?;
-        let v = decode(&data).map_err(|e| errors::format_error(None, &e))?;
-        return Ok((v, None));
+        return Ok((Cow::Owned(data), None));
     }
     let path: PathBuf = source.extract().map_err(|_| {
         PyTypeError::new_err(format!(
@@ -45,8 +65,16 @@ pub fn decode<T>(
         ))
     })?;
     let data = read_file(&path)?;
-    let v = decode(&data).map_err(|e| errors::format_error(Some(&path), &e))?;
-    Ok((v, Some(path)))
+    Ok((Cow::Owned(data), Some(path)))
+}
+
+/// A library error of decoding as a Python exception: a decode error is a `FormatError`
+/// naming `path` (None for bytes), anything else maps as [`errors::lib_error`].
+pub fn decode_error(path: Option<&Path>, e: areakit_app::Error) -> PyErr {
+    match e {
+        areakit_app::Error::Invalid { source, .. } => errors::format_error(path, &source),
+        e => errors::lib_error(e),
+    }
 }
 
 /// Reads a whole regular file (a folder, FIFO or device is an `OSError`, never a hang).

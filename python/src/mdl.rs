@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use std::path::PathBuf;
 
 use areakit_app::document::{Document, mdx_path};
+use areakit_app::format::Format;
 use areakit_app::formats::mdl::{self, Model, Node, nwn};
 use areakit_app::formats::mdl_ascii;
 use areakit_app::geometry::transform::Axis;
@@ -250,16 +251,6 @@ impl PyMdl {
             Some(m) => Some(source_bytes(m, "mdx")?.0),
             None => None,
         };
-        let d = &*data;
-        if mdl::is_nwn_layout(d) {
-            return match py.allow_threads(|| nwn::read(d)) {
-                Ok(m) => Ok(PyMdl {
-                    inner: Inner::Nwn(m),
-                    path,
-                }),
-                Err(e) => Err(errors::format_error(path.as_deref(), &e)),
-            };
-        }
         let mdx_data: Option<Cow<'_, [u8]>> = match mdx_data {
             Some(x) => Some(x),
             None => match &path {
@@ -269,23 +260,22 @@ impl PyMdl {
                 _ => None,
             },
         };
-        let x = mdx_data.as_deref();
-        let result = py.allow_threads(|| mdl::read(d, x.unwrap_or_default()));
-        match result {
-            Ok(inner) => Ok(PyMdl {
-                inner: Inner::Kotor(inner),
-                path,
-            }),
-            Err(e) => {
-                let e = match (&path, &mdx_data) {
-                    (Some(p), None) => {
-                        e.within(format!("no {} beside the model", mdx_path(p).display()))
-                    }
-                    _ => e,
-                };
-                Err(errors::format_error(path.as_deref(), &e))
+        // The one detection and decoder call of `areakit info` and `check`.
+        let (d, x, at) = (&*data, mdx_data.as_deref(), path.as_deref());
+        let doc = py
+            .allow_threads(|| Document::decode_as(Format::Mdl, at, d, x))
+            .map_err(|e| input::decode_error(at, e))?;
+        let inner = match doc {
+            Document::Mdl(m) => Inner::Kotor(*m),
+            Document::NwnMdl(m) => Inner::Nwn(*m),
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "expected a binary model, read {}",
+                    other.format().description()
+                )));
             }
-        }
+        };
+        Ok(PyMdl { inner, path })
     }
 
     /// The encoded files ``(mdl, mdx)``: byte for byte the files read, while unmodified

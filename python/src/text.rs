@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use areakit_app::document::Document;
+use areakit_app::format::Format;
 use areakit_app::formats::{lyt, mdl_ascii, vis};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -11,7 +12,7 @@ use pyo3::types::PyDict;
 /// `write(path)` (atomic), `path`, `copy()`, `__eq__` (the models compare equal). The class
 /// is a struct `{ inner: Model, path: Option<PathBuf> }`.
 macro_rules! document_class {
-    ($ty:ident, $model:ty, $read:expr, $write:expr) => {
+    ($ty:ident, $model:ty, $format:expr, $variant:path, $write:expr) => {
         impl $ty {
             /// Wraps a model.
             #[allow(dead_code)]
@@ -33,7 +34,10 @@ macro_rules! document_class {
             /// ``OSError`` when the file cannot be read.
             #[staticmethod]
             fn read(source: &pyo3::Bound<'_, pyo3::PyAny>) -> pyo3::PyResult<Self> {
-                let (inner, path) = $crate::input::decode(source, $read)?;
+                let (inner, path) = $crate::input::decode(source, $format, |d| match d {
+                    $variant(m) => Some(*m),
+                    _ => None,
+                })?;
                 Ok($ty { inner, path })
             }
 
@@ -134,7 +138,7 @@ pub struct PyLyt {
     path: Option<PathBuf>,
 }
 
-document_class!(PyLyt, lyt::Lyt, lyt::read, lyt::write);
+document_class!(PyLyt, lyt::Lyt, Format::Lyt, Document::Lyt, lyt::write);
 document_checks!(PyLyt, Document::Lyt, "lyt");
 
 fn placements(p: &[lyt::Placement]) -> Vec<(String, Xyz)> {
@@ -244,7 +248,7 @@ pub struct PyVis {
     path: Option<PathBuf>,
 }
 
-document_class!(PyVis, vis::Vis, vis::read, vis::write);
+document_class!(PyVis, vis::Vis, Format::Vis, Document::Vis, vis::write);
 document_checks!(PyVis, Document::Vis, "vis");
 
 #[pymethods]
@@ -309,7 +313,13 @@ fn mdl_write(m: &mdl_ascii::Model) -> Result<Vec<u8>, areakit_app::formats::Enco
     Ok(mdl_ascii::write(m))
 }
 
-document_class!(PyMdlAscii, mdl_ascii::Model, mdl_ascii::read, mdl_write);
+document_class!(
+    PyMdlAscii,
+    mdl_ascii::Model,
+    Format::MdlAscii,
+    Document::MdlAscii,
+    mdl_write
+);
 document_checks!(PyMdlAscii, Document::MdlAscii, "mdl");
 
 #[pymethods]

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use areakit_app::document::Document;
+use areakit_app::format::Format;
 use areakit_app::formats::image::Image;
 use areakit_app::formats::tpc::{self, Encoding, Tpc};
 use areakit_app::session::{Session, Sources};
@@ -31,7 +32,7 @@ pub struct PyTpc {
     path: Option<PathBuf>,
 }
 
-document_class!(PyTpc, Tpc, tpc::read, tpc::write);
+document_class!(PyTpc, Tpc, Format::Tpc, Document::Tpc, tpc::write);
 document_checks!(PyTpc, Document::Tpc, "tpc");
 
 #[pymethods]

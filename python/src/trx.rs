@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use areakit_app::document::Document;
+use areakit_app::format::Format;
 use areakit_app::formats::trx;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -22,7 +23,7 @@ pub struct PyTrx {
     path: Option<PathBuf>,
 }
 
-document_class!(PyTrx, trx::Trx, trx::read, trx::write);
+document_class!(PyTrx, trx::Trx, Format::Trx, Document::Trx, trx::write);
 document_checks!(PyTrx, Document::Trx, "trx");
 
 impl PyTrx {

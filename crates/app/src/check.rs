@@ -170,6 +170,12 @@ pub fn check_paths_with(
                     }));
                 if let Some(c) = capsule {
                     let c = Arc::new(c);
+                    if let Some(note) = area_needs_game(&c, game.is_some()) {
+                        report.findings.push(FileFinding {
+                            path: unit.path.clone(),
+                            finding: note,
+                        });
+                    }
                     capsule_areas.extend(
                         capsule_area_names(&c, game.is_some())
                             .into_iter()
@@ -411,6 +417,36 @@ fn capsule_area_names(c: &Capsule, with_game: bool) -> Vec<Option<String>> {
         return vec![None];
     }
     lyts
+}
+
+/// The note for a module capsule whose area `check` cannot assemble: no LYT among its members
+/// (KotOR keeps a module's layout in the game's `layouts.bif`) and no game given. It names the
+/// entry area of the capsule's `module.ifo` and how to have it checked (`--game`). `None`
+/// when the area is checked, or the capsule holds no `module.ifo`.
+pub fn area_needs_game(c: &Capsule, with_game: bool) -> Option<Finding> {
+    if !capsule_area_names(c, with_game).is_empty() || with_game {
+        return None;
+    }
+    let i = c.find(areakit_area::module::MODULE_IFO, "ifo")?;
+    let entry = areakit_formats::gff::read(c.data(i))
+        .ok()
+        .and_then(|g| areakit_formats::gff::views::Ifo::from_gff(&g).entry_area)
+        .map(|t| t.to_str().trim().to_string())
+        .filter(|t| !t.is_empty());
+    let what = match &entry {
+        Some(a) => format!("the entry area {a} of module.ifo has no layout ({a}.lyt) here"),
+        None => "module.ifo names no entry area, and no layout (LYT) is here".to_string(),
+    };
+    Some(Finding::info(
+        "area-not-checked",
+        areakit_formats::Place::default()
+            .item(format!("{}.lyt", entry.as_deref().unwrap_or("area"))),
+        format!(
+            "{what}: the area, navigation and module checks did not run; KotOR keeps a \
+             module's layout in the game's layouts.bif: give --game DIR (or set AREAKIT_GAME) \
+             to check the area"
+        ),
+    ))
 }
 
 /// Checks one area of a capsule as a module, its resources found in the capsule first, then in

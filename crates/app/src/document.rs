@@ -95,11 +95,8 @@ impl Document {
     /// Decodes `data` (read from `path`, used for detection and messages). A binary MDL's MDX
     /// is read from beside `path` on disk ([`Document::open`] reads it through the session).
     pub fn decode(path: &Path, data: &[u8]) -> Result<Self, Error> {
-        if Format::detect(path, data) == Some(Format::Mdl) && !mdl::is_nwn_layout(data) {
-            let mdx = std::fs::read(mdx_path(path)).ok();
-            return Self::decode_model(path, data, mdx.as_deref());
-        }
-        Self::decode_one(path, data)
+        let format = Format::detect(path, data);
+        Self::decode_detected(path, data, format, || std::fs::read(mdx_path(path)).ok())
     }
 
     /// Decodes a binary MDL with its MDX (`None`: no MDX beside it, read as empty); an NWN
@@ -120,9 +117,92 @@ impl Document {
         }
     }
 
-    fn decode_one(path: &Path, data: &[u8]) -> Result<Self, Error> {
+    /// Decodes `data` as `expected` for a caller that knows which format it wants (the Python
+    /// classes): the same detection ([`Format::detect`]) and decoder as [`Document::decode`],
+    /// so that both fail or succeed together. `path` names the file (`None` for bytes: the
+    /// name `<bytes>.EXT` of `expected`'s extension is used); `mdx` is a binary model's MDX
+    /// (`None`: none). When detection knows no format (a file whose name says nothing and
+    /// whose bytes hold no keyword), the bytes are decoded as `expected`; when it finds
+    /// another format, the error says what the content is.
+    pub fn decode_as(
+        expected: Format,
+        path: Option<&Path>,
+        data: &[u8],
+        mdx: Option<&[u8]>,
+    ) -> Result<Self, Error> {
+        let named = path
+            .is_none()
+            .then(|| std::path::PathBuf::from(format!("<bytes>.{}", bytes_extension(expected))));
+        let path = path.or(named.as_deref()).unwrap_or(Path::new(""));
+        let format = Format::detect(path, data).unwrap_or(expected);
+        if format != expected {
+            // What the command line says of the file: its decoder's error (with what the
+            // content is as context), or, when it decodes as that other format, that it is one.
+            let found = format.description();
+            let want = expected.description();
+            return Err(
+                match Self::decode_detected(path, data, Some(format), || None) {
+                    Err(Error::Invalid { path, source }) => Error::Invalid {
+                        source: source.within(format!("the content is {found}, not {want}")),
+                        path,
+                    },
+                    _ => Error::invalid(
+                        path,
+                        DecodeError::new(
+                            ErrorKind::Malformed,
+                            Location::Offset(0),
+                            format!("the content is {found}, not {want}"),
+                        ),
+                    ),
+                },
+            );
+        }
+        // Bytes without an MDX are a model whose MDX is empty (no file beside them to miss).
+        let mdx = mdx.or(named.is_some().then_some(&[][..]));
+        Self::decode_detected(path, data, Some(format), || mdx.map(<[u8]>::to_vec))
+    }
+
+    /// Decodes `data` as `format` (what detection found; `None`: an unknown format), reading a
+    /// KotOR binary model's MDX through `mdx` (`None`: no MDX). A decode error of a file whose
+    /// extension names another format says what the content was taken for.
+    fn decode_detected(
+        path: &Path,
+        data: &[u8],
+        format: Option<Format>,
+        mdx: impl FnOnce() -> Option<Vec<u8>>,
+    ) -> Result<Self, Error> {
+        let result = match format {
+            Some(Format::Mdl) if !mdl::is_nwn_layout(data) => {
+                let mdx = mdx();
+                Self::decode_model(path, data, mdx.as_deref())
+            }
+            _ => Self::decode_one(path, data, format),
+        };
+        // `.mdl` names both models (text and compiled): no disagreement between those two.
+        let named = Format::from_extension(path)
+            .filter(|&n| !(n == Format::Mdl && format == Some(Format::MdlAscii)));
+        match (result, format, named) {
+            (Err(Error::Invalid { path, source }), Some(f), Some(n)) if f != n => {
+                let ext = path
+                    .extension()
+                    .map(|e| e.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                Err(Error::Invalid {
+                    source: source.within(format!(
+                        "read as {} by its content, though .{ext} names {}",
+                        f.description(),
+                        n.description()
+                    )),
+                    path,
+                })
+            }
+            (r, ..) => r,
+        }
+    }
+
+    fn decode_one(path: &Path, data: &[u8], format: Option<Format>) -> Result<Self, Error> {
         let invalid = |e| Error::invalid(path, e);
-        Ok(match Format::detect(path, data) {
+        Ok(match format {
             Some(Format::Bwm) => Document::Bwm(Box::new(bwm::read(data).map_err(invalid)?)),
             Some(Format::Lyt) => Document::Lyt(Box::new(lyt::read(data).map_err(invalid)?)),
             Some(Format::Vis) => Document::Vis(Box::new(vis::read(data).map_err(invalid)?)),
@@ -177,11 +257,8 @@ impl Document {
     /// Decodes `data`, already read from `path` through `session`; a binary model's MDX is read
     /// from beside it through the session too.
     pub fn decode_read(session: &Session, path: &Path, data: &[u8]) -> Result<Self, Error> {
-        if Format::detect(path, data) == Some(Format::Mdl) && !mdl::is_nwn_layout(data) {
-            let mdx = session.read(&mdx_path(path)).ok();
-            return Self::decode_model(path, data, mdx.as_deref());
-        }
-        Self::decode_one(path, data)
+        let format = Format::detect(path, data);
+        Self::decode_detected(path, data, format, || session.read(&mdx_path(path)).ok())
     }
 
     /// The files the document encodes to in `format` at `path`: one, or for a binary model the
@@ -350,6 +427,15 @@ impl Document {
             Document::NwnMdl(m) => Some(areakit_area::nwn_models::model_walkmesh(m)),
             _ => None,
         }
+    }
+}
+
+/// The extension of the name `<bytes>.EXT` that bytes of `format` are detected under.
+fn bytes_extension(format: Format) -> &'static str {
+    match format {
+        Format::Bwm => "bwm",
+        Format::MdlAscii => "ascii",
+        other => other.name(),
     }
 }
 

@@ -1,7 +1,9 @@
 //! The one error type of areakit's operations. Each variant keeps its cause as the error's
 //! `source`, and the exit code follows from the variant alone: **1** when an input is invalid
 //! (it does not decode, or its content cannot be processed: geometry, navigation, baking, a
-//! model that cannot be written), **2** for usage and I/O errors.
+//! model that cannot be written; a resource read through a KEY, BIF or capsule whose bytes do
+//! not decode, which the readers return as an I/O error of kind `InvalidData`), **2** for
+//! usage and I/O errors.
 
 use std::path::{Path, PathBuf};
 
@@ -144,6 +146,10 @@ impl Error {
                 ..
             } => 2,
             Error::Build { .. } => 1,
+            // A resource read through a KEY, a BIF or a streamed capsule comes as an I/O
+            // error; one whose bytes do not decode (a KEY entry naming a resource the BIF does
+            // not have, a BIF table entry past its data) is invalid input, not an I/O failure.
+            Error::Io { source, .. } if is_invalid_data(source) => 1,
             Error::Render { .. } | Error::Io { .. } | Error::Usage(_) => 2,
         }
     }
@@ -156,5 +162,31 @@ impl Error {
             Error::Geometry { path, source } if path == from => Error::geometry(to, source),
             e => e,
         }
+    }
+}
+
+/// Whether an I/O error is the archive readers' "the bytes do not decode"
+/// ([`std::io::ErrorKind::InvalidData`], with the decoder's message and offset).
+fn is_invalid_data(e: &std::io::Error) -> bool {
+    e.kind() == std::io::ErrorKind::InvalidData
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn undecodable_archive_data_is_invalid_input_and_other_io_errors_are_not() {
+        let invalid = Error::io(
+            Path::new("chitin.key"),
+            std::io::Error::new(std::io::ErrorKind::InvalidData, "offset 0x14: bad entry"),
+        );
+        assert_eq!(invalid.exit_code(), 1);
+        let missing = Error::io(
+            Path::new("chitin.key"),
+            std::io::Error::from(std::io::ErrorKind::NotFound),
+        );
+        assert_eq!(missing.exit_code(), 2);
+        assert_eq!(Error::usage("x").exit_code(), 2);
     }
 }

@@ -93,6 +93,28 @@ impl Format {
         }
     }
 
+    /// What a file of the format is, for messages ("a BWM walkmesh").
+    pub const fn description(self) -> &'static str {
+        match self {
+            Format::Bwm => "a BWM walkmesh",
+            Format::Lyt => "a LYT room layout",
+            Format::Vis => "a VIS room visibility file",
+            Format::MdlAscii => "an MDL ASCII model",
+            Format::Mdl => "a binary (compiled) MDL",
+            Format::Trx => "an NWN2 terrain (TRX/TRN)",
+            Format::Gff => "a GFF",
+            Format::TwoDa => "a 2DA table",
+            Format::Erf => "an ERF-family capsule",
+            Format::Rim => "a RIM capsule",
+            Format::Key => "a KEY index",
+            Format::Bif => "a BIF archive",
+            Format::Tpc => "a TPC texture",
+            Format::Tga => "a TGA image",
+            Format::Txi => "a TXI texture description",
+            Format::Png => "a PNG image",
+        }
+    }
+
     /// The format named by `--to NAME` (a few aliases accepted).
     pub fn from_name(name: &str) -> Option<Self> {
         match name.to_ascii_lowercase().as_str() {
@@ -136,8 +158,13 @@ impl Format {
     }
 
     /// Detects a format: magic numbers first (`BWM `, `NWN2`, `KEY V1  `, `BIFFV1  `, ERF and
-    /// RIM capsules, `2DA `, a GFF's type and `V3.2`, PNG), then the extension (TPC, TGA and
-    /// TXI have no magic), then keywords in the first 4 KiB of text.
+    /// RIM capsules, `2DA `, a GFF's type and `V3.2`, PNG), then a binary model (its header's
+    /// sizes fit the file, or a `.mdl`/`.ascii` that begins with binary bytes:
+    /// [`binary_head`]), then the extension (TPC, TGA and TXI have no magic), then keywords in
+    /// the first 4 KiB of text.
+    ///
+    /// This is the one detection: the CLI's commands and the Python classes open files
+    /// through it (`Document::decode`, `Document::decode_as`).
     pub fn detect(path: &Path, data: &[u8]) -> Option<Self> {
         if data.starts_with(b"BWM ") {
             return Some(Format::Bwm);
@@ -149,6 +176,12 @@ impl Format {
             return Some(f);
         }
         if is_binary_mdl(data) {
+            return Some(Format::Mdl);
+        }
+        if matches!(extension(path).as_deref(), Some("mdl" | "ascii")) && binary_head(data) {
+            // A `.mdl` whose first bytes hold a NUL is a compiled model, however broken: its
+            // decoder says what is wrong (a cut file, a size word that disagrees), not the
+            // text reader. The same under `.ascii` (`m.mdl.ascii`): the content decides.
             return Some(Format::Mdl);
         }
         if extension(path).as_deref() == Some("mdl") {
@@ -171,6 +204,10 @@ impl Format {
         } else if matches!(ext.as_deref(), Some("wok" | "pwk" | "dwk")) && has(b"node ") {
             // NWN keeps walkmeshes as text under the binary extensions.
             Some(Format::MdlAscii)
+        } else if matches!(ext.as_deref(), Some("wok" | "pwk" | "dwk")) {
+            // Neither a BWM's magic nor walkmesh text: a damaged BWM, whose decoder says what
+            // is wrong (its magic), rather than "unknown format".
+            Some(Format::Bwm)
         } else {
             None
         }
@@ -208,6 +245,13 @@ pub fn is_binary_mdl(data: &[u8]) -> bool {
     data.len() >= 12 + areakit_formats::mdl::raw::MODEL_HEADER
         && word(0) == Some(0)
         && word(4).is_some_and(|n| n as usize == data.len() - 12)
+}
+
+/// Whether the bytes begin as a compiled model rather than text: a NUL among the first four
+/// bytes (a compiled MDL's first word is 0, so a cut of 1 to 3 bytes is NULs too; MDL ASCII
+/// text has none there: its reader ends the text at the first NUL).
+pub fn binary_head(data: &[u8]) -> bool {
+    data[..data.len().min(4)].contains(&0)
 }
 
 /// The GFF, 2DA, archive and texture formats by name or extension (lower case).

@@ -67,6 +67,12 @@ impl Place {
         }
     }
 
+    /// The same place, at a byte offset too.
+    pub fn at(mut self, offset: u64) -> Self {
+        self.offset = Some(offset);
+        self
+    }
+
     /// A place at a 1-based line and column.
     pub fn line_col(line: u32, column: u32) -> Self {
         Place {

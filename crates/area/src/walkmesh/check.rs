@@ -1,6 +1,7 @@
 //! `check_bwm`: structural and geometric checks of a BWM walkmesh. Codes are documented in
 //! `docs/checks.md`.
 
+use areakit_formats::bwm::raw::Table;
 use areakit_formats::bwm::{Bwm, WalkmeshType};
 use areakit_formats::{Finding, Place};
 use areakit_geometry::aabb::{self, TreeProblem};
@@ -10,6 +11,53 @@ use areakit_geometry::query::Locator;
 use areakit_geometry::{Mesh, NO_CHILD, NONE};
 
 use super::{nodes_of, to_mesh};
+
+/// The node a broken tree is reported at, and what is wrong there, in words.
+fn tree_problem_message(p: &TreeProblem, nodes: &[areakit_geometry::AabbNode]) -> (usize, String) {
+    let n = nodes.len();
+    match *p {
+        TreeProblem::BadChild { node } => {
+            let children = nodes
+                .get(node)
+                .map(|x| {
+                    format!(
+                        " (children {} and {})",
+                        child_name(x.left),
+                        child_name(x.right)
+                    )
+                })
+                .unwrap_or_default();
+            (
+                node,
+                format!(
+                    "AABB node {node} names a child{children} that is not one of the {n} nodes, \
+                     or that another node already names (a cycle or a shared subtree): queries \
+                     below it loop or read out of bounds"
+                ),
+            )
+        }
+        TreeProblem::BadNode { node } => (
+            node,
+            format!(
+                "AABB node {node} is neither a leaf naming one face with no children nor an \
+                 inner node with two children"
+            ),
+        ),
+        TreeProblem::Empty => (
+            0,
+            format!("the AABB tree has {n} nodes, which does not fit the face count"),
+        ),
+        _ => (0, format!("the AABB tree is unusable ({p:?})")),
+    }
+}
+
+fn child_name(c: u32) -> String {
+    if c == NO_CHILD {
+        "none".into()
+    } else {
+        c.to_string()
+    }
+}
 
 fn face_place(mesh: &Mesh, f: u32) -> Place {
     let p = Place::default().face(f);
@@ -96,11 +144,16 @@ pub fn check_bwm_all(bwm: &Bwm) -> Vec<Finding> {
         ));
     }
     if let Err(e) = mesh.validate() {
-        out.push(Finding::error(
-            "bwm-vertex-index",
-            Place::default(),
-            e.to_string(),
-        ));
+        let place = match e {
+            areakit_geometry::MeshError::VertexIndex { face, .. } => Place::default()
+                .face(face as u32)
+                .at(bwm.record_offset(Table::Faces, face, 0)),
+            areakit_geometry::MeshError::NotFinite { vertex } => Place::default()
+                .item(format!("vertices[{vertex}]"))
+                .at(bwm.record_offset(Table::Vertices, vertex, 0)),
+            _ => Place::default(),
+        };
+        out.push(Finding::error("bwm-vertex-index", place, e.to_string()));
         return out; // geometry checks need valid indices
     }
 
@@ -164,7 +217,11 @@ pub fn check_bwm_all(bwm: &Bwm) -> Vec<Finding> {
                         v / 3
                     )
                 };
-                let place = edge_place(&mesh, (f * 3 + k) as u32);
+                let place = edge_place(&mesh, (f * 3 + k) as u32).at(bwm.record_offset(
+                    Table::Adjacency,
+                    f,
+                    4 * k,
+                ));
                 out.push(if out_of_table {
                     Finding::error("bwm-adjacency-index", place, msg)
                 } else {
@@ -223,7 +280,10 @@ fn check_edges(bwm: &Bwm, mesh: &Mesh, w: usize, adj_ok: bool, out: &mut Vec<Fin
             // Past the face table: no face has this edge (an out-of-bounds read for a reader
             // resolving it). An edge of a face without adjacency is only suspicious.
             let nf = mesh.faces.len();
-            let place = Place::default().item(format!("edges[{i}]")).edge(i as u32);
+            let place = Place::default()
+                .item(format!("edges[{i}]"))
+                .edge(i as u32)
+                .at(bwm.record_offset(Table::Edges, i, 0));
             out.push(if code >= nf * 3 {
                 Finding::error(
                     "bwm-edge-index",
@@ -366,11 +426,14 @@ fn check_tree(
         )),
         _ => {}
     }
+    let node_at = |node: usize| bwm.record_offset(Table::Aabb, node, 0);
     match aabb::check_usable(mesh, nodes) {
         Ok(()) => {}
         Err(TreeProblem::BoxMissesFace { node, face }) => out.push(Finding::error(
             "bwm-aabb-box",
-            face_place(mesh, face as u32).item(format!("aabb[{node}]")),
+            face_place(mesh, face as u32)
+                .item(format!("aabb[{node}]"))
+                .at(node_at(node)),
             format!("node {node}'s box does not contain face {face}: queries there miss the face"),
         )),
         Err(TreeProblem::FaceLeaves { face, leaves }) => out.push(Finding::error(
@@ -379,14 +442,13 @@ fn check_tree(
             format!("face {face} has {leaves} leaves in the AABB tree (needs exactly 1)"),
         )),
         Err(p) => {
-            let node = match p {
-                TreeProblem::BadChild { node } | TreeProblem::BadNode { node } => node,
-                _ => 0,
-            };
+            let (node, msg) = tree_problem_message(&p, nodes);
             out.push(Finding::error(
                 "bwm-aabb-tree",
-                Place::default().item(format!("aabb[{node}]")),
-                format!("AABB tree is broken at node {node}: {p:?}"),
+                Place::default()
+                    .item(format!("aabb[{node}]"))
+                    .at(node_at(node)),
+                msg,
             ));
         }
     }

@@ -35,6 +35,39 @@ pub(crate) fn plan_offsets(counts: &[u32; 9], ty: WalkmeshType) -> Plan {
     }
 }
 
+/// The offset of every table (in [`Table::ALL`] order) in the file `bwm` writes to: the
+/// source layout while its counts hold (an unmodified walkmesh read from a file: that file's
+/// own offsets), else the layout of a fresh write.
+pub(crate) fn table_offsets(bwm: &Bwm) -> [u32; 9] {
+    let n = |v: usize| u32::try_from(v).unwrap_or(u32::MAX);
+    let nf = n(bwm.faces.len());
+    let counts = [
+        n(bwm.vertices.len()),
+        nf,
+        nf,
+        nf,
+        nf,
+        n(bwm.aabb_nodes.len()),
+        n(bwm.adjacency.len()),
+        n(bwm.edges.len()),
+        n(bwm.perimeters.len()),
+    ];
+    match &bwm.source_layout {
+        Some(l) if l.counts == counts => l.offsets,
+        _ => plan_offsets(&counts, bwm.walkmesh_type).offsets,
+    }
+}
+
+impl Bwm {
+    /// The byte offset of record `index` of `table` (plus `within` bytes into it) in the file
+    /// the walkmesh writes to: for an unmodified walkmesh read from a file, where that file
+    /// holds it (what a finding about the record names).
+    pub fn record_offset(&self, table: Table, index: usize, within: usize) -> u64 {
+        let base = table_offsets(self)[table as usize];
+        u64::from(base) + (index * table.record_size() + within) as u64
+    }
+}
+
 fn count(n: usize, what: &str) -> Result<u32, EncodeError> {
     u32::try_from(n)
         .map_err(|_| EncodeError(format!("{what}: {n} records do not fit in a u32 count")))

@@ -23,7 +23,7 @@ mod write;
 
 pub use model::{Field, Gff, Label, LocString, LocSubString, Struct, Summary, Text, Value};
 pub use read::read;
-pub use validate::validate;
+pub use validate::{is_nwn2, validate};
 pub use write::{fits_original_layout, write, write_canonical};
 
 #[cfg(test)]

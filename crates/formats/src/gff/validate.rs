@@ -90,7 +90,8 @@ pub fn validate(gff: &Gff) -> Vec<Finding> {
             ),
         ));
     }
-    check_struct(&gff.root, "root", 0, &mut out);
+    let resref_max = if is_nwn2(gff) { 32 } else { 16 };
+    check_struct(&gff.root, "root", 0, resref_max, &mut out);
     if let Some(orig) = &gff.original {
         if super::write::fits_original_layout(gff) {
             if let Ok(t) = Tables::parse(orig) {
@@ -101,7 +102,31 @@ pub fn validate(gff: &Gff) -> Vec<Finding> {
     out.finish()
 }
 
-fn check_struct(st: &Struct, path: &str, depth: usize, out: &mut Out) {
+/// Root fields only NWN2's files hold: the GIT's lists of placed effects, trees, lights,
+/// static cameras and environment objects, and the ARE's terrain, directional light and sky
+/// rings (all 8 NWN2 GITs and AREs of the corpus have them; no KotOR or NWN file does).
+const NWN2_ROOT_LABELS: &[&str] = &[
+    "PlacedFXList",
+    "TreeList",
+    "LightList",
+    "StaticCameraList",
+    "EnvironmentList",
+    "HasTerrain",
+    "HasDirLight",
+    "SkyRingN",
+];
+
+/// Whether a GFF is NWN2's, told by its root fields ([`NWN2_ROOT_LABELS`]): NWN2 resrefs
+/// hold 32 bytes, KotOR's and NWN's 16.
+pub fn is_nwn2(gff: &Gff) -> bool {
+    gff.root.fields.iter().any(|f| {
+        NWN2_ROOT_LABELS
+            .iter()
+            .any(|l| f.label.as_bytes() == l.as_bytes())
+    })
+}
+
+fn check_struct(st: &Struct, path: &str, depth: usize, resref_max: usize, out: &mut Out) {
     if depth > raw::MAX_DEPTH {
         out.push(Finding::error(
             "gff-too-deep",
@@ -157,7 +182,7 @@ fn check_struct(st: &Struct, path: &str, depth: usize, out: &mut Out) {
                     r.len()
                 ),
             )),
-            Value::ResRef(r) if r.len() > 16 => out.push(Finding::warning(
+            Value::ResRef(r) if r.len() > resref_max => out.push(Finding::warning(
                 "gff-resref-too-long",
                 item(&here),
                 format!(
@@ -212,10 +237,10 @@ fn check_struct(st: &Struct, path: &str, depth: usize, out: &mut Out) {
                 item(&here),
                 format!("field type {type_id} is not a GFF V3.2 type: no engine reads it"),
             )),
-            Value::Struct(c) => check_struct(c, &here, depth + 1, out),
+            Value::Struct(c) => check_struct(c, &here, depth + 1, resref_max, out),
             Value::List(l) => {
                 for (i, c) in l.iter().enumerate() {
-                    check_struct(c, &format!("{here}[{i}]"), depth + 1, out);
+                    check_struct(c, &format!("{here}[{i}]"), depth + 1, resref_max, out);
                 }
             }
             _ => {}

@@ -18,7 +18,8 @@ use crate::finding::{Finding, Place};
 /// - `mdl-aabb-box` (warning): a tree box does not contain its face or its children;
 /// - `mdl-skin-bone-missing` (error): a vertex weighted to a bone the skin does not have;
 /// - `mdl-shared-node` (warning): an animation node block reached from two parents;
-/// - `mdl-trailing-bytes` (warning): bytes after the MDL size the header declares.
+/// - `mdl-trailing-bytes` (warning): bytes after the MDL size the header declares;
+/// - `mdl-mdx-size` (warning): the MDX is shorter than the header's MDX size word.
 pub fn validate(model: &Model) -> Vec<Finding> {
     let mut out = Vec::new();
     for (i, node) in model.nodes.iter().enumerate() {
@@ -65,7 +66,32 @@ pub fn validate(model: &Model) -> Vec<Finding> {
     }
     let declared = model.layout.as_ref().map(|l| 12 + u64::from(l.mdl_size));
     trailing_findings(&model.trailing, declared, &mut out);
+    if let Some(l) = &model.layout {
+        mdx_size_finding(l, &mut out);
+    }
     out
+}
+
+/// `mdl-mdx-size` (warning): the MDX read is shorter than the header's MDX size word. Every
+/// row the meshes name was read (else the model would not have decoded); what is missing is
+/// after them (the end-of-mesh marker row the compiler writes, padding). Some of PyKotor's
+/// test models are so; a longer MDX is not reported (the PyKotor models show both).
+fn mdx_size_finding(l: &super::layout::Layout, out: &mut Vec<Finding>) {
+    if l.mdx_size >= l.mdx_size_word {
+        return;
+    }
+    let rows_end = l.mdx_blocks.iter().map(|&(o, n)| o + n).max().unwrap_or(0);
+    out.push(Finding::warning(
+        "mdl-mdx-size",
+        Place::offset(8),
+        format!(
+            "the header gives an MDX of {} bytes, but the MDX has {}: the last {} are missing \
+             (the rows the meshes name end at MDX offset {rows_end:#x} and are all there)",
+            l.mdx_size_word,
+            l.mdx_size,
+            l.mdx_size_word - l.mdx_size
+        ),
+    ));
 }
 
 fn mdx_findings(
