@@ -320,6 +320,14 @@ fn models() -> [(Vec<u8>, Vec<u8>); 2] {
     })
 }
 
+/// `dir/in.mdl` and `dir/in.mdx` holding `pair`; the MDL's path.
+fn model_input(dir: &Path, pair: &(Vec<u8>, Vec<u8>)) -> PathBuf {
+    let input = dir.join("in.mdl");
+    std::fs::write(&input, &pair.0).unwrap();
+    std::fs::write(dir.join("in.mdx"), &pair.1).unwrap();
+    input
+}
+
 /// Which write the pair under the final names is of: 0 the old, 1 the new, 2 the first file
 /// absent (mid-swap); panics on a mixed pair.
 fn pair_state(o: &Path, old: &(Vec<u8>, Vec<u8>), new: &(Vec<u8>, Vec<u8>), what: &str) -> usize {
@@ -352,9 +360,7 @@ fn pair_state(o: &Path, old: &(Vec<u8>, Vec<u8>), new: &(Vec<u8>, Vec<u8>), what
 fn a_killed_model_convert_never_leaves_a_mixed_pair() {
     let dir = tmp("kill-pair");
     let [new, old] = models();
-    let input = dir.join("in.mdl");
-    std::fs::write(&input, &new.0).unwrap();
-    std::fs::write(dir.join("in.mdx"), &new.1).unwrap();
+    let input = model_input(&dir, &new);
     let out = dir.join("out");
     std::fs::create_dir_all(&out).unwrap();
     let o = out.join("o.mdl");
@@ -415,14 +421,13 @@ fn a_killed_model_convert_never_leaves_a_mixed_pair() {
 }
 
 /// The failure cases of a two-file `convert`: a partner that is a folder, a sidecar that is the
-/// main output, a stale partner. Each leaves the previous outputs or nothing.
+/// main output. Each leaves the previous outputs or nothing (the write's own unit tests stop it
+/// at every step, `crates/app/src/atomic/tests.rs`).
 #[test]
 fn a_two_file_convert_fails_whole() {
     let dir = tmp("pair-fail");
     let [m, old] = models();
-    let input = dir.join("in.mdl");
-    std::fs::write(&input, &m.0).unwrap();
-    std::fs::write(dir.join("in.mdx"), &m.1).unwrap();
+    let input = model_input(&dir, &m);
     // The MDX is a folder: exit 2, and no MDL either.
     let o = dir.join("o.mdl");
     std::fs::create_dir_all(dir.join("o.mdx")).unwrap();

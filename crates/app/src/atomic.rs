@@ -107,9 +107,7 @@ pub(crate) fn write_set_with(
     fault: &mut dyn FnMut(Step) -> Result<(), Fault>,
 ) -> Result<(), Error> {
     let mut slots = plan(members)?;
-    for s in &slots {
-        clean_stale(&s.target);
-    }
+    clean_stale(&slots);
     // 1. Every member under a temporary name, synced; on a failure, none is left.
     for (i, s) in slots.iter().enumerate() {
         let Some(bytes) = s.bytes else { continue };
@@ -342,35 +340,48 @@ fn sync_folders(slots: &[Slot<'_>]) {
     }
 }
 
-/// Removes the temporary files an earlier write of `target` left when its process died
-/// (`.NAME.areakit-PID-N.tmp` / `.old` of a process id that is no longer running). Only where
-/// a process id can be looked up (Linux `/proc`); elsewhere they stay.
-fn clean_stale(target: &Path) {
+/// Removes the temporary files earlier writes of these outputs left when their process died
+/// (`.NAME.areakit-PID-N.tmp` / `.old` of a process id that is no longer running), reading each
+/// folder once. Only where a process id can be looked up (Linux `/proc`); elsewhere they stay.
+fn clean_stale(slots: &[Slot<'_>]) {
     if !Path::new("/proc/self").exists() {
         return;
     }
-    let Some(name) = target.file_name().map(|n| n.to_string_lossy().into_owned()) else {
-        return;
-    };
-    let prefix = format!(".{name}.areakit-");
-    let Ok(entries) = std::fs::read_dir(folder_of(target)) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let file = e.file_name().to_string_lossy().into_owned();
-        let Some(rest) = file.strip_prefix(&prefix) else {
+    let mut folders: std::collections::HashMap<PathBuf, std::collections::HashSet<String>> =
+        std::collections::HashMap::new();
+    for s in slots {
+        if let Some(name) = s.target.file_name() {
+            folders
+                .entry(folder_of(&s.target))
+                .or_default()
+                .insert(name.to_string_lossy().into_owned());
+        }
+    }
+    let me = std::process::id().to_string();
+    for (dir, names) in folders {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
         };
-        let Some((pid, tail)) = rest.split_once('-') else {
-            continue;
-        };
-        let ours = tail.ends_with(".tmp") || tail.ends_with(".old");
-        if ours
-            && pid.parse::<u32>().is_ok()
-            && pid != std::process::id().to_string()
-            && !Path::new("/proc").join(pid).exists()
-        {
-            let _ = std::fs::remove_file(e.path());
+        for e in entries.flatten() {
+            let file = e.file_name().to_string_lossy().into_owned();
+            let Some((name, rest)) = file
+                .strip_prefix('.')
+                .and_then(|f| f.rsplit_once(".areakit-"))
+            else {
+                continue;
+            };
+            let Some((pid, tail)) = rest.split_once('-') else {
+                continue;
+            };
+            let ours = tail.ends_with(".tmp") || tail.ends_with(".old");
+            if ours
+                && names.contains(name)
+                && pid.parse::<u32>().is_ok()
+                && pid != me
+                && !Path::new("/proc").join(pid).exists()
+            {
+                let _ = std::fs::remove_file(e.path());
+            }
         }
     }
 }

@@ -233,6 +233,19 @@ impl Document {
         })
     }
 
+    /// The picture of a texture document, as [`Document::picture`], but a TGA's or PNG's own
+    /// pixels borrowed rather than copied (a TPC's first level is decoded: owned).
+    pub fn picture_borrowed(
+        &self,
+    ) -> Result<std::borrow::Cow<'_, areakit_formats::image::Image>, DecodeError> {
+        use std::borrow::Cow;
+        match self {
+            Document::Tga(t) => Ok(Cow::Borrowed(&t.image)),
+            Document::Png(p) => Ok(Cow::Borrowed(&p.image)),
+            other => other.picture().map(Cow::Owned),
+        }
+    }
+
     /// The picture of a texture document: a TPC's first level (every layer: cube faces and
     /// frames stacked), a TGA's or PNG's pixels. An error for other documents.
     pub fn picture(&self) -> Result<areakit_formats::image::Image, DecodeError> {
@@ -389,8 +402,9 @@ impl Document {
             (Document::Tpc(_) | Document::Tga(_) | Document::Png(_), to)
                 if matches!(to, Format::Tpc | Format::Tga | Format::Png) =>
             {
-                let picture =
-                    crate::texture::picture_of(self).map_err(|e| Error::invalid(path, e))?;
+                let picture = self
+                    .picture_borrowed()
+                    .map_err(|e| Error::invalid(path, e))?;
                 let txi = match (&options.txi, self) {
                     (Some(t), _) => t.clone(),
                     (None, Document::Tpc(t)) => t.trailer.clone(),

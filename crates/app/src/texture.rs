@@ -1,13 +1,10 @@
 //! Pictures in the game's texture formats and out of them: [`encode_picture`] writes an RGBA
-//! picture as TPC, TGA or PNG (what `convert` does between the three), [`picture_of`] gives a
-//! texture document's picture without copying it.
-
-use std::borrow::Cow;
+//! picture as TPC, TGA or PNG (what `convert` does between the three); a texture document's
+//! picture without a copy is `Document::picture_borrowed`.
 
 use areakit_formats::image::Image;
-use areakit_formats::{DecodeError, EncodeError, png, tga, tpc};
+use areakit_formats::{EncodeError, png, tga, tpc};
 
-use crate::document::Document;
 use crate::format::Format;
 
 /// `img` encoded as `to` (TPC, TGA or PNG). A TPC carries `txi` as its trailer and is encoded
@@ -34,16 +31,6 @@ pub fn encode_picture(
             "a picture is written as tpc, tga or png, not {}",
             other.name()
         ))),
-    }
-}
-
-/// The picture of a texture document, as [`Document::picture`], but a TGA's or PNG's own
-/// pixels borrowed rather than copied (a TPC's first level is decoded: owned).
-pub fn picture_of(doc: &Document) -> Result<Cow<'_, Image>, DecodeError> {
-    match doc {
-        Document::Tga(t) => Ok(Cow::Borrowed(&t.image)),
-        Document::Png(p) => Ok(Cow::Borrowed(&p.image)),
-        other => other.picture().map(Cow::Owned),
     }
 }
 

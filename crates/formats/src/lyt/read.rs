@@ -351,16 +351,19 @@ impl Reader {
             }
             _ => match self.section {
                 Some(section) => self.record(section, n, line, &toks)?,
+                // A stray line in a layout is kept (the engine's reader passes over it); a
+                // text with no LYT keyword at all is refused at its end (`BeforeBegin`).
                 None => {
-                    return Err(DecodeError::malformed_text(
+                    self.warn(
+                        "lyt-unknown-line",
                         n,
                         first.column,
                         format!(
-                            "expected a LYT keyword (`beginlayout`, `roomcount`, `donelayout`, ...) \
-                             outside a section, found `{}`",
+                            "`{}` is outside any section (expected a keyword such as `roomcount`); kept as is",
                             first.text
                         ),
-                    ));
+                    );
+                    self.verbatim(line);
                 }
             },
         }

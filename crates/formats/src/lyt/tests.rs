@@ -119,29 +119,31 @@ fn warns_keyword_case_and_spelling() {
 
 #[test]
 fn warns_structure_irregularities() {
-    // No beginlayout, extra tokens, a missing count, a repeated section, content after
-    // donelayout.
-    let text = "roomcount\n a 0 0 0 extra\nroomcount 1 2\n b 0 0 0\ndonelayout now\ntrailing";
+    // No beginlayout, a stray line outside any section, extra tokens, a missing count,
+    // a repeated section, content after donelayout.
+    let text =
+        "junk here\nroomcount\n a 0 0 0 extra\nroomcount 1 2\n b 0 0 0\ndonelayout now\ntrailing";
     let l = round_trip(text);
     assert_eq!(l.rooms.len(), 2);
     assert_eq!(l.rooms[0].extra, vec!["extra".to_string()]);
     assert_eq!(
         codes(text),
         vec![
-            ("lyt-missing-beginlayout", Some(1), Some(1)),
-            ("lyt-missing-count", Some(1), Some(10)),
-            ("lyt-extra-tokens", Some(2), Some(10)),
-            ("lyt-extra-tokens", Some(3), Some(13)),
-            ("lyt-duplicate-section", Some(3), Some(1)),
-            ("lyt-extra-tokens", Some(5), Some(12)),
-            ("lyt-content-after-donelayout", Some(6), Some(1)),
-            ("lyt-no-final-newline", Some(6), Some(1)),
+            ("lyt-unknown-line", Some(1), Some(1)),
+            ("lyt-missing-beginlayout", Some(2), Some(1)),
+            ("lyt-missing-count", Some(2), Some(10)),
+            ("lyt-extra-tokens", Some(3), Some(10)),
+            ("lyt-extra-tokens", Some(4), Some(13)),
+            ("lyt-duplicate-section", Some(4), Some(1)),
+            ("lyt-extra-tokens", Some(6), Some(12)),
+            ("lyt-content-after-donelayout", Some(7), Some(1)),
+            ("lyt-no-final-newline", Some(7), Some(1)),
         ]
     );
-    // A line outside any section that is no keyword is no LYT (it was kept as a warning).
-    let (line, column, msg) = err("beginlayout\n  junk here\nroomcount 0\ndonelayout\n");
-    assert_eq!((line, column), (2, 3));
-    assert!(msg.contains("found `junk`"), "{msg}");
+    // Stray lines alone, with no LYT keyword at all, are no LYT: an error at the end.
+    let (line, _, msg) = err("junk here\nmore junk\n");
+    assert_eq!(line, 3);
+    assert!(msg.contains("not a LYT"), "{msg}");
 }
 
 #[test]
