@@ -52,6 +52,10 @@ def test_binary_truncations_and_flips(cls, formats):
             tried += 1
             if isinstance(r, areakit.FormatError):
                 errors += 1
+                if cut == 0 and r.line is not None:
+                    # Empty bytes hold no NUL: the one detection judges them as (empty) text
+                    # where a format has a text form (MDL ASCII), located by line:column.
+                    continue
                 # Binary formats locate the problem by byte offset.
                 assert r.offset is not None and r.line is None, r
                 assert 0 <= r.offset <= len(data)
