@@ -15,8 +15,9 @@ use areakit_formats::tga;
 use serde::Serialize;
 
 use crate::Error;
+use crate::atomic::{Member, write_set};
 use crate::input::{Opened, decode_bwm};
-use crate::session::{Session, refuse_overwrite, same_file, write_atomic};
+use crate::session::{Session, refuse_overwrite, same_file};
 
 /// Grid spacing (world units) of the walkable samples the coverage is measured on.
 pub const SAMPLE_SPACING: f32 = 0.25;
@@ -195,10 +196,13 @@ pub fn minimap(
         )));
     }
 
-    write_atomic(output, &tga_bytes(&mm, output)?)?;
+    // The map and the ARE whose map block describes it: one set, both or neither.
+    let tga = tga_bytes(&mm, output)?;
+    let mut set = vec![Member::file(output, &tga)];
     if let (Some(out), Some(bytes)) = (are_out, &are_bytes) {
-        write_atomic(out, bytes)?;
+        set.push(Member::file(out, bytes));
     }
+    write_set(&set)?;
     Ok(MinimapReport {
         input: input.display().to_string(),
         output: output.display().to_string(),

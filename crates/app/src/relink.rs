@@ -16,8 +16,9 @@ use areakit_area::resources::Resources;
 use areakit_formats::bwm;
 
 use crate::Error;
+use crate::atomic::{Member, write_set};
 use crate::input::open_module_with;
-use crate::session::{Session, same_file, write_atomic};
+use crate::session::{Session, same_file};
 
 /// What `relink` did: its serialisation is `areakit relink --json`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -122,9 +123,16 @@ pub fn relink(
     }
 
     std::fs::create_dir_all(output).map_err(|e| Error::io(output, e))?;
-    for (path, bytes) in &files {
-        write_atomic(path, bytes)?;
+    // One set, the LYT (what a reader opens) first: never the new layout beside old rooms.
+    let mut set: Vec<Member<'_>> = files.iter().map(|(p, b)| Member::file(p, b)).collect();
+    if let Some(i) = set.iter().position(|m| {
+        m.path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("lyt"))
+    }) {
+        set.swap(0, i);
     }
+    write_set(&set)?;
 
     let count = |f: fn(&LinkChange) -> bool| done.changes.iter().filter(|c| f(c)).count();
     Ok(RelinkReport {
