@@ -14,14 +14,24 @@ use areakit_testkit::nav_oracle::{Answer, End, Oracle, Promise};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let (ground, pairs_file, optimal, fast, graph) = match &args[..] {
-        [_, g, p, o, f] => (g, p, o, f, false),
-        [_, g, p, o, f, w] if w == "graph" => (g, p, o, f, true),
-        _ => {
-            eprintln!("usage: nav_cli_check GROUND PAIRS OPTIMAL.jsonl FAST.jsonl [graph]");
-            std::process::exit(2);
-        }
+    let usage =
+        "usage: nav_cli_check GROUND PAIRS OPTIMAL.jsonl FAST.jsonl [graph] [versus=OTHER.jsonl]";
+    let [_, ground, pairs_file, optimal, fast, rest @ ..] = &args[..] else {
+        eprintln!("{usage}");
+        std::process::exit(2);
     };
+    let mut graph = false;
+    let mut versus: Option<&str> = None;
+    for a in rest {
+        match a.as_str() {
+            "graph" => graph = true,
+            v if v.starts_with("versus=") => versus = Some(&v[7..]),
+            _ => {
+                eprintln!("{usage}");
+                std::process::exit(2);
+            }
+        }
+    }
     // A fast answer over the corner graph (`--corner-graph yes`) is within `FAST_BOUND` of
     // the shortest; on the polygons (`auto`, `no`) it promises a path only.
     let fast_promise = if graph {
@@ -63,6 +73,7 @@ fn main() {
             .collect()
     };
     let (opt, fst) = (read(optimal), read(fast));
+    let other = versus.map(read);
     // The JSON rounds coordinates: a turn is put back on the vertex it names (the nearest
     // within a millimetre).
     let key = |x: f32, y: f32| ((x * 1000.0).round() as i64, (y * 1000.0).round() as i64);
@@ -149,6 +160,31 @@ fn main() {
                 x.points[n - 1] = [t[0], t[1], x.points[n - 1][2]];
             }
         }
+        // Another answer (the code before a change): a valid polyline shorter than ours.
+        if let Some(w) = other.as_ref().and_then(|o| o.get(i)) {
+            let mut x = answer(w, "other", Promise::Path);
+            let n = x.points.len();
+            if x.found && n >= 2 && x.length < ans[0].length - 2e-5 {
+                x.points[0] = [s[0], s[1], x.points[0][2]];
+                x.points[n - 1] = [t[0], t[1], x.points[n - 1][2]];
+                if o.check_path(es, et, &x.points).is_ok() {
+                    *kinds
+                        .entry(("other-shorter", "optimal".into()))
+                        .or_insert(0usize) += 1;
+                    eprintln!(
+                        "pair {i}: a valid answer {} m shorter: {:?}",
+                        ans[0].length - x.length,
+                        x.points
+                    );
+                }
+            }
+        }
+        for x in &ans {
+            if let Some(k) = passes_an_end(&x.points) {
+                *kinds.entry((k, x.how.clone())).or_insert(0usize) += 1;
+                eprintln!("pair {i}: {k} [{}]: {:?}", x.how, x.points);
+            }
+        }
         // The JSON rounds lengths to 1e-5 m.
         for d in o.judge_within(es, et, &ans, 2e-5) {
             *kinds.entry((d.kind, d.how.clone())).or_insert(0usize) += 1;
@@ -158,4 +194,35 @@ fn main() {
         }
     }
     println!("{ground}\t{pairs} pairs\t{unlocated} not located\t{kinds:?}");
+}
+
+/// Whether a path passes through its goal before its last piece (and comes back), or through
+/// its start after its first: a piece that holds the end within 0.1 mm (the JSON's rounding).
+fn passes_an_end(p: &[[f32; 3]]) -> Option<&'static str> {
+    let n = p.len();
+    if n < 3 {
+        return None;
+    }
+    let near = |a: [f32; 3], b: [f32; 3], x: [f32; 3]| {
+        let (a, b, x) = (
+            [f64::from(a[0]), f64::from(a[1])],
+            [f64::from(b[0]), f64::from(b[1])],
+            [f64::from(x[0]), f64::from(x[1])],
+        );
+        let d = [b[0] - a[0], b[1] - a[1]];
+        let dd = d[0] * d[0] + d[1] * d[1];
+        let u = if dd > 0.0 {
+            (((x[0] - a[0]) * d[0] + (x[1] - a[1]) * d[1]) / dd).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        (a[0] + d[0] * u - x[0]).hypot(a[1] + d[1] * u - x[1]) < 1e-4
+    };
+    if (0..n - 2).any(|i| near(p[i], p[i + 1], p[n - 1])) {
+        return Some("passes-goal");
+    }
+    if (1..n - 1).any(|i| near(p[i], p[i + 1], p[0])) {
+        return Some("passes-start");
+    }
+    None
 }

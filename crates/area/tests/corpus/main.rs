@@ -1,6 +1,7 @@
 //! The area crate (walkmeshes, areas, navigation glue) against the real-file corpus and the
 //! fuzzers' findings. One test binary; each module was a test file of its own.
 
+mod file_links;
 mod fuzz_regressions;
 mod hostile_inputs;
 mod kit_check_corpus;
@@ -9,6 +10,7 @@ mod minimap_corpus;
 mod models_corpus;
 mod nav_corpus;
 mod nav_differential;
+mod nav_links;
 mod nav_regressions;
 /// The geometry crate's navigation test support: generated domains, the old oracle, the
 /// differential harness.

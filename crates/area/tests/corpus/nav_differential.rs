@@ -4,34 +4,39 @@
 //! `nav_differential.rs` (the same harness). A larger run, 1 000 pairs per TRX and WOK, is
 //! `--ignored` (`docs/navigation.md` has its counts).
 
+use crate::file_links::{bwm_links, trx_links};
 use crate::nav_support::differential::{Plain, Tally, build, pairs};
 use areakit_area::navigation::NavSource;
 use areakit_geometry::nav::Searcher;
 use areakit_testkit::nav_meshes::Rng;
-use areakit_testkit::nav_oracle::Oracle;
+use areakit_testkit::nav_oracle::{Links, Oracle};
 
 /// The walkable ground of every corpus file of `format` (TRX: the walkable triangles; WOK:
-/// the walkable faces), with the file's name.
-fn corpus_ground(format: &str) -> Vec<(String, NavSource)> {
+/// the walkable faces), with the file's name and its own links (`file_links`).
+fn corpus_ground(format: &str) -> Vec<(String, NavSource, Vec<[u32; 3]>)> {
     let files = areakit_testkit::corpus_files(&[format]);
     let mut out = Vec::new();
     for f in &files {
         let data = std::fs::read(f).unwrap();
         let name = f.file_name().unwrap().to_string_lossy().into_owned();
-        let src = if format == "trx" {
+        let (src, links) = if format == "trx" {
             let Ok(t) = areakit_formats::trx::read(&data) else {
                 continue;
             };
             let Some(w) = t.walkmesh() else { continue };
-            NavSource::from_trx(w, &name)
+            let src = NavSource::from_trx(w, &name);
+            let links = trx_links(w, &src.faces);
+            (src, links)
         } else {
             let Ok(b) = areakit_formats::bwm::read(&data) else {
                 continue;
             };
-            NavSource::from_bwm(&b, &name)
+            let src = NavSource::from_bwm(&b, &name);
+            let links = bwm_links(&b, &src.faces);
+            (src, links)
         };
         if !src.surface.triangles.is_empty() {
-            out.push((name, src));
+            out.push((name, src, links));
         }
     }
     out
@@ -49,16 +54,17 @@ fn run(format: &str, per_mesh: usize, seed: u64) -> (usize, Tally) {
     {
         grounds.truncate(n);
     }
-    for (name, src) in &grounds {
+    for (name, src, links) in &grounds {
         let vertices: Vec<[f32; 3]> = src.surface.vertices.iter().map(|v| v.to_array()).collect();
         let plain = Plain {
             vertices: &vertices,
             triangles: &src.surface.triangles,
         };
-        let o = Oracle::new(&vertices, &src.surface.triangles);
+        let o = Oracle::with_links(&vertices, &src.surface.triangles, Links::File(links));
+        let rule = Oracle::new(&vertices, &src.surface.triangles);
         let built = build(&plain);
         for pair in pairs(&plain, &o, &mut rng, per_mesh) {
-            tally.pair(name, &o, &built, pair, &mut searcher);
+            tally.pair_on_links(name, (&o, &rule), &built, pair, &mut searcher);
         }
         // Progress (shown with `--nocapture`).
         eprintln!(

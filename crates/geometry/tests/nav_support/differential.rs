@@ -146,6 +146,10 @@ pub struct Tally {
     pub queries: usize,
     pub kinds: BTreeMap<&'static str, usize>,
     pub shown: Vec<String>,
+    /// Disagreements with an oracle on the file's own links that the oracle on the model's
+    /// rule does not share: the file and the rule join the ground differently there (a
+    /// finding of the test, `docs/navigation.md` "Adjacency"), by kind.
+    pub link_findings: BTreeMap<&'static str, usize>,
 }
 
 impl Tally {
@@ -166,6 +170,46 @@ impl Tally {
         self.pairs += 1;
         for d in o.judge(a, b, &ans) {
             self.record(what, (a, b), d);
+        }
+        if fallbacks > 0 {
+            let d = Disagreement {
+                kind: "fallback",
+                how: String::new(),
+                detail: format!("{fallbacks} fallback(s)"),
+            };
+            self.record(what, (a, b), d);
+        }
+    }
+
+    /// [`Tally::pair`] judged by `file` (an oracle on the file's own links); each of its
+    /// disagreements that `rule` (the oracle on the model's rule) does not share for the same
+    /// answer is a link finding, the others disagreements.
+    pub fn pair_on_links(
+        &mut self,
+        what: &str,
+        (file, rule): (&Oracle, &Oracle),
+        built: &Built,
+        (a, b): (End, End),
+        searcher: &mut Searcher,
+    ) {
+        let mesh = &built.set.mesh;
+        let (s, t) = (located(mesh, a), located(mesh, b));
+        let (ans, fallbacks) = answers(built, s, t, searcher);
+        self.queries += ans.len();
+        self.pairs += 1;
+        let by_rule = rule.judge(a, b, &ans);
+        for d in file.judge(a, b, &ans) {
+            if by_rule.iter().any(|r| r.how == d.how) {
+                self.record(what, (a, b), d);
+            } else {
+                *self.link_findings.entry(d.kind).or_default() += 1;
+                if self.shown.len() < 30 {
+                    self.shown.push(format!(
+                        "{what}: {a:?} -> {b:?}\n  link finding {} [{}]: {}",
+                        d.kind, d.how, d.detail
+                    ));
+                }
+            }
         }
         if fallbacks > 0 {
             let d = Disagreement {
@@ -198,11 +242,12 @@ impl Tally {
             eprintln!("{s}");
         }
         eprintln!(
-            "{family}: {} pairs, {} queries, {} disagreements {:?}",
+            "{family}: {} pairs, {} queries, {} disagreements {:?}, link findings {:?}",
             self.pairs,
             self.queries,
             self.disagreements(),
-            self.kinds
+            self.kinds,
+            self.link_findings
         );
     }
 }

@@ -65,8 +65,48 @@ fn key(p: P2) -> (u64, u64) {
     ((p[0] + 0.0).to_bits(), (p[1] + 0.0).to_bits())
 }
 
+/// Where the oracle's neighbours come from.
+#[derive(Debug, Clone, Copy)]
+pub enum Links<'a> {
+    /// The model's rule (the module docs): shared vertex indices in opposite directions.
+    SharedEdges,
+    /// The file's own table: per triangle, the triangles it names as its neighbours, in any
+    /// order ([`NONE`] for none), numbered as the triangles given (a TRX's
+    /// `linked_triangles`, a BWM's walkable adjacency).
+    File(&'a [[u32; 3]]),
+}
+
+/// How the file's links differ from the model's rule (counts of triangle pairs), and what
+/// the oracle made of them. A link is walked across only when both triangles name each other
+/// and lie on opposite sides of an edge whose two vertex indices they share.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LinkFindings {
+    /// Links walked across (both ways).
+    pub joined: usize,
+    /// Pairs the file links over a shared edge on the same side of it (a fold): not walked.
+    pub folds: usize,
+    /// Links one triangle names and the other does not: not walked.
+    pub one_way: usize,
+    /// Links between triangles that share no edge by vertex index: not walked.
+    pub no_shared_edge: usize,
+    /// Links to a triangle with no plan area (a vertical face): not walked.
+    pub to_flat: usize,
+    /// Links to no triangle (out of range): not walked.
+    pub dangling: usize,
+    /// Edges the model's rule joins that the file does not link (a crack in the file).
+    pub unlinked_shared: usize,
+    /// Of the walked links, those the model's rule does not join (an edge used by three or
+    /// more triangles, paired otherwise).
+    pub joined_otherwise: usize,
+}
+
 impl Ground {
-    pub fn new(vertices: &[[f32; 3]], triangles: &[[u32; 3]]) -> Ground {
+    /// The ground with its neighbours from `links`, and how those differ from the rule.
+    pub fn with_links(
+        vertices: &[[f32; 3]],
+        triangles: &[[u32; 3]],
+        links: Links,
+    ) -> (Ground, LinkFindings) {
         let pos: Vec<P2> = vertices
             .iter()
             .map(|v| [f64::from(v[0]), f64::from(v[1])])
@@ -89,7 +129,11 @@ impl Ground {
                 }
             })
             .collect();
-        let nb = neighbours(&tris, &flat);
+        let rule = neighbours(&tris, &flat);
+        let (nb, findings) = match links {
+            Links::SharedEdges => (rule, LinkFindings::default()),
+            Links::File(file) => file_neighbours(&tris, &flat, file, &rule),
+        };
         let part = parts(&nb);
         let mut g = Ground {
             pos,
@@ -107,7 +151,7 @@ impl Ground {
         for (v, p) in g.pos.iter().enumerate() {
             g.at_position.entry(key(*p)).or_default().push(v as u32);
         }
-        g
+        (g, findings)
     }
 
     fn find_fans(&mut self) {
@@ -220,6 +264,33 @@ impl Ground {
         wa * self.z[tri[0] as usize] + wb * self.z[tri[1] as usize] + wc * self.z[tri[2] as usize]
     }
 
+    /// Every triangle a point `p` on triangle `t` stands on, by the oracle's own rule: each
+    /// ground triangle that holds `p` (its edges and corners included) with its height there
+    /// within 1 mm of `t`'s, except, where `p` is a corner `v` of `t` round which the ground
+    /// has several fans (a pinch), the triangles of `v`'s other fans. Sorted.
+    pub fn stands(&self, t: u32, p: P2) -> Vec<u32> {
+        let h = self.height(t, p);
+        let v = self.tris[t as usize]
+            .into_iter()
+            .find(|&v| self.pos[v as usize] == p);
+        let other_fan = |u: u32| {
+            v.is_some_and(|v| {
+                self.tris[u as usize].contains(&v) && self.fan(v, u) != self.fan(v, t)
+            })
+        };
+        let mut out: Vec<u32> = (0..self.tris.len() as u32)
+            .filter(|&u| {
+                u == t
+                    || (!self.flat[u as usize]
+                        && self.holds(u, p)
+                        && (self.height(u, p) - h).abs() <= 1e-3
+                        && !other_fan(u))
+            })
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
     /// The place of `p` on triangle `t`: the triangles that hold `p` and are joined to `t`
     /// through edges that hold `p` (one triangle inside, two across an edge, a fan at a
     /// vertex). Sorted.
@@ -268,6 +339,68 @@ fn neighbours(tris: &[[u32; 3]], flat: &[bool]) -> Vec<[u32; 3]> {
         }
     }
     nb
+}
+
+/// Neighbours from a file's links (see [`LinkFindings`]), compared with the rule's `rule`.
+fn file_neighbours(
+    tris: &[[u32; 3]],
+    flat: &[bool],
+    file: &[[u32; 3]],
+    rule: &[[u32; 3]],
+) -> (Vec<[u32; 3]>, LinkFindings) {
+    let mut f = LinkFindings::default();
+    let mut nb = vec![[NONE; 3]; tris.len()];
+    let names = |t: u32, u: u32| file.get(t as usize).is_some_and(|l| l.contains(&u));
+    for (t, links) in file.iter().enumerate().take(tris.len()) {
+        let t32 = t as u32;
+        if flat[t] {
+            continue;
+        }
+        for &u in links {
+            if u == NONE || u <= t32 && names(u, t32) {
+                // None, or a pair counted from its lower triangle.
+                continue;
+            }
+            if u as usize >= tris.len() {
+                f.dangling += 1;
+                continue;
+            }
+            if flat[u as usize] {
+                f.to_flat += 1;
+                continue;
+            }
+            if !names(u, t32) {
+                f.one_way += 1;
+                continue;
+            }
+            let (a, b) = (tris[t], tris[u as usize]);
+            let Some(k) = (0..3).find(|&k| b.contains(&a[k]) && b.contains(&a[(k + 1) % 3])) else {
+                f.no_shared_edge += 1;
+                continue;
+            };
+            // Counter-clockwise both: opposite sides when `b` runs the edge the other way.
+            let (x, y) = (a[k], a[(k + 1) % 3]);
+            let j = (0..3).find(|&j| b[j] == y && b[(j + 1) % 3] == x);
+            let Some(j) = j else {
+                f.folds += 1;
+                continue;
+            };
+            nb[t][k] = u;
+            nb[u as usize][j] = t32;
+            f.joined += 1;
+            if rule[t][k] != u {
+                f.joined_otherwise += 1;
+            }
+        }
+    }
+    for (t, r) in rule.iter().enumerate() {
+        for (k, &u) in r.iter().enumerate() {
+            if u != NONE && (t as u32) < u && nb[t][k] != u {
+                f.unlinked_shared += 1;
+            }
+        }
+    }
+    (nb, f)
 }
 
 /// Connected parts through neighbours.

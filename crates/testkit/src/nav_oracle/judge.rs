@@ -70,7 +70,7 @@ impl Oracle {
                 detail,
             })
         };
-        let connected = self.connected(s.triangle, t.triangle);
+        let connected = self.ends_connected(s, t);
         // The answers that found a path on the ground: only those are measured.
         let mut found: Vec<&Answer> = Vec::new();
         for a in answers {

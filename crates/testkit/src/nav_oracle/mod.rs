@@ -27,6 +27,7 @@ mod walk;
 
 pub use exact::orient;
 use ground::{Ground, P2};
+pub use ground::{LinkFindings, Links, NONE as NO_LINK};
 pub use judge::{Answer, Disagreement, Promise, RELATIVE};
 use std::cell::RefCell;
 use std::collections::{BinaryHeap, HashMap};
@@ -109,8 +110,8 @@ pub struct Oracle {
     nodes: Vec<Node>,
     /// Node-to-node walks done so far.
     seen: RefCell<HashMap<(u32, u32), bool>>,
-    /// Per connected part: its plan area.
-    part_area: Vec<f64>,
+    /// How the file's links differed from the model's rule.
+    findings: LinkFindings,
 }
 
 const NO_NODE: u32 = u32::MAX;
@@ -142,7 +143,13 @@ impl Oracle {
     /// The oracle of the triangles over the vertices (`x`, `y` in plan, `z` up), numbered as
     /// given.
     pub fn new(vertices: &[[f32; 3]], triangles: &[[u32; 3]]) -> Oracle {
-        let ground = Ground::new(vertices, triangles);
+        Oracle::with_links(vertices, triangles, Links::SharedEdges)
+    }
+
+    /// The oracle with its neighbours from `links` (a file's own adjacency, or the model's
+    /// rule); how the file's links differ from the rule is [`Oracle::link_findings`].
+    pub fn with_links(vertices: &[[f32; 3]], triangles: &[[u32; 3]], links: Links) -> Oracle {
+        let (ground, findings) = Ground::with_links(vertices, triangles, links);
         let mut nodes = Vec::new();
         let pi = std::f64::consts::PI;
         for (f, fan) in ground.fans.iter().enumerate() {
@@ -164,23 +171,18 @@ impl Oracle {
                 });
             }
         }
-        let mut part_area = Vec::new();
-        for (t, &part) in ground.part.iter().enumerate() {
-            if part_area.len() <= part as usize {
-                part_area.resize(part as usize + 1, 0.0);
-            }
-            if !ground.flat[t] {
-                let [a, b, c] = ground.corners(t as u32);
-                let twice = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
-                part_area[part as usize] += 0.5 * twice.abs();
-            }
-        }
         Oracle {
             ground,
             nodes,
             seen: RefCell::new(HashMap::new()),
-            part_area,
+            findings,
         }
+    }
+
+    /// How the links the oracle was given differ from the model's rule (all zero for
+    /// [`Links::SharedEdges`]).
+    pub fn link_findings(&self) -> &LinkFindings {
+        &self.findings
     }
 
     /// The number of nodes (vertex and fan pairs a shortest path may turn at).
@@ -213,11 +215,11 @@ impl Oracle {
             && self.ground.part[a as usize] == self.ground.part[b as usize]
     }
 
-    /// The triangle that holds `(x, y)` in plan, by the rule of `docs/navigation.md` ("Point
-    /// location"): with a height hint the one whose height there is nearest to it, without one
-    /// the highest; the triangles within 1 mm of that best height are one floor, and of them
-    /// the one whose connected part has the largest plan area wins (areas equal within a
-    /// relative 1e-9), then the lowest index.
+    /// A triangle of the floor at `(x, y)`, by the oracle's own rule: of the triangles that
+    /// hold the point in plan (edges and corners included), with a height hint the one whose
+    /// height there is nearest to it, without one the highest; the lowest index of those
+    /// within 1 mm of that height. The point stands on that whole floor
+    /// ([`Oracle::stands`]), so which of its triangles is named does not change a path.
     pub fn locate(&self, x: f32, y: f32, z: Option<f32>) -> Option<u32> {
         let p = p2([x, y]);
         let here: Vec<(u32, f64)> = (0..self.ground.tris.len() as u32)
@@ -226,28 +228,42 @@ impl Oracle {
             .collect();
         let score = |h: f64| z.map_or(-h, |z| (h - f64::from(z)).abs());
         let best = here.iter().map(|c| score(c.1)).reduce(f64::min)?;
-        let floor: Vec<u32> = here
-            .iter()
+        here.iter()
             .filter(|c| score(c.1) <= best + 1e-3)
             .map(|c| c.0)
-            .collect();
-        let area = |t: u32| self.part_area[self.ground.part[t as usize] as usize];
-        let largest = floor.iter().map(|&t| area(t)).reduce(f64::max)?;
-        floor
-            .into_iter()
-            .filter(|&t| area(t) >= largest * (1.0 - 1e-9))
             .min()
     }
 
+    /// Every triangle an end stands on ([`Oracle::stands`]).
+    fn on(&self, e: End) -> Vec<u32> {
+        self.ground.stands(e.triangle, p2(e.point))
+    }
+
+    /// Every triangle a point `p` on triangle `t` stands on, by the oracle's own rule: each
+    /// that holds `p` in plan (edges and corners included) with its height there within 1 mm
+    /// of `t`'s, but at a pinch (a vertex the ground meets itself at only there) only `t`'s
+    /// fan. Sorted.
+    pub fn stands(&self, t: u32, p: [f32; 2]) -> Vec<u32> {
+        self.ground.stands(t, p2(p))
+    }
+
+    /// Whether the ends stand on connected ground (some triangle of each, one part).
+    pub fn ends_connected(&self, a: End, b: End) -> bool {
+        let bs = self.on(b);
+        self.on(a)
+            .iter()
+            .any(|&x| bs.iter().any(|&y| self.connected(x, y)))
+    }
+
     /// Whether the straight piece from `a` to `b` stays on the ground (never crossing a
-    /// pinch), ending on `b`'s place.
+    /// pinch), from any triangle `a` stands on to one `b` stands on.
     pub fn sees(&self, a: End, b: End) -> bool {
         let (p, q) = (p2(a.point), p2(b.point));
-        let goal = self.ground.place(b.triangle, q);
+        let (from, goal) = (self.on(a), self.on(b));
         if p == q {
-            return self.ground.place(a.triangle, p) == goal;
+            return from.iter().any(|t| goal.binary_search(t).is_ok());
         }
-        let arrived = self.ground.walk(&self.ground.starts(a.triangle, p), p, q);
+        let arrived = self.ground.walk(&self.ground.starts_on(&from, p), p, q);
         arrived.iter().any(|t| goal.binary_search(t).is_ok())
     }
 
@@ -287,7 +303,7 @@ impl Oracle {
     /// The shortest path from `s` to `t` no longer than `bound` (`f64::INFINITY` for any), or
     /// `None` when there is none that short (or the ends are not connected).
     pub fn shortest(&self, s: End, t: End, bound: f64) -> Option<Route> {
-        if !self.connected(s.triangle, t.triangle) {
+        if !self.ends_connected(s, t) {
             return None;
         }
         let (ps, pt) = (p2(s.point), p2(t.point));
@@ -299,9 +315,9 @@ impl Oracle {
             });
         }
         let n = self.nodes.len();
-        let starts = self.ground.starts(s.triangle, ps);
-        let start_place = self.ground.place(s.triangle, ps);
-        let goal_place = self.ground.place(t.triangle, pt);
+        let start_place = self.on(s);
+        let goal_place = self.on(t);
+        let starts = self.ground.starts_on(&start_place, ps);
         let mut g = vec![f64::INFINITY; n];
         let mut parent = vec![NO_NODE; n];
         let mut closed = vec![false; n];
@@ -423,14 +439,14 @@ impl Oracle {
             }
         }
         if pts.len() == 2 && pts[0] == pts[1] {
-            return if self.ground.place(s.triangle, pts[0]) == self.ground.place(t.triangle, pts[0])
-            {
+            let (a, b) = (self.on(s), self.on(t));
+            return if a.iter().any(|x| b.binary_search(x).is_ok()) {
                 Ok(())
             } else {
                 Err(Fault::WrongGoal)
             };
         }
-        let mut states = self.ground.starts(s.triangle, pts[0]);
+        let mut states = self.ground.starts_on(&self.on(s), pts[0]);
         for i in 0..pts.len() - 1 {
             let arrived = self.ground.walk(&states, pts[i], pts[i + 1]);
             if arrived.is_empty() {
@@ -445,7 +461,7 @@ impl Oracle {
                 }
             }
         }
-        let goal = self.ground.place(t.triangle, pts[pts.len() - 1]);
+        let goal = self.on(t);
         let ends: Vec<u32> = states
             .iter()
             .map(|s| match *s {

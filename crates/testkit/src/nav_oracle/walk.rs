@@ -36,8 +36,13 @@ impl Ground {
     /// The walk's first states at `p` on triangle `t`: its place, each triangle as a vertex
     /// state where `p` is one of its corners.
     pub fn starts(&self, t: u32, p: P2) -> Vec<At> {
-        self.place(t, p)
-            .into_iter()
+        self.starts_on(&self.place(t, p), p)
+    }
+
+    /// The walk's first states at `p` on each of the triangles `on` (that hold it).
+    pub fn starts_on(&self, on: &[u32], p: P2) -> Vec<At> {
+        on.iter()
+            .copied()
             .map(|u| {
                 let tri = self.tris[u as usize];
                 match tri.iter().find(|&&v| self.pos[v as usize] == p) {

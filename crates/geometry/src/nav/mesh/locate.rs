@@ -109,6 +109,50 @@ impl NavMesh {
             .min_by_key(|c| c.0)
     }
 
+    /// Every triangle a located point stands on, into `out` (cleared): the located one first,
+    /// then by index, each that holds the point's plan position (edges and corners included)
+    /// with its height there within [`SAME_FLOOR`] of the point's. A point inside one triangle
+    /// stands on it alone; on an edge, on both sides; on a vertex, on its whole fan; where
+    /// ground is laid twice (a fold, a patch over a floor), on every layer. At a pinch (the
+    /// point on a vertex where the ground meets itself only there) it stands on the located
+    /// triangle's fan only: a path never passes from one fan to another
+    /// (`docs/navigation.md`, "Point location").
+    pub fn standing(&self, at: &Location, out: &mut Vec<u32>) {
+        out.clear();
+        out.push(at.triangle);
+        if self.grid.items.is_empty() || at.triangle as usize >= self.tris.len() {
+            return;
+        }
+        let (x, y) = (at.point.x, at.point.y);
+        let h0 = f64::from(at.point.z);
+        let p = [f64::from(x), f64::from(y)];
+        // The located triangle's vertex at the point, if the point is one.
+        let v = self.tris[at.triangle as usize]
+            .into_iter()
+            .find(|&v| plan(self.vertices[v as usize]) == p);
+        let other_fan = |u: u32| {
+            v.is_some_and(|v| {
+                let sv = self.surface_vertex(v);
+                self.tris[u as usize]
+                    .iter()
+                    .any(|&w| w != v && self.surface_vertex(w) == sv)
+            })
+        };
+        let (cx, cy) = self.grid.cell_of(p[0], p[1]);
+        let start = out.len();
+        for &t in self.grid.cell_items(cx, cy) {
+            if t == at.triangle || other_fan(t) {
+                continue;
+            }
+            if let Some(h) = self.height_in_f64(t, x, y)
+                && (h - h0).abs() <= SAME_FLOOR
+            {
+                out.push(t);
+            }
+        }
+        out[start..].sort_unstable();
+    }
+
     /// [`NavMesh::locate`], or else the nearest walkable point within `snap`: with a height
     /// hint by 3-D distance to `(x, y, z)`, without one by plan distance (the highest point
     /// at the nearest plan distance). Ties go to the lowest triangle index.

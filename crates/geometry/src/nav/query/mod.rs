@@ -143,6 +143,10 @@ pub struct Searcher {
     taut: Vec<(u32, Location)>,
     kept: Vec<(u32, Location)>,
     cands: Vec<u32>,
+    /// The triangles the start and the goal stand on, and the path of another pair of them.
+    stand_s: Vec<u32>,
+    stand_g: Vec<u32>,
+    alt: Path,
 }
 
 impl Searcher {
@@ -199,8 +203,89 @@ impl Searcher {
         self.walk_fallbacks
     }
 
-    /// The path between two located points (see [`NavMesh::locate`]).
+    /// The path between two located points (see [`NavMesh::locate`]). Each end stands on
+    /// every triangle [`NavMesh::standing`] lists (an edge, a vertex's fan, ground laid twice):
+    /// the path leaves the start from, and reaches the goal through, whichever of them gives
+    /// the shortest way. A point inside one triangle is one search; otherwise one per pair of
+    /// distinct cells the ends stand on (the located pair first; a later one wins only when
+    /// shorter), and `expanded` counts them all.
     pub fn path_between(
+        &mut self,
+        data: &NavData,
+        start: Location,
+        goal: Location,
+        req: &Request,
+        out: &mut Path,
+    ) -> Result<(), PathError> {
+        let mesh = data.mesh;
+        let (mut ss, mut gs) = (
+            std::mem::take(&mut self.stand_s),
+            std::mem::take(&mut self.stand_g),
+        );
+        mesh.standing(&start, &mut ss);
+        mesh.standing(&goal, &mut gs);
+        let first = self.path_one(data, start, goal, req, out);
+        if ss.len() > 1 || gs.len() > 1 {
+            self.distinct_cells(data, req, &mut ss);
+            self.distinct_cells(data, req, &mut gs);
+        }
+        if ss.len() == 1 && gs.len() == 1 {
+            (self.stand_s, self.stand_g) = (ss, gs);
+            return first;
+        }
+        let mut best = first.is_ok().then_some(out.length_plan);
+        let mut expanded = out.expanded;
+        let mut alt = std::mem::take(&mut self.alt);
+        for (i, &st) in ss.iter().enumerate() {
+            for (j, &gt) in gs.iter().enumerate() {
+                if (i, j) == (0, 0) || mesh.island_of(st) != mesh.island_of(gt) {
+                    continue;
+                }
+                let on = |l: Location, t: u32| on_triangle(mesh, l, t);
+                if self
+                    .path_one(data, on(start, st), on(goal, gt), req, &mut alt)
+                    .is_err()
+                {
+                    continue;
+                }
+                expanded += alt.expanded;
+                let shorter = best.is_none_or(|b| alt.length_plan < b - 1e-5 * b.max(1.0));
+                if shorter {
+                    best = Some(alt.length_plan);
+                    std::mem::swap(out, &mut alt);
+                }
+            }
+        }
+        (self.alt, self.stand_s, self.stand_g) = (alt, ss, gs);
+        match best {
+            Some(_) => {
+                out.expanded = expanded;
+                Ok(())
+            }
+            None => first,
+        }
+    }
+
+    /// Keeps, of the triangles in `ts` (the located one first), the first of each cell the
+    /// search `req` runs on.
+    fn distinct_cells(&self, data: &NavData, req: &Request, ts: &mut Vec<u32>) {
+        let cell = |t: u32| match (req.search, data.polygons) {
+            (Search::Polygons | Search::CornerGraph, Some(p)) => Cells::of_triangle(p, t),
+            _ => t,
+        };
+        let mut i = 0;
+        while i < ts.len() {
+            let c = cell(ts[i]);
+            if ts[..i].iter().any(|&u| cell(u) == c) {
+                ts.remove(i);
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// The path between two located points, each on the triangle it names.
+    fn path_one(
         &mut self,
         data: &NavData,
         start: Location,
@@ -456,10 +541,7 @@ impl Searcher {
                 continue;
             }
             let sub = self.sub.get_or_insert_with(Default::default);
-            if sub
-                .path_between(data, a, b.0, &req, &mut self.piece)
-                .is_err()
-            {
+            if sub.path_one(data, a, b.0, &req, &mut self.piece).is_err() {
                 ok = false;
                 break;
             }
@@ -654,6 +736,19 @@ fn cut_loops(turns: &mut Vec<(u32, Location)>, start: Location, goal: Location) 
 }
 
 /// The plan distance of two points.
+/// `l` moved onto triangle `t` (one it stands on): its height there.
+pub(super) fn on_triangle(mesh: &NavMesh, l: Location, t: u32) -> Location {
+    Location {
+        triangle: t,
+        point: glam::Vec3::new(
+            l.point.x,
+            l.point.y,
+            mesh.height_in(t, l.point.x, l.point.y).unwrap_or(l.point.z),
+        ),
+        ..l
+    }
+}
+
 fn plan_dist(a: glam::Vec3, b: glam::Vec3) -> f64 {
     let (a, b) = (plan(a), plan(b));
     (a[0] - b[0]).hypot(a[1] - b[1])
