@@ -10,7 +10,10 @@
 //! stands (its height the hint). The JSON's rounded turning points are put back on the
 //! vertices they name.
 
-use areakit_testkit::nav_oracle::{Answer, End, Oracle, Promise};
+#[path = "../crates/area/tests/corpus/file_links.rs"]
+mod file_links;
+
+use areakit_testkit::nav_oracle::{Answer, End, Links, Oracle, Promise};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -56,15 +59,23 @@ fn main() {
         })
         .collect();
     let data = std::fs::read(ground).expect("the ground file");
-    let src = if data.starts_with(b"NWN2") {
+    let (src, links) = if data.starts_with(b"NWN2") {
         let t = areakit_formats::trx::read(&data).expect("a TRX");
-        areakit_area::navigation::NavSource::from_trx(t.walkmesh().expect("a walkmesh"), "t")
+        let w = t.walkmesh().expect("a walkmesh");
+        let src = areakit_area::navigation::NavSource::from_trx(w, "t");
+        let links = file_links::trx_links(w, &src.faces);
+        (src, links)
     } else {
         let b = areakit_formats::bwm::read(&data).expect("a BWM");
-        areakit_area::navigation::NavSource::from_bwm(&b, "w")
+        let src = areakit_area::navigation::NavSource::from_bwm(&b, "w");
+        let links = file_links::bwm_links(&b, &src.faces);
+        (src, links)
     };
     let vertices: Vec<[f32; 3]> = src.surface.vertices.iter().map(|v| v.to_array()).collect();
-    let o = Oracle::new(&vertices, &src.surface.triangles);
+    // Judged on the file's own links; a disagreement the oracle on the model's rule does not
+    // share is the file's (a link finding), not the engine's.
+    let o = Oracle::with_links(&vertices, &src.surface.triangles, Links::File(&links));
+    let rule = Oracle::new(&vertices, &src.surface.triangles);
     let read = |p: &str| -> Vec<serde_json::Value> {
         std::fs::read_to_string(p)
             .expect("a JSONL file")
@@ -118,6 +129,7 @@ fn main() {
         },
     };
     let mut kinds = std::collections::BTreeMap::new();
+    let mut link_findings = std::collections::BTreeMap::new();
     let (mut pairs, mut unlocated) = (0usize, 0usize);
     for (i, (a, b)) in opt.iter().zip(&fst).enumerate() {
         pairs += 1;
@@ -186,14 +198,23 @@ fn main() {
             }
         }
         // The JSON rounds lengths to 1e-5 m.
+        let by_rule = rule.judge_within(es, et, &ans, 2e-5);
         for d in o.judge_within(es, et, &ans, 2e-5) {
+            if !by_rule.iter().any(|r| r.how == d.how) {
+                *link_findings
+                    .entry((d.kind, d.how.clone()))
+                    .or_insert(0usize) += 1;
+                continue;
+            }
             *kinds.entry((d.kind, d.how.clone())).or_insert(0usize) += 1;
             if kinds.values().sum::<usize>() <= 5 {
                 eprintln!("pair {i}: {} [{}] {}", d.kind, d.how, d.detail);
             }
         }
     }
-    println!("{ground}\t{pairs} pairs\t{unlocated} not located\t{kinds:?}");
+    println!(
+        "{ground}\t{pairs} pairs\t{unlocated} not located\t{kinds:?}\tlink findings {link_findings:?}"
+    );
 }
 
 /// Whether a path passes through its goal before its last piece (and comes back), or through
