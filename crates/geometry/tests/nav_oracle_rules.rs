@@ -12,7 +12,10 @@ use nav_support::differential::{Built, Plain, answers, build};
 
 /// Two unit squares side by side (x 0–1 and 1–2), each two triangles, with vertices of their
 /// own along x = 1: the file links each square's triangles to each other and nothing across.
-fn cracked() -> (Vec<[f32; 3]>, Vec<[u32; 3]>, Vec<[u32; 3]>) {
+/// Vertices, triangles and the file's links.
+type Ground = (Vec<[f32; 3]>, Vec<[u32; 3]>, Vec<[u32; 3]>);
+
+fn cracked() -> Ground {
     let v = vec![
         [0.0, 0.0, 0.0],
         [1.0, 0.0, 0.0],
