@@ -21,6 +21,10 @@
 //! - [`Search::CornerGraph`]: the search over the corner graph ([`graph`]), exact in the optimal
 //!   mode, its bounds weighted by [`FAST_BOUND`] in the fast mode (at most that much longer).
 //!
+//! On the polygons or the triangles, both modes first walk the straight line from the start:
+//! when it reaches the goal, that is the shortest path and no search runs (the walk stops at
+//! the first wall it meets, so a goal out of sight costs the triangles to that wall).
+//!
 //! Every path is then walked straight through the triangles
 //! ([`crate::nav::search::walk`]), which gives its corridor, regions and points on the
 //! surface ([`Path`]). That walk failing would mean a search returned a path off the ground;
@@ -388,6 +392,12 @@ impl Searcher {
             } else {
                 Err(Walk)
             };
+        }
+        // The goal in sight: the straight line is the shortest path, in either mode (a walk
+        // through the triangles it crosses, stopped at the first wall; the search would cost
+        // more). Its effort: the triangles it crossed.
+        if self.walker.walk_polyline(mesh, start, goal, &[]) {
+            return Ok(self.walker.corridor.len());
         }
         let (allowed, stamp) = self.begin(mesh, cells, sc, gc);
         let (s, t) = (plan(start.point), plan(goal.point));
