@@ -1107,3 +1107,34 @@ fn a_big_batch_answers_as_single_queries_under_auto() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(compared[1] >= 16, "{compared:?}");
 }
+
+/// A goal in sight is reached straight in both modes: from the wall corner `4,3` of the demo
+/// area, the fast mode's corridor went round an obstacle (20.751 m through `10,10` and
+/// `13,15`) beside the straight 19.812 m line (issue 45).
+#[test]
+fn demo_area_fast_path_goes_straight_to_a_goal_in_sight() {
+    let dir = tmp("demo-straight");
+    areakit_app::demo::run(&dir).unwrap();
+    let lyt = dir.join("demo.lyt");
+    let ask = |mode: &str| {
+        path_json(&[
+            lyt.to_str().unwrap(),
+            "--from",
+            "4,3",
+            "--to",
+            "18.5,16.5",
+            "--mode",
+            mode,
+        ])
+    };
+    let (optimal, fast) = (ask("optimal"), ask("fast"));
+    assert_path_json(&fast);
+    assert_eq!(optimal["points"].as_array().unwrap().len(), 2, "{optimal}");
+    assert_eq!(fast["points"], optimal["points"], "{fast}");
+    let straight = (14.5f64).hypot(13.5);
+    assert!(
+        (fast["length"].as_f64().unwrap() - straight).abs() < 1e-4,
+        "{fast}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
