@@ -6,15 +6,18 @@
 # polyline of it shorter than ours counts as `other-shorter`.
 #
 #   benches/nav_bar.sh [OUTDIR] [OTHER_AREAKIT]      (from the checkout; builds what it needs)
+#
+# BAR_BIN=path/to/areakit judges another build's answers (the code before a change, say).
 set -euo pipefail
 out=${1:-target/nav-bar}
 other=${2:-}
 cargo build --release --quiet --bin areakit --example nav_bar_pairs --example nav_cli_check
 bin=target/release
+ours=${BAR_BIN:-$bin/areakit}
 "$bin/examples/nav_bar_pairs" "$out"
 while IFS=$'\t' read -r pairs ground; do
-    "$bin/areakit" path "$ground" --pairs "$pairs" --json > "$pairs.optimal.jsonl"
-    "$bin/areakit" path "$ground" --pairs "$pairs" --json --mode fast > "$pairs.fast.jsonl"
+    "$ours" path "$ground" --pairs "$pairs" --json > "$pairs.optimal.jsonl"
+    "$ours" path "$ground" --pairs "$pairs" --json --mode fast > "$pairs.fast.jsonl"
     extra=()
     if [ -n "$other" ]; then
         "$other" path "$ground" --pairs "$pairs" --json > "$pairs.other.jsonl"
