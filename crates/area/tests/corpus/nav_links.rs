@@ -6,7 +6,8 @@ use crate::file_links::{bwm_links, trx_links};
 use areakit_area::navigation::NavSource;
 use areakit_testkit::nav_oracle::{LinkFindings, Links, Oracle};
 
-fn findings(format: &str) -> Vec<(String, LinkFindings)> {
+/// Per file: its name, how its links differ from the rule, and its pinches (on its links).
+fn findings(format: &str) -> Vec<(String, LinkFindings, usize)> {
     let mut out = Vec::new();
     for f in areakit_testkit::corpus_files(&[format]) {
         let data = std::fs::read(&f).unwrap();
@@ -32,7 +33,7 @@ fn findings(format: &str) -> Vec<(String, LinkFindings)> {
         }
         let vertices: Vec<[f32; 3]> = src.surface.vertices.iter().map(|v| v.to_array()).collect();
         let o = Oracle::with_links(&vertices, &src.surface.triangles, Links::File(&links));
-        out.push((name, o.link_findings().clone()));
+        out.push((name, o.link_findings().clone(), o.pinches()));
     }
     out
 }
@@ -48,7 +49,15 @@ fn file_links_against_the_rule() {
     let trx = findings("trx");
     assert_eq!(trx.len(), 61, "corpus TRX files with walkable ground");
     let mut sum = LinkFindings::default();
-    for (name, f) in &trx {
+    let pinched: Vec<&str> = trx
+        .iter()
+        .filter(|x| x.2 > 0)
+        .map(|x| x.0.as_str())
+        .collect();
+    let pinches: usize = trx.iter().map(|x| x.2).sum();
+    eprintln!("trx: {} files with {pinches} pinches", pinched.len());
+    assert!(pinches > 0, "the docs cite TRX pinches");
+    for (name, f, _) in &trx {
         assert_eq!(
             (f.one_way, f.no_shared_edge, f.dangling),
             (0, 0, 0),
@@ -66,7 +75,10 @@ fn file_links_against_the_rule() {
     let wok = findings("wok");
     assert_eq!(wok.len(), 108, "corpus WOK files with walkable ground");
     let mut sum = LinkFindings::default();
-    for (name, f) in &wok {
+    let pinched = wok.iter().filter(|x| x.2 > 0).count();
+    let pinches: usize = wok.iter().map(|x| x.2).sum();
+    eprintln!("wok: {pinched} files with {pinches} pinches");
+    for (name, f, _) in &wok {
         if name != "out.wok" {
             assert_eq!(
                 (

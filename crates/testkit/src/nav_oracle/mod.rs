@@ -185,6 +185,16 @@ impl Oracle {
         &self.findings
     }
 
+    /// The vertices round which the ground meets itself only at the vertex (a pinch: two or
+    /// more fans).
+    pub fn pinches(&self) -> usize {
+        self.ground
+            .vertex_fans
+            .iter()
+            .filter(|f| f.len() > 1)
+            .count()
+    }
+
     /// The number of nodes (vertex and fan pairs a shortest path may turn at).
     pub fn node_count(&self) -> usize {
         self.nodes.len()
