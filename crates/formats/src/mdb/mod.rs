@@ -4,7 +4,7 @@
 //!
 //! - [`raw`]: on-disk constants and sizes;
 //! - [`Mdb`], [`Packet`], [`Mesh`], [`Walk`] and friends: the owned model ([`model`]);
-//! - [`read`] / [`write`]: bytes to model and back, byte-exact for unmodified files (the 32
+//! - [`read`] / [`write()`]: bytes to model and back, byte-exact for unmodified files (the 32
 //!   corpus models);
 //! - [`Walk::surface`]: the WALK walkmesh as placement uses it ([`WalkSurface`]: model-space
 //!   vertices, triangles, walkable flag per triangle).
