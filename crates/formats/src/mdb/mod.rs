@@ -6,6 +6,7 @@
 //! - [`Mdb`], [`Packet`], [`Mesh`], [`Walk`] and friends: the owned model ([`model`]);
 //! - [`read`] / [`write()`]: bytes to model and back, byte-exact for unmodified files (the 32
 //!   corpus models);
+//! - [`is_mdb`]: tells an MDB from a TRN/TRX (the same `NWN2` container) by its packets;
 //! - [`Walk::surface`]: the WALK walkmesh as placement uses it ([`WalkSurface`]: model-space
 //!   vertices, triangles, walkable flag per triangle).
 //!
@@ -23,7 +24,7 @@ pub use model::{
     CollisionVertex, Layout, Material, Mdb, Mesh, Packet, Point, RigidVertex, Skin, SkinVertex,
     Sphere, Walk, WalkTriangle, name_text,
 };
-pub use read::read;
+pub use read::{is_mdb, read};
 pub use walk::{WalkIndexError, WalkSurface};
 pub use write::{encode_packet, write};
 

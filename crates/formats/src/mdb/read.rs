@@ -113,3 +113,40 @@ fn layout_of(data: &[u8], entries: &[PacketEntry]) -> Option<Layout> {
         file_len: data.len() as u32,
     })
 }
+
+/// Whether bytes in the `NWN2` container are a model rather than a terrain file: the packet
+/// table names at least one model packet (RIGD, SKIN, COL2, COL3, COLS, HOOK, HAIR, HELM,
+/// WALK) and no terrain one (TRWH, WATR, ASWM). Only the header and table are looked at; an
+/// empty or cut table is no model. (TRX files are `NWN2` 2.3, MDBs 1.12, but the version is
+/// not what tells them apart here: the packets are.)
+pub fn is_mdb(data: &[u8]) -> bool {
+    const MODEL: [[u8; 4]; 9] = [
+        raw::TAG_RIGD,
+        raw::TAG_SKIN,
+        raw::TAG_COL2,
+        raw::TAG_COL3,
+        raw::TAG_COLS,
+        raw::TAG_HOOK,
+        raw::TAG_HAIR,
+        raw::TAG_HELM,
+        raw::TAG_WALK,
+    ];
+    const TERRAIN: [[u8; 4]; 3] = [
+        crate::trx::raw::TAG_TRWH,
+        crate::trx::raw::TAG_WATR,
+        crate::trx::raw::TAG_ASWM,
+    ];
+    if !data.starts_with(&raw::MAGIC) || data.len() < raw::HEADER_SIZE {
+        return false;
+    }
+    let n = u32::from_le_bytes([data[8], data[9], data[10], data[11]]) as usize;
+    let table = &data[raw::HEADER_SIZE..];
+    let tags: Vec<[u8; 4]> = table
+        .chunks_exact(raw::PACKET_ENTRY_SIZE)
+        .take(n)
+        .map(|e| [e[0], e[1], e[2], e[3]])
+        .collect();
+    tags.len() == n
+        && tags.iter().any(|t| MODEL.contains(t))
+        && !tags.iter().any(|t| TERRAIN.contains(t))
+}

@@ -414,6 +414,23 @@ fn every_single_byte_mutation_reads_or_fails_cleanly() {
 }
 
 #[test]
+fn is_mdb_tells_models_by_their_packets() {
+    assert!(is_mdb(&walk_file()));
+    assert!(is_mdb(&every_packet_bytes()));
+    let terrain = file_of(
+        (2, 3),
+        &[(*b"TRWH", vec![0; 12]), (*b"WALK", walk_payload())],
+    );
+    assert!(!is_mdb(&terrain));
+    assert!(!is_mdb(&file_of((1, 12), &[(*b"TRRN", vec![1])])));
+    assert!(!is_mdb(&write(&Mdb::default()).unwrap()));
+    let bytes = walk_file();
+    for n in 0..20 {
+        assert!(!is_mdb(&bytes[..n]), "cut at {n}");
+    }
+}
+
+#[test]
 fn wrong_magic_is_named() {
     let mut b = walk_file();
     b[0] = b'X';

@@ -24,6 +24,7 @@ fn corpus_reads_and_writes_byte_exact() {
     let mut tags: BTreeMap<String, usize> = BTreeMap::new();
     for (path, data) in &corpus() {
         let m = mdb::read(data).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(mdb::is_mdb(data), "{}", path.display());
         assert_eq!(
             (m.version_major, m.version_minor),
             (1, 12),
@@ -68,6 +69,16 @@ fn faces_in_range(p: &Packet, path: &std::path::Path) {
         "{}: a face index past the vertices",
         path.display()
     );
+}
+
+/// No corpus terrain file is taken for a model (the same `NWN2` container).
+#[test]
+fn corpus_terrain_files_are_no_models() {
+    let files = areakit_testkit::corpus_files(&["trx", "trn"]);
+    assert_eq!(files.len(), 70);
+    for p in &files {
+        assert!(!mdb::is_mdb(&std::fs::read(p).unwrap()), "{}", p.display());
+    }
 }
 
 #[test]
