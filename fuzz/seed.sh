@@ -12,6 +12,7 @@ src=../../shared/corpus
 declare -A formats=(
   [bwm]="wok bwm pwk"
   [trx]="trx trn"
+  [mdb]="mdb"
   [mdl_ascii]="mdl-ascii wok-ascii pwk-ascii"
   [mdl_nwn]="nwn-mdl-bin"
   [lyt]="lyt"
@@ -29,7 +30,7 @@ declare -A formats=(
 )
 
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(mdl mdl_nwn bwm trx trx_aswm mdl_ascii lyt vis walkmesh walkmesh_struct gff erf rim key bif twoda)
+[ ${#targets[@]} -gt 0 ] || targets=(mdl mdl_nwn bwm trx trx_aswm mdb mdl_ascii lyt vis walkmesh walkmesh_struct gff erf rim key bif twoda)
 
 for t in "${targets[@]}"; do
   [ -v "formats[$t]" ] || { echo "unknown target: $t" >&2; exit 1; }

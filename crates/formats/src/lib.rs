@@ -29,6 +29,7 @@ pub mod gff;
 pub mod image;
 pub mod key;
 pub mod lyt;
+pub mod mdb;
 pub mod mdl;
 pub mod mdl_ascii;
 pub mod names;

@@ -5,6 +5,7 @@
 mod bwm_corpus;
 mod capsule_corpus;
 mod gff_corpus;
+mod mdb_corpus;
 mod mdl_ascii_corpus;
 mod mdl_corpus;
 mod mdl_nwn_corpus;
