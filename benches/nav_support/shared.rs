@@ -130,6 +130,7 @@ pub fn maze(w: usize, h: usize, r: usize, seed: u64) -> Surface {
     }
     let regions = vec![0; triangles.len()];
     Surface {
+        links: Vec::new(),
         vertices,
         triangles,
         regions,
@@ -157,6 +158,7 @@ pub fn largest_corpus_surface(dir: &std::path::Path) -> (String, Surface) {
                         .map(|f| f.vertices)
                         .collect();
                     Surface {
+                        links: Vec::new(),
                         regions: vec![0; tris.len()],
                         triangles: tris,
                         vertices: b.vertices.iter().map(|v| Vec3::from_array(*v)).collect(),
@@ -177,6 +179,7 @@ pub fn largest_corpus_surface(dir: &std::path::Path) -> (String, Surface) {
                         .map(|t| t.vertices)
                         .collect();
                     Some(Surface {
+                        links: Vec::new(),
                         regions: vec![0; tris.len()],
                         triangles: tris,
                         vertices: w.vertices.iter().map(|v| Vec3::from_array(*v)).collect(),

@@ -58,6 +58,7 @@ pub fn cut_to_tiles(s: &Surface, origin: [f32; 2], tile: f32) -> Surface {
     Surface {
         vertices,
         triangles,
+        links: Vec::new(),
         regions,
     }
 }
@@ -656,6 +657,7 @@ mod tests {
             regions: vec![0; triangles.len()],
             vertices,
             triangles,
+            links: Vec::new(),
         };
         let origin = [-0.5, -0.5];
         let cut = cut_to_tiles(&s, origin, 2.0);

@@ -601,6 +601,7 @@ mod tests {
             regions: vec![0; triangles.len()],
             vertices,
             triangles,
+            links: Vec::new(),
         };
         let cfg = RecastConfig {
             tile_cells: 32,

@@ -117,6 +117,7 @@ impl NavSource {
                 s.faces.push(t as u32);
             }
         }
+        s.surface.links = trx_links(w, &s.faces);
         if w.is_baked() {
             s.baked = Some(Box::new(w.clone()));
         }
@@ -907,6 +908,24 @@ pub fn nav_findings_of(nav: &AreaNav, kind: SourceKind) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// A TRX's own triangle links (`linked_triangles`) in the numbering of the surface made of
+/// its walkable triangles (`faces[s]` is surface triangle `s`'s index in the file): what the
+/// game walks by. A link to a triangle left out (not walkable, or with a bad corner) is none.
+fn trx_links(w: &trx::Walkmesh, faces: &[u32]) -> Vec<[u32; 3]> {
+    let mut surface_of = vec![u32::MAX; w.triangles.len()];
+    for (s, &f) in faces.iter().enumerate() {
+        surface_of[f as usize] = s as u32;
+    }
+    faces
+        .iter()
+        .map(|&f| {
+            w.triangles[f as usize]
+                .linked_triangles
+                .map(|l| surface_of.get(l as usize).copied().unwrap_or(u32::MAX))
+        })
+        .collect()
 }
 
 #[cfg(test)]

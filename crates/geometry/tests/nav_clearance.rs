@@ -531,6 +531,7 @@ proptest! {
 fn big_triangles_with_many_blockers() {
     // A 60 x 60 m floor in two triangles with 150 boxes and walls on it.
     let s = Surface {
+        links: Vec::new(),
         vertices: vec![
             Vec3::new(0.0, 0.0, 0.0),
             Vec3::new(60.0, 0.0, 0.0),

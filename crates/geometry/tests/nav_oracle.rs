@@ -290,6 +290,7 @@ fn polygons_without_a_sight_list_are_searched_by_sweeps() {
         }
     }
     let s = Surface {
+        links: Vec::new(),
         regions: vec![0; triangles.len()],
         vertices,
         triangles,

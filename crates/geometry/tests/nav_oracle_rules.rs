@@ -187,3 +187,51 @@ fn ground_laid_twice_is_stood_on_whole() {
     );
     assert!(o.judge(end(top, s), end(gt, g), &ans).is_empty());
 }
+
+#[test]
+fn an_engine_given_the_files_links_walks_by_them() {
+    // The squares share the vertices along x = 1; the file links nothing across (a crack).
+    let (v, t, links) = cracked();
+    let shared: Vec<[u32; 3]> = t
+        .iter()
+        .map(|tri| tri.map(|i| [0, 1, 2, 3, 1, 5, 6, 2][i as usize]))
+        .collect();
+    let o = Oracle::with_links(&v, &shared, Links::File(&links));
+    let plain = Plain {
+        vertices: &v,
+        triangles: &shared,
+    };
+    let (s, g) = ([0.5, 0.5], [1.5, 0.5]);
+    let mut searcher = areakit_geometry::nav::Searcher::new();
+    let on_links = nav_support::differential::build_linked(&plain, &links);
+    let (ans, _) = answers(
+        &on_links,
+        at(&on_links, 0, s),
+        at(&on_links, 2, g),
+        &mut searcher,
+    );
+    assert!(ans.iter().all(|a| !a.found), "the crack holds");
+    assert!(o.judge(end(0, s), end(2, g), &ans).is_empty());
+    // Linked across as well (both ways): one ground again, straight across.
+    let mut joined = links.clone();
+    joined[0][1] = 3;
+    joined[3][1] = 0;
+    let across = nav_support::differential::build_linked(&plain, &joined);
+    let (ans, _) = answers(&across, at(&across, 0, s), at(&across, 2, g), &mut searcher);
+    assert!(
+        ans.iter().all(|a| a.found && (a.length - 1.0).abs() < 1e-6),
+        "{ans:?}"
+    );
+    let o = Oracle::with_links(&v, &shared, Links::File(&joined));
+    assert!(o.judge(end(0, s), end(2, g), &ans).is_empty());
+    // Named one way only: no link.
+    joined[3][1] = NO_LINK;
+    let one_way = nav_support::differential::build_linked(&plain, &joined);
+    let (ans, _) = answers(
+        &one_way,
+        at(&one_way, 0, s),
+        at(&one_way, 2, g),
+        &mut searcher,
+    );
+    assert!(ans.iter().all(|a| !a.found));
+}

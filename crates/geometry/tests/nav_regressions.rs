@@ -18,6 +18,7 @@ fn ground(name: &str) -> Ground {
 
 fn mesh(g: &Ground) -> NavSet {
     NavSet::build(&Surface {
+        links: Vec::new(),
         vertices: g.vertices.iter().map(|v| Vec3::from_array(*v)).collect(),
         triangles: g.triangles.clone(),
         regions: vec![0; g.triangles.len()],

@@ -20,6 +20,7 @@ fn surface_of(b: &areakit_formats::bwm::Bwm) -> Surface {
         .map(|(f, _)| *f)
         .collect();
     Surface {
+        links: Vec::new(),
         vertices: m.vertices.iter().map(|v| Vec3::from_array(*v)).collect(),
         regions: vec![0; triangles.len()],
         triangles,

@@ -5,7 +5,7 @@
 //! `--ignored` (`docs/navigation.md` has its counts).
 
 use crate::file_links::{bwm_links, trx_links};
-use crate::nav_support::differential::{Plain, Tally, build, pairs};
+use crate::nav_support::differential::{Plain, Tally, build_linked, pairs};
 use areakit_area::navigation::NavSource;
 use areakit_geometry::nav::Searcher;
 use areakit_testkit::nav_meshes::Rng;
@@ -61,10 +61,14 @@ fn run(format: &str, per_mesh: usize, seed: u64) -> (usize, Tally) {
             triangles: &src.surface.triangles,
         };
         let o = Oracle::with_links(&vertices, &src.surface.triangles, Links::File(links));
-        let rule = Oracle::new(&vertices, &src.surface.triangles);
-        let built = build(&plain);
+        // The engine walks a TRX by its own links and a WOK by the model's rule
+        // (`docs/navigation.md`, "Adjacency"): a disagreement on a WOK that the rule's oracle
+        // does not share is the file's.
+        let rule = (format == "wok").then(|| Oracle::new(&vertices, &src.surface.triangles));
+        let built = build_linked(&plain, &src.surface.links);
         for pair in pairs(&plain, &o, &mut rng, per_mesh) {
-            tally.pair_on_links(name, (&o, &rule), &built, pair, &mut searcher);
+            let engine = rule.as_ref().unwrap_or(&o);
+            tally.pair_on_links(name, (&o, engine), &built, pair, &mut searcher);
         }
         // Progress (shown with `--nocapture`).
         eprintln!(

@@ -385,6 +385,7 @@ pub fn stitch(surface: &Surface, tolerance: f32) -> Result<Stitched, SurfaceErro
     seams.sort_by_key(|s| s.regions);
     Ok(Stitched {
         surface: Surface {
+            links: Vec::new(),
             vertices,
             triangles,
             regions: out_regions,
@@ -407,6 +408,7 @@ mod tests {
     fn rooms() -> Surface {
         let v = |x: f32, y: f32, z: f32| Vec3::new(x, y, z);
         Surface {
+            links: Vec::new(),
             vertices: vec![
                 v(0.0, 0.0, 0.0),
                 v(1.0, 0.0, 0.0),

@@ -16,6 +16,12 @@ pub struct Surface {
     pub triangles: Vec<[u32; 3]>,
     /// One region (room) id per triangle.
     pub regions: Vec<u32>,
+    /// The neighbours the source file names, per triangle (in any order of its edges,
+    /// [`u32::MAX`] for none), or empty: then two triangles are neighbours by the mesh's rule
+    /// (the same two vertex indices in opposite directions). Given, a pair is joined only when
+    /// both name each other across an edge whose two vertex indices they share, from opposite
+    /// sides of it ([`super::mesh`], "Neighbours").
+    pub links: Vec<[u32; 3]>,
 }
 
 /// Why a [`Surface`] cannot be used.
@@ -40,6 +46,13 @@ pub enum SurfaceError {
         /// The vertex.
         vertex: usize,
     },
+    /// `links` is given but does not have one entry per triangle.
+    LinkCount {
+        /// Its length.
+        links: usize,
+        /// The triangle count.
+        triangles: usize,
+    },
     /// More triangles than a navmesh can number ([`MAX_TRIANGLES`]).
     TooLarge {
         /// The triangle count.
@@ -53,6 +66,10 @@ impl std::fmt::Display for SurfaceError {
             SurfaceError::RegionCount { regions, triangles } => write!(
                 f,
                 "{regions} region ids for {triangles} triangles (one per triangle)"
+            ),
+            SurfaceError::LinkCount { links, triangles } => write!(
+                f,
+                "{links} link entries for {triangles} triangles (one per triangle, or none)"
             ),
             SurfaceError::VertexIndex { triangle, index } => {
                 write!(f, "triangle {triangle}: vertex index {index} out of range")
@@ -72,11 +89,18 @@ impl std::fmt::Display for SurfaceError {
 impl std::error::Error for SurfaceError {}
 
 impl Surface {
-    /// Checks the arrays agree: one region per triangle, indices in range, finite vertices.
+    /// Checks the arrays agree: one region (and no or one link entry) per triangle, indices in
+    /// range, finite vertices.
     pub fn validate(&self) -> Result<(), SurfaceError> {
         if self.regions.len() != self.triangles.len() {
             return Err(SurfaceError::RegionCount {
                 regions: self.regions.len(),
+                triangles: self.triangles.len(),
+            });
+        }
+        if !self.links.is_empty() && self.links.len() != self.triangles.len() {
+            return Err(SurfaceError::LinkCount {
+                links: self.links.len(),
                 triangles: self.triangles.len(),
             });
         }
@@ -100,6 +124,7 @@ mod tests {
     #[test]
     fn validate_names_the_first_problem() {
         let mut s = Surface {
+            links: Vec::new(),
             vertices: vec![Vec3::ZERO, Vec3::X, Vec3::Y],
             triangles: vec![[0, 1, 2]],
             regions: vec![0],

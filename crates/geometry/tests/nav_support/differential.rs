@@ -28,7 +28,13 @@ pub struct Plain<'a> {
 }
 
 pub fn build(g: &Plain) -> Built {
+    build_linked(g, &[])
+}
+
+/// [`build`] with the file's own links (`Surface::links`; empty: the model's rule).
+pub fn build_linked(g: &Plain, links: &[[u32; 3]]) -> Built {
     let surface = Surface {
+        links: links.to_vec(),
         vertices: g.vertices.iter().map(|v| Vec3::from_array(*v)).collect(),
         triangles: g.triangles.to_vec(),
         regions: vec![0; g.triangles.len()],
@@ -182,7 +188,8 @@ impl Tally {
     }
 
     /// [`Tally::pair`] judged by `file` (an oracle on the file's own links); each of its
-    /// disagreements that `rule` (the oracle on the model's rule) does not share for the same
+    /// disagreements that `rule` (the oracle on the adjacency the engine was given: the
+    /// model's rule for a WOK, the file's links again for a TRX) does not share for the same
     /// answer is a link finding, the others disagreements.
     pub fn pair_on_links(
         &mut self,

@@ -84,6 +84,7 @@ pub fn grid_domain(
     }
     let regions = vec![0; triangles.len()];
     Surface {
+        links: Vec::new(),
         vertices,
         triangles,
         regions,
@@ -95,6 +96,7 @@ pub fn grid_domain(
 pub fn maze(rng: &mut Rng, w: usize, h: usize, extra: usize, jitter: f64) -> Surface {
     let g = areakit_testkit::nav_meshes::maze(rng, w, h, extra, jitter);
     Surface {
+        links: Vec::new(),
         vertices: g.vertices.iter().map(|&v| Vec3::from_array(v)).collect(),
         regions: vec![0; g.triangles.len()],
         triangles: g.triangles,

@@ -490,6 +490,7 @@ pub(super) fn assemble(
     stats.output_triangles = triangles.len();
     Carved {
         surface: Surface {
+            links: Vec::new(),
             vertices,
             triangles,
             regions,

@@ -471,6 +471,7 @@ fn weld_onto_earlier(s: &mut Surface, from: usize) {
 fn a_ramped_balcony_over_a_floor_does_not_erode_the_floor_under_it() {
     // A floor 8 x 8 at z 0 in three big triangles; its north side is split at x 0.5.
     let mut s = Surface {
+        links: Vec::new(),
         vertices: vec![
             Vec3::new(0.0, 0.0, 0.0),
             Vec3::new(8.0, 0.0, 0.0),

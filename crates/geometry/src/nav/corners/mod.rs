@@ -191,6 +191,7 @@ mod tests {
         }
         let regions = vec![0; triangles.len()];
         NavMesh::build(&Surface {
+            links: Vec::new(),
             vertices,
             triangles,
             regions,

@@ -66,6 +66,40 @@ pub(super) fn link(tris: &[[u32; 3]], flat: &[bool], nv: usize) -> Vec<[u32; 3]>
     links
 }
 
+/// Neighbour links from a file's own table (`given`: per triangle the triangles it names, in
+/// any order): a pair each of which names the other, sharing an edge by vertex index, from
+/// opposite sides of it (both counter-clockwise, the edge runs the other way in each). An
+/// edge already joined keeps its first partner (in triangle order).
+pub(super) fn link_given(tris: &[[u32; 3]], flat: &[bool], given: &[[u32; 3]]) -> Vec<[u32; 3]> {
+    let n = tris.len();
+    let mut links = vec![[NO_TRIANGLE; 3]; n];
+    let names = |t: usize, u: u32| given[t].contains(&u);
+    for t in 0..n {
+        if flat[t] {
+            continue;
+        }
+        for &u in &given[t] {
+            let ui = u as usize;
+            if u == NO_TRIANGLE || ui <= t || ui >= n || flat[ui] || !names(ui, t as u32) {
+                continue;
+            }
+            let (a, b) = (tris[t], tris[ui]);
+            for k in 0..3 {
+                let (x, y) = (a[k], a[(k + 1) % 3]);
+                let Some(j) = (0..3).find(|&j| b[j] == y && b[(j + 1) % 3] == x) else {
+                    continue;
+                };
+                if links[t][k] == NO_TRIANGLE && links[ui][j] == NO_TRIANGLE {
+                    links[t][k] = (ui * 4 + j) as u32;
+                    links[ui][j] = (t * 4 + k) as u32;
+                }
+                break;
+            }
+        }
+    }
+    links
+}
+
 /// Gives every fan of a vertex after its first a vertex of its own (appended after the
 /// surface's, numbered in triangle order): the triangles that touch a vertex and are joined
 /// through the edges leaving it form a fan; where the ground meets itself only at the vertex,

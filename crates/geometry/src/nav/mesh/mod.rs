@@ -20,6 +20,11 @@
 //!   triangle numbers.
 //! - Two triangles using an edge in the **same** direction lie on the same side of it in plan
 //!   (a fold): they are not joined.
+//! - **Given links** ([`Surface::links`], a file's own table: a TRX's `linked_triangles`):
+//!   then those decide instead. Two triangles are joined when each names the other, they
+//!   share an edge by its two vertex indices, and they lie on opposite sides of it; a link
+//!   that breaks one of these (a fold, a link to a vertical triangle, a one-way link) joins
+//!   nothing, and an edge the file does not link is a wall even where the indices match.
 //! - A triangle with **no plan area** (its corners collinear seen from above, e.g. a vertical
 //!   face) is left out: it has no neighbours, no point lies in it, and it forms an island of
 //!   its own with zero area.
@@ -271,7 +276,11 @@ impl NavMesh {
                 if area < 0.0 { [t[0], t[2], t[1]] } else { *t }
             })
             .collect();
-        let links = build::link(&tris, &flat, vertices.len());
+        let links = if surface.links.is_empty() {
+            build::link(&tris, &flat, vertices.len())
+        } else {
+            build::link_given(&tris, &flat, &surface.links)
+        };
         let split = build::split_fans(&mut tris, &links, &flat, vertices.len());
         for &v in &split {
             vertices.push(vertices[v as usize]);
@@ -415,6 +424,7 @@ mod tests {
     /// the second's side (non-manifold edge) and a vertical one.
     fn surface() -> Surface {
         Surface {
+            links: Vec::new(),
             vertices: vec![
                 Vec3::new(0.0, 0.0, 0.0),
                 Vec3::new(1.0, 0.0, 0.0),
@@ -478,6 +488,7 @@ mod tests {
         let z = 0.486_379_1;
         let patch = z + 1e-5;
         let m = NavMesh::build(&Surface {
+            links: Vec::new(),
             vertices: vec![
                 Vec3::new(0.0, 0.0, z),
                 Vec3::new(10.0, 0.0, z),
@@ -499,6 +510,7 @@ mod tests {
         }
         // Heights apart by more than a millimetre are two floors.
         let m2 = NavMesh::build(&Surface {
+            links: Vec::new(),
             vertices: m.vertices[..7]
                 .iter()
                 .enumerate()
