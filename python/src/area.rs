@@ -416,7 +416,7 @@ impl PyArea {
             self.with_context(radius, snap, mode, |ctx| {
                 // One query: searched as a single `areakit path` is (not by what an
                 // earlier `paths` built).
-                ctx.precompute_for(Precompute::default(), mode, 1);
+                ctx.precompute_for(Precompute::default(), mode, &[(from, to)]);
                 ctx.find_with(from, to, mode, snap)
             })
         });
@@ -459,7 +459,7 @@ impl PyArea {
         let snap = distance(snap, "snap")?;
         let outcomes = py.allow_threads(|| {
             self.with_context(radius, snap, mode, |ctx| {
-                ctx.precompute_for(pre, mode, pairs.len());
+                ctx.precompute_for(pre, mode, &pairs);
                 ctx.find_many_with(&pairs, mode, snap)
             })
         });
@@ -751,7 +751,7 @@ fn paths(
                 mode,
             };
             PathContext::open(&Session::files_only(), &req).map(|mut c| {
-                c.precompute(pre, pairs.len());
+                c.precompute(pre, &pairs);
                 c.find_many(&pairs)
             })
         })

@@ -430,7 +430,7 @@ pub struct PathArgs {
     /// Measure distances from N landmarks first (0: none): the optimal search then skips ground that leads away from the goal, and answers stay exact. Costs N+1 searches over the whole ground; pays off on many queries (--pairs) over mazes and long corridors (docs/navigation.md).
     #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=8))]
     pub landmarks: u8,
-    /// Build the corner graph first (the turns a shortest path can take from each wall corner, and per polygon the corners that see it): both modes then search it between the corners that see the start and those that see the goal, without sweeping; optimal answers stay exact, fast ones at most 2 % longer than the shortest. auto: for optimal --pairs files of 128 pairs or more (fast mode: only with yes, so that a single query and a batch give the same paths; docs/navigation.md).
+    /// Build the corner graph first (the turns a shortest path can take from each wall corner, and per polygon the corners that see it): both modes then search it between the corners that see the start and those that see the goal, without sweeping; optimal answers stay exact, fast ones at most 2 % longer than the shortest. auto: for optimal --pairs files of 128 pairs or more where it pays, by an estimate counted in search nodes on a sample of the pairs and of the corners (the same choice on every machine; fast mode: only with yes, so that a single query and a batch give the same paths; docs/navigation.md).
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = CornerGraphArg::Auto)]
     pub corner_graph: CornerGraphArg,
     /// Worker threads answering --pairs (default: one per core). The output is the same for any number.
@@ -456,7 +456,7 @@ pub struct PathArgs {
 /// When `areakit path` builds the corner graph.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum CornerGraphArg {
-    /// For --pairs files of 128 pairs or more, in either mode.
+    /// For optimal --pairs files of 128 pairs or more where the build is estimated to pay.
     Auto,
     /// Always.
     Yes,

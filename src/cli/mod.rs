@@ -553,7 +553,9 @@ fn run_path(a: PathArgs, session: &Session, out: &mut Output) -> Result<u8, Erro
         (None, None) => None,
     };
     let mut ctx = navigate::PathContext::open(session, &req)?;
-    let queries = if single.is_some() { 1 } else { pairs.len() };
+    let batch = single
+        .as_ref()
+        .map_or(pairs.as_slice(), std::slice::from_ref);
     ctx.precompute(
         navigate::Precompute {
             landmarks: usize::from(a.landmarks),
@@ -563,7 +565,7 @@ fn run_path(a: PathArgs, session: &Session, out: &mut Output) -> Result<u8, Erro
                 CornerGraphArg::No => navigate::CornerGraphChoice::No,
             },
         },
-        queries,
+        batch,
     );
     if let Some((s, g)) = single {
         let r = ctx.find(s, g);

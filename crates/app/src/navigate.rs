@@ -15,6 +15,9 @@ use crate::Error;
 use crate::input::{self, Opened};
 use crate::session::{Session, write_atomic};
 
+pub mod auto;
+pub use auto::{AUTO_MIN_PAIRS, CornerGraphEstimate};
+
 /// A walkable ground and the objects placed on it.
 pub type Ground = (NavSource, Vec<(PlacedObject, PlacedWalkmesh)>);
 
@@ -232,10 +235,12 @@ impl PathRequest<'_> {
 /// Whether a [`PathContext`] builds the corner graph ([`Precompute`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum CornerGraphChoice {
-    /// For batches of at least [`AUTO_CORNER_GRAPH_PAIRS`] optimal queries (where it pays
-    /// for itself; the optimal paths are the same either way). Never in the fast mode: a fast
-    /// path over the graph is another path than over the polygons, and a single query must
-    /// get the answer a batch gets (`yes` gives the graph's fast paths to both).
+    /// Where it pays for the batch: optimal batches of at least [`AUTO_MIN_PAIRS`] pairs
+    /// whose estimated cost with the graph, its build included, is below the cost without
+    /// ([`auto`]: counted search effort on samples, the same on every machine; the optimal
+    /// paths are the same either way). Never in the fast mode: a fast path over the graph is
+    /// another path than over the polygons, and a single query must get the answer a batch
+    /// gets (`yes` gives the graph's fast paths to both).
     #[default]
     Auto,
     /// Always.
@@ -243,9 +248,6 @@ pub enum CornerGraphChoice {
     /// Never.
     No,
 }
-
-/// [`CornerGraphChoice::Auto`] builds the corner graph for batches of this many pairs.
-pub const AUTO_CORNER_GRAPH_PAIRS: usize = 128;
 
 /// The optional precomputation of a [`PathContext`], built once and used by every query
 /// (docs/navigation.md): optimal lengths are the same with or without it, only faster.
@@ -270,6 +272,11 @@ pub struct PrecomputeReport {
     pub corner_graph_edges: usize,
     /// Seconds spent building it.
     pub corner_graph_seconds: f64,
+    /// What [`CornerGraphChoice::Auto`] estimated (for an optimal batch of at least
+    /// [`AUTO_MIN_PAIRS`] pairs; else nothing was sampled).
+    pub estimate: Option<CornerGraphEstimate>,
+    /// Seconds spent estimating.
+    pub estimate_seconds: f64,
 }
 
 /// The ground and objects of a request, built once for many queries.
@@ -341,11 +348,16 @@ impl PathContext {
         })
     }
 
-    /// Builds the optional precomputation for `queries` queries in the request's mode
+    /// Builds the optional precomputation for the queries `batch` in the request's mode
     /// ([`Precompute`]) and searches with it from now on (only with it: what is already there
     /// is kept, and used only if `p` asks for it; the report counts only what was built now).
-    pub fn precompute(&mut self, p: Precompute, queries: usize) -> PrecomputeReport {
-        self.precompute_for(p, self.mode, queries)
+    /// A single query is a batch of one.
+    pub fn precompute(
+        &mut self,
+        p: Precompute,
+        batch: &[(Endpoint, Endpoint)],
+    ) -> PrecomputeReport {
+        self.precompute_for(p, self.mode, batch)
     }
 
     /// [`PathContext::precompute`] for queries in `mode` (another mode than the request's).
@@ -353,7 +365,7 @@ impl PathContext {
         &mut self,
         p: Precompute,
         mode: PathMode,
-        queries: usize,
+        batch: &[(Endpoint, Endpoint)],
     ) -> PrecomputeReport {
         let mut r = PrecomputeReport::default();
         let have = self.nav.landmarks().map_or(0, |l| l.count());
@@ -363,15 +375,22 @@ impl PathContext {
             r.landmark_seconds = t.elapsed().as_secs_f64();
             r.landmarks = self.nav.landmarks().map_or(0, |l| l.count());
         }
+        let landmarks = p.landmarks > 0 && self.nav.landmarks().is_some();
+        let have = self.nav.corner_graph().is_some_and(|g| g.has_sights());
         let graph = match p.corner_graph {
             CornerGraphChoice::Yes => true,
             CornerGraphChoice::No => false,
+            CornerGraphChoice::Auto if mode != PathMode::Optimal => false,
+            CornerGraphChoice::Auto if batch.len() < AUTO_MIN_PAIRS => false,
             CornerGraphChoice::Auto => {
-                mode == PathMode::Optimal && queries >= AUTO_CORNER_GRAPH_PAIRS
+                let t = std::time::Instant::now();
+                let e = auto::estimate(&self.nav, batch, (landmarks, self.snap), have);
+                r.estimate_seconds = t.elapsed().as_secs_f64();
+                r.estimate = Some(e);
+                e.pays
             }
         };
         // (Both modes use the graph's sight lists: one built without them is built again.)
-        let have = self.nav.corner_graph().is_some_and(|g| g.has_sights());
         if graph && mode != PathMode::Baked && !have {
             let t = std::time::Instant::now();
             self.nav.build_corner_graph(true);
@@ -381,7 +400,7 @@ impl PathContext {
         }
         self.how = SearchChoice {
             corner_graph: graph && mode != PathMode::Baked,
-            landmarks: p.landmarks > 0 && self.nav.landmarks().is_some(),
+            landmarks,
         };
         r
     }

@@ -551,3 +551,14 @@ pub fn point_on(
     let p = |k: usize| (a[k] + (b[k] - a[k]) * u + (c[k] - a[k]) * v) as f32;
     [p(0), p(1), p(2)]
 }
+
+/// The large open map of issue 45: a plain of 140 × 130 jittered unit cells (about 34 000
+/// walkable triangles) with some 250 small rectangular obstacles (holes of 1–3 × 1–3 cells,
+/// apart from each other and the border), the same for every run. Far pairs see far across
+/// it, so the corner graph's sweeps are large and its build costs more than a batch of a few
+/// thousand queries saves.
+pub fn open_plain() -> Ground {
+    let mut g = holes(&mut Rng(45), 140, 130, 320, false);
+    g.name = format!("open plain ({})", g.name);
+    g
+}

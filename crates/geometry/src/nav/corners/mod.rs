@@ -27,6 +27,9 @@ use super::mesh::{NavMesh, plan};
 use super::poly::Polygons;
 
 mod build;
+mod estimate;
+
+pub use estimate::{CornerSample, sample_indices};
 
 /// The turns of the optimal search between corners. See the [module docs](self).
 #[derive(Debug, Clone, Default)]
@@ -197,6 +200,35 @@ mod tests {
             regions,
         })
         .expect("valid grid")
+    }
+
+    #[test]
+    fn a_corner_sample_draws_every_corner_once_in_a_seeded_order() {
+        let mesh = holed_grid();
+        let poly = Polygons::build(&mesh);
+        let draw = |seed| {
+            let mut s = CornerSample::new(&mesh, &poly, seed);
+            let n = s.corners();
+            let nodes: Vec<u64> = std::iter::from_fn(|| s.sweep_next()).collect();
+            assert_eq!(nodes.len(), n);
+            nodes
+        };
+        let (a, b) = (draw(1), draw(2));
+        // Every vertex on a wall: the border's 24 and the hole's 4 (the build sweeps from each,
+        // and only those have edges).
+        assert_eq!(a.len(), 28);
+        let g = CornerGraph::build(&mesh, &poly).expect("graph");
+        let swept = (0..mesh.vertices.len() as u32)
+            .filter(|&v| g.degree(v) > 0)
+            .count();
+        assert!((4..=28).contains(&swept), "{swept}");
+        assert!(a.iter().all(|&n| n > 0));
+        assert_eq!(a, draw(1));
+        // Another order of the same sweeps.
+        let (mut sa, mut sb) = (a.clone(), b.clone());
+        sa.sort_unstable();
+        sb.sort_unstable();
+        assert_eq!(sa, sb);
     }
 
     #[test]
