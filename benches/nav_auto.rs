@@ -64,6 +64,7 @@ fn plain() -> &'static Mutex<Batch> {
     B.get_or_init(|| {
         let g = nav_meshes::open_plain();
         let surface = Surface {
+            links: Vec::new(),
             vertices: g.vertices.iter().map(|&v| v.into()).collect(),
             regions: vec![0; g.triangles.len()],
             triangles: g.triangles,

@@ -25,6 +25,7 @@ fn file_context(path: &Path) -> PathContext {
 fn plain_context() -> PathContext {
     let g = nav_meshes::open_plain();
     let surface = areakit_app::geometry::nav::Surface {
+        links: Vec::new(),
         vertices: g.vertices.iter().map(|&v| v.into()).collect(),
         regions: vec![0; g.triangles.len()],
         triangles: g.triangles,
