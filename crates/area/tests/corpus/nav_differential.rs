@@ -13,7 +13,7 @@ use areakit_testkit::nav_oracle::{Links, Oracle};
 
 /// The walkable ground of every corpus file of `format` (TRX: the walkable triangles; WOK:
 /// the walkable faces), with the file's name and its own links (`file_links`).
-fn corpus_ground(format: &str) -> Vec<(String, NavSource, Vec<[u32; 3]>)> {
+pub(crate) fn corpus_ground(format: &str) -> Vec<(String, NavSource, Vec<[u32; 3]>)> {
     let files = areakit_testkit::corpus_files(&[format]);
     let mut out = Vec::new();
     for f in &files {
@@ -67,8 +67,7 @@ fn run(format: &str, per_mesh: usize, seed: u64) -> (usize, Tally) {
         let rule = (format == "wok").then(|| Oracle::new(&vertices, &src.surface.triangles));
         let built = build_linked(&plain, &src.surface.links);
         for pair in pairs(&plain, &o, &mut rng, per_mesh) {
-            let engine = rule.as_ref().unwrap_or(&o);
-            tally.pair_on_links(name, (&o, engine), &built, pair, &mut searcher);
+            tally.pair_on_links(name, (&o, rule.as_ref()), &built, pair, &mut searcher);
         }
         // Progress (shown with `--nocapture`).
         eprintln!(

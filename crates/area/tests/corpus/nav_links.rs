@@ -2,40 +2,20 @@
 //! indices in opposite directions), on every corpus TRX and WOK: what the files link that the
 //! rule does not join and the other way round (`docs/navigation.md`, "Adjacency").
 
-use crate::file_links::{bwm_links, trx_links};
-use areakit_area::navigation::NavSource;
+use crate::nav_differential::corpus_ground;
 use areakit_testkit::nav_oracle::{LinkFindings, Links, Oracle};
 
 /// Per file: its name, how its links differ from the rule, and its pinches (on its links).
 fn findings(format: &str) -> Vec<(String, LinkFindings, usize)> {
-    let mut out = Vec::new();
-    for f in areakit_testkit::corpus_files(&[format]) {
-        let data = std::fs::read(&f).unwrap();
-        let name = f.file_name().unwrap().to_string_lossy().into_owned();
-        let (src, links) = if format == "trx" {
-            let Ok(t) = areakit_formats::trx::read(&data) else {
-                continue;
-            };
-            let Some(w) = t.walkmesh() else { continue };
-            let src = NavSource::from_trx(w, &name);
-            let links = trx_links(w, &src.faces);
-            (src, links)
-        } else {
-            let Ok(b) = areakit_formats::bwm::read(&data) else {
-                continue;
-            };
-            let src = NavSource::from_bwm(&b, &name);
-            let links = bwm_links(&b, &src.faces);
-            (src, links)
-        };
-        if src.surface.triangles.is_empty() {
-            continue;
-        }
-        let vertices: Vec<[f32; 3]> = src.surface.vertices.iter().map(|v| v.to_array()).collect();
-        let o = Oracle::with_links(&vertices, &src.surface.triangles, Links::File(&links));
-        out.push((name, o.link_findings().clone(), o.pinches()));
-    }
-    out
+    corpus_ground(format)
+        .into_iter()
+        .map(|(name, src, links)| {
+            let vertices: Vec<[f32; 3]> =
+                src.surface.vertices.iter().map(|v| v.to_array()).collect();
+            let o = Oracle::with_links(&vertices, &src.surface.triangles, Links::File(&links));
+            (name, o.link_findings().clone(), o.pinches())
+        })
+        .collect()
 }
 
 /// Every corpus TRX names its links both ways and over an edge both triangles share by vertex

@@ -166,35 +166,20 @@ impl Tally {
         what: &str,
         o: &Oracle,
         built: &Built,
-        (a, b): (End, End),
+        ends: (End, End),
         searcher: &mut Searcher,
     ) {
-        let mesh = &built.set.mesh;
-        let (s, t) = (located(mesh, a), located(mesh, b));
-        let (ans, fallbacks) = answers(built, s, t, searcher);
-        self.queries += ans.len();
-        self.pairs += 1;
-        for d in o.judge(a, b, &ans) {
-            self.record(what, (a, b), d);
-        }
-        if fallbacks > 0 {
-            let d = Disagreement {
-                kind: "fallback",
-                how: String::new(),
-                detail: format!("{fallbacks} fallback(s)"),
-            };
-            self.record(what, (a, b), d);
-        }
+        self.pair_on_links(what, (o, None), built, ends, searcher);
     }
 
-    /// [`Tally::pair`] judged by `file` (an oracle on the file's own links); each of its
-    /// disagreements that `rule` (the oracle on the adjacency the engine was given: the
-    /// model's rule for a WOK, the file's links again for a TRX) does not share for the same
-    /// answer is a link finding, the others disagreements.
+    /// [`Tally::pair`] judged by `file` (an oracle on the file's own links); with `rule` (the
+    /// oracle on the adjacency the engine was given, where that is not the file's: the
+    /// model's rule for a WOK), each disagreement `rule` does not share for the same answer
+    /// is a link finding, the others disagreements.
     pub fn pair_on_links(
         &mut self,
         what: &str,
-        (file, rule): (&Oracle, &Oracle),
+        (file, rule): (&Oracle, Option<&Oracle>),
         built: &Built,
         (a, b): (End, End),
         searcher: &mut Searcher,
@@ -204,9 +189,13 @@ impl Tally {
         let (ans, fallbacks) = answers(built, s, t, searcher);
         self.queries += ans.len();
         self.pairs += 1;
-        let by_rule = rule.judge(a, b, &ans);
-        for d in file.judge(a, b, &ans) {
-            if by_rule.iter().any(|r| r.how == d.how) {
+        let bad = file.judge(a, b, &ans);
+        let by_rule = match rule {
+            Some(r) if !bad.is_empty() => r.judge(a, b, &ans),
+            _ => Vec::new(),
+        };
+        for d in bad {
+            if rule.is_none() || by_rule.iter().any(|r| r.how == d.how) {
                 self.record(what, (a, b), d);
             } else {
                 *self.link_findings.entry(d.kind).or_default() += 1;
