@@ -25,6 +25,7 @@ pub use model::{
 };
 pub use read::{PacketEntry, read, read_packet_table};
 pub use validate::{validate, validate_walkmesh};
+pub(crate) use write::write_container;
 pub use write::{encode_packet, write};
 
 /// One packet in a [`Summary`].

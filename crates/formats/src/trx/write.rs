@@ -98,61 +98,52 @@ pub fn write(trx: &Trx) -> Result<Vec<u8>, EncodeError> {
         .iter()
         .map(encode_packet)
         .collect::<Result<Vec<_>, _>>()?;
-    if let Some(layout) = &trx.layout {
-        let fits = layout.offsets.len() == payloads.len()
-            && layout.sizes.len() == payloads.len()
-            && payloads
-                .iter()
-                .zip(&layout.sizes)
-                .all(|(p, &s)| p.len() == s as usize);
-        if fits {
-            return write_in_layout(trx, &payloads, layout);
-        }
-    }
-    let n = payloads.len();
-    let table_end = raw::HEADER_SIZE + n * raw::PACKET_ENTRY_SIZE;
-    let total = table_end
-        + payloads
-            .iter()
-            .map(|p| p.len() + raw::PACKET_HEADER_SIZE)
-            .sum::<usize>();
-    if u32::try_from(total).is_err() {
-        return Err(EncodeError(format!(
-            "{total} bytes do not fit 32-bit packet offsets"
-        )));
-    }
-    let mut out = Vec::with_capacity(total);
-    out.extend_from_slice(&raw::MAGIC);
-    out.extend_from_slice(&trx.version_major.to_le_bytes());
-    out.extend_from_slice(&trx.version_minor.to_le_bytes());
-    out.put_u32(count(n)?);
-    let mut offset = table_end;
-    for (p, payload) in trx.packets.iter().zip(&payloads) {
-        out.extend_from_slice(&p.tag());
-        out.put_u32(count(offset)?);
-        offset += raw::PACKET_HEADER_SIZE + payload.len();
-    }
-    for (p, payload) in trx.packets.iter().zip(&payloads) {
-        out.extend_from_slice(&p.tag());
-        out.put_u32(count(payload.len())?);
-        out.extend_from_slice(payload);
-    }
-    Ok(out)
+    let tags: Vec<[u8; 4]> = trx.packets.iter().map(Packet::tag).collect();
+    write_container(
+        [trx.version_major, trx.version_minor],
+        &tags,
+        &payloads,
+        trx.layout.as_ref(),
+    )
 }
 
-/// Writes the packets at their original offsets, with the original bytes between them.
-fn write_in_layout(
-    trx: &Trx,
+/// The "NWN2" packet container (TRN, TRX, MDB): the header (`version` major, minor), the
+/// packet table and each packet (`tags[i]`, its size, `payloads[i]`). With a `layout` whose
+/// sizes are the payloads', the packets go at its offsets with its bytes between them;
+/// otherwise back to back in table order.
+pub(crate) fn write_container(
+    version: [u16; 2],
+    tags: &[[u8; 4]],
     payloads: &[Vec<u8>],
-    layout: &super::Layout,
+    layout: Option<&super::Layout>,
 ) -> Result<Vec<u8>, EncodeError> {
     let n = payloads.len();
+    let fits = |l: &&super::Layout| {
+        l.offsets.len() == n
+            && l.sizes.len() == n
+            && payloads
+                .iter()
+                .zip(&l.sizes)
+                .all(|(p, &s)| p.len() == s as usize)
+    };
     let table_end = raw::HEADER_SIZE + n * raw::PACKET_ENTRY_SIZE;
-    let mut len = (layout.file_len as usize).max(table_end);
-    for (&o, p) in layout.offsets.iter().zip(payloads) {
-        len = len.max(o as usize + raw::PACKET_HEADER_SIZE + p.len());
+    let offsets: Vec<usize> = match layout.filter(fits) {
+        Some(l) => l.offsets.iter().map(|&o| o as usize).collect(),
+        None => payloads
+            .iter()
+            .scan(table_end, |at, p| {
+                let o = *at;
+                *at += raw::PACKET_HEADER_SIZE + p.len();
+                Some(o)
+            })
+            .collect(),
+    };
+    let kept = layout.filter(fits);
+    let mut len = kept.map_or(table_end, |l| (l.file_len as usize).max(table_end));
+    for (&o, p) in offsets.iter().zip(payloads) {
+        len = len.max(o + raw::PACKET_HEADER_SIZE + p.len());
     }
-    for (o, bytes) in &layout.filler {
+    for (o, bytes) in kept.map_or(&[][..], |l| &l.filler[..]) {
         len = len.max(*o as usize + bytes.len());
     }
     if u32::try_from(len).is_err() {
@@ -162,21 +153,20 @@ fn write_in_layout(
     }
     let mut out = vec![0u8; len];
     out[..4].copy_from_slice(&raw::MAGIC);
-    out[4..6].copy_from_slice(&trx.version_major.to_le_bytes());
-    out[6..8].copy_from_slice(&trx.version_minor.to_le_bytes());
+    out[4..6].copy_from_slice(&version[0].to_le_bytes());
+    out[6..8].copy_from_slice(&version[1].to_le_bytes());
     out[8..12].copy_from_slice(&count(n)?.to_le_bytes());
-    for (i, (p, &o)) in trx.packets.iter().zip(&layout.offsets).enumerate() {
+    for (i, (tag, &o)) in tags.iter().zip(&offsets).enumerate() {
         let at = raw::HEADER_SIZE + i * raw::PACKET_ENTRY_SIZE;
-        out[at..at + 4].copy_from_slice(&p.tag());
-        out[at + 4..at + 8].copy_from_slice(&o.to_le_bytes());
+        out[at..at + 4].copy_from_slice(tag);
+        out[at + 4..at + 8].copy_from_slice(&count(o)?.to_le_bytes());
     }
-    for (o, bytes) in &layout.filler {
+    for (o, bytes) in kept.map_or(&[][..], |l| &l.filler[..]) {
         let o = *o as usize;
         out[o..o + bytes.len()].copy_from_slice(bytes);
     }
-    for ((p, payload), &o) in trx.packets.iter().zip(payloads).zip(&layout.offsets) {
-        let o = o as usize;
-        out[o..o + 4].copy_from_slice(&p.tag());
+    for ((tag, payload), &o) in tags.iter().zip(payloads).zip(&offsets) {
+        out[o..o + 4].copy_from_slice(tag);
         out[o + 4..o + 8].copy_from_slice(&count(payload.len())?.to_le_bytes());
         out[o + 8..o + 8 + payload.len()].copy_from_slice(payload);
     }
