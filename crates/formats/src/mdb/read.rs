@@ -1,7 +1,7 @@
 //! Decoding MDB bytes into an [`Mdb`].
 
 use super::mesh::{read_mesh, read_point, read_skin, read_spheres};
-use super::model::{Layout, Mdb, Packet};
+use super::model::{Mdb, Packet};
 use super::raw;
 use super::walk::read_walk;
 use crate::cursor::Cursor;
@@ -40,7 +40,7 @@ pub fn read(data: &[u8]) -> Result<Mdb, DecodeError> {
         version_major,
         version_minor,
         packets,
-        layout: layout_of(data, &entries),
+        layout: crate::trx::layout_of(data, &entries),
     })
 }
 
@@ -75,43 +75,6 @@ fn read_packet(data: &[u8], e: &PacketEntry) -> Result<Packet, DecodeError> {
         ));
     }
     Ok(packet)
-}
-
-/// The layout of a file whose packets do not sit back to back in table order right after
-/// the table, or which has bytes after the last packet; `None` for the canonical layout.
-fn layout_of(data: &[u8], entries: &[PacketEntry]) -> Option<Layout> {
-    let table_end = raw::HEADER_SIZE + entries.len() * raw::PACKET_ENTRY_SIZE;
-    let span = |e: &PacketEntry| {
-        let start = e.offset as usize;
-        (start, start + raw::PACKET_HEADER_SIZE + e.size as usize)
-    };
-    let mut next = table_end;
-    let canonical = entries.iter().all(|e| {
-        let (start, end) = span(e);
-        let here = start == next;
-        next = end;
-        here
-    }) && next == data.len();
-    if canonical {
-        return None;
-    }
-    let mut spans: Vec<(usize, usize)> = entries.iter().map(span).collect();
-    spans.sort_unstable();
-    let mut filler = Vec::new();
-    let mut at = table_end;
-    for (start, end) in spans.into_iter().chain([(data.len(), data.len())]) {
-        if start > at {
-            // Offsets fit in u32: the table addresses the file by them.
-            filler.push((at as u32, data[at..start].to_vec()));
-        }
-        at = at.max(end);
-    }
-    Some(Layout {
-        offsets: entries.iter().map(|e| e.offset).collect(),
-        sizes: entries.iter().map(|e| e.size).collect(),
-        filler,
-        file_len: data.len() as u32,
-    })
 }
 
 /// Whether bytes in the `NWN2` container are a model rather than a terrain file: the packet

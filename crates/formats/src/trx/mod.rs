@@ -23,6 +23,7 @@ pub use model::{
     Aswm, Edge, Island, IslandPathNode, Layout, MATERIALS, Packet, PathTable, Tile, Triangle, Trwh,
     Trx, Walkmesh, WaterTexture, WaterVertex, Watr,
 };
+pub(crate) use read::layout_of;
 pub use read::{PacketEntry, read, read_packet_table};
 pub use validate::{validate, validate_walkmesh};
 pub(crate) use write::write_container;

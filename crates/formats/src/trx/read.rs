@@ -172,9 +172,10 @@ pub fn read(data: &[u8]) -> Result<Trx, DecodeError> {
     })
 }
 
-/// The layout of a file whose packets do not sit back to back in table order right after
-/// the table, or which has bytes after the last packet; `None` for the canonical layout.
-fn layout_of(data: &[u8], entries: &[PacketEntry]) -> Option<Layout> {
+/// The layout of a file in the `NWN2` packet container (TRN, TRX, MDB) whose packets do not
+/// sit back to back in table order right after the table, or which has bytes after the last
+/// packet; `None` for the canonical layout.
+pub(crate) fn layout_of(data: &[u8], entries: &[PacketEntry]) -> Option<Layout> {
     let table_end = raw::HEADER_SIZE + entries.len() * raw::PACKET_ENTRY_SIZE;
     let mut next = table_end;
     let canonical = entries.iter().all(|e| {
