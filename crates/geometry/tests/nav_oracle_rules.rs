@@ -36,6 +36,13 @@ fn cracked() -> Ground {
     (v, t, links)
 }
 
+/// The cracked squares' triangles with the vertices along x = 1 shared (4 → 1, 7 → 2).
+fn welded(t: &[[u32; 3]]) -> Vec<[u32; 3]> {
+    t.iter()
+        .map(|tri| tri.map(|i| [0, 1, 2, 3, 1, 5, 6, 2][i as usize]))
+        .collect()
+}
+
 fn built(v: &[[f32; 3]], t: &[[u32; 3]]) -> Built {
     build(&Plain {
         vertices: v,
@@ -63,10 +70,7 @@ fn an_engine_joining_coincident_positions_is_caught() {
     assert_eq!(o.link_findings().joined, 2);
     let (s, g) = ([0.5, 0.5], [1.5, 0.5]);
     // The wrong rule: vertices at one position are one vertex (4 → 1, 7 → 2).
-    let welded: Vec<[u32; 3]> = t
-        .iter()
-        .map(|tri| tri.map(|i| [0, 1, 2, 3, 1, 5, 6, 2][i as usize]))
-        .collect();
+    let welded = welded(&t);
     let wrong = built(&v, &welded);
     let mut searcher = areakit_geometry::nav::Searcher::new();
     let (ans, _) = answers(&wrong, at(&wrong, 0, s), at(&wrong, 2, g), &mut searcher);
@@ -92,10 +96,7 @@ fn an_engine_joining_coincident_positions_is_caught() {
 fn a_file_that_leaves_a_shared_edge_unlinked_is_a_finding() {
     // The squares share the vertices along x = 1, but the file links nothing across.
     let (v, t, links) = cracked();
-    let shared: Vec<[u32; 3]> = t
-        .iter()
-        .map(|tri| tri.map(|i| [0, 1, 2, 3, 1, 5, 6, 2][i as usize]))
-        .collect();
+    let shared = welded(&t);
     let o = Oracle::with_links(&v, &shared, Links::File(&links));
     assert_eq!(
         o.link_findings().unlinked_shared,
@@ -192,10 +193,7 @@ fn ground_laid_twice_is_stood_on_whole() {
 fn an_engine_given_the_files_links_walks_by_them() {
     // The squares share the vertices along x = 1; the file links nothing across (a crack).
     let (v, t, links) = cracked();
-    let shared: Vec<[u32; 3]> = t
-        .iter()
-        .map(|tri| tri.map(|i| [0, 1, 2, 3, 1, 5, 6, 2][i as usize]))
-        .collect();
+    let shared = welded(&t);
     let o = Oracle::with_links(&v, &shared, Links::File(&links));
     let plain = Plain {
         vertices: &v,
