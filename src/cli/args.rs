@@ -38,9 +38,11 @@ pub enum Command {
         after_help = "Prints one line per finding (path:location: severity[code]: message) and a summary; codes are documented in docs/checks.md.\nA capsule is checked member by member, and each area in it as a module (with --game, a capsule without a LYT: the entry area of its module.ifo).\nExit 0 when there is no error finding, 1 when there is, 2 for usage or I/O errors.\n\nExamples:\n  areakit check ../modules/m13aa --json\n  areakit --game ~/kotor check ~/kotor/modules/danm13.rim"
     )]
     Check(CheckArgs),
-    /// Re-bake an NWN2 TRN/TRX walkmesh: tile ownership, path tables, islands, island paths.
-    #[command(after_help = "Example:\n  areakit bake area01.trn -o area01.trx")]
-    Bake(BakeArgs),
+    /// Bake an NWN2 TRN/TRX walkmesh: with the area's GIT, its walkmesh cutters cut out; then tile ownership, path tables, islands, island paths.
+    #[command(
+        after_help = "Without --git the geometry is kept and only the tables are baked. With a GIT (or a folder holding the TRN and its GIT), every triangle is clipped against every walkmesh cutter (exact predicates), the parts inside removed, and the result laid out as the toolset lays out a TRX (docs/formats/nwn2-trx.md).\n\nExamples:\n  areakit bake area01.trn -o area01.trx\n  areakit bake area01.trn --git area01.git -o area01.trx --json\n  areakit bake area01/ -o area01.trx"
+    )]
+    Bake(super::bake::BakeArgs),
     /// Rebuild every derived table of a BWM walkmesh (normals, planes, adjacency, edges, perimeters, AABB tree).
     #[command(after_help = "Example:\n  areakit rebuild broken.wok -o fixed.wok")]
     Rebuild(RebuildArgs),
@@ -262,19 +264,6 @@ pub struct ConvertArgs {
     /// A TPC with its first level only (default: a full mip chain).
     #[arg(long)]
     pub no_mipmaps: bool,
-}
-
-/// `areakit bake`.
-#[derive(Debug, clap::Args)]
-pub struct BakeArgs {
-    /// The TRN or TRX file.
-    pub input: PathBuf,
-    /// The baked TRX to write (never the input).
-    #[arg(short, long)]
-    pub output: PathBuf,
-    /// Print what was baked as JSON.
-    #[arg(long)]
-    pub json: bool,
 }
 
 /// `areakit demo`.

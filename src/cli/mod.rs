@@ -1,6 +1,7 @@
 //! The command implementations: argument handling and printing only; the work is in the library.
 
 pub mod args;
+pub mod bake;
 pub mod build;
 pub mod minimap;
 pub mod relink;
@@ -13,9 +14,9 @@ use std::io::{self, Write};
 use areakit_app::session::{Session, Sources, refuse_overwrite};
 use areakit_app::{Error, info, navigate};
 use args::{
-    BakeArgs, CheckArgs, Cli, Command, ConvertArgs, CornerGraphArg, DemoArgs, ExportArgs,
-    ExtractArgs, ImportArgs, InfoArgs, LsArgs, PackArgs, PathArgs, PathModeArg, PthCommand,
-    QueryArgs, RebuildArgs, RenderArgs, TransformArgs, ViewArgs,
+    CheckArgs, Cli, Command, ConvertArgs, CornerGraphArg, DemoArgs, ExportArgs, ExtractArgs,
+    ImportArgs, InfoArgs, LsArgs, PackArgs, PathArgs, PathModeArg, PthCommand, QueryArgs,
+    RebuildArgs, RenderArgs, TransformArgs, ViewArgs,
 };
 
 /// Buffered standard output that treats a closed pipe as success.
@@ -100,7 +101,7 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<u8, Error> {
         Command::Extract(a) => run_extract(a, &session, out),
         Command::Pack(a) => run_pack(a, out),
         Command::Info(a) => run_info(a, &session, out),
-        Command::Bake(a) => run_bake(a, &session, out),
+        Command::Bake(a) => bake::run(a, &session, out),
         Command::Demo(a) => run_demo(a, out),
         Command::Rebuild(a) => run_rebuild(a, &session, out),
         Command::Query(a) => run_query(a, &session, out),
@@ -314,25 +315,6 @@ fn progress_bar(what: &'static str) -> Option<indicatif::ProgressBar> {
     );
     bar.set_message(what);
     Some(bar)
-}
-
-fn run_bake(a: BakeArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
-    let baked = areakit_app::ops::bake_file(session, &a.input, &a.output)?;
-    let v = serde_json::to_value(info::trx_info(&baked)).unwrap_or_default();
-    if a.json {
-        print_json(out, &v)?;
-    } else {
-        out.line(&format!(
-            "{} -> {}: {} triangles ({} walkable) in {} tiles, {} islands",
-            a.input.display(),
-            a.output.display(),
-            v["triangles"],
-            v["walkable_triangles"],
-            v["tiles"],
-            v["islands"]
-        ))?;
-    }
-    Ok(0)
 }
 
 /// Parses `N` comma-separated numbers for `flag`.

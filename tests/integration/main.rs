@@ -25,6 +25,7 @@ mod module;
 mod nav_area;
 mod nav_differential_areas;
 mod newcomer;
+mod nwn2_bake_git;
 mod nwn_models;
 mod relink;
 mod render;

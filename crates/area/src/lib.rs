@@ -26,6 +26,8 @@ pub mod minimap;
 pub mod models;
 pub mod module;
 pub mod navigation;
+pub mod nwn2_cut;
+pub mod nwn2_git;
 pub mod nwn_models;
 pub mod objects;
 pub mod pth;

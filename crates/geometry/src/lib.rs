@@ -8,6 +8,7 @@
 //!   positions, extent, smoothed vertex normals);
 //! - [`query`]: face / height at a point, nearest walkable point, ray casts, multi-room areas;
 //! - [`transform`]: translate, rotate, mirror, transition remapping;
+//! - [`cut`]: holes cut in a mesh by polygons, with exact predicates (NWN2 walkmesh cutters);
 //! - [`analysis`]: geometric defects (degenerate, duplicate, non-manifold, T-junctions, ...);
 //! - [`nav`]: navigation: stitching rooms ([`nav::stitch()`]), the [`nav::NavMesh`] and path
 //!   searches ([`nav::Searcher`]: exact any-angle shortest paths, or a fast corridor search).
@@ -16,6 +17,7 @@
 
 pub mod aabb;
 pub mod analysis;
+pub mod cut;
 pub mod derive;
 mod mesh;
 pub mod model_mesh;

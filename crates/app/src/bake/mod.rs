@@ -7,6 +7,10 @@
 use std::fmt;
 use std::ops::Range;
 
+mod area;
+
+pub use area::{BakeReport, BakeRequest, bake_area, beside, read_git};
+
 use areakit_formats::trx::{Island, IslandPathNode, PathTable, Trx, Walkmesh, raw};
 use areakit_geometry::nwn2_bake as nb;
 
@@ -25,6 +29,13 @@ pub enum BakeError {
     TooManyIslands(usize),
     /// The tile grid does not match the tile list.
     BadGrid(String),
+    /// The terrain has no walkmesh (ASWM packet) to cut.
+    NoWalkmesh,
+    /// The walkmesh cannot be cut (a vertex index out of range, a coordinate not finite, a
+    /// cutter too large).
+    Cut(areakit_geometry::cut::CutError),
+    /// The GIT lacks what the bake reads from it.
+    Git(areakit_area::nwn2_git::GitError),
 }
 
 impl fmt::Display for BakeError {
@@ -40,6 +51,9 @@ impl fmt::Display for BakeError {
                 "{n} islands: the island path table would need {n}x{n} entries; at most {MAX_ISLANDS} islands are baked"
             ),
             BakeError::BadGrid(m) => f.write_str(m),
+            BakeError::NoWalkmesh => f.write_str("the terrain has no walkmesh (ASWM packet)"),
+            BakeError::Cut(e) => write!(f, "cutting the walkmesh: {e}"),
+            BakeError::Git(e) => write!(f, "reading the GIT: {e}"),
         }
     }
 }

@@ -1,0 +1,248 @@
+//! `bake TRN --git GIT` on the 8 corpus areas whose toolset-baked TRX is beside them, judged
+//! by a sampler of this test's own: a 0.5 m grid, a point walkable when a walkable triangle
+//! holds it in plan, the cutters read from the GIT by this test (position + point, non-zero
+//! winding). The bake must agree with the toolset's TRX at least as well as "TRN walkable and
+//! outside every cutter" does, and everywhere on `enter world`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use areakit_formats::{gff, trx};
+
+use crate::common;
+
+const AREAS: [&str; 8] = [
+    "db_guildhall_tentacus",
+    "db_templemaiden_int",
+    "enter world",
+    "fh_freehavenv2",
+    "fh_settlement",
+    "harper's hill cave",
+    "md_fancy fox fashions_rlg",
+    "shadowdale_mages_guild",
+];
+
+fn folder() -> PathBuf {
+    common::corpus_dir().join("nwn2/Kaedrin_nwn2cc/NWN2 WIP/Source/DB_Beta_23")
+}
+
+/// The file `stem.ext` of the folder, any case of the extension.
+fn find(stem: &str, ext: &str) -> PathBuf {
+    std::fs::read_dir(folder())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.file_stem().is_some_and(|s| s == stem)
+                && p.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext))
+        })
+        .unwrap_or_else(|| panic!("{stem}.{ext} is not in the corpus"))
+}
+
+/// Walkable triangles in plan, bucketed by 1 m cells.
+struct Ground {
+    tris: Vec<[[f64; 2]; 3]>,
+    cells: std::collections::HashMap<(i32, i32), Vec<u32>>,
+    extent: [f64; 2],
+}
+
+impl Ground {
+    fn of(path: &Path) -> Ground {
+        let t = trx::read(&std::fs::read(path).unwrap()).unwrap();
+        let w = t.walkmesh().unwrap();
+        let mut g = Ground {
+            tris: Vec::new(),
+            cells: Default::default(),
+            extent: [
+                f64::from(w.grid_width) * f64::from(w.tile_width),
+                f64::from(w.grid_height) * f64::from(w.tile_width),
+            ],
+        };
+        for tri in w.triangles.iter().filter(|t| t.flags & 1 != 0) {
+            let p = tri.vertices.map(|v| {
+                let v = w.vertices[v as usize];
+                [f64::from(v[0]), f64::from(v[1])]
+            });
+            let id = g.tris.len() as u32;
+            g.tris.push(p);
+            let lo = |a: usize| p.iter().map(|q| q[a]).fold(f64::INFINITY, f64::min).floor() as i32;
+            let hi = |a: usize| {
+                p.iter()
+                    .map(|q| q[a])
+                    .fold(f64::NEG_INFINITY, f64::max)
+                    .floor() as i32
+            };
+            for x in lo(0)..=hi(0) {
+                for y in lo(1)..=hi(1) {
+                    g.cells.entry((x, y)).or_default().push(id);
+                }
+            }
+        }
+        g
+    }
+
+    fn walkable(&self, p: [f64; 2]) -> bool {
+        let Some(ids) = self.cells.get(&(p[0].floor() as i32, p[1].floor() as i32)) else {
+            return false;
+        };
+        ids.iter().any(|&i| {
+            let [a, b, c] = self.tris[i as usize];
+            let s = |u: [f64; 2], v: [f64; 2]| {
+                (v[0] - u[0]) * (p[1] - u[1]) - (p[0] - u[0]) * (v[1] - u[1])
+            };
+            let (x, y, z) = (s(a, b), s(b, c), s(c, a));
+            (x >= 0.0 && y >= 0.0 && z >= 0.0) || (x <= 0.0 && y <= 0.0 && z <= 0.0)
+        })
+    }
+}
+
+/// The cutters of a GIT, read here: `TriggerList` entries of type 3, corners position + point
+/// summed in `f32`, those of 3 corners or more.
+fn cutters(git: &Path) -> Vec<Vec<[f64; 2]>> {
+    let g = gff::read(&std::fs::read(git).unwrap()).unwrap();
+    let list = |s: &gff::Struct, l: &str| {
+        s.get(l)
+            .and_then(|v| v.as_list())
+            .map(<[gff::Struct]>::to_vec)
+            .unwrap_or_default()
+    };
+    let num = |s: &gff::Struct, l: &str| s.get_number(l).unwrap() as f32;
+    list(&g.root, "TriggerList")
+        .iter()
+        .filter(|t| t.get_int("Type") == Some(3))
+        .map(|t| {
+            let (x, y) = (num(t, "XPosition"), num(t, "YPosition"));
+            list(t, "Geometry")
+                .iter()
+                .map(|p| {
+                    [
+                        f64::from(x + num(p, "PointX")),
+                        f64::from(y + num(p, "PointY")),
+                    ]
+                })
+                .collect::<Vec<_>>()
+        })
+        .filter(|r: &Vec<[f64; 2]>| r.len() >= 3)
+        .collect()
+}
+
+fn in_ring(r: &[[f64; 2]], p: [f64; 2]) -> bool {
+    let mut w = 0;
+    for i in 0..r.len() {
+        let (a, b) = (r[i], r[(i + 1) % r.len()]);
+        let side = (b[0] - a[0]) * (p[1] - a[1]) - (p[0] - a[0]) * (b[1] - a[1]);
+        if a[1] <= p[1] && b[1] > p[1] && side > 0.0 {
+            w += 1;
+        } else if a[1] > p[1] && b[1] <= p[1] && side < 0.0 {
+            w -= 1;
+        }
+    }
+    w != 0
+}
+
+struct Row {
+    points: usize,
+    predicted: usize,
+    baked: usize,
+    short: usize,
+    short_near_objects: usize,
+}
+
+fn measure(area: &str, dir: &Path) -> Row {
+    let (trn, git, shipped) = (find(area, "trn"), find(area, "git"), find(area, "trx"));
+    let ours = dir.join(format!("{area}.trx"));
+    let out = Command::new(env!("CARGO_BIN_EXE_areakit"))
+        .args([
+            "bake".as_ref(),
+            trn.as_os_str(),
+            "--git".as_ref(),
+            git.as_os_str(),
+            "-o".as_ref(),
+            ours.as_os_str(),
+            "--json".as_ref(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{area}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let objects: Vec<[f64; 2]> = report["objects_not_applied"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            [
+                o["position"][0].as_f64().unwrap(),
+                o["position"][1].as_f64().unwrap(),
+            ]
+        })
+        .collect();
+    let (trn_g, baked_g, shipped_g) = (Ground::of(&trn), Ground::of(&ours), Ground::of(&shipped));
+    let rings = cutters(&git);
+    let mut row = Row {
+        points: 0,
+        predicted: 0,
+        baked: 0,
+        short: 0,
+        short_near_objects: 0,
+    };
+    let [ex, ey] = shipped_g.extent;
+    let (nx, ny) = ((ex / 0.5) as usize, (ey / 0.5) as usize);
+    for i in 0..nx {
+        for j in 0..ny {
+            let p = [0.25 + 0.5 * i as f64, 0.25 + 0.5 * j as f64];
+            let truth = shipped_g.walkable(p);
+            let predicted = trn_g.walkable(p) && !rings.iter().any(|r| in_ring(r, p));
+            let baked = baked_g.walkable(p);
+            row.points += 1;
+            row.predicted += usize::from(predicted == truth);
+            row.baked += usize::from(baked == truth);
+            if baked != truth {
+                row.short += 1;
+                let near = objects
+                    .iter()
+                    .any(|o| (o[0] - p[0]).hypot(o[1] - p[1]) <= 3.0);
+                row.short_near_objects += usize::from(near);
+            }
+        }
+    }
+    row
+}
+
+#[test]
+fn baked_ground_agrees_with_the_toolset_at_least_as_well_as_the_prediction() {
+    let dir = std::env::temp_dir().join(format!("areakit-test-nwn2-bake-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut covered = 0;
+    eprintln!(
+        "area | points | prediction agrees | bake agrees | bake differs | of which within 3 m of an object not applied"
+    );
+    for area in AREAS {
+        let r = measure(area, &dir);
+        let pct = |n: usize| 100.0 * n as f64 / r.points as f64;
+        eprintln!(
+            "{area} | {} | {} ({:.2} %) | {} ({:.2} %) | {} | {}",
+            r.points,
+            r.predicted,
+            pct(r.predicted),
+            r.baked,
+            pct(r.baked),
+            r.short,
+            r.short_near_objects
+        );
+        assert!(
+            r.baked >= r.predicted,
+            "{area}: the bake agrees on {} points, the prediction on {}",
+            r.baked,
+            r.predicted
+        );
+        if area == "enter world" {
+            assert_eq!(r.baked, r.points, "enter world: every point");
+        }
+        covered += 1;
+    }
+    assert_eq!(covered, 8);
+    std::fs::remove_dir_all(&dir).ok();
+}
