@@ -80,6 +80,24 @@ impl Ground {
         g
     }
 
+    /// Whether `p` lies within `tol` (metres) of a walkable triangle.
+    fn near(&self, p: [f64; 2], tol: f64) -> bool {
+        let Some(ids) = self.cells.get(&(p[0].floor() as i32, p[1].floor() as i32)) else {
+            return false;
+        };
+        ids.iter().any(|&i| {
+            let t = self.tris[i as usize];
+            let inside = {
+                let s = |u: [f64; 2], v: [f64; 2]| {
+                    (v[0] - u[0]) * (p[1] - u[1]) - (p[0] - u[0]) * (v[1] - u[1])
+                };
+                let (x, y, z) = (s(t[0], t[1]), s(t[1], t[2]), s(t[2], t[0]));
+                (x >= 0.0 && y >= 0.0 && z >= 0.0) || (x <= 0.0 && y <= 0.0 && z <= 0.0)
+            };
+            inside || (0..3).any(|k| seg_dist(p, t[k], t[(k + 1) % 3]) <= tol)
+        })
+    }
+
     fn walkable(&self, p: [f64; 2]) -> bool {
         let Some(ids) = self.cells.get(&(p[0].floor() as i32, p[1].floor() as i32)) else {
             return false;
@@ -123,6 +141,17 @@ fn cutters(git: &Path) -> Vec<Vec<[f64; 2]>> {
         })
         .filter(|r: &Vec<[f64; 2]>| r.len() >= 3)
         .collect()
+}
+
+fn seg_dist(p: [f64; 2], a: [f64; 2], b: [f64; 2]) -> f64 {
+    let d = [b[0] - a[0], b[1] - a[1]];
+    let l = d[0] * d[0] + d[1] * d[1];
+    let t = if l == 0.0 {
+        0.0
+    } else {
+        (((p[0] - a[0]) * d[0] + (p[1] - a[1]) * d[1]) / l).clamp(0.0, 1.0)
+    };
+    (p[0] - a[0] - t * d[0]).hypot(p[1] - a[1] - t * d[1])
 }
 
 fn in_ring(r: &[[f64; 2]], p: [f64; 2]) -> bool {
@@ -244,5 +273,193 @@ fn baked_ground_agrees_with_the_toolset_at_least_as_well_as_the_prediction() {
         covered += 1;
     }
     assert_eq!(covered, 8);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+fn areakit(args: &[&std::ffi::OsStr]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_areakit"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Each baked area passes `check` with no error, bakes to itself again, and its baked paths
+/// (`path --mode baked`, the tables' own corridors) stay on its walkable ground.
+#[test]
+fn baked_areas_check_clean_rebake_to_themselves_and_walk_on_their_ground() {
+    let dir = std::env::temp_dir().join(format!("areakit-test-nwn2-baked-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut walked = 0;
+    for area in AREAS {
+        let ours = dir.join(format!("{area}.trx"));
+        let (trn, git) = (find(area, "trn"), find(area, "git"));
+        let out = areakit(&[
+            "bake".as_ref(),
+            trn.as_os_str(),
+            "--git".as_ref(),
+            git.as_os_str(),
+            "-o".as_ref(),
+            ours.as_os_str(),
+        ]);
+        assert!(
+            out.status.success(),
+            "{area}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let check = areakit(&["check".as_ref(), ours.as_os_str(), "--json".as_ref()]);
+        let report: serde_json::Value = serde_json::from_slice(&check.stdout).unwrap();
+        let errors: Vec<&serde_json::Value> = report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["severity"] == "error")
+            .collect();
+        assert!(errors.is_empty(), "{area}: {errors:?}");
+        assert_eq!(check.status.code(), Some(0), "{area}");
+        let baked = trx::read(&std::fs::read(&ours).unwrap()).unwrap();
+        assert_eq!(
+            areakit_app::bake::bake(&baked).unwrap(),
+            baked,
+            "{area}: baking the bake changes it"
+        );
+        // 40 pairs of walkable triangle centres, spread through the triangle list.
+        let w = baked.walkmesh().unwrap();
+        let centres: Vec<[f32; 2]> = w
+            .triangles
+            .iter()
+            .filter(|t| t.is_walkable())
+            .map(|t| t.center)
+            .collect();
+        let step = (centres.len() / 80).max(1);
+        let pairs: String = (0..40)
+            .map(|i| {
+                let (a, b) = (
+                    centres[(i * step) % centres.len()],
+                    centres[(centres.len() - 1 - i * step) % centres.len()],
+                );
+                format!("{},{} {},{}\n", a[0], a[1], b[0], b[1])
+            })
+            .collect();
+        let pairs_file = dir.join(format!("{area}.pairs"));
+        std::fs::write(&pairs_file, pairs).unwrap();
+        let out = areakit(&[
+            "path".as_ref(),
+            ours.as_os_str(),
+            "--pairs".as_ref(),
+            pairs_file.as_os_str(),
+            "--mode".as_ref(),
+            "baked".as_ref(),
+        ]);
+        assert!(
+            out.status.success(),
+            "{area}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let ground = Ground::of(&ours);
+        for line in String::from_utf8(out.stdout).unwrap().lines() {
+            let r: serde_json::Value = serde_json::from_str(line).unwrap();
+            if r["found"] != true {
+                continue;
+            }
+            let pts: Vec<[f64; 2]> = r["points"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| [p[0].as_f64().unwrap(), p[1].as_f64().unwrap()])
+                .collect();
+            for s in pts.windows(2) {
+                let n = ((s[1][0] - s[0][0]).hypot(s[1][1] - s[0][1]) / 0.05)
+                    .ceil()
+                    .max(1.0) as usize;
+                for k in 0..=n {
+                    let t = k as f64 / n as f64;
+                    let p = [
+                        s[0][0] + (s[1][0] - s[0][0]) * t,
+                        s[0][1] + (s[1][1] - s[0][1]) * t,
+                    ];
+                    assert!(
+                        ground.near(p, 1e-3),
+                        "{area}: the baked path {line} leaves the walkable ground at {p:?}"
+                    );
+                }
+            }
+            walked += 1;
+        }
+    }
+    eprintln!("{walked} baked paths walked");
+    assert!(walked >= 8 * 20, "{walked} paths found");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `check` of the corpus folder reports the one turned terrain as stale and no cutter as
+/// moved; a GIT whose cutter was moved (written by the GFF writer, checked with its TRN and
+/// TRX named together) gets that cutter named.
+#[test]
+fn check_tells_a_stale_trx_and_a_moved_cutter() {
+    let check = |paths: &[&std::ffi::OsStr]| -> Vec<serde_json::Value> {
+        let mut args: Vec<&std::ffi::OsStr> = vec!["check".as_ref(), "--json".as_ref()];
+        args.extend_from_slice(paths);
+        let out = areakit(&args);
+        let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        r["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["code"].as_str().unwrap().starts_with("nwn2-"))
+            .cloned()
+            .collect()
+    };
+    let found = check(&[folder().as_os_str()]);
+    let stale: Vec<&serde_json::Value> = found
+        .iter()
+        .filter(|f| f["code"] == "nwn2-trx-stale")
+        .collect();
+    assert_eq!(stale.len(), 1, "{found:?}");
+    assert!(
+        stale[0]["path"]
+            .as_str()
+            .unwrap()
+            .ends_with("harper's hill cave.trx"),
+        "{stale:?}"
+    );
+    assert_eq!(stale[0]["severity"], "warning");
+    assert_eq!(found.len(), 1, "{found:?}");
+
+    let dir = std::env::temp_dir().join(format!("areakit-test-nwn2-moved-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let area = "enter world";
+    std::fs::copy(find(area, "trn"), dir.join("area.trn")).unwrap();
+    std::fs::copy(find(area, "trx"), dir.join("area.trx")).unwrap();
+    let mut g = gff::read(&std::fs::read(find(area, "git")).unwrap()).unwrap();
+    let Some(gff::Value::List(triggers)) = g.root.get_mut("TriggerList") else {
+        panic!("no TriggerList")
+    };
+    let cutter = triggers
+        .iter_mut()
+        .filter(|t| t.get_int("Type") == Some(3))
+        .nth(4)
+        .unwrap();
+    let Some(gff::Value::Float(x)) = cutter.get_mut("XPosition") else {
+        panic!("no XPosition")
+    };
+    *x -= 4.0;
+    std::fs::write(dir.join("area.git"), gff::write(&g).unwrap()).unwrap();
+    let named: Vec<PathBuf> = ["area.trn", "area.trx", "area.git"]
+        .iter()
+        .map(|n| dir.join(n))
+        .collect();
+    let found = check(&named.iter().map(|p| p.as_os_str()).collect::<Vec<_>>());
+    let moved: Vec<&serde_json::Value> = found
+        .iter()
+        .filter(|f| f["code"] == "nwn2-cutter-not-baked")
+        .collect();
+    assert_eq!(moved.len(), 1, "{found:?}");
+    assert!(
+        moved[0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("walkmesh cutter 4 "),
+        "{moved:?}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

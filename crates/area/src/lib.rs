@@ -28,6 +28,7 @@ pub mod module;
 pub mod navigation;
 pub mod nwn2_cut;
 pub mod nwn2_git;
+pub mod nwn2_stale;
 pub mod nwn_models;
 pub mod objects;
 pub mod pth;

@@ -16,6 +16,7 @@ mod nav_regressions;
 /// differential harness.
 #[path = "../../../geometry/tests/nav_support/mod.rs"]
 mod nav_support;
+mod nwn2_areas;
 mod nwn_models_corpus;
 mod records_corpus;
 mod relink_corpus;

@@ -23,7 +23,7 @@ mod predicates;
 
 use std::collections::HashMap;
 
-pub use predicates::FillRule;
+pub use predicates::{FillRule, inside};
 
 /// The most points one cutter may have (a bound on the work per triangle).
 pub const MAX_CUTTER_POINTS: usize = 1 << 14;

@@ -17,6 +17,8 @@ use crate::format::Format;
 use crate::report::{FileFinding, Report, decode_finding};
 use crate::session::Session;
 
+mod nwn2;
+
 /// What a caller already computed about a module it checks (a module just built): handed
 /// down so that the VIS flow and the navigation data are not made again.
 #[derive(Clone, Copy, Default)]
@@ -94,6 +96,8 @@ pub fn check_paths_with(
             files.push(p.clone());
         }
     }
+    // NWN2 areas: each TRX against the TRN (and GIT) beside it.
+    let nwn2_findings = nwn2::area_findings(session, &files)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(run.jobs.unwrap_or(0))
         .build()
@@ -280,6 +284,7 @@ pub fn check_paths_with(
             Err(e) => return Err(e),
         }
     }
+    report.findings.extend(nwn2_findings);
     report.findings.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(report)
 }
