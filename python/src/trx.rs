@@ -8,7 +8,21 @@ use areakit_app::formats::trx;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
+use crate::capsules::PyGff;
 use crate::input;
+
+/// An NWN2 GIT from a ``Gff``, a path or bytes.
+fn read_git(g: &Bound<'_, PyAny>) -> PyResult<areakit_app::nwn2_git::Nwn2Git> {
+    use areakit_app::nwn2_git::{GitError, Nwn2Git};
+    let bad = |e: GitError| PyValueError::new_err(format!("git: {e}"));
+    if let Ok(gff) = g.downcast::<PyGff>() {
+        return Nwn2Git::from_gff(&gff.borrow().inner).map_err(bad);
+    }
+    let (data, path) = input::source_bytes(g)?;
+    let gff = areakit_app::formats::gff::read(&data)
+        .map_err(|e| crate::errors::format_error(path.as_deref(), &e))?;
+    Nwn2Git::from_gff(&gff).map_err(bad)
+}
 use crate::text::{document_checks, document_class};
 
 /// An NWN2 terrain file (``.trn``/``.trx``): its packets and the ASWM walkmesh. Unmodified,
@@ -107,11 +121,17 @@ impl PyTrx {
     }
 
     /// A new terrain with the walkmesh baked as the NWN2 toolset does (``areakit bake``):
-    /// tile path tables, islands, the island path table. Runs without the GIL.
-    fn bake(&self, py: Python<'_>) -> PyResult<Self> {
+    /// with ``git`` (the area's GIT: a path, bytes or a ``Gff``), its walkmesh cutters cut out
+    /// of the ground first and the result laid out as a TRX; then tile path tables, islands
+    /// and the island path table. Runs without the GIL.
+    ///
+    /// >>> baked = areakit.Trx.read("area01.trn").bake(git="area01.git")
+    #[pyo3(signature = (git = None))]
+    fn bake(&self, py: Python<'_>, git: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let git = git.map(read_git).transpose()?;
         let inner = &self.inner;
-        let baked = py
-            .allow_threads(|| areakit_app::bake::bake(inner))
+        let (baked, _) = py
+            .allow_threads(|| areakit_app::bake::bake_with_git(inner, git.as_ref()))
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(PyTrx {
             inner: baked,

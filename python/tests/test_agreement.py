@@ -198,3 +198,25 @@ def test_a_big_batch_under_auto_answers_as_single_paths():
             found += batch[i].found
     # At least one of the distinct pairs is found in each mode (each is asked 11 times).
     assert found >= 22
+
+
+def test_trx_bake_with_git_is_the_command_lines(cli, tmp_path):
+    """Trx.bake(git=...) on the 8 corpus areas with a GIT: the same bytes as `areakit bake
+    --git`, from a path, bytes and a Gff alike; the cutters make more, smaller triangles."""
+    from conftest import corpus_files
+
+    gits = corpus_files("nwn2-git")
+    assert len(gits) == 8
+    for git in gits:
+        trn = next(p for p in git.parent.iterdir() if p.stem == git.stem and p.suffix.lower() == ".trn")
+        t = areakit.Trx.read(trn)
+        by_path = t.bake(git=git)
+        assert by_path.format == "trx"
+        assert by_path.to_bytes() == t.bake(git=git.read_bytes()).to_bytes()
+        assert by_path.to_bytes() == t.bake(git=areakit.Gff.read(git)).to_bytes()
+        out = tmp_path / (git.stem + ".trx")
+        subprocess.run([str(cli), "bake", str(trn), "--git", str(git), "-o", str(out)], check=True, capture_output=True)
+        assert out.read_bytes() == by_path.to_bytes(), git.stem
+        assert len(by_path.triangles) > len(t.triangles)
+    with pytest.raises(areakit.FormatError):
+        t.bake(git=b"not a gff")

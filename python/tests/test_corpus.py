@@ -123,3 +123,4 @@ def test_gff_fields_as_python_values():
                 assert isinstance(p["TemplateResRef"], str)
                 placed += 1
     assert utps > 0 and gits > 0 and placed > 0
+

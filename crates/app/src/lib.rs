@@ -26,7 +26,8 @@ pub use areakit_formats as formats;
 pub use areakit_geometry as geometry;
 
 pub use areakit_area::{
-    area, install, module, navigation, nwn_models, objects, pth, resources, walkmesh,
+    area, install, module, navigation, nwn_models, nwn2_cut, nwn2_git, nwn2_stale, objects, pth,
+    resources, walkmesh,
 };
 
 pub mod ascii_walkmesh;

@@ -57,31 +57,16 @@ pub fn bake_area(session: &Session, req: &BakeRequest) -> Result<(trx::Trx, Bake
         Some(Format::Trx) | None => {}
         Some(other) => return Err(not_a(&terrain, other, "an NWN2 terrain (TRN/TRX)")),
     }
-    let mut t = trx::read(&data).map_err(|e| Error::invalid(&terrain, e))?;
-    let bake_error = |source| Error::Bake {
+    let t = trx::read(&data).map_err(|e| Error::invalid(&terrain, e))?;
+    let git = git_path
+        .as_deref()
+        .map(|g| read_git(session, g))
+        .transpose()?;
+    let (baked, cut) = bake_with_git(&t, git.as_ref()).map_err(|source| Error::Bake {
         path: terrain.clone(),
         source,
-    };
-    let mut cut = None;
-    let mut objects_not_applied = Vec::new();
-    if let Some(g) = &git_path {
-        let git = read_git(session, g)?;
-        let w = t
-            .walkmesh()
-            .ok_or_else(|| bake_error(BakeError::NoWalkmesh))?;
-        let (cut_mesh, report) =
-            nwn2_cut::cut_walkmesh(w, &git).map_err(|e| bake_error(BakeError::Cut(e)))?;
-        if let Some(a) = t.aswm_mut() {
-            a.walkmesh = cut_mesh;
-        }
-        cut = Some(report);
-        objects_not_applied = git
-            .objects
-            .into_iter()
-            .filter(|o| o.kind != ObjectKind::Tree)
-            .collect();
-    }
-    let baked = super::bake(&t).map_err(bake_error)?;
+    })?;
+    let objects_not_applied = git.map(not_applied).unwrap_or_default();
     let bytes = trx::write(&baked).map_err(|e| Error::encode(&req.output, e))?;
     write_atomic(&req.output, &bytes)?;
     let report = BakeReport {
@@ -92,6 +77,33 @@ pub fn bake_area(session: &Session, req: &BakeRequest) -> Result<(trx::Trx, Bake
         objects_not_applied,
     };
     Ok((baked, report))
+}
+
+/// Bakes `t`: with a GIT, its ground cut first ([`nwn2_cut::cut_walkmesh`]); then the tables
+/// ([`super::bake`]). Returns the baked terrain and, with a GIT, what the cut did.
+pub fn bake_with_git(
+    t: &trx::Trx,
+    git: Option<&Nwn2Git>,
+) -> Result<(trx::Trx, Option<CutReport>), BakeError> {
+    let Some(git) = git else {
+        return Ok((super::bake(t)?, None));
+    };
+    let w = t.walkmesh().ok_or(BakeError::NoWalkmesh)?;
+    let (cut_mesh, report) = nwn2_cut::cut_walkmesh(w, git).map_err(BakeError::Cut)?;
+    let mut t = t.clone();
+    if let Some(a) = t.aswm_mut() {
+        a.walkmesh = cut_mesh;
+    }
+    Ok((super::bake(&t)?, Some(report)))
+}
+
+/// The placed objects of `git` whose walkmeshes the bake does not apply: placeables, doors
+/// and environment objects (trees carry none).
+pub fn not_applied(git: Nwn2Git) -> Vec<PlacedObject> {
+    git.objects
+        .into_iter()
+        .filter(|o| o.kind != ObjectKind::Tree)
+        .collect()
 }
 
 /// The terrain and GIT a request names: a folder's one TRN and the GIT beside it.

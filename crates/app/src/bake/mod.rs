@@ -9,7 +9,7 @@ use std::ops::Range;
 
 mod area;
 
-pub use area::{BakeReport, BakeRequest, bake_area, beside, read_git};
+pub use area::{BakeReport, BakeRequest, bake_area, bake_with_git, beside, not_applied, read_git};
 
 use areakit_formats::trx::{Island, IslandPathNode, PathTable, Trx, Walkmesh, raw};
 use areakit_geometry::nwn2_bake as nb;
