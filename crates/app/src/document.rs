@@ -47,6 +47,8 @@ pub enum Document {
     NwnMdl(Box<mdl::nwn::Model>),
     /// An NWN2 terrain file.
     Trx(Box<trx::Trx>),
+    /// An NWN2 model.
+    Mdb(Box<areakit_formats::mdb::Mdb>),
     /// A GFF file.
     Gff(Box<gff::Gff>),
     /// A 2DA table.
@@ -79,6 +81,7 @@ impl Document {
             Document::MdlAscii(_) => Format::MdlAscii,
             Document::Mdl(_) | Document::NwnMdl(_) => Format::Mdl,
             Document::Trx(_) => Format::Trx,
+            Document::Mdb(_) => Format::Mdb,
             Document::Gff(_) => Format::Gff,
             Document::TwoDa(_) => Format::TwoDa,
             Document::Erf(_) => Format::Erf,
@@ -211,6 +214,9 @@ impl Document {
             }
             Some(Format::Mdl) => return Self::decode_model(path, data, Some(&[])),
             Some(Format::Trx) => Document::Trx(Box::new(trx::read(data).map_err(invalid)?)),
+            Some(Format::Mdb) => {
+                Document::Mdb(Box::new(areakit_formats::mdb::read(data).map_err(invalid)?))
+            }
             Some(Format::Gff) => Document::Gff(Box::new(gff::read(data).map_err(invalid)?)),
             Some(Format::TwoDa) => Document::TwoDa(Box::new(twoda::read(data).map_err(invalid)?)),
             Some(Format::Erf) => Document::Erf(Box::new(erf::read(data).map_err(invalid)?)),
@@ -383,6 +389,7 @@ impl Document {
                 path.display()
             ))),
             (Document::Trx(m), Format::Trx) => trx::write(m).map_err(enc),
+            (Document::Mdb(m), Format::Mdb) => areakit_formats::mdb::write(m).map_err(enc),
             (Document::Gff(m), Format::Gff) => gff::write(m).map_err(enc),
             (Document::TwoDa(m), Format::TwoDa) => twoda::write(m).map_err(enc),
             (Document::Erf(m), Format::Erf) => erf::write(m).map_err(enc),

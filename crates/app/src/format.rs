@@ -21,6 +21,8 @@ pub enum Format {
     Mdl,
     /// NWN2 terrain (`NWN2` container): TRX (baked) or TRN.
     Trx,
+    /// NWN2 model (`NWN2` container of model packets: RIGD, SKIN, COL2/COL3, WALK, ...).
+    Mdb,
     /// GFF V3.2 (ARE, GIT, IFO, UTP, UTD, DLG, ...).
     Gff,
     /// 2DA table, binary `V2.b` or text `V2.0`.
@@ -59,6 +61,7 @@ impl Format {
         Format::MdlAscii,
         Format::Mdl,
         Format::Trx,
+        Format::Mdb,
         Format::Gff,
         Format::TwoDa,
         Format::Erf,
@@ -80,6 +83,7 @@ impl Format {
             Format::MdlAscii => "mdl-ascii",
             Format::Mdl => "mdl",
             Format::Trx => "trx",
+            Format::Mdb => "mdb",
             Format::Gff => "gff",
             Format::TwoDa => "2da",
             Format::Erf => "erf",
@@ -102,6 +106,7 @@ impl Format {
             Format::MdlAscii => "an MDL ASCII model",
             Format::Mdl => "a binary (compiled) MDL",
             Format::Trx => "an NWN2 terrain (TRX/TRN)",
+            Format::Mdb => "an NWN2 model (MDB)",
             Format::Gff => "a GFF",
             Format::TwoDa => "a 2DA table",
             Format::Erf => "an ERF-family capsule",
@@ -126,6 +131,7 @@ impl Format {
             }
             "mdl" | "mdl-bin" | "mdl-binary" => Some(Format::Mdl),
             "trx" | "trn" => Some(Format::Trx),
+            "mdb" => Some(Format::Mdb),
             other => resource_format(other),
         }
     }
@@ -136,6 +142,7 @@ impl Format {
         Some(match head {
             h if h == areakit_formats::png::SIGNATURE => Format::Png,
             [b'B', b'W', b'M', b' ', ..] => Format::Bwm,
+            [b'N', b'W', b'N', b'2', ..] if areakit_formats::mdb::is_mdb(data) => Format::Mdb,
             [b'N', b'W', b'N', b'2', ..] => Format::Trx,
             b"KEY V1  " => Format::Key,
             b"BIFFV1  " => Format::Bif,
@@ -170,7 +177,12 @@ impl Format {
             return Some(Format::Bwm);
         }
         if data.starts_with(b"NWN2") {
-            return Some(Format::Trx);
+            // One container for terrains and models: the packet tags tell them apart.
+            return Some(if areakit_formats::mdb::is_mdb(data) {
+                Format::Mdb
+            } else {
+                Format::Trx
+            });
         }
         if let Some(f) = Self::from_magic(data) {
             return Some(f);
@@ -226,6 +238,7 @@ impl Format {
             "mdl" => Some(Format::Mdl),
             "ascii" => Some(Format::MdlAscii),
             "trx" | "trn" => Some(Format::Trx),
+            "mdb" => Some(Format::Mdb),
             other => resource_format(other),
         }
     }

@@ -50,6 +50,8 @@ pub enum InfoBody {
     Mdl(ModelInfo),
     /// An NWN2 terrain.
     Trx(TrxInfo),
+    /// An NWN2 model.
+    Mdb(MdbInfo),
     /// A GFF.
     Gff(GffInfo),
     /// A 2DA table.
@@ -657,6 +659,7 @@ pub fn info(path: &Path, doc: &Document) -> InfoReport {
         Document::Mdl(m) => InfoBody::Mdl(model_info(m)),
         Document::NwnMdl(m) => InfoBody::Mdl(nwn_model_info(m)),
         Document::Trx(t) => InfoBody::Trx(trx_info(t)),
+        Document::Mdb(m) => InfoBody::Mdb(mdb_info(m)),
         Document::Gff(g) => {
             let s = g.summary();
             InfoBody::Gff(GffInfo {
@@ -745,6 +748,49 @@ pub fn info(path: &Path, doc: &Document) -> InfoReport {
 /// The `info --json` object of a document ([`info`] serialised).
 pub fn info_json(path: &Path, doc: &Document) -> Value {
     serde_json::to_value(info(path, doc)).unwrap_or_default()
+}
+
+/// `info` of an NWN2 model.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MdbInfo {
+    /// `"mdb"`.
+    pub format: &'static str,
+    /// `major.minor`.
+    pub version: String,
+    /// The packets, in table order.
+    pub packets: Vec<MdbPacketInfo>,
+    /// Triangles of the WALK packets.
+    pub walk_triangles: usize,
+    /// Of those, walkable.
+    pub walkable_triangles: usize,
+}
+
+/// One packet of a model.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MdbPacketInfo {
+    /// Its tag.
+    pub tag: String,
+    /// Its name field (every packet but COLS and unknown ones has one).
+    pub name: Option<String>,
+}
+
+/// `info` of an NWN2 model.
+pub fn mdb_info(m: &areakit_formats::mdb::Mdb) -> MdbInfo {
+    use areakit_formats::mdb::name_text;
+    MdbInfo {
+        format: "mdb",
+        version: format!("{}.{}", m.version_major, m.version_minor),
+        packets: m
+            .packets
+            .iter()
+            .map(|p| MdbPacketInfo {
+                tag: String::from_utf8_lossy(&p.tag()).into_owned(),
+                name: p.name().map(name_text),
+            })
+            .collect(),
+        walk_triangles: m.walks().map(|w| w.triangles.len()).sum(),
+        walkable_triangles: m.walks().map(|w| w.walkable_count()).sum(),
+    }
 }
 
 /// `info` of an NWN2 terrain (also the report of `bake`).

@@ -755,6 +755,7 @@ pub fn validate(doc: &Document) -> Vec<Finding> {
         Document::Tga(t) => tga::validate(t),
         Document::Txi(t) => t.findings.clone(),
         Document::Png(_) => Vec::new(),
+        Document::Mdb(m) => mdb_findings(m),
         Document::Trx(t) => {
             let mut f = trx::validate(t);
             f.extend(crate::bake::check_bake(t));
@@ -770,6 +771,28 @@ pub fn validate(doc: &Document) -> Vec<Finding> {
             f
         }
     }
+}
+
+/// An MDB's findings: a WALK triangle naming a vertex the packet does not have
+/// (`mdb-walk-index`, an error: the engine would read past the vertex list).
+fn mdb_findings(m: &areakit_formats::mdb::Mdb) -> Vec<Finding> {
+    use areakit_formats::finding::Place;
+    m.walks()
+        .enumerate()
+        .filter_map(|(i, w)| w.surface().err().map(|e| (i, e)))
+        .map(|(i, e)| {
+            Finding::error(
+                "mdb-walk-index",
+                Place::default()
+                    .item(format!("WALK {i}"))
+                    .face(e.triangle as u32),
+                format!(
+                    "walkmesh triangle {} names vertex {}; the packet has {} vertices",
+                    e.triangle, e.vertex, e.vertex_count
+                ),
+            )
+        })
+        .collect()
 }
 
 /// Everything `check` says about a module's area: the area checks, the navigation checks (the
