@@ -104,7 +104,7 @@ pub enum Command {
     Export(ExportArgs),
     /// Import an OBJ or glTF (.glb, .gltf) mesh as a BWM walkmesh (.wok, .pwk, .dwk): materials from names, vertices welded, everything derived rebuilt, the result checked.
     #[command(
-        after_help = "Each face's surface material comes from its OBJ `usemtl` name or glTF material name: a game name (stone, grass, non-walk, ...; any case; a Blender `.001` suffix is ignored), an id, or a name mapped by --materials (a JSON object {\"Floor\": \"stone\", \"Wall\": 7}). The findings of `check` on the result are printed; exit 1 when one is an error (the file is written).\n\nExamples:\n  areakit import room.obj -o room.wok --materials materials.json\n  areakit import demo.glb -o demo_b.wok --room-index 1"
+        after_help = "Each face's surface material comes from its OBJ `usemtl` name or glTF material name: a game name (stone, grass, non-walk, ...; any case; a Blender `.001` suffix is ignored), an id, or a name mapped by --materials (a JSON object {\"Floor\": \"stone\", \"Wall\": 7}). The findings of `check` on the result are printed; exit 1 when one is an error (the file is written).\n\nExamples:\n  areakit import room.obj -o room.wok --materials materials.json\n  areakit import demo.glb -o demo_b.wok --room-index 1\n  areakit import ground.obj -o area01.trx --terrain area01.trn   (NWN2: walkable, non-walkable, stone, grass, ... or names joined by +)"
     )]
     Import(ImportArgs),
     /// KotOR path graphs (PTH): generate one from an area's walkmeshes, or check one against them.
@@ -500,9 +500,14 @@ pub struct ExportArgs {
 pub struct ImportArgs {
     /// The mesh: `.obj`, `.glb` or `.gltf`.
     pub input: PathBuf,
-    /// The walkmesh to write: `.wok` (area room), `.pwk` (placeable) or `.dwk` (door).
+    /// The walkmesh to write: `.wok` (area room), `.pwk` (placeable) or `.dwk` (door); or
+    /// `.trx`, an NWN2 terrain (with --terrain).
     #[arg(short, long)]
     pub output: PathBuf,
+    /// For a `.trx` output: the NWN2 terrain (TRN or TRX) whose walkmesh the mesh replaces
+    /// (its grid, tiles and other packets are kept); the result is baked.
+    #[arg(long, value_name = "TRN")]
+    pub terrain: Option<PathBuf>,
     /// A JSON object mapping material names to surface materials (names or ids).
     #[arg(long, value_name = "MAP.json")]
     pub materials: Option<PathBuf>,

@@ -703,6 +703,43 @@ fn run_import(a: ImportArgs, session: &Session, out: &mut Output) -> Result<u8, 
         materials,
         room_index: a.room_index,
     };
+    let is_terrain = a
+        .output
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("trx") || e.eq_ignore_ascii_case("trn"));
+    if is_terrain {
+        let Some(terrain) = &a.terrain else {
+            return Err(Error::usage(format!(
+                "{}: an NWN2 terrain output needs --terrain TRN (the terrain whose walkmesh the mesh replaces)",
+                a.output.display()
+            )));
+        };
+        let r = areakit_app::interop::import_trx_file(session, &a.input, &a.output, terrain, &options)?;
+        let report = r.check_report();
+        if a.json {
+            print_json(out, &serde_json::to_value(&r).map_err(|e| Error::usage(e.to_string()))?)?;
+        } else {
+            let w = r.trx.walkmesh();
+            out.line(&format!(
+                "{} -> {}: {} vertices ({} welded), {} triangles ({} walkable) in {} tiles, {} islands",
+                a.input.display(),
+                a.output.display(),
+                w.map_or(0, |w| w.vertices.len()),
+                r.welded,
+                w.map_or(0, |w| w.triangles.len()),
+                w.map_or(0, |w| w.walkable_count()),
+                w.map_or(0, |w| w.tiles.len()),
+                w.map_or(0, |w| w.islands.len())
+            ))?;
+            if !report.findings.is_empty() {
+                out.line(text::check_text(&report).trim_end())?;
+            }
+        }
+        return Ok(u8::from(report.has_errors()));
+    }
+    if a.terrain.is_some() {
+        return Err(Error::usage("--terrain is for a .trx output (an NWN2 terrain)"));
+    }
     let r = areakit_app::interop::import_file(session, &a.input, &a.output, &options)?;
     let report = r.check_report();
     if a.json {

@@ -26,6 +26,7 @@ mod nav_area;
 mod nav_differential_areas;
 mod newcomer;
 mod nwn2_bake_git;
+mod nwn2_import;
 mod nwn2_models;
 mod nwn_models;
 mod relink;

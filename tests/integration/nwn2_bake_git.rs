@@ -39,14 +39,14 @@ fn find(stem: &str, ext: &str) -> PathBuf {
 }
 
 /// Walkable triangles in plan, bucketed by 1 m cells.
-struct Ground {
+pub(crate) struct Ground {
     tris: Vec<[[f64; 2]; 3]>,
     cells: std::collections::HashMap<(i32, i32), Vec<u32>>,
-    extent: [f64; 2],
+    pub(crate) extent: [f64; 2],
 }
 
 impl Ground {
-    fn of(path: &Path) -> Ground {
+    pub(crate) fn of(path: &Path) -> Ground {
         let t = trx::read(&std::fs::read(path).unwrap()).unwrap();
         let w = t.walkmesh().unwrap();
         let mut g = Ground {
@@ -98,7 +98,7 @@ impl Ground {
         })
     }
 
-    fn walkable(&self, p: [f64; 2]) -> bool {
+    pub(crate) fn walkable(&self, p: [f64; 2]) -> bool {
         let Some(ids) = self.cells.get(&(p[0].floor() as i32, p[1].floor() as i32)) else {
             return false;
         };

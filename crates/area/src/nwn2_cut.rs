@@ -272,6 +272,73 @@ fn lay_out(w: &Walkmesh, m: &cut::CutMesh, parent_tile: &[usize]) -> Walkmesh {
     out
 }
 
+/// A walkmesh on the grid of `base` (its header, tile width, grid, tile names and border
+/// kept) holding `triangles` (vertex indices into `vertices`, with their flags), laid out as
+/// a TRX: each triangle owned by the tile of its centre (stable), wound clockwise with
+/// `0x04`, its normal the upward one of its plane (a wall's as its corners turn) and its plane
+/// distance `-n·v0`, links rebuilt. Path tables and islands are left for the bake.
+///
+/// A triangle that crosses a tile line is owned by its centre's tile (the toolset splits
+/// geometry at tile lines; this does not).
+pub fn walkmesh_of_triangles(base: &Walkmesh, vertices: Vec<[f32; 3]>, triangles: &[([u32; 3], u16)]) -> Walkmesh {
+    let mut tris: Vec<(usize, Triangle)> = triangles
+        .iter()
+        .map(|&(t, flags)| {
+            let v = clockwise(&vertices, t);
+            let c = center(&vertices, v);
+            let (normal, dot_product) = plane(&vertices, t);
+            let tri = Triangle {
+                vertices: v,
+                linked_edges: [raw::NONE_U32; 3],
+                linked_triangles: [raw::NONE_U32; 3],
+                center: c,
+                normal,
+                dot_product,
+                island: raw::NONE_U16,
+                flags: flags | raw::FLAG_CLOCKWISE,
+            };
+            (nb::tile_of(c, base.tile_width, base.grid_width, base.grid_height), tri)
+        })
+        .collect();
+    tris.sort_by_key(|x| x.0);
+    let mut out = base.clone();
+    let mut counts = vec![0u32; out.tiles.len()];
+    for (t, _) in &tris {
+        if let Some(c) = counts.get_mut(*t) {
+            *c += 1;
+        }
+    }
+    out.triangles = tris.into_iter().map(|x| x.1).collect();
+    out.edges = link(&mut out.triangles);
+    out.vertices = vertices;
+    let mut offset = 0;
+    for (tile, n) in out.tiles.iter_mut().zip(counts) {
+        tile.triangles_offset = offset;
+        tile.triangle_count = n;
+        tile.path_table = Default::default();
+        offset += n;
+    }
+    out.islands.clear();
+    out.island_paths.clear();
+    out
+}
+
+/// The unit normal of a triangle's plane, upward for ground (counter-clockwise in plan), and
+/// its plane distance `-n·v0` (as the toolset stores them).
+fn plane(v: &[[f32; 3]], t: [u32; 3]) -> ([f32; 3], f32) {
+    let t = if plan_area(v, t) < 0.0 { [t[0], t[2], t[1]] } else { t };
+    let [a, b, c] = t.map(|i| v[i as usize].map(f64::from));
+    let (u, w) = ([b[0] - a[0], b[1] - a[1], b[2] - a[2]], [c[0] - a[0], c[1] - a[1], c[2] - a[2]]);
+    let n = [u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]];
+    let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+    if len == 0.0 || !len.is_finite() {
+        return ([0.0, 0.0, 1.0], -(a[2] as f32));
+    }
+    let n = n.map(|x| x / len);
+    let d = -(n[0] * a[0] + n[1] * a[1] + n[2] * a[2]);
+    (n.map(|x| x as f32), d as f32)
+}
+
 /// The tile of each input triangle: the tile whose range holds it, else by its centre.
 fn tiles_of(w: &Walkmesh) -> Vec<usize> {
     let mut tile = vec![usize::MAX; w.triangles.len()];

@@ -156,16 +156,7 @@ pub fn import_file(
         }
     };
     refuse_overwrite(input, output, false)?;
-    let soup = match ext(input).as_str() {
-        "obj" => super::obj::read(session, input, options.room_index)?,
-        "glb" | "gltf" => super::gltf::read(session, input, options.room_index)?,
-        _ => {
-            return Err(Error::usage(format!(
-                "{}: the input must end in .obj, .glb or .gltf",
-                input.display()
-            )));
-        }
-    };
+    let soup = read_soup(session, input, options.room_index)?;
     let (bwm, welded) = soup_to_bwm(input, &soup, walkmesh_type, &options.materials)?;
     let findings = walkmesh::check_bwm(&bwm);
     let bytes = bwm::write(&bwm).map_err(|e| Error::encode(output, e))?;
@@ -176,6 +167,23 @@ pub fn import_file(
         findings,
         output: output.to_path_buf(),
     })
+}
+
+/// The triangles of an OBJ (`.obj`) or glTF (`.glb`, `.gltf`) file, or of one room of it.
+pub fn read_soup(session: &Session, input: &Path, room: Option<usize>) -> Result<Soup, Error> {
+    let ext = input
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .unwrap_or_default();
+    match ext.as_str() {
+        "obj" => super::obj::read(session, input, room),
+        "glb" | "gltf" => super::gltf::read(session, input, room),
+        _ => Err(Error::usage(format!(
+            "{}: the input must end in .obj, .glb or .gltf",
+            input.display()
+        ))),
+    }
 }
 
 /// A soup to a rebuilt walkmesh; also returns how many vertices welding merged.

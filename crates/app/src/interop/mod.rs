@@ -11,6 +11,7 @@
 
 pub mod gltf;
 pub mod import;
+pub mod import_trx;
 mod model_parts;
 mod nwn_scene;
 pub mod obj;
@@ -24,6 +25,7 @@ use serde_json::Value;
 use crate::Error;
 
 pub use import::{ImportOptions, ImportReport, MaterialMap, import_file};
+pub use import_trx::{TrxImportReport, import_trx_file};
 pub use scene::{ExportOptions, ExportSummary, export_file};
 
 /// A scene: nodes in parent-before-child order, skins and animations.
