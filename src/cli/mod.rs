@@ -714,10 +714,14 @@ fn run_import(a: ImportArgs, session: &Session, out: &mut Output) -> Result<u8, 
                 a.output.display()
             )));
         };
-        let r = areakit_app::interop::import_trx_file(session, &a.input, &a.output, terrain, &options)?;
+        let r =
+            areakit_app::interop::import_trx_file(session, &a.input, &a.output, terrain, &options)?;
         let report = r.check_report();
         if a.json {
-            print_json(out, &serde_json::to_value(&r).map_err(|e| Error::usage(e.to_string()))?)?;
+            print_json(
+                out,
+                &serde_json::to_value(&r).map_err(|e| Error::usage(e.to_string()))?,
+            )?;
         } else {
             let w = r.trx.walkmesh();
             out.line(&format!(
@@ -738,7 +742,9 @@ fn run_import(a: ImportArgs, session: &Session, out: &mut Output) -> Result<u8, 
         return Ok(u8::from(report.has_errors()));
     }
     if a.terrain.is_some() {
-        return Err(Error::usage("--terrain is for a .trx output (an NWN2 terrain)"));
+        return Err(Error::usage(
+            "--terrain is for a .trx output (an NWN2 terrain)",
+        ));
     }
     let r = areakit_app::interop::import_file(session, &a.input, &a.output, &options)?;
     let report = r.check_report();

@@ -10,7 +10,10 @@ use super::nwn2_bake_git::Ground;
 use crate::common;
 
 fn areakit(args: &[&std::ffi::OsStr]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_areakit")).args(args).output().unwrap()
+    Command::new(env!("CARGO_BIN_EXE_areakit"))
+        .args(args)
+        .output()
+        .unwrap()
 }
 
 #[test]
@@ -22,15 +25,39 @@ fn the_obj_export_of_a_trx_imports_back_to_the_same_ground() {
     let mut covered = 0;
     for f in files.iter().step_by(6) {
         let (obj, back) = (dir.join("ground.obj"), dir.join("back.trx"));
-        let e = areakit(&["export".as_ref(), f.as_os_str(), "-o".as_ref(), obj.as_os_str()]);
-        assert!(e.status.success(), "{}: {}", f.display(), String::from_utf8_lossy(&e.stderr));
-        let i = areakit(&[
-            "import".as_ref(), obj.as_os_str(), "-o".as_ref(), back.as_os_str(), "--terrain".as_ref(), f.as_os_str(), "--json".as_ref(),
+        let e = areakit(&[
+            "export".as_ref(),
+            f.as_os_str(),
+            "-o".as_ref(),
+            obj.as_os_str(),
         ]);
-        assert!(i.status.success(), "{}: {}", f.display(), String::from_utf8_lossy(&i.stderr));
+        assert!(
+            e.status.success(),
+            "{}: {}",
+            f.display(),
+            String::from_utf8_lossy(&e.stderr)
+        );
+        let i = areakit(&[
+            "import".as_ref(),
+            obj.as_os_str(),
+            "-o".as_ref(),
+            back.as_os_str(),
+            "--terrain".as_ref(),
+            f.as_os_str(),
+            "--json".as_ref(),
+        ]);
+        assert!(
+            i.status.success(),
+            "{}: {}",
+            f.display(),
+            String::from_utf8_lossy(&i.stderr)
+        );
         let report: serde_json::Value = serde_json::from_slice(&i.stdout).unwrap();
         assert_eq!(report["errors"], 0, "{}: {report}", f.display());
-        let (a, b) = (trx::read(&std::fs::read(f).unwrap()).unwrap(), trx::read(&std::fs::read(&back).unwrap()).unwrap());
+        let (a, b) = (
+            trx::read(&std::fs::read(f).unwrap()).unwrap(),
+            trx::read(&std::fs::read(&back).unwrap()).unwrap(),
+        );
         let (wa, wb) = (a.walkmesh().unwrap(), b.walkmesh().unwrap());
         assert_eq!(wa.triangles.len(), wb.triangles.len(), "{}", f.display());
         assert_eq!(wa.walkable_count(), wb.walkable_count(), "{}", f.display());
@@ -53,17 +80,41 @@ fn the_obj_export_of_a_trx_imports_back_to_the_same_ground() {
 
 #[test]
 fn a_terrain_output_needs_its_terrain_and_names_its_materials() {
-    let dir = std::env::temp_dir().join(format!("areakit-test-trx-import-usage-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!(
+        "areakit-test-trx-import-usage-{}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(&dir).unwrap();
     let obj = dir.join("m.obj");
-    std::fs::write(&obj, "v 0 0 0\nv 1 0 0\nv 0 0 -1\nusemtl lava\nf 1 2 3\n").unwrap();
+    std::fs::write(&obj, "v 0 0 0\nv 1 0 0\nv 0 0 -1\nusemtl plasma\nf 1 2 3\n").unwrap();
     let out = dir.join("m.trx");
-    let r = areakit(&["import".as_ref(), obj.as_os_str(), "-o".as_ref(), out.as_os_str()]);
-    assert_eq!(r.status.code(), Some(2), "{}", String::from_utf8_lossy(&r.stderr));
+    let r = areakit(&[
+        "import".as_ref(),
+        obj.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert_eq!(
+        r.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
     let terrain = &common::corpus_files(&["trx"])[0];
-    let r = areakit(&["import".as_ref(), obj.as_os_str(), "-o".as_ref(), out.as_os_str(), "--terrain".as_ref(), terrain.as_os_str()]);
+    let r = areakit(&[
+        "import".as_ref(),
+        obj.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+        "--terrain".as_ref(),
+        terrain.as_os_str(),
+    ]);
     assert_eq!(r.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&r.stderr).contains("unknown material `lava`"), "{}", String::from_utf8_lossy(&r.stderr));
+    assert!(
+        String::from_utf8_lossy(&r.stderr).contains("unknown material `plasma`"),
+        "{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
     assert!(!out.exists());
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -280,7 +280,11 @@ fn lay_out(w: &Walkmesh, m: &cut::CutMesh, parent_tile: &[usize]) -> Walkmesh {
 ///
 /// A triangle that crosses a tile line is owned by its centre's tile (the toolset splits
 /// geometry at tile lines; this does not).
-pub fn walkmesh_of_triangles(base: &Walkmesh, vertices: Vec<[f32; 3]>, triangles: &[([u32; 3], u16)]) -> Walkmesh {
+pub fn walkmesh_of_triangles(
+    base: &Walkmesh,
+    vertices: Vec<[f32; 3]>,
+    triangles: &[([u32; 3], u16)],
+) -> Walkmesh {
     let mut tris: Vec<(usize, Triangle)> = triangles
         .iter()
         .map(|&(t, flags)| {
@@ -297,7 +301,10 @@ pub fn walkmesh_of_triangles(base: &Walkmesh, vertices: Vec<[f32; 3]>, triangles
                 island: raw::NONE_U16,
                 flags: flags | raw::FLAG_CLOCKWISE,
             };
-            (nb::tile_of(c, base.tile_width, base.grid_width, base.grid_height), tri)
+            (
+                nb::tile_of(c, base.tile_width, base.grid_width, base.grid_height),
+                tri,
+            )
         })
         .collect();
     tris.sort_by_key(|x| x.0);
@@ -326,10 +333,21 @@ pub fn walkmesh_of_triangles(base: &Walkmesh, vertices: Vec<[f32; 3]>, triangles
 /// The unit normal of a triangle's plane, upward for ground (counter-clockwise in plan), and
 /// its plane distance `-n·v0` (as the toolset stores them).
 fn plane(v: &[[f32; 3]], t: [u32; 3]) -> ([f32; 3], f32) {
-    let t = if plan_area(v, t) < 0.0 { [t[0], t[2], t[1]] } else { t };
+    let t = if plan_area(v, t) < 0.0 {
+        [t[0], t[2], t[1]]
+    } else {
+        t
+    };
     let [a, b, c] = t.map(|i| v[i as usize].map(f64::from));
-    let (u, w) = ([b[0] - a[0], b[1] - a[1], b[2] - a[2]], [c[0] - a[0], c[1] - a[1], c[2] - a[2]]);
-    let n = [u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]];
+    let (u, w) = (
+        [b[0] - a[0], b[1] - a[1], b[2] - a[2]],
+        [c[0] - a[0], c[1] - a[1], c[2] - a[2]],
+    );
+    let n = [
+        u[1] * w[2] - u[2] * w[1],
+        u[2] * w[0] - u[0] * w[2],
+        u[0] * w[1] - u[1] * w[0],
+    ];
     let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
     if len == 0.0 || !len.is_finite() {
         return ([0.0, 0.0, 1.0], -(a[2] as f32));

@@ -37,7 +37,10 @@ impl TrxImportReport {
         self.findings
             .iter()
             .cloned()
-            .map(|finding| FileFinding { path: self.output.clone(), finding })
+            .map(|finding| FileFinding {
+                path: self.output.clone(),
+                finding,
+            })
             .collect()
     }
 }
@@ -78,7 +81,9 @@ pub fn trx_flags(name: &str, materials: &MaterialMap) -> Option<u16> {
         for token in n.split('+').map(|t| t.trim().to_ascii_lowercase()) {
             match token.as_str() {
                 "walkable" | "walk" => walk = Some(true),
-                "non-walkable" | "nonwalk" | "non-walk" | "non_walkable" | "unwalkable" => walk = Some(false),
+                "non-walkable" | "nonwalk" | "non-walk" | "non_walkable" | "unwalkable" => {
+                    walk = Some(false)
+                }
                 t => {
                     let (bit, _) = MATERIALS.iter().find(|(_, m)| *m == t)?;
                     flags |= bit;
@@ -86,17 +91,35 @@ pub fn trx_flags(name: &str, materials: &MaterialMap) -> Option<u16> {
                 }
             }
         }
-        Some(flags | if walk == Some(true) { raw::FLAG_WALKABLE } else { 0 })
+        Some(
+            flags
+                | if walk == Some(true) {
+                    raw::FLAG_WALKABLE
+                } else {
+                    0
+                },
+        )
     };
     let mapped = |n: &str| {
         let m = materials.resolve(n)?;
-        let bit = MATERIALS.iter().find(|(_, name)| *name == m.name()).map_or(0, |(b, _)| *b);
-        Some(bit | if m.is_walkable() { raw::FLAG_WALKABLE } else { 0 })
+        let bit = MATERIALS
+            .iter()
+            .find(|(_, name)| *name == m.name())
+            .map_or(0, |(b, _)| *b);
+        Some(
+            bit | if m.is_walkable() {
+                raw::FLAG_WALKABLE
+            } else {
+                0
+            },
+        )
     };
     let by_name = |n: &str| parse(n).or_else(|| mapped(n));
     by_name(name).or_else(|| {
         let (stem, suffix) = name.rsplit_once('.')?;
-        (!suffix.is_empty() && suffix.bytes().all(|b| b.is_ascii_digit())).then(|| by_name(stem)).flatten()
+        (!suffix.is_empty() && suffix.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| by_name(stem))
+            .flatten()
     })
 }
 
@@ -118,8 +141,13 @@ pub fn import_trx_file(
     }
     let mut t = trx::read(&data).map_err(|e| Error::invalid(terrain, e))?;
     let (vertices, triangles, welded) = soup_to_trx(input, &soup, &options.materials)?;
-    let bake_error = |source| Error::Bake { path: terrain.to_path_buf(), source };
-    let base = t.walkmesh().ok_or_else(|| bake_error(BakeError::NoWalkmesh))?;
+    let bake_error = |source| Error::Bake {
+        path: terrain.to_path_buf(),
+        source,
+    };
+    let base = t
+        .walkmesh()
+        .ok_or_else(|| bake_error(BakeError::NoWalkmesh))?;
     let mut w = walkmesh_of_triangles(base, vertices, &triangles);
     bake_walkmesh(&mut w).map_err(bake_error)?;
     if let Some(a) = t.aswm_mut() {
@@ -128,12 +156,24 @@ pub fn import_trx_file(
     let findings = trx::validate(&t);
     let bytes = trx::write(&t).map_err(|e| Error::encode(output, e))?;
     write_atomic(output, &bytes)?;
-    Ok(TrxImportReport { trx: t, welded, findings, output: output.to_path_buf() })
+    Ok(TrxImportReport {
+        trx: t,
+        welded,
+        findings,
+        output: output.to_path_buf(),
+    })
 }
+
+/// Welded vertices, triangles with their TRX flags, and how many vertices welding merged.
+type Imported = (Vec<[f32; 3]>, Vec<([u32; 3], u16)>, usize);
 
 /// The soup's welded vertices and its triangles with their flags; also how many vertices
 /// welding merged.
-fn soup_to_trx(input: &Path, soup: &Soup, materials: &MaterialMap) -> Result<(Vec<[f32; 3]>, Vec<([u32; 3], u16)>, usize), Error> {
+fn soup_to_trx(
+    input: &Path,
+    soup: &Soup,
+    materials: &MaterialMap,
+) -> Result<Imported, Error> {
     if soup.triangles.is_empty() {
         return Err(invalid(input, Location::Input, "no triangles to import"));
     }
@@ -142,7 +182,11 @@ fn soup_to_trx(input: &Path, soup: &Soup, materials: &MaterialMap) -> Result<(Ve
     let mut map = Vec::with_capacity(soup.positions.len());
     for (i, p) in soup.positions.iter().enumerate() {
         if !p.iter().all(|c| c.is_finite()) {
-            return Err(invalid(input, Location::Input, format!("vertex {i} is not finite: {p:?}")));
+            return Err(invalid(
+                input,
+                Location::Input,
+                format!("vertex {i} is not finite: {p:?}"),
+            ));
         }
         // -0.0 and 0.0 are one position.
         let key = p.map(|c| (c + 0.0).to_bits());
@@ -167,7 +211,11 @@ fn soup_to_trx(input: &Path, soup: &Soup, materials: &MaterialMap) -> Result<(Ve
         })?;
         let v = t.vertices.map(|i| map.get(i as usize).copied());
         let [Some(a), Some(b), Some(c)] = v else {
-            return Err(invalid(input, Location::Input, format!("{}: a face names a vertex past the list", t.origin)));
+            return Err(invalid(
+                input,
+                Location::Input,
+                format!("{}: a face names a vertex past the list", t.origin),
+            ));
         };
         if a != b && b != c && a != c {
             triangles.push(([a, b, c], flags));
