@@ -169,11 +169,7 @@ type Imported = (Vec<[f32; 3]>, Vec<([u32; 3], u16)>, usize);
 
 /// The soup's welded vertices and its triangles with their flags; also how many vertices
 /// welding merged.
-fn soup_to_trx(
-    input: &Path,
-    soup: &Soup,
-    materials: &MaterialMap,
-) -> Result<Imported, Error> {
+fn soup_to_trx(input: &Path, soup: &Soup, materials: &MaterialMap) -> Result<Imported, Error> {
     if soup.triangles.is_empty() {
         return Err(invalid(input, Location::Input, "no triangles to import"));
     }
