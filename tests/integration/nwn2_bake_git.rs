@@ -463,3 +463,27 @@ fn check_tells_a_stale_trx_and_a_moved_cutter() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `render` of a terrain draws the walkmesh cutters of the GIT beside it, one dashed outline
+/// per cutter with a polygon; without a GIT beside it, none.
+#[test]
+fn render_draws_the_cutters_of_the_git_beside_a_terrain() {
+    let dir = std::env::temp_dir().join(format!("areakit-test-nwn2-render-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("ew.svg");
+    let trx = find("enter world", "trx");
+    let r = areakit(&["render".as_ref(), trx.as_os_str(), "-o".as_ref(), svg.as_os_str()]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let cutters = cutters(&find("enter world", "git"));
+    assert_eq!(cutters.len(), 6);
+    assert_eq!(text.matches(r#"<g class="cutter">"#).count(), cutters.len());
+    assert!(text.contains("walkmesh cutter (GIT)"));
+    // Alone in a folder, the same terrain has no cutters to draw.
+    let alone = dir.join("alone.trx");
+    std::fs::copy(&trx, &alone).unwrap();
+    let r = areakit(&["render".as_ref(), alone.as_os_str(), "-o".as_ref(), svg.as_os_str()]);
+    assert!(r.status.success());
+    assert_eq!(std::fs::read_to_string(&svg).unwrap().matches(r#"class="cutter""#).count(), 0);
+    std::fs::remove_dir_all(&dir).ok();
+}

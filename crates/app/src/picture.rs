@@ -50,6 +50,8 @@ pub struct MapInput {
     pub trx: bool,
     /// The top-down outlines of an area's room models, drawn under the walkmesh.
     pub models: Vec<MapModel>,
+    /// An NWN2 terrain's walkmesh cutters, from the GIT of its name beside it.
+    pub cutters: Vec<render::MapCutter>,
 }
 
 /// The overlays of a map, ready to draw.
@@ -123,6 +125,7 @@ fn file_picture(
             Vec::new()
         };
         map.trx = true;
+        map.cutters = git_cutters(session, input);
         (trx_picture_mesh(w), f)
     } else {
         let m = bwm::read(data).map_err(|e| Error::invalid(input, e))?;
@@ -144,6 +147,25 @@ fn file_picture(
     map.findings = findings.into_iter().map(|f| (0, f)).collect();
     map.rooms = vec![(None, mesh)];
     Ok((map, drawn))
+}
+
+/// The walkmesh cutters of the GIT beside an NWN2 terrain (same name, any case), those with a
+/// polygon; none when there is no GIT or it does not read as one (`check` says why).
+fn git_cutters(session: &Session, terrain: &Path) -> Vec<render::MapCutter> {
+    let Ok(Some(git)) = crate::bake::beside(terrain, "git") else {
+        return Vec::new();
+    };
+    let Ok(g) = crate::bake::read_git(session, &git) else {
+        return Vec::new();
+    };
+    g.cutters
+        .iter()
+        .filter(|c| c.cuts())
+        .map(|c| render::MapCutter {
+            label: format!("cutter {} ({})", c.index, c.tag),
+            ring: c.corners.clone(),
+        })
+        .collect()
 }
 
 /// What a map of a module's area shows: its rooms, its placed objects and those of
@@ -388,6 +410,7 @@ fn write_picture(
         title: Some(map.title),
         room_names: map.room_names,
         models: map.models,
+        cutters: map.cutters,
     };
     let rooms: Vec<MapRoom<'_>> = map
         .rooms

@@ -34,6 +34,18 @@ pub struct MapObject {
     pub triangles: Vec<[[f32; 3]; 3]>,
 }
 
+/// An NWN2 walkmesh cutter (from the GIT beside a terrain), drawn as a dashed outline.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MapCutter {
+    /// A label (`cutter N` and its tag).
+    pub label: String,
+    /// Its corners in plan (area space), closed implicitly.
+    pub ring: Vec<[f32; 2]>,
+}
+
+/// The outline colour of walkmesh cutters.
+pub const CUTTER_STROKE: &str = "#d0008a";
+
 /// A room model's top-down outline (area space), drawn lightly under the walkmesh.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct MapModel {
@@ -67,6 +79,8 @@ pub struct RenderOptions {
     /// Room models' outlines, drawn under the walkmesh (they widen the map's frame by at most
     /// 15% of its extent beyond the walkmesh and overlays; parts farther out are cut).
     pub models: Vec<MapModel>,
+    /// NWN2 walkmesh cutters, drawn as dashed outlines over the ground.
+    pub cutters: Vec<MapCutter>,
 }
 
 impl Default for RenderOptions {
@@ -79,6 +93,7 @@ impl Default for RenderOptions {
             title: None,
             room_names: Vec::new(),
             models: Vec::new(),
+            cutters: Vec::new(),
         }
     }
 }
@@ -140,6 +155,8 @@ struct Scene {
     marks: Vec<([f32; 2], bool, usize)>,
     /// Object footprints (triangles in plan) and their labels.
     objects: Vec<(Vec<[[f32; 2]; 3]>, String)>,
+    /// Cutter rings in plan and their labels.
+    cutters: Vec<(Vec<[f32; 2]>, String)>,
     /// Path polylines in plan.
     paths: Vec<Vec<[f32; 2]>>,
     min: [f32; 2],
@@ -225,6 +242,7 @@ fn scene(rooms: &[MapRoom<'_>], opts: &RenderOptions) -> Scene {
         names: Vec::new(),
         marks: Vec::new(),
         objects: Vec::new(),
+        cutters: Vec::new(),
         paths: Vec::new(),
         min: [f32::INFINITY; 2],
         max: [f32::NEG_INFINITY; 2],
@@ -324,6 +342,12 @@ fn scene(rooms: &[MapRoom<'_>], opts: &RenderOptions) -> Scene {
             widen(&mut s, *p);
         }
         s.objects.push((tris, o.label.clone()));
+    }
+    for c in &opts.cutters {
+        for p in &c.ring {
+            widen(&mut s, *p);
+        }
+        s.cutters.push((c.ring.clone(), c.label.clone()));
     }
     for path in &opts.paths {
         let pts: Vec<[f32; 2]> = path.iter().copied().map(plan).collect();
@@ -469,6 +493,7 @@ pub fn render_svg(rooms: &[MapRoom<'_>], opts: &RenderOptions) -> String {
     let rows = materials.len()
         + 2
         + usize::from(!s.objects.is_empty())
+        + usize::from(!s.cutters.is_empty())
         + usize::from(!s.paths.is_empty())
         + usize::from(!opts.models.is_empty());
     let panel_height = 40.0
@@ -716,6 +741,13 @@ fn svg_panel(
         row(out, y, sw, "placed object");
         y += 18.0;
     }
+    if !s.cutters.is_empty() {
+        let sw = format!(
+            r##"<rect x="{x0:.1}" y="{y:.1}" width="18" height="13" fill="none" stroke="{CUTTER_STROKE}" stroke-width="1.5" stroke-dasharray="4 3"/>"##
+        );
+        row(out, y, sw, "walkmesh cutter (GIT)");
+        y += 18.0;
+    }
     if !s.paths.is_empty() {
         row(
             out,
@@ -777,8 +809,8 @@ fn svg_panel(
     let _ = writeln!(out, "</g>");
 }
 
-/// Placed objects (dark red footprints with their labels) and paths (blue lines from a green
-/// start to a red end).
+/// Placed objects (dark red footprints with their labels), walkmesh cutters (dashed outlines)
+/// and paths (blue lines from a green start to a red end).
 fn svg_overlays(out: &mut String, s: &Scene, v: &MapTransform) {
     let pts = |ps: &[[f32; 2]]| -> String {
         ps.iter()
@@ -799,6 +831,14 @@ fn svg_overlays(out: &mut String, s: &Scene, v: &MapTransform) {
             );
         }
         let _ = writeln!(out, "</g>");
+    }
+    for (ring, label) in &s.cutters {
+        let _ = writeln!(
+            out,
+            r##"<g class="cutter"><title>{}</title><polygon points="{}" fill="{CUTTER_STROKE}" fill-opacity="0.08" stroke="{CUTTER_STROKE}" stroke-width="1.5" stroke-dasharray="4 3"/></g>"##,
+            escape(label),
+            pts(ring)
+        );
     }
     for path in &s.paths {
         let (Some(first), Some(last)) = (path.first(), path.last()) else {
