@@ -472,7 +472,12 @@ fn render_draws_the_cutters_of_the_git_beside_a_terrain() {
     std::fs::create_dir_all(&dir).unwrap();
     let svg = dir.join("ew.svg");
     let trx = find("enter world", "trx");
-    let r = areakit(&["render".as_ref(), trx.as_os_str(), "-o".as_ref(), svg.as_os_str()]);
+    let r = areakit(&[
+        "render".as_ref(),
+        trx.as_os_str(),
+        "-o".as_ref(),
+        svg.as_os_str(),
+    ]);
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
     let text = std::fs::read_to_string(&svg).unwrap();
     let cutters = cutters(&find("enter world", "git"));
@@ -482,8 +487,19 @@ fn render_draws_the_cutters_of_the_git_beside_a_terrain() {
     // Alone in a folder, the same terrain has no cutters to draw.
     let alone = dir.join("alone.trx");
     std::fs::copy(&trx, &alone).unwrap();
-    let r = areakit(&["render".as_ref(), alone.as_os_str(), "-o".as_ref(), svg.as_os_str()]);
+    let r = areakit(&[
+        "render".as_ref(),
+        alone.as_os_str(),
+        "-o".as_ref(),
+        svg.as_os_str(),
+    ]);
     assert!(r.status.success());
-    assert_eq!(std::fs::read_to_string(&svg).unwrap().matches(r#"class="cutter""#).count(), 0);
+    assert_eq!(
+        std::fs::read_to_string(&svg)
+            .unwrap()
+            .matches(r#"class="cutter""#)
+            .count(),
+        0
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
