@@ -122,16 +122,34 @@ impl PyTrx {
 
     /// A new terrain with the walkmesh baked as the NWN2 toolset does (``areakit bake``):
     /// with ``git`` (the area's GIT: a path, bytes or a ``Gff``), its walkmesh cutters cut out
-    /// of the ground first and the result laid out as a TRX; then tile path tables, islands
-    /// and the island path table. Runs without the GIL.
+    /// of the ground first and the result laid out as a TRX; with ``models`` (folders of MDB
+    /// models) too, the placed objects' walkmeshes found there put in; then tile path tables,
+    /// islands and the island path table. Runs without the GIL.
     ///
-    /// >>> baked = areakit.Trx.read("area01.trn").bake(git="area01.git")
-    #[pyo3(signature = (git = None))]
-    fn bake(&self, py: Python<'_>, git: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+    /// >>> baked = areakit.Trx.read("area01.trn").bake(git="area01.git", models=["models"])
+    #[pyo3(signature = (git = None, models = None))]
+    fn bake(
+        &self,
+        py: Python<'_>,
+        git: Option<&Bound<'_, PyAny>>,
+        models: Option<Vec<PathBuf>>,
+    ) -> PyResult<Self> {
         let git = git.map(read_git).transpose()?;
+        let placed = match (&git, models) {
+            (Some(g), Some(dirs)) if !dirs.is_empty() => {
+                let session = areakit_app::Session::files_only();
+                areakit_app::bake::place_objects(&session, g, &dirs)
+                    .map_err(crate::errors::lib_error)?
+                    .0
+            }
+            (None, Some(dirs)) if !dirs.is_empty() => {
+                return Err(PyValueError::new_err("models= needs git= (the objects are the GIT's)"));
+            }
+            _ => Vec::new(),
+        };
         let inner = &self.inner;
         let (baked, _) = py
-            .allow_threads(|| areakit_app::bake::bake_with_git(inner, git.as_ref()))
+            .allow_threads(|| areakit_app::bake::bake_with_git(inner, git.as_ref(), &placed))
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(PyTrx {
             inner: baked,

@@ -20,6 +20,10 @@ pub struct BakeArgs {
     /// as the toolset lays out a TRX (a folder input finds it beside the TRN).
     #[arg(long, value_name = "GIT")]
     pub git: Option<PathBuf>,
+    /// A folder of NWN2 models (MDB; repeatable): the placed objects' walkmeshes (WALK) found
+    /// there by template or tag are put in, the ground under them cut away.
+    #[arg(long, value_name = "DIR")]
+    pub models: Vec<PathBuf>,
     /// Print what was baked as JSON.
     #[arg(long)]
     pub json: bool,
@@ -31,6 +35,7 @@ pub fn run(a: BakeArgs, session: &Session, out: &mut Output) -> Result<u8, Error
         input: a.input,
         git: a.git,
         output: a.output.clone(),
+        models: a.models,
     };
     let (_, report) = areakit_app::bake::bake_area(session, &req)?;
     if a.json {
@@ -83,9 +88,12 @@ fn text(r: &BakeReport, output: &std::path::Path) -> Vec<String> {
             ));
         }
     }
+    if !r.objects_applied.is_empty() {
+        lines.push(format!("objects: {} placed walkmeshes put in", r.objects_applied.len()));
+    }
     if !r.objects_not_applied.is_empty() {
         lines.push(format!(
-            "warning: {} placed objects' walkmeshes not applied (their models are not read); --json lists them with their positions",
+            "warning: {} placed objects' walkmeshes not applied (their models are not in --models); --json lists them with their positions",
             r.objects_not_applied.len()
         ));
     }

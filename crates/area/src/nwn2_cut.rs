@@ -47,6 +47,8 @@ pub struct CutReport {
     pub weld: f64,
     /// Border size in tiles and the plan area the border strip removed.
     pub border: Option<BorderReport>,
+    /// The placed walkmeshes put in.
+    pub objects: Vec<PlacedReport>,
     /// Every cutter of the GIT that cut (or could have): what it removed.
     pub cutters: Vec<CutterReport>,
 }
@@ -85,6 +87,34 @@ pub struct CutterReport {
 /// (see the module docs). Tables that depend on the triangle list (tiles' path tables,
 /// islands) are cleared for the bake.
 pub fn cut_walkmesh(w: &Walkmesh, git: &Nwn2Git) -> Result<(Walkmesh, CutReport), CutError> {
+    cut_walkmesh_placing(w, git, &[])
+}
+
+/// A placed object's walkmesh in area space: its triangles (corners) with their TRX flags.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PlacedWalk {
+    /// Index of the object in [`Nwn2Git::objects`].
+    pub object: usize,
+    /// The triangles and their flags (walkable bit and surface materials).
+    pub triangles: Vec<([[f32; 3]; 3], u16)>,
+}
+
+/// What a placed walkmesh did.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct PlacedReport {
+    /// Index of the object in the GIT's objects.
+    pub object: usize,
+    /// Triangles added.
+    pub triangles: usize,
+    /// Plan area of the ground under it that was removed (m²).
+    pub area_removed: f64,
+}
+
+/// [`cut_walkmesh`], then `placed` walkmeshes put in: the ground under each (the plan
+/// footprint of its triangles, walkable or not) is cut away like a cutter's, and its
+/// triangles are added with their own flags. Their vertices are welded to the ground's only
+/// where they coincide exactly, so an object's walkmesh links to the ground there alone.
+pub fn cut_walkmesh_placing(w: &Walkmesh, git: &Nwn2Git, placed: &[PlacedWalk]) -> Result<(Walkmesh, CutReport), CutError> {
     let mut cutters: Vec<cut::Cutter> = Vec::new();
     let mut reports = Vec::new();
     for c in &git.cutters {
@@ -103,6 +133,15 @@ pub fn cut_walkmesh(w: &Walkmesh, git: &Nwn2Git) -> Result<(Walkmesh, CutReport)
     }
     let first_border = cutters.len();
     cutters.extend(border_cutters(w));
+    let first_object = cutters.len();
+    let mut object_of: Vec<usize> = Vec::new();
+    for (k, p) in placed.iter().enumerate() {
+        for (t, _) in &p.triangles {
+            let ring: Vec<[f64; 2]> = t.iter().map(|v| [f64::from(v[0]), f64::from(v[1])]).collect();
+            cutters.push(cut::Cutter { ring });
+            object_of.push(k);
+        }
+    }
     let tris: Vec<[u32; 3]> = w.triangles.iter().map(|t| t.vertices).collect();
     let tile = tiles_of(w);
     let exact = CutOptions {
@@ -134,11 +173,21 @@ pub fn cut_walkmesh(w: &Walkmesh, git: &Nwn2Git) -> Result<(Walkmesh, CutReport)
     for (r, a) in reports.iter_mut().zip(&m.removed_area) {
         r.area_removed = *a;
     }
-    let border = (first_border < cutters.len()).then(|| BorderReport {
+    let border = (first_border < first_object).then(|| BorderReport {
         tiles: w.border_size,
-        area_removed: m.removed_area[first_border..].iter().sum(),
+        area_removed: m.removed_area[first_border..first_object].iter().sum(),
     });
-    let out = lay_out(w, &m, &tile);
+    let mut objects: Vec<PlacedReport> = placed
+        .iter()
+        .map(|p| PlacedReport { object: p.object, triangles: p.triangles.len(), area_removed: 0.0 })
+        .collect();
+    for (a, &k) in m.removed_area[first_object..].iter().zip(&object_of) {
+        objects[k].area_removed += a;
+    }
+    let mut out = lay_out(w, &m, &tile);
+    if !placed.is_empty() {
+        out = with_placed(&out, placed);
+    }
     let report = CutReport {
         triangles_before: w.triangles.len(),
         triangles_after: out.triangles.len(),
@@ -149,6 +198,7 @@ pub fn cut_walkmesh(w: &Walkmesh, git: &Nwn2Git) -> Result<(Walkmesh, CutReport)
         slivers_dropped: m.slivers,
         welded_tiles,
         weld,
+        objects,
         border,
         cutters: reports,
     };
@@ -328,6 +378,35 @@ pub fn walkmesh_of_triangles(
     out.islands.clear();
     out.island_paths.clear();
     out
+}
+
+/// `ground` with the placed walkmeshes' triangles added (vertices welded where they
+/// coincide exactly), laid out again ([`walkmesh_of_triangles`]).
+fn with_placed(ground: &Walkmesh, placed: &[PlacedWalk]) -> Walkmesh {
+    let mut vertices = ground.vertices.clone();
+    let mut at: HashMap<[u32; 3], u32> = HashMap::new();
+    for (i, v) in vertices.iter().enumerate() {
+        at.entry(v.map(|c| (c + 0.0).to_bits())).or_insert(i as u32);
+    }
+    let mut tris: Vec<([u32; 3], u16)> = ground
+        .triangles
+        .iter()
+        .map(|t| (t.vertices, t.flags & !raw::FLAG_CLOCKWISE))
+        .collect();
+    for p in placed {
+        for (t, flags) in &p.triangles {
+            let ids = t.map(|v| {
+                *at.entry(v.map(|c| (c + 0.0).to_bits())).or_insert_with(|| {
+                    vertices.push(v);
+                    (vertices.len() - 1) as u32
+                })
+            });
+            if ids[0] != ids[1] && ids[1] != ids[2] && ids[0] != ids[2] {
+                tris.push((ids, *flags));
+            }
+        }
+    }
+    walkmesh_of_triangles(ground, vertices, &tris)
 }
 
 /// The unit normal of a triangle's plane, upward for ground (counter-clockwise in plan), and

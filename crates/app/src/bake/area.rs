@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use areakit_area::nwn2_cut::{self, CutReport};
+use areakit_area::nwn2_cut::{self, CutReport, PlacedWalk};
 use areakit_area::nwn2_git::{Nwn2Git, ObjectKind, PlacedObject};
 use areakit_formats::{gff, trx};
 
@@ -18,6 +18,8 @@ use crate::info::{TrxInfo, trx_info};
 use crate::input::not_a;
 use crate::session::{Session, refuse_overwrite, write_atomic};
 use crate::{Error, bake::BakeError};
+
+use super::models::{ObjectModels, place_objects};
 
 /// What to bake.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,6 +31,9 @@ pub struct BakeRequest {
     pub git: Option<PathBuf>,
     /// The TRX to write (never the input).
     pub output: PathBuf,
+    /// Folders of NWN2 models (MDB): the placed objects' walkmeshes found there are put in
+    /// (with a GIT).
+    pub models: Vec<PathBuf>,
 }
 
 /// What `bake` did.
@@ -44,8 +49,13 @@ pub struct BakeReport {
     /// What the GIT's cutters and the border strip changed (with a GIT).
     pub cut: Option<CutReport>,
     /// The placed objects whose walkmeshes are not applied (with a GIT): placeables, doors
-    /// and environment objects (trees carry no walkmesh).
+    /// and environment objects (trees carry no walkmesh) whose model is not in `--models`
+    /// (every one without it).
     pub objects_not_applied: Vec<PlacedObject>,
+    /// The placed objects whose model's walkmesh was put in, with the model file.
+    pub objects_applied: Vec<(PlacedObject, PathBuf)>,
+    /// The placed objects whose model was found without a walkmesh.
+    pub objects_without_walkmesh: Vec<(PlacedObject, PathBuf)>,
 }
 
 /// Bakes `req.input` (with its GIT) and writes the TRX atomically.
@@ -62,11 +72,19 @@ pub fn bake_area(session: &Session, req: &BakeRequest) -> Result<(trx::Trx, Bake
         .as_deref()
         .map(|g| read_git(session, g))
         .transpose()?;
-    let (baked, cut) = bake_with_git(&t, git.as_ref()).map_err(|source| Error::Bake {
+    let (placed, models) = match &git {
+        Some(g) if !req.models.is_empty() => place_objects(session, g, &req.models)?,
+        _ => (Vec::new(), ObjectModels::default()),
+    };
+    let (baked, cut) = bake_with_git(&t, git.as_ref(), &placed).map_err(|source| Error::Bake {
         path: terrain.clone(),
         source,
     })?;
-    let objects_not_applied = git.map(not_applied).unwrap_or_default();
+    let objects_not_applied = if req.models.is_empty() {
+        git.map(not_applied).unwrap_or_default()
+    } else {
+        models.not_found
+    };
     let bytes = trx::write(&baked).map_err(|e| Error::encode(&req.output, e))?;
     write_atomic(&req.output, &bytes)?;
     let report = BakeReport {
@@ -75,21 +93,25 @@ pub fn bake_area(session: &Session, req: &BakeRequest) -> Result<(trx::Trx, Bake
         info: trx_info(&baked),
         cut,
         objects_not_applied,
+        objects_applied: models.applied,
+        objects_without_walkmesh: models.without_walkmesh,
     };
     Ok((baked, report))
 }
 
-/// Bakes `t`: with a GIT, its ground cut first ([`nwn2_cut::cut_walkmesh`]); then the tables
-/// ([`super::bake`]). Returns the baked terrain and, with a GIT, what the cut did.
+/// Bakes `t`: with a GIT, its ground cut first and the `placed` walkmeshes put in
+/// ([`nwn2_cut::cut_walkmesh_placing`]); then the tables ([`super::bake`]). Returns the baked terrain and, with a GIT, what the cut did.
 pub fn bake_with_git(
     t: &trx::Trx,
     git: Option<&Nwn2Git>,
+    placed: &[PlacedWalk],
 ) -> Result<(trx::Trx, Option<CutReport>), BakeError> {
     let Some(git) = git else {
         return Ok((super::bake(t)?, None));
     };
     let w = t.walkmesh().ok_or(BakeError::NoWalkmesh)?;
-    let (cut_mesh, report) = nwn2_cut::cut_walkmesh(w, git).map_err(BakeError::Cut)?;
+    let (cut_mesh, report) =
+        nwn2_cut::cut_walkmesh_placing(w, git, placed).map_err(BakeError::Cut)?;
     let mut t = t.clone();
     if let Some(a) = t.aswm_mut() {
         a.walkmesh = cut_mesh;

@@ -8,8 +8,12 @@ use std::fmt;
 use std::ops::Range;
 
 mod area;
+mod models;
 
-pub use area::{BakeReport, BakeRequest, bake_area, bake_with_git, beside, not_applied, read_git};
+pub use area::{
+    BakeReport, BakeRequest, bake_area, bake_with_git, beside, not_applied, read_git,
+};
+pub use models::{ObjectModels, place_objects};
 
 use areakit_formats::trx::{Island, IslandPathNode, PathTable, Trx, Walkmesh, raw};
 use areakit_geometry::nwn2_bake as nb;
