@@ -138,7 +138,7 @@ impl PyTrx {
         let placed = match (&git, models) {
             (Some(g), Some(dirs)) if !dirs.is_empty() => {
                 let session = areakit_app::Session::files_only();
-                areakit_app::bake::place_objects(&session, g, &dirs)
+                areakit_app::bake_area::place_objects(&session, g, &dirs)
                     .map_err(crate::errors::lib_error)?
                     .0
             }

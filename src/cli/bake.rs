@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use areakit_app::bake::{BakeReport, BakeRequest};
+use areakit_app::bake_area::{BakeReport, BakeRequest};
 use areakit_app::{Error, Session};
 
 use super::Output;
@@ -37,7 +37,7 @@ pub fn run(a: BakeArgs, session: &Session, out: &mut Output) -> Result<u8, Error
         output: a.output.clone(),
         models: a.models,
     };
-    let (_, report) = areakit_app::bake::bake_area(session, &req)?;
+    let (_, report) = areakit_app::bake_area::bake_area(session, &req)?;
     if a.json {
         super::print_json(
             out,
@@ -89,7 +89,10 @@ fn text(r: &BakeReport, output: &std::path::Path) -> Vec<String> {
         }
     }
     if !r.objects_applied.is_empty() {
-        lines.push(format!("objects: {} placed walkmeshes put in", r.objects_applied.len()));
+        lines.push(format!(
+            "objects: {} placed walkmeshes put in",
+            r.objects_applied.len()
+        ));
     }
     if !r.objects_not_applied.is_empty() {
         lines.push(format!(

@@ -517,42 +517,112 @@ fn placed_walkmeshes_replace_the_ground_under_their_objects() {
     let models = dir.join("models");
     std::fs::create_dir_all(&models).unwrap();
     let plain = dir.join("plain.trx");
-    assert!(areakit(&["bake".as_ref(), trn.as_os_str(), "--git".as_ref(), git_path.as_os_str(), "-o".as_ref(), plain.as_os_str()]).status.success());
+    assert!(
+        areakit(&[
+            "bake".as_ref(),
+            trn.as_os_str(),
+            "--git".as_ref(),
+            git_path.as_os_str(),
+            "-o".as_ref(),
+            plain.as_os_str()
+        ])
+        .status
+        .success()
+    );
     let before = Ground::of(&plain);
     // Two placeables standing on walkable ground, with templates.
     let g = gff::read(&std::fs::read(&git_path).unwrap()).unwrap();
-    let list = g.root.get("Placeable List").and_then(|v| v.as_list()).unwrap().to_vec();
+    let list = g
+        .root
+        .get("Placeable List")
+        .and_then(|v| v.as_list())
+        .unwrap()
+        .to_vec();
     let on_ground: Vec<(String, [f64; 3], f64)> = list
         .iter()
         .filter_map(|p| {
             let t = p.get_resref("TemplateResRef")?.to_str().into_owned();
             let pos = [p.get_number("X")?, p.get_number("Y")?, p.get_number("Z")?];
-            (!t.is_empty() && before.walkable([pos[0], pos[1]])).then(|| (t, pos, p.get_number("Bearing").unwrap_or(0.0)))
+            (!t.is_empty() && before.walkable([pos[0], pos[1]]))
+                .then(|| (t, pos, p.get_number("Bearing").unwrap_or(0.0)))
         })
         .collect();
     let mut seen = std::collections::HashSet::new();
-    let picked: Vec<&(String, [f64; 3], f64)> = on_ground.iter().filter(|o| seen.insert(o.0.clone())).take(2).collect();
+    let picked: Vec<&(String, [f64; 3], f64)> = on_ground
+        .iter()
+        .filter(|o| seen.insert(o.0.clone()))
+        .take(2)
+        .collect();
     assert_eq!(picked.len(), 2, "{on_ground:?}");
     let quad = |hx: f32, hy: f32, flags: u32| mdb::Mdb {
         packets: vec![mdb::Packet::Walk(mdb::Walk {
-            vertices: vec![[-hx, -hy, 0.0], [hx, -hy, 0.0], [hx, hy, 0.0], [-hx, hy, 0.0]],
-            triangles: vec![mdb::WalkTriangle { vertices: [0, 1, 2], flags }, mdb::WalkTriangle { vertices: [0, 2, 3], flags }],
+            vertices: vec![
+                [-hx, -hy, 0.0],
+                [hx, -hy, 0.0],
+                [hx, hy, 0.0],
+                [-hx, hy, 0.0],
+            ],
+            triangles: vec![
+                mdb::WalkTriangle {
+                    vertices: [0, 1, 2],
+                    flags,
+                },
+                mdb::WalkTriangle {
+                    vertices: [0, 2, 3],
+                    flags,
+                },
+            ],
             ..mdb::Walk::default()
         })],
         ..mdb::Mdb::default()
     };
-    std::fs::write(models.join(format!("{}.MDB", picked[0].0)), mdb::write(&quad(0.8, 0.3, 0)).unwrap()).unwrap();
-    std::fs::write(models.join(format!("{}.mdb", picked[1].0)), mdb::write(&quad(0.4, 0.4, 0x21)).unwrap()).unwrap();
+    std::fs::write(
+        models.join(format!("{}.MDB", picked[0].0)),
+        mdb::write(&quad(0.8, 0.3, 0)).unwrap(),
+    )
+    .unwrap();
+    std::fs::write(
+        models.join(format!("{}.mdb", picked[1].0)),
+        mdb::write(&quad(0.4, 0.4, 0x21)).unwrap(),
+    )
+    .unwrap();
     let ours = dir.join("placed.trx");
     let out = areakit(&[
-        "bake".as_ref(), trn.as_os_str(), "--git".as_ref(), git_path.as_os_str(), "--models".as_ref(), models.as_os_str(), "-o".as_ref(), ours.as_os_str(), "--json".as_ref(),
+        "bake".as_ref(),
+        trn.as_os_str(),
+        "--git".as_ref(),
+        git_path.as_os_str(),
+        "--models".as_ref(),
+        models.as_os_str(),
+        "-o".as_ref(),
+        ours.as_os_str(),
+        "--json".as_ref(),
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let applied: Vec<&str> = report["objects_applied"].as_array().unwrap().iter().map(|a| a[0]["template"].as_str().unwrap()).collect();
+    let applied: Vec<&str> = report["objects_applied"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a[0]["template"].as_str().unwrap())
+        .collect();
     let copies = |t: &str| on_ground.iter().filter(|o| o.0 == t).count();
-    assert_eq!(applied.len(), copies(&picked[0].0) + copies(&picked[1].0), "{applied:?}");
-    assert!(report["objects_not_applied"].as_array().unwrap().iter().all(|o| o["template"] != picked[0].0.as_str()));
+    assert_eq!(
+        applied.len(),
+        copies(&picked[0].0) + copies(&picked[1].0),
+        "{applied:?}"
+    );
+    assert!(
+        report["objects_not_applied"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|o| o["template"] != picked[0].0.as_str())
+    );
     let after = Ground::of(&ours);
     // Points of each footprint in the object's frame, turned and moved as the test reads the
     // GIT.
@@ -568,10 +638,23 @@ fn placed_walkmeshes_replace_the_ground_under_their_objects() {
         pts
     };
     let blocked = inside(picked[0], [0.8, 0.3]);
-    assert!(blocked.iter().all(|&p| !after.walkable(p)), "ground left under the non-walkable model");
+    assert!(
+        blocked.iter().all(|&p| !after.walkable(p)),
+        "ground left under the non-walkable model"
+    );
     assert!(blocked.iter().filter(|&&p| before.walkable(p)).count() > 20);
-    assert!(inside(picked[1], [0.4, 0.4]).iter().all(|&p| after.walkable(p)), "the walkable model is not walkable");
+    assert!(
+        inside(picked[1], [0.4, 0.4])
+            .iter()
+            .all(|&p| after.walkable(p)),
+        "the walkable model is not walkable"
+    );
     let check = areakit(&["check".as_ref(), ours.as_os_str()]);
-    assert_eq!(check.status.code(), Some(0), "{}", String::from_utf8_lossy(&check.stdout));
+    assert_eq!(
+        check.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -33,6 +33,7 @@ pub use areakit_area::{
 pub mod ascii_walkmesh;
 pub mod atomic;
 pub mod bake;
+pub mod bake_area;
 pub mod build;
 pub mod capsules;
 pub mod check;

@@ -152,10 +152,10 @@ fn file_picture(
 /// The walkmesh cutters of the GIT beside an NWN2 terrain (same name, any case), those with a
 /// polygon; none when there is no GIT or it does not read as one (`check` says why).
 fn git_cutters(session: &Session, terrain: &Path) -> Vec<render::MapCutter> {
-    let Ok(Some(git)) = crate::bake::beside(terrain, "git") else {
+    let Ok(Some(git)) = crate::bake_area::beside(terrain, "git") else {
         return Vec::new();
     };
-    let Ok(g) = crate::bake::read_git(session, &git) else {
+    let Ok(g) = crate::bake_area::read_git(session, &git) else {
         return Vec::new();
     };
     g.cutters

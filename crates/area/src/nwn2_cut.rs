@@ -114,7 +114,11 @@ pub struct PlacedReport {
 /// footprint of its triangles, walkable or not) is cut away like a cutter's, and its
 /// triangles are added with their own flags. Their vertices are welded to the ground's only
 /// where they coincide exactly, so an object's walkmesh links to the ground there alone.
-pub fn cut_walkmesh_placing(w: &Walkmesh, git: &Nwn2Git, placed: &[PlacedWalk]) -> Result<(Walkmesh, CutReport), CutError> {
+pub fn cut_walkmesh_placing(
+    w: &Walkmesh,
+    git: &Nwn2Git,
+    placed: &[PlacedWalk],
+) -> Result<(Walkmesh, CutReport), CutError> {
     let mut cutters: Vec<cut::Cutter> = Vec::new();
     let mut reports = Vec::new();
     for c in &git.cutters {
@@ -137,7 +141,10 @@ pub fn cut_walkmesh_placing(w: &Walkmesh, git: &Nwn2Git, placed: &[PlacedWalk]) 
     let mut object_of: Vec<usize> = Vec::new();
     for (k, p) in placed.iter().enumerate() {
         for (t, _) in &p.triangles {
-            let ring: Vec<[f64; 2]> = t.iter().map(|v| [f64::from(v[0]), f64::from(v[1])]).collect();
+            let ring: Vec<[f64; 2]> = t
+                .iter()
+                .map(|v| [f64::from(v[0]), f64::from(v[1])])
+                .collect();
             cutters.push(cut::Cutter { ring });
             object_of.push(k);
         }
@@ -179,7 +186,11 @@ pub fn cut_walkmesh_placing(w: &Walkmesh, git: &Nwn2Git, placed: &[PlacedWalk]) 
     });
     let mut objects: Vec<PlacedReport> = placed
         .iter()
-        .map(|p| PlacedReport { object: p.object, triangles: p.triangles.len(), area_removed: 0.0 })
+        .map(|p| PlacedReport {
+            object: p.object,
+            triangles: p.triangles.len(),
+            area_removed: 0.0,
+        })
         .collect();
     for (a, &k) in m.removed_area[first_object..].iter().zip(&object_of) {
         objects[k].area_removed += a;

@@ -7,15 +7,9 @@
 use std::fmt;
 use std::ops::Range;
 
-mod area;
-mod models;
-
-pub use area::{
-    BakeReport, BakeRequest, bake_area, bake_with_git, beside, not_applied, read_git,
-};
-pub use models::{ObjectModels, place_objects};
-
-use areakit_formats::trx::{Island, IslandPathNode, PathTable, Trx, Walkmesh, raw};
+use areakit_area::nwn2_cut::{self, CutReport, PlacedWalk};
+use areakit_area::nwn2_git::{Nwn2Git, ObjectKind, PlacedObject};
+use areakit_formats::trx::{self, Island, IslandPathNode, PathTable, Trx, Walkmesh, raw};
 use areakit_geometry::nwn2_bake as nb;
 
 /// Why a walkmesh cannot be baked.
@@ -68,6 +62,35 @@ impl std::error::Error for BakeError {}
 /// per pair of islands, so this bounds its memory (16.8 M entries) against hostile inputs;
 /// the largest corpus file has 325 islands.
 pub const MAX_ISLANDS: usize = 4096;
+
+/// Bakes `t`: with a GIT, its ground cut first and the `placed` walkmeshes put in
+/// ([`nwn2_cut::cut_walkmesh_placing`]); then the tables ([`super::bake`]). Returns the baked terrain and, with a GIT, what the cut did.
+pub fn bake_with_git(
+    t: &trx::Trx,
+    git: Option<&Nwn2Git>,
+    placed: &[PlacedWalk],
+) -> Result<(trx::Trx, Option<CutReport>), BakeError> {
+    let Some(git) = git else {
+        return Ok((bake(t)?, None));
+    };
+    let w = t.walkmesh().ok_or(BakeError::NoWalkmesh)?;
+    let (cut_mesh, report) =
+        nwn2_cut::cut_walkmesh_placing(w, git, placed).map_err(BakeError::Cut)?;
+    let mut t = t.clone();
+    if let Some(a) = t.aswm_mut() {
+        a.walkmesh = cut_mesh;
+    }
+    Ok((bake(&t)?, Some(report)))
+}
+
+/// The placed objects of `git` whose walkmeshes the bake does not apply: placeables, doors
+/// and environment objects (trees carry none).
+pub fn not_applied(git: Nwn2Git) -> Vec<PlacedObject> {
+    git.objects
+        .into_iter()
+        .filter(|o| o.kind != ObjectKind::Tree)
+        .collect()
+}
 
 /// Bakes every ASWM walkmesh of `trx` (see [`bake_walkmesh`]); other packets are copied.
 pub fn bake(trx: &Trx) -> Result<Trx, BakeError> {

@@ -15,7 +15,7 @@ use areakit_formats::finding::Place;
 use areakit_formats::{Finding, trx};
 
 use crate::Error;
-use crate::bake::read_git;
+use crate::bake_area::read_git;
 use crate::report::FileFinding;
 use crate::session::Session;
 

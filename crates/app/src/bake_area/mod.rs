@@ -1,25 +1,29 @@
-//! `bake` as an operation: an NWN2 terrain (TRN or TRX), optionally with its area's GIT, baked
+//! `bake` as an operation (above [`crate::error`], which the pure bake of [`crate::bake`]
+//! is below): an NWN2 terrain (TRN or TRX), optionally with its area's GIT, baked
 //! into the TRX the game reads.
 //!
 //! With a GIT, the ground is first cut as the toolset cuts it ([`areakit_area::nwn2_cut`]:
 //! walkmesh cutters, the map border, the TRX layout); then, always, the tables are baked
-//! ([`super::bake_walkmesh`]). Placed objects are listed: their models' walkmeshes are not
+//! ([`crate::bake::bake_walkmesh`]). Placed objects are listed: their models' walkmeshes are not
 //! applied (no real NWN2 model of the corpus has one to verify the placement with), so the
 //! report names each object whose walkmesh the toolset may have merged, with its position.
 
 use std::path::{Path, PathBuf};
 
-use areakit_area::nwn2_cut::{self, CutReport, PlacedWalk};
-use areakit_area::nwn2_git::{Nwn2Git, ObjectKind, PlacedObject};
+use areakit_area::nwn2_cut::CutReport;
+use areakit_area::nwn2_git::{Nwn2Git, PlacedObject};
 use areakit_formats::{gff, trx};
 
+use crate::Error;
+use crate::bake::{BakeError, bake_with_git, not_applied};
 use crate::format::Format;
 use crate::info::{TrxInfo, trx_info};
 use crate::input::not_a;
 use crate::session::{Session, refuse_overwrite, write_atomic};
-use crate::{Error, bake::BakeError};
 
-use super::models::{ObjectModels, place_objects};
+mod models;
+
+pub use models::{ObjectModels, place_objects};
 
 /// What to bake.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -97,35 +101,6 @@ pub fn bake_area(session: &Session, req: &BakeRequest) -> Result<(trx::Trx, Bake
         objects_without_walkmesh: models.without_walkmesh,
     };
     Ok((baked, report))
-}
-
-/// Bakes `t`: with a GIT, its ground cut first and the `placed` walkmeshes put in
-/// ([`nwn2_cut::cut_walkmesh_placing`]); then the tables ([`super::bake`]). Returns the baked terrain and, with a GIT, what the cut did.
-pub fn bake_with_git(
-    t: &trx::Trx,
-    git: Option<&Nwn2Git>,
-    placed: &[PlacedWalk],
-) -> Result<(trx::Trx, Option<CutReport>), BakeError> {
-    let Some(git) = git else {
-        return Ok((super::bake(t)?, None));
-    };
-    let w = t.walkmesh().ok_or(BakeError::NoWalkmesh)?;
-    let (cut_mesh, report) =
-        nwn2_cut::cut_walkmesh_placing(w, git, placed).map_err(BakeError::Cut)?;
-    let mut t = t.clone();
-    if let Some(a) = t.aswm_mut() {
-        a.walkmesh = cut_mesh;
-    }
-    Ok((super::bake(&t)?, Some(report)))
-}
-
-/// The placed objects of `git` whose walkmeshes the bake does not apply: placeables, doors
-/// and environment objects (trees carry none).
-pub fn not_applied(git: Nwn2Git) -> Vec<PlacedObject> {
-    git.objects
-        .into_iter()
-        .filter(|o| o.kind != ObjectKind::Tree)
-        .collect()
 }
 
 /// The terrain and GIT a request names: a folder's one TRN and the GIT beside it.

@@ -40,7 +40,9 @@ fn index(dirs: &[PathBuf]) -> Result<HashMap<String, PathBuf>, Error> {
         files.sort();
         for f in files {
             if let Some(stem) = f.file_stem() {
-                by_stem.entry(stem.to_string_lossy().to_lowercase()).or_insert(f);
+                by_stem
+                    .entry(stem.to_string_lossy().to_lowercase())
+                    .or_insert(f);
             }
         }
     }
@@ -50,7 +52,11 @@ fn index(dirs: &[PathBuf]) -> Result<HashMap<String, PathBuf>, Error> {
 /// The walkmeshes of `git`'s placeables, doors and environment objects whose models are in
 /// `dirs`, in area space, and what became of every object. A model that does not decode is
 /// an error naming it.
-pub fn place_objects(session: &Session, git: &Nwn2Git, dirs: &[PathBuf]) -> Result<(Vec<PlacedWalk>, ObjectModels), Error> {
+pub fn place_objects(
+    session: &Session,
+    git: &Nwn2Git,
+    dirs: &[PathBuf],
+) -> Result<(Vec<PlacedWalk>, ObjectModels), Error> {
     let models = index(dirs)?;
     let mut walks = Vec::new();
     let mut report = ObjectModels::default();
@@ -58,7 +64,10 @@ pub fn place_objects(session: &Session, git: &Nwn2Git, dirs: &[PathBuf]) -> Resu
         if o.kind == ObjectKind::Tree {
             continue;
         }
-        let found = [&o.template, &o.tag].into_iter().filter(|n| !n.is_empty()).find_map(|n| models.get(&n.to_lowercase()));
+        let found = [&o.template, &o.tag]
+            .into_iter()
+            .filter(|n| !n.is_empty())
+            .find_map(|n| models.get(&n.to_lowercase()));
         let Some(path) = found else {
             report.not_found.push(o.clone());
             continue;
@@ -68,7 +77,10 @@ pub fn place_objects(session: &Session, git: &Nwn2Git, dirs: &[PathBuf]) -> Resu
         if triangles.is_empty() {
             report.without_walkmesh.push((o.clone(), path.clone()));
         } else {
-            walks.push(PlacedWalk { object: i, triangles });
+            walks.push(PlacedWalk {
+                object: i,
+                triangles,
+            });
             report.applied.push((o.clone(), path.clone()));
         }
     }
@@ -80,14 +92,29 @@ fn read_model(session: &Session, path: &Path) -> Result<mdb::Mdb, Error> {
     mdb::read(&data).map_err(|e| Error::invalid(path, e))
 }
 
+/// A placed triangle's corners (area space) and its TRX flags.
+type PlacedTriangle = ([[f32; 3]; 3], u16);
+
 /// Every WALK triangle of `model` at `o`, with its walkable and material bits.
-fn placed_triangles(model: &mdb::Mdb, o: &PlacedObject, path: &Path) -> Result<Vec<([[f32; 3]; 3], u16)>, Error> {
+fn placed_triangles(
+    model: &mdb::Mdb,
+    o: &PlacedObject,
+    path: &Path,
+) -> Result<Vec<PlacedTriangle>, Error> {
     let (sin, cos) = o.bearing.sin_cos();
     let [sx, sy, sz] = o.scale;
     let place = |v: [f32; 3]| -> [f32; 3] {
         let (x, y) = (v[0] * sx, v[1] * sy);
-        let z = if v[2] == mdb::raw::LINK_VERTEX_Z { o.position[2] } else { o.position[2] + v[2] * sz };
-        [o.position[0] + cos * x - sin * y, o.position[1] + sin * x + cos * y, z]
+        let z = if v[2] == mdb::raw::LINK_VERTEX_Z {
+            o.position[2]
+        } else {
+            o.position[2] + v[2] * sz
+        };
+        [
+            o.position[0] + cos * x - sin * y,
+            o.position[1] + sin * x + cos * y,
+            z,
+        ]
     };
     let keep = areakit_formats::trx::raw::FLAG_WALKABLE | areakit_formats::trx::raw::FLAG_MATERIALS;
     let mut out = Vec::new();
