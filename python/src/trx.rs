@@ -143,7 +143,9 @@ impl PyTrx {
                     .0
             }
             (None, Some(dirs)) if !dirs.is_empty() => {
-                return Err(PyValueError::new_err("models= needs git= (the objects are the GIT's)"));
+                return Err(PyValueError::new_err(
+                    "models= needs git= (the objects are the GIT's)",
+                ));
             }
             _ => Vec::new(),
         };

@@ -276,7 +276,8 @@ fn baked_ground_agrees_with_the_toolset_at_least_as_well_as_the_prediction() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-fn areakit(args: &[&std::ffi::OsStr]) -> std::process::Output {
+/// Runs the `areakit` binary.
+pub(crate) fn areakit(args: &[&std::ffi::OsStr]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_areakit"))
         .args(args)
         .output()

@@ -2,19 +2,10 @@
 //! that terrain, gives back the same walkable ground (sampled at 0.5 m by the bake test's
 //! sampler), the same triangles, and a baked TRX that checks without error.
 
-use std::process::Command;
-
 use areakit_formats::trx;
 
-use super::nwn2_bake_git::Ground;
+use super::nwn2_bake_git::{Ground, areakit};
 use crate::common;
-
-fn areakit(args: &[&std::ffi::OsStr]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_areakit"))
-        .args(args)
-        .output()
-        .unwrap()
-}
 
 #[test]
 fn the_obj_export_of_a_trx_imports_back_to_the_same_ground() {

@@ -2,18 +2,10 @@
 //! keeps every corpus MDB byte for byte, `check` finds nothing wrong in them and an error in
 //! a WALK packet whose triangle names a vertex it has not (written by the MDB writer).
 
-use std::process::Command;
-
 use areakit_formats::mdb;
 
+use super::nwn2_bake_git::areakit;
 use crate::common;
-
-fn areakit(args: &[&std::ffi::OsStr]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_areakit"))
-        .args(args)
-        .output()
-        .unwrap()
-}
 
 #[test]
 fn corpus_models_are_told_kept_and_clean() {

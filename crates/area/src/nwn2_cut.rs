@@ -321,8 +321,15 @@ fn lay_out(w: &Walkmesh, m: &cut::CutMesh, parent_tile: &[usize]) -> Walkmesh {
         c
     });
     out.triangles = triangles;
+    set_tiles(&mut out, &tile_counts);
+    out
+}
+
+/// Sets each tile's triangle range from the number of triangles it owns (the triangles are
+/// grouped by tile) and clears the tables the bake recomputes.
+fn set_tiles(out: &mut Walkmesh, counts: &[u32]) {
     let mut offset = 0;
-    for (tile, n) in out.tiles.iter_mut().zip(tile_counts) {
+    for (tile, &n) in out.tiles.iter_mut().zip(counts) {
         tile.triangles_offset = offset;
         tile.triangle_count = n;
         tile.path_table = Default::default();
@@ -330,7 +337,6 @@ fn lay_out(w: &Walkmesh, m: &cut::CutMesh, parent_tile: &[usize]) -> Walkmesh {
     }
     out.islands.clear();
     out.island_paths.clear();
-    out
 }
 
 /// A walkmesh on the grid of `base` (its header, tile width, grid, tile names and border
@@ -379,15 +385,7 @@ pub fn walkmesh_of_triangles(
     out.triangles = tris.into_iter().map(|x| x.1).collect();
     out.edges = link(&mut out.triangles);
     out.vertices = vertices;
-    let mut offset = 0;
-    for (tile, n) in out.tiles.iter_mut().zip(counts) {
-        tile.triangles_offset = offset;
-        tile.triangle_count = n;
-        tile.path_table = Default::default();
-        offset += n;
-    }
-    out.islands.clear();
-    out.island_paths.clear();
+    set_tiles(&mut out, &counts);
     out
 }
 

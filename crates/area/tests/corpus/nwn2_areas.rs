@@ -157,3 +157,52 @@ fn a_moved_cutter_is_named() {
     );
     assert!(after.differ > before.differ);
 }
+
+/// A border of one tile on `enter world`'s terrain (none of the real files has one): nothing is
+/// left outside the inner rectangle, the ground inside is untouched (sampled at 0.25 m), and
+/// the report gives the area stripped.
+#[test]
+fn a_border_strips_the_ground_outside_the_inner_rectangle() {
+    let mut w = walkmesh("enter world", "trn");
+    w.border_size = 1;
+    let (lo, hi) = (w.tile_width, w.tile_width * (w.grid_width - 1) as f32);
+    let (out, report) = areakit_area::nwn2_cut::cut_walkmesh(&w, &Nwn2Git::default()).unwrap();
+    let b = report.border.as_ref().unwrap();
+    assert!(b.area_removed > 100.0, "{b:?}");
+    let walkable = |m: &trx::Walkmesh, p: [f32; 2]| {
+        m.triangles.iter().filter(|t| t.is_walkable()).any(|t| {
+            let [a, b, c] = t.vertices.map(|i| m.vertices[i as usize]);
+            let s = |u: [f32; 3], v: [f32; 3]| {
+                (v[0] - u[0]) * (p[1] - u[1]) - (p[0] - u[0]) * (v[1] - u[1])
+            };
+            let (x, y, z) = (s(a, b), s(b, c), s(c, a));
+            (x >= 0.0 && y >= 0.0 && z >= 0.0) || (x <= 0.0 && y <= 0.0 && z <= 0.0)
+        })
+    };
+    let side = w.tile_width * w.grid_width as f32;
+    let mut inside = 0;
+    for i in 0..(side / 0.25) as usize {
+        for j in 0..(side / 0.25) as usize {
+            let p = [0.13 + 0.25 * i as f32, 0.13 + 0.25 * j as f32];
+            let within = p.iter().all(|&c| c > lo + 1e-3 && c < hi - 1e-3);
+            let outside = p.iter().any(|&c| c < lo - 1e-3 || c > hi + 1e-3);
+            if within {
+                assert_eq!(walkable(&out, p), walkable(&w, p), "{p:?}");
+                inside += 1;
+            } else if outside {
+                assert!(
+                    !walkable(&out, p),
+                    "{p:?} outside the border is still walkable"
+                );
+            }
+        }
+    }
+    assert!(inside > 1000);
+    for t in &out.triangles {
+        let c = t.center;
+        assert!(
+            c.iter().all(|&v| v >= lo - 1e-3 && v <= hi + 1e-3),
+            "a triangle centred at {c:?} outside"
+        );
+    }
+}
