@@ -80,3 +80,49 @@ fn validate_largest(b: divan::Bencher) {
         .unwrap();
     b.bench(|| divan::black_box(trx::validate(divan::black_box(&largest))));
 }
+
+/// The 8 corpus areas with TRN and GIT: (TRN model, GIT).
+fn areas_with_git() -> Vec<(trx::Trx, areakit_app::nwn2_git::Nwn2Git)> {
+    let gits = areakit_testkit::corpus_files(&["nwn2-git"]);
+    assert_eq!(gits.len(), 8);
+    gits.iter()
+        .map(|g| {
+            let dir = g.parent().unwrap();
+            let stem = g.file_stem().unwrap();
+            let trn = std::fs::read_dir(dir)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .find(|p| {
+                    p.file_stem() == Some(stem)
+                        && p.extension().is_some_and(|e| e.eq_ignore_ascii_case("trn"))
+                })
+                .unwrap();
+            let t = trx::read(&std::fs::read(trn).unwrap()).unwrap();
+            let gff = areakit_app::formats::gff::read(&std::fs::read(g).unwrap()).unwrap();
+            (t, areakit_app::nwn2_git::Nwn2Git::from_gff(&gff).unwrap())
+        })
+        .collect()
+}
+
+/// `bake --git` of the 8 areas: every cutter cut (482 cutters over 29 414 TRN triangles), the
+/// TRX laid out, the tables baked. Compare with `bake_8_trn_tables_only` in the same run.
+#[divan::bench(sample_count = 10)]
+fn bake_8_areas_with_their_git(b: divan::Bencher) {
+    let areas = areas_with_git();
+    b.bench(|| {
+        for (t, g) in &areas {
+            divan::black_box(areakit_app::bake::bake_with_git(t, Some(g), &[]).unwrap());
+        }
+    });
+}
+
+/// The baseline of `bake_8_areas_with_their_git`: the same 8 TRN, tables only.
+#[divan::bench(sample_count = 10)]
+fn bake_8_trn_tables_only(b: divan::Bencher) {
+    let areas = areas_with_git();
+    b.bench(|| {
+        for (t, _) in &areas {
+            divan::black_box(areakit_app::bake::bake(t).unwrap());
+        }
+    });
+}

@@ -3,10 +3,10 @@
 //! into the TRX the game reads.
 //!
 //! With a GIT, the ground is first cut as the toolset cuts it ([`areakit_area::nwn2_cut`]:
-//! walkmesh cutters, the map border, the TRX layout); then, always, the tables are baked
-//! ([`crate::bake::bake_walkmesh`]). Placed objects are listed: their models' walkmeshes are not
-//! applied (no real NWN2 model of the corpus has one to verify the placement with), so the
-//! report names each object whose walkmesh the toolset may have merged, with its position.
+//! walkmesh cutters, the map border, the TRX layout) and, with `--models`, the placed objects'
+//! walkmeshes put in ([`place_objects`]); then, always, the tables are baked
+//! ([`crate::bake::bake_walkmesh`]). The report names every placeable, door and environment
+//! object whose walkmesh was not put in, with its position.
 
 use std::path::{Path, PathBuf};
 
@@ -65,6 +65,12 @@ pub struct BakeReport {
 /// Bakes `req.input` (with its GIT) and writes the TRX atomically.
 pub fn bake_area(session: &Session, req: &BakeRequest) -> Result<(trx::Trx, BakeReport), Error> {
     let (terrain, git_path) = resolve(req)?;
+    if git_path.is_none() && !req.models.is_empty() {
+        return Err(Error::usage(format!(
+            "{}: --models places the objects of a GIT: give --git (or bake the area's folder)",
+            terrain.display()
+        )));
+    }
     refuse_overwrite(&terrain, &req.output, false)?;
     let data = session.read(&terrain)?;
     match Format::detect(&terrain, &data) {

@@ -16,7 +16,12 @@
 //!   (crossing cutters split each other there), and each piece is kept when its centroid lies
 //!   outside every cutter.
 //!
-//! The module knows no file format: `areakit-app`'s NWN2 bake maps a walkmesh onto it.
+//! - **`f32` points.** Cutter corners and every point the cut makes are rounded to `f32` (the
+//!   walkmesh's precision) before they are triangulated; a point within a few `f32` steps of
+//!   another is that point, and [`CutOptions::weld`] widens that distance ([`cut_welding`]
+//!   only in chosen triangles and on their edges).
+//!
+//! The module knows no file format: `areakit_area::nwn2_cut` maps an NWN2 walkmesh onto it.
 
 mod piece;
 mod predicates;
