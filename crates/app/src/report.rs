@@ -28,6 +28,19 @@ pub struct Report {
 }
 
 impl Report {
+    /// The report of one file's findings (`files_checked` 1, each under `path`): what
+    /// `import` prints of the file it wrote.
+    pub fn of_file(path: &std::path::Path, findings: &[Finding]) -> Report {
+        findings
+            .iter()
+            .cloned()
+            .map(|finding| FileFinding {
+                path: path.to_path_buf(),
+                finding,
+            })
+            .collect()
+    }
+
     /// Number of findings of `severity`.
     pub fn count(&self, severity: Severity) -> usize {
         self.findings

@@ -13,7 +13,7 @@ use super::{Soup, invalid};
 use areakit_area::walkmesh;
 
 use crate::Error;
-use crate::report::{FileFinding, Report};
+use crate::report::Report;
 use crate::session::{Session, refuse_overwrite, write_atomic};
 
 /// A `--materials` file: names (case-insensitive) to surface materials.
@@ -106,14 +106,7 @@ pub struct ImportReport {
 impl ImportReport {
     /// The findings as a check report (`files_checked` 1, each under the output file).
     pub fn check_report(&self) -> Report {
-        self.findings
-            .iter()
-            .cloned()
-            .map(|finding| FileFinding {
-                path: self.output.clone(),
-                finding,
-            })
-            .collect()
+        Report::of_file(&self.output, &self.findings)
     }
 }
 

@@ -15,7 +15,7 @@ use crate::Error;
 use crate::bake::{BakeError, bake_walkmesh};
 use crate::format::Format;
 use crate::info::{TrxInfo, trx_info};
-use crate::report::{FileFinding, Report};
+use crate::report::Report;
 use crate::session::{Session, refuse_overwrite, write_atomic};
 
 /// What [`import_trx_file`] made.
@@ -34,14 +34,7 @@ pub struct TrxImportReport {
 impl TrxImportReport {
     /// The findings as a check report (each under the output file).
     pub fn check_report(&self) -> Report {
-        self.findings
-            .iter()
-            .cloned()
-            .map(|finding| FileFinding {
-                path: self.output.clone(),
-                finding,
-            })
-            .collect()
+        Report::of_file(&self.output, &self.findings)
     }
 }
 
