@@ -19,7 +19,7 @@ use areakit_app::geometry::nav::{Endpoint, NavMesh, Surface};
 use areakit_app::navigate::{
     self, CornerGraphChoice, PathContext, PathRequest, Precompute, PrecomputeReport,
 };
-use areakit_app::navigation::{NavSource, PathMode, SourceKind};
+use areakit_app::navigation::{NavSource, SourceKind};
 use areakit_testkit::nav_meshes::{self, Rng};
 use divan::Bencher;
 use divan::counter::ItemsCount;
@@ -48,13 +48,7 @@ fn choice(name: &str) -> CornerGraphChoice {
 }
 
 fn context(source: NavSource, name: &str) -> PathContext {
-    let req = PathRequest {
-        input: Path::new(name),
-        objects: None,
-        radius: 0.0,
-        snap: 1.0,
-        mode: PathMode::Optimal,
-    };
+    let req = PathRequest::new(Path::new(name));
     PathContext::from_parts(&Session::files_only(), source, Vec::new(), &req)
         .expect("navigation data")
 }
@@ -159,10 +153,7 @@ fn pool() -> &'static rayon::ThreadPool {
 /// answers on one thread. Returns the precompute's report and the summed plan length.
 fn run(b: &mut Batch, choice: CornerGraphChoice) -> (PrecomputeReport, f64) {
     b.ctx.nav.build_corner_graph(false);
-    let p = Precompute {
-        landmarks: 0,
-        corner_graph: choice,
-    };
+    let p = Precompute::new(0, choice).expect("no landmarks");
     let r = b.ctx.precompute(p, &b.pairs);
     let out = pool().install(|| b.ctx.find_many(&b.pairs));
     assert!(out.iter().all(|o| o.found()), "every pair is joined");

@@ -14,6 +14,7 @@ use areakit_app::Session;
 use areakit_app::geometry::nav::{Endpoint, NavMesh};
 use areakit_app::navigate::{PathContext, PathRequest, thread_pool};
 use areakit_app::navigation::{NavSource, PathMode, SourceKind};
+use areakit_app::request::Distance;
 use divan::Bencher;
 use divan::counter::ItemsCount;
 use std::sync::OnceLock;
@@ -50,13 +51,7 @@ fn batch() -> &'static Batch {
             kind: SourceKind::Walkmesh,
             baked: None,
         };
-        let req = PathRequest {
-            input: std::path::Path::new(&file),
-            objects: None,
-            radius: 0.0,
-            snap: 1.0,
-            mode: PathMode::Optimal,
-        };
+        let req = PathRequest::new(std::path::Path::new(&file));
         let ctx = PathContext::from_parts(&Session::files_only(), source, Vec::new(), &req)
             .expect("navigation data");
         eprintln!(
@@ -80,7 +75,8 @@ fn pool(threads: usize) -> &'static rayon::ThreadPool {
 
 /// The total plan length of a batch's answers (every pair is joined).
 fn run(b: &Batch, threads: usize, mode: PathMode) -> f64 {
-    let out = pool(threads).install(|| b.ctx.find_many_with(&b.pairs, mode, 1.0));
+    let out =
+        pool(threads).install(|| b.ctx.find_many_with(&b.pairs, mode, Distance::DEFAULT_SNAP));
     assert!(out.iter().all(|o| o.found()), "every pair is joined");
     out.iter().map(|o| f64::from(o.length())).sum()
 }

@@ -18,6 +18,7 @@ Errors: ``areakit.FormatError`` (a ``ValueError``) with ``.path``, ``.offset`` o
 """
 
 from ._areakit import (
+    CHOICES,
     Area,
     Bif,
     Bwm,
@@ -46,6 +47,7 @@ from ._areakit import (
 )
 
 __all__ = [
+    "CHOICES",
     "Area",
     "Bif",
     "Bwm",

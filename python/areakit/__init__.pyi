@@ -1,7 +1,7 @@
 """Typing stubs of ``areakit`` (the native module ``areakit._areakit``)."""
 
 import os
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, TypeVar, Union, overload
+from typing import Any, Dict, Iterable, List, Literal, Optional, Sequence, Tuple, TypeVar, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -13,6 +13,15 @@ StrPath = Union[str, os.PathLike[str]]
 Xyz = Tuple[float, float, float]
 ArrayLike = npt.ArrayLike
 _Self = TypeVar("_Self")
+
+# The named choices of the keyword arguments: each Literal lists exactly the names of
+# ``CHOICES`` (the library's one table; tests/test_stub.py checks them against each other).
+PathMode = Literal["optimal", "fast", "baked"]
+CornerGraph = Literal["auto", "yes", "no"]
+Mirror = Literal["x", "y"]
+Encoding = Literal["dxt1", "dxt5", "rgb", "rgba", "grey"]
+CHOICES: Dict[str, List[str]]
+"""Each choice's names by keyword: ``mode``, ``corner_graph``, ``mirror``, ``encoding``."""
 
 class FormatError(ValueError):
     """An input does not follow its format."""
@@ -128,7 +137,7 @@ class Bwm:
         self,
         translate: Optional[Sequence[float]] = None,
         rotate: Optional[float] = None,
-        mirror: Optional[str] = None,
+        mirror: Optional[Mirror] = None,
         remap: Union[None, str, Dict[int, Optional[int]]] = None,
     ) -> Bwm: ...
     @overload
@@ -211,7 +220,7 @@ class Tpc(_Document):
     @staticmethod
     def from_rgba(
         pixels: npt.NDArray[np.uint8],
-        encoding: Optional[str] = None,
+        encoding: Optional[Encoding] = None,
         mipmaps: bool = True,
         txi: str = "",
     ) -> Tpc:
@@ -258,7 +267,7 @@ class Mdl:
         self,
         translate: Optional[Sequence[float]] = None,
         rotate: Optional[float] = None,
-        mirror: Optional[str] = None,
+        mirror: Optional[Mirror] = None,
     ) -> None:
         """In place, as ``areakit transform``: mirror ("x"/"y"), then rotate (degrees about z),
         then translate."""
@@ -438,16 +447,18 @@ class Area:
         self,
         start: Sequence[float],
         goal: Sequence[float],
-        mode: str = "optimal",
+        mode: PathMode = "optimal",
         radius: float = 0.0,
         snap: float = 1.0,
     ) -> PathResult: ...
     def paths(
         self,
         pairs: Iterable[Tuple[Sequence[float], Sequence[float]]],
-        mode: str = "optimal",
+        mode: PathMode = "optimal",
         radius: float = 0.0,
         snap: float = 1.0,
+        landmarks: int = 0,
+        corner_graph: CornerGraph = "auto",
     ) -> List[PathResult]: ...
     def check(self) -> List[Finding]: ...
     def relink(self, output: StrPath, tolerance: float = 0.1) -> Dict[str, Any]: ...
@@ -496,7 +507,7 @@ def path(
     source: StrPath,
     start: Sequence[float],
     goal: Sequence[float],
-    mode: str = "optimal",
+    mode: PathMode = "optimal",
     radius: float = 0.0,
     snap: float = 1.0,
     objects: Optional[StrPath] = None,
@@ -504,8 +515,10 @@ def path(
 def paths(
     source: StrPath,
     pairs: Iterable[Tuple[Sequence[float], Sequence[float]]],
-    mode: str = "optimal",
+    mode: PathMode = "optimal",
     radius: float = 0.0,
     snap: float = 1.0,
     objects: Optional[StrPath] = None,
+    landmarks: int = 0,
+    corner_graph: CornerGraph = "auto",
 ) -> List[PathResult]: ...

@@ -5,10 +5,10 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use areakit_app::geometry::nav::Endpoint;
-use areakit_app::geometry::nav::landmarks::MAX_LANDMARKS;
 use areakit_app::module::Module;
-use areakit_app::navigate::{CornerGraphChoice, PathContext, PathRequest, Precompute};
+use areakit_app::navigate::{PathContext, PathRequest, Precompute};
 use areakit_app::navigation::{PathMode, PathOutcome};
+use areakit_app::request::Distance;
 use areakit_app::{Session, Sources};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -19,14 +19,11 @@ use crate::text::{PyLyt, PyVis};
 use crate::{errors, input};
 
 fn parse_mode(mode: &str) -> PyResult<PathMode> {
-    match mode.to_ascii_lowercase().as_str() {
-        "optimal" => Ok(PathMode::Optimal),
-        "fast" => Ok(PathMode::Fast),
-        "baked" => Ok(PathMode::Baked),
-        _ => Err(PyValueError::new_err(format!(
-            "mode {mode:?}: expected \"optimal\", \"fast\" or \"baked\""
-        ))),
-    }
+    errors::choice(mode)
+}
+
+fn distance(v: f32, what: &str) -> PyResult<Distance> {
+    Distance::named(what, v).map_err(errors::lib_error)
 }
 
 /// A point `(x, y)` or `(x, y, z)` (z: which floor where floors overlap).
@@ -75,35 +72,8 @@ fn endpoint_pairs(pairs: &Bound<'_, PyAny>) -> PyResult<Vec<(Endpoint, Endpoint)
 
 /// The optional precomputation of a batch (`landmarks`, `corner_graph` as on the command line).
 fn precompute(landmarks: usize, corner_graph: &str) -> PyResult<Precompute> {
-    if landmarks > MAX_LANDMARKS {
-        return Err(PyValueError::new_err(format!(
-            "landmarks {landmarks}: expected 0 to {MAX_LANDMARKS}"
-        )));
-    }
-    let corner_graph = match corner_graph {
-        "auto" => CornerGraphChoice::Auto,
-        "yes" => CornerGraphChoice::Yes,
-        "no" => CornerGraphChoice::No,
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "corner_graph {other:?}: expected \"auto\", \"yes\" or \"no\""
-            )));
-        }
-    };
-    Ok(Precompute {
-        landmarks,
-        corner_graph,
-    })
-}
-
-fn distance(v: f32, what: &str) -> PyResult<f32> {
-    if v.is_finite() && v >= 0.0 {
-        Ok(v)
-    } else {
-        Err(PyValueError::new_err(format!(
-            "{what} {v}: expected a distance >= 0"
-        )))
-    }
+    let corner_graph = errors::choice(corner_graph)?;
+    Precompute::new(landmarks, corner_graph).map_err(errors::lib_error)
 }
 
 /// The answer of a path query: ``found``, ``length`` (plan metres), ``length_3d``,
@@ -176,7 +146,7 @@ impl PyPathResult {
 
     /// The object ``areakit path --json`` prints.
     fn to_dict(&self, py: Python<'_>) -> PyResult<PyObject> {
-        input::json_to_py(py, &self.outcome.to_json())
+        input::report_to_py(py, &self.outcome)
     }
 
     fn __bool__(&self) -> bool {
@@ -203,7 +173,7 @@ impl PyPathResult {
 /// The path context of an area (its ground, its module's placed objects as blockers), built
 /// for one radius and kept for the next query.
 struct NavCache {
-    radius: f32,
+    radius: Distance,
     ctx: PathContext,
 }
 
@@ -321,9 +291,7 @@ impl PyArea {
     /// placeables, the VIS pairs, the walkable bounds, the entry point and what could not be
     /// read (a dict).
     fn info(&self, py: Python<'_>) -> PyResult<PyObject> {
-        let v =
-            serde_json::to_value(areakit_app::info::area_info(&self.module)).unwrap_or_default();
-        crate::input::json_to_py(py, &v)
+        crate::input::report_to_py(py, &areakit_app::info::area_info(&self.module))
     }
 
     /// The rooms in LYT order (the index is the transition number): ``[{"name",
@@ -405,19 +373,15 @@ impl PyArea {
         let from = endpoint(start, "start")?;
         let to = endpoint(goal, "goal")?;
         let mode = parse_mode(mode)?;
-        if mode == PathMode::Baked {
-            return Err(PyValueError::new_err(
-                "mode \"baked\" needs an NWN2 TRX: use areakit.path(\"x.trx\", ...)",
-            ));
-        }
         let radius = distance(radius, "radius")?;
         let snap = distance(snap, "snap")?;
         let outcome = py.allow_threads(|| {
             self.with_context(radius, snap, mode, |ctx| {
+                ctx.ensure_mode(mode)?;
                 // One query: searched as a single `areakit path` is (not by what an
                 // earlier `paths` built).
                 ctx.precompute_for(Precompute::default(), mode, &[(from, to)]);
-                ctx.find_with(from, to, mode, snap)
+                Ok(ctx.find_with(from, to, mode, snap))
             })
         });
         let outcome = outcome.map_err(errors::lib_error)?;
@@ -450,17 +414,13 @@ impl PyArea {
         let pairs = endpoint_pairs(pairs)?;
         let pre = precompute(landmarks, corner_graph)?;
         let mode = parse_mode(mode)?;
-        if mode == PathMode::Baked {
-            return Err(PyValueError::new_err(
-                "mode \"baked\" needs an NWN2 TRX: use areakit.paths(\"x.trx\", ...)",
-            ));
-        }
         let radius = distance(radius, "radius")?;
         let snap = distance(snap, "snap")?;
         let outcomes = py.allow_threads(|| {
             self.with_context(radius, snap, mode, |ctx| {
+                ctx.ensure_mode(mode)?;
                 ctx.precompute_for(pre, mode, &pairs);
-                ctx.find_many_with(&pairs, mode, snap)
+                Ok(ctx.find_many_with(&pairs, mode, snap))
             })
         });
         let outcomes = outcomes.map_err(errors::lib_error)?;
@@ -649,10 +609,10 @@ impl PyArea {
     /// objects) and kept for the next query.
     fn with_context<T>(
         &self,
-        radius: f32,
-        snap: f32,
+        radius: Distance,
+        snap: Distance,
         mode: PathMode,
-        f: impl FnOnce(&mut PathContext) -> T,
+        f: impl FnOnce(&mut PathContext) -> Result<T, areakit_app::Error>,
     ) -> Result<T, areakit_app::Error> {
         let mut guard = self.nav.lock().unwrap_or_else(|e| e.into_inner());
         if guard.as_ref().is_none_or(|c| c.radius != radius) {
@@ -674,7 +634,7 @@ impl PyArea {
         let Some(c) = guard.as_mut() else {
             return Err(areakit_app::Error::usage("no navigation data"));
         };
-        Ok(f(&mut c.ctx))
+        f(&mut c.ctx)
     }
 }
 
@@ -701,6 +661,7 @@ fn path(
     let from = endpoint(start, "start")?;
     let to = endpoint(goal, "goal")?;
     let mode = parse_mode(mode)?;
+    let (radius, snap) = (distance(radius, "radius")?, distance(snap, "snap")?);
     let outcome = py
         .allow_threads(|| {
             let req = PathRequest {
@@ -741,6 +702,7 @@ fn paths(
     let pairs = endpoint_pairs(pairs)?;
     let pre = precompute(landmarks, corner_graph)?;
     let mode = parse_mode(mode)?;
+    let (radius, snap) = (distance(radius, "radius")?, distance(snap, "snap")?);
     let outcomes = py
         .allow_threads(|| {
             let req = PathRequest {

@@ -542,15 +542,7 @@ impl PyBwm {
     ) -> PyResult<Self> {
         let mut steps = Vec::new();
         if let Some(m) = mirror {
-            steps.push(Transform::Mirror(match m.to_ascii_lowercase().as_str() {
-                "x" => Axis::X,
-                "y" => Axis::Y,
-                _ => {
-                    return Err(PyValueError::new_err(format!(
-                        "mirror {m:?}: expected \"x\" or \"y\""
-                    )));
-                }
-            }));
+            steps.push(Transform::Mirror(crate::errors::choice(m)?));
         }
         if let Some(deg) = rotate {
             if !deg.is_finite() {
@@ -665,7 +657,7 @@ impl PyBwm {
             material: hit.and_then(|h| p.materials().get(h.face as usize).copied()),
             walkable: hit.is_some_and(|h| h.walkable),
         };
-        input::json_to_py(py, &answer.to_json())
+        input::report_to_py(py, &answer)
     }
 
     /// The first face hit by a ray (any face, both sides), as ``areakit query --ray``.
@@ -698,7 +690,7 @@ impl PyBwm {
                     .get(h.face as usize)
                     .is_some_and(|m| m.is_walkable()),
             };
-            return Ok(input::json_to_py(py, &answer.to_json())?.into_bound(py));
+            return Ok(input::report_to_py(py, &answer)?.into_bound(py));
         }
         let n = origins.len().max(dirs.len());
         if (origins.len() != n && !so) || (dirs.len() != n && !sd) {
@@ -798,7 +790,7 @@ impl PyBwm {
         if self.path.is_none() {
             path.set_extension(self.kind().name());
         }
-        input::json_to_py(py, &areakit_app::info::bwm_json(&path, &self.inner))
+        input::report_to_py(py, &areakit_app::info::bwm_report(&path, &self.inner))
     }
 
     /// A copy.

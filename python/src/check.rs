@@ -248,7 +248,7 @@ fn check_report(
 ) -> PyResult<PyObject> {
     let paths = path_list(paths)?;
     let report = run_check(py, &Session::files_only(), &paths, jobs)?;
-    crate::input::json_to_py(py, &report.to_json())
+    crate::input::report_to_py(py, &report)
 }
 
 /// One path (`str`/`os.PathLike`) or a sequence of them.

@@ -108,7 +108,14 @@ pub fn lib_error(e: areakit_app::Error) -> PyErr {
         | Error::Build { .. }
         | Error::Render { .. }) => PyValueError::new_err(e.to_string()),
         Error::Usage(m) => PyValueError::new_err(m),
+        e @ Error::Report(_) => pyo3::exceptions::PyRuntimeError::new_err(e.to_string()),
     }
+}
+
+/// The value a keyword names ([`areakit_app::choice`]): an unknown name → `ValueError` naming
+/// the names it could have been.
+pub fn choice<T: areakit_app::choice::Choice>(name: &str) -> PyResult<T> {
+    areakit_app::choice::parse(name).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// A mesh the geometry layer refuses (bad vertex indices, table lengths) → `ValueError`.

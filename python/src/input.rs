@@ -94,6 +94,16 @@ pub fn extension(path: Option<&Path>) -> Option<String> {
     Some(path?.extension()?.to_str()?.to_ascii_lowercase())
 }
 
+/// A report of the library as the Python object of its JSON (what `--json` prints).
+pub fn report_to_py<T: serde::Serialize + ?Sized>(
+    py: Python<'_>,
+    report: &T,
+) -> PyResult<PyObject> {
+    let v = serde_json::to_value(report)
+        .map_err(|e| crate::errors::lib_error(areakit_app::Error::report(e)))?;
+    json_to_py(py, &v)
+}
+
 /// A JSON value as a Python object (`dict`, `list`, `str`, `int`, `float`, `bool`, `None`).
 pub fn json_to_py(py: Python<'_>, v: &Value) -> PyResult<PyObject> {
     Ok(match v {

@@ -35,6 +35,11 @@ fn _areakit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("FormatError", py.get_type::<errors::FormatError>())?;
     m.add("EncodeError", py.get_type::<errors::EncodeError>())?;
+    let choices = pyo3::types::PyDict::new(py);
+    for (what, names) in areakit_app::choice::table() {
+        choices.set_item(what, names)?;
+    }
+    m.add("CHOICES", choices)?;
     bwm::register(m)?;
     text::register(m)?;
     mdl::register(m)?;

@@ -330,16 +330,7 @@ impl PyMdl {
         rotate: Option<f64>,
         mirror: Option<&str>,
     ) -> PyResult<()> {
-        let mirror = match mirror.map(str::to_ascii_lowercase).as_deref() {
-            None => None,
-            Some("x") => Some(Axis::X),
-            Some("y") => Some(Axis::Y),
-            Some(m) => {
-                return Err(PyValueError::new_err(format!(
-                    "mirror {m:?}: expected \"x\" or \"y\""
-                )));
-            }
-        };
+        let mirror = mirror.map(crate::errors::choice).transpose()?;
         let steps = areakit_app::ops::TransformSteps {
             mirror,
             rotate,

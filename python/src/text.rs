@@ -101,7 +101,7 @@ macro_rules! document_checks {
                     .path
                     .clone()
                     .unwrap_or_else(|| std::path::PathBuf::from(concat!("<bytes>.", $ext)));
-                $crate::input::json_to_py(py, &areakit_app::info::info_json(&path, &doc))
+                $crate::input::report_to_py(py, &areakit_app::info::info(&path, &doc))
             }
 
             /// What ``areakit check`` finds in this file on its own: a list of ``Finding``.

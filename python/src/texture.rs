@@ -94,14 +94,7 @@ impl PyTpc {
         };
         let img = Image::new(shape[1] as u32, shape[0] as u32, rgba)
             .map_err(|e| PyValueError::new_err(e.0))?;
-        let encoding = match encoding {
-            Some(name) => Some(Encoding::from_name(name).ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "encoding {name:?}: expected dxt1, dxt5, rgb, rgba or grey"
-                ))
-            })?),
-            None => None,
-        };
+        let encoding = encoding.map(crate::errors::choice).transpose()?;
         let options = tpc::EncodeOptions {
             encoding,
             mipmaps,
@@ -231,7 +224,7 @@ fn export(
         .map_err(errors::lib_error)?;
     let (notes, report) = report;
     input::warn_notes(py, &notes)?;
-    input::json_to_py(py, &serde_json::to_value(&report).unwrap_or_default())
+    input::report_to_py(py, &report)
 }
 
 /// Registers `Tpc` and `export`.

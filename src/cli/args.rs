@@ -2,6 +2,12 @@
 
 use std::path::PathBuf;
 
+use areakit_app::choice::value_parser;
+use areakit_app::formats::tpc::Encoding;
+use areakit_app::geometry::transform::Axis;
+use areakit_app::navigate::{CornerGraphChoice, PthRequest};
+use areakit_app::navigation::PathMode;
+use areakit_app::request::Distance;
 use clap::{Parser, Subcommand};
 
 /// Read, write, check, repair, convert and query BioWare Aurora-family area data.
@@ -194,14 +200,14 @@ pub struct PthGenerateArgs {
     #[arg(short, long)]
     pub output: PathBuf,
     /// The radius points and connections keep from walls.
-    #[arg(long, value_name = "R", default_value_t = 0.35)]
-    pub radius: f32,
+    #[arg(long, value_name = "R", default_value_t = PthRequest::default().radius)]
+    pub radius: Distance,
     /// Corners closer than this are merged into one point.
-    #[arg(long, value_name = "D", default_value_t = 1.5)]
-    pub spacing: f32,
+    #[arg(long, value_name = "D", default_value_t = PthRequest::default().spacing)]
+    pub spacing: Distance,
     /// Longest connection.
-    #[arg(long, value_name = "D", default_value_t = 30.0)]
-    pub max_link: f32,
+    #[arg(long, value_name = "D", default_value_t = PthRequest::default().max_link)]
+    pub max_link: Distance,
 }
 
 /// `areakit pth check`.
@@ -257,10 +263,10 @@ pub struct ConvertArgs {
     /// Node name for a walkmesh decompiled to ASCII (default: the output file's stem).
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
-    /// A TPC's encoding: dxt1, dxt5, rgb, rgba or grey (default: dxt1 when every pixel is
-    /// opaque, else dxt5). Given for a TPC input, re-encodes it.
-    #[arg(long, value_name = "ENCODING")]
-    pub encoding: Option<String>,
+    /// A TPC's encoding (default: dxt1 when every pixel is opaque, else dxt5). Given for a TPC
+    /// input, re-encodes it.
+    #[arg(long, value_name = "ENCODING", ignore_case = true, value_parser = value_parser::<Encoding>())]
+    pub encoding: Option<Encoding>,
     /// A TPC with its first level only (default: a full mip chain).
     #[arg(long)]
     pub no_mipmaps: bool,
@@ -322,8 +328,8 @@ pub struct TransformArgs {
     #[arg(long, value_name = "DEG", allow_hyphen_values = true)]
     pub rotate: Option<f64>,
     /// Mirror in x (x -> -x) or y (y -> -y); face winding is fixed.
-    #[arg(long, value_name = "x|y")]
-    pub mirror: Option<String>,
+    #[arg(long, value_name = "x|y", ignore_case = true, value_parser = value_parser::<Axis>())]
+    pub mirror: Option<Axis>,
     /// Remap transitions: FROM=TO pairs, TO may be `none`.
     #[arg(long, value_name = "A=B,...")]
     pub remap: Option<String>,
@@ -350,8 +356,8 @@ pub struct RenderArgs {
     #[arg(long, value_name = "FILE")]
     pub objects: Option<PathBuf>,
     /// The agent radius the drawn paths keep from walls and objects.
-    #[arg(long, value_name = "R", default_value_t = 0.0)]
-    pub radius: f32,
+    #[arg(long, value_name = "R", default_value_t = Distance::ZERO)]
+    pub radius: Distance,
     /// Do not draw the room models (an area's rooms' MDL top-down outlines, under the walkmesh).
     #[arg(long)]
     pub no_models: bool,
@@ -375,8 +381,8 @@ pub struct ViewArgs {
     #[arg(long, value_name = "FILE")]
     pub objects: Option<PathBuf>,
     /// The agent radius the shown paths keep from walls and objects.
-    #[arg(long, value_name = "R", default_value_t = 0.0)]
-    pub radius: f32,
+    #[arg(long, value_name = "R", default_value_t = Distance::ZERO)]
+    pub radius: Distance,
     /// The 2-D map even when the input has room models (or is a model).
     #[arg(long = "2d")]
     pub two_d: bool,
@@ -417,51 +423,34 @@ pub struct PathArgs {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["from", "to"])]
     pub pairs: Option<PathBuf>,
     /// Measure distances from N landmarks first (0: none): the optimal search then skips ground that leads away from the goal, and answers stay exact. Costs N+1 searches over the whole ground; pays off on many queries (--pairs) over mazes and long corridors (docs/navigation.md).
-    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=8))]
+    #[arg(long, value_name = "N", default_value_t = 0)]
     pub landmarks: u8,
     /// Build the corner graph first (the turns a shortest path can take from each wall corner, and per polygon the corners that see it): both modes then search it between the corners that see the start and those that see the goal, without sweeping; optimal answers stay exact, fast ones at most 2 % longer than the shortest. auto: for optimal --pairs files of 128 pairs or more where it pays, by an estimate counted in search nodes on a sample of the pairs and of the corners (the same choice on every machine; fast mode: only with yes, so that a single query and a batch give the same paths; docs/navigation.md).
-    #[arg(long, value_enum, value_name = "WHEN", default_value_t = CornerGraphArg::Auto)]
-    pub corner_graph: CornerGraphArg,
+    #[arg(long, value_name = "WHEN", ignore_case = true, value_parser = value_parser::<CornerGraphChoice>(), default_value = choice_name(CornerGraphChoice::default()))]
+    pub corner_graph: CornerGraphChoice,
     /// Worker threads answering --pairs (default: one per core). The output is the same for any number.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
     /// optimal: the exact shortest path; fast: A* and funnel; baked: an NWN2 TRX's own path tables.
-    #[arg(long, value_enum, default_value_t = PathModeArg::Optimal)]
-    pub mode: PathModeArg,
+    #[arg(long, ignore_case = true, value_parser = value_parser::<PathMode>(), default_value = choice_name(PathMode::default()))]
+    pub mode: PathMode,
     /// The agent radius: the path keeps this far from walls and objects and squeezes through no narrower gap.
-    #[arg(long, value_name = "R", default_value_t = 0.0)]
-    pub radius: f32,
+    #[arg(long, value_name = "R", default_value_t = Distance::ZERO)]
+    pub radius: Distance,
     /// Placed objects (placeables and doors) that block the ground, from a JSON file (schema: docs/navigation.md).
     #[arg(long, value_name = "FILE")]
     pub objects: Option<PathBuf>,
     /// How far a start or goal off the walkable ground may be moved onto it.
-    #[arg(long, value_name = "D", default_value_t = 1.0)]
-    pub snap: f32,
+    #[arg(long, value_name = "D", default_value_t = Distance::DEFAULT_SNAP)]
+    pub snap: Distance,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
 }
 
-/// When `areakit path` builds the corner graph.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum CornerGraphArg {
-    /// For optimal --pairs files of 128 pairs or more where the build is estimated to pay.
-    Auto,
-    /// Always.
-    Yes,
-    /// Never.
-    No,
-}
-
-/// The search of `areakit path`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum PathModeArg {
-    /// The exact Euclidean shortest path (any-angle, Polyanya).
-    Optimal,
-    /// A* over the faces and the funnel algorithm.
-    Fast,
-    /// NWN2 TRX: the route of the baked tile and island path tables, then the funnel.
-    Baked,
+/// The name of a choice's default, for `default_value`.
+fn choice_name<T: areakit_app::choice::Choice>(v: T) -> &'static str {
+    v.name()
 }
 
 /// `areakit export`.

@@ -39,10 +39,7 @@ pub fn run(a: BakeArgs, session: &Session, out: &mut Output) -> Result<u8, Error
     };
     let (_, report) = areakit_app::bake_area::bake_area(session, &req)?;
     if a.json {
-        super::print_json(
-            out,
-            &serde_json::to_value(&report).map_err(|e| Error::usage(e.to_string()))?,
-        )?;
+        super::print_json(out, &report)?;
     } else {
         for line in text(&report, &a.output) {
             out.line(&line)?;

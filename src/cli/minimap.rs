@@ -119,7 +119,7 @@ pub fn run(a: MinimapArgs, session: &Session, out: &mut Output) -> Result<u8, Er
         &opts,
     )?;
     if a.json {
-        super::print_json(out, &serde_json::to_value(&report).unwrap_or_default())?;
+        super::print_json(out, &report)?;
     } else {
         for line in report_text(&report) {
             out.line(&line)?;

@@ -14,9 +14,9 @@ use std::io::{self, Write};
 use areakit_app::session::{Session, Sources, refuse_overwrite};
 use areakit_app::{Error, info, navigate};
 use args::{
-    CheckArgs, Cli, Command, ConvertArgs, CornerGraphArg, DemoArgs, ExportArgs, ExtractArgs,
-    ImportArgs, InfoArgs, LsArgs, PackArgs, PathArgs, PathModeArg, PthCommand, QueryArgs,
-    RebuildArgs, RenderArgs, TransformArgs, ViewArgs,
+    CheckArgs, Cli, Command, ConvertArgs, DemoArgs, ExportArgs, ExtractArgs, ImportArgs, InfoArgs,
+    LsArgs, PackArgs, PathArgs, PthCommand, QueryArgs, RebuildArgs, RenderArgs, TransformArgs,
+    ViewArgs,
 };
 
 /// Buffered standard output that treats a closed pipe as success.
@@ -122,16 +122,16 @@ pub fn run(cli: Cli, out: &mut Output) -> Result<u8, Error> {
 }
 
 /// Prints a report's JSON, its `f32` numbers as their shortest text ([`text::tidy_floats`]).
-fn print_json(out: &mut Output, v: &serde_json::Value) -> Result<(), Error> {
-    let mut v = v.clone();
+fn print_json<T: serde::Serialize + ?Sized>(out: &mut Output, report: &T) -> Result<(), Error> {
+    let mut v = serde_json::to_value(report)?;
     text::tidy_floats(&mut v);
-    out.json(&serde_json::to_string_pretty(&v).unwrap_or_default())
+    out.json(&serde_json::to_string_pretty(&v)?)
 }
 
 fn run_ls(a: LsArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
     let listing = areakit_app::capsules::list(session, &a.capsules, a.restype.as_deref())?;
     if a.json {
-        print_json(out, &areakit_app::capsules::list_json(&listing))?;
+        print_json(out, &areakit_app::capsules::LsReport::new(&listing))?;
     } else {
         out.line(text::ls_text(&listing).trim_end())?;
     }
@@ -201,7 +201,7 @@ fn run_pack(a: PackArgs, out: &mut Output) -> Result<u8, Error> {
 }
 
 fn run_info(a: InfoArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
-    let v = serde_json::to_value(info::info_path(session, &a.file)?).unwrap_or_default();
+    let v = serde_json::to_value(info::info_path(session, &a.file)?)?;
     if a.json {
         print_json(out, &v)?;
     } else {
@@ -211,21 +211,11 @@ fn run_info(a: InfoArgs, session: &Session, out: &mut Output) -> Result<u8, Erro
 }
 
 fn run_convert(a: ConvertArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
-    let encoding = match a.encoding.as_deref() {
-        Some(e) => Some(
-            areakit_app::formats::tpc::Encoding::from_name(e).ok_or_else(|| {
-                Error::usage(format!(
-                    "--encoding {e}: expected dxt1, dxt5, rgb, rgba or grey"
-                ))
-            })?,
-        ),
-        None => None,
-    };
     let options = areakit_app::document::EncodeOptions {
         canonical: a.canonical,
         name: a.name.clone(),
         texture: areakit_app::formats::tpc::EncodeOptions {
-            encoding,
+            encoding: a.encoding,
             mipmaps: !a.no_mipmaps,
             ..Default::default()
         },
@@ -261,7 +251,7 @@ fn run_check(a: CheckArgs, session: &Session, out: &mut Output) -> Result<u8, Er
         };
         let report = areakit_app::check::check_module(&res, area.as_deref())?;
         if a.json {
-            print_json(out, &report.to_json())?;
+            print_json(out, &report)?;
         } else {
             out.line(text::check_text(&report).trim_end())?;
         }
@@ -284,7 +274,7 @@ fn run_check(a: CheckArgs, session: &Session, out: &mut Output) -> Result<u8, Er
     }
     let report = report?;
     if a.json {
-        print_json(out, &report.to_json())?;
+        print_json(out, &report)?;
     } else {
         out.line(text::check_text(&report).trim_end())?;
     }
@@ -379,8 +369,7 @@ fn run_query(a: QueryArgs, session: &Session, out: &mut Output) -> Result<u8, Er
             )?)
         }
         (None, None) => return Err(Error::usage("give --at X,Y or --ray X,Y,Z:DX,DY,DZ")),
-    }
-    .unwrap_or_default();
+    }?;
     if a.json {
         print_json(out, &v)?;
     } else {
@@ -390,15 +379,6 @@ fn run_query(a: QueryArgs, session: &Session, out: &mut Output) -> Result<u8, Er
 }
 
 fn run_transform(a: TransformArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
-    use areakit_app::geometry::transform::Axis;
-    let mirror = match &a.mirror {
-        Some(m) => Some(match m.to_ascii_lowercase().as_str() {
-            "x" => Axis::X,
-            "y" => Axis::Y,
-            _ => return Err(Error::usage(format!("--mirror {m}: expected x or y"))),
-        }),
-        None => None,
-    };
     if a.rotate.is_some_and(|d| !d.is_finite()) {
         return Err(Error::usage("--rotate: expected a finite angle in degrees"));
     }
@@ -412,7 +392,7 @@ fn run_transform(a: TransformArgs, session: &Session, out: &mut Output) -> Resul
         None => Vec::new(),
     };
     let steps = areakit_app::ops::TransformSteps {
-        mirror,
+        mirror: a.mirror,
         rotate: a.rotate,
         translate,
         remap,
@@ -429,7 +409,7 @@ fn run_transform(a: TransformArgs, session: &Session, out: &mut Output) -> Resul
 /// The overlays of `render` and `view`: `--objects`, `--radius` and each `--path X,Y:X,Y`.
 fn overlays(
     objects: &Option<std::path::PathBuf>,
-    radius: f32,
+    radius: areakit_app::request::Distance,
     paths: &[String],
 ) -> Result<areakit_app::picture::Overlays, Error> {
     let mut overlays = areakit_app::picture::Overlays {
@@ -497,20 +477,15 @@ fn run_view(a: ViewArgs, session: &Session, out: &mut Output) -> Result<u8, Erro
 const PAIRS_BLOCK: usize = 8192;
 
 fn run_path(a: PathArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
-    use areakit_app::navigation::PathMode;
-    let mode = match a.mode {
-        PathModeArg::Optimal => PathMode::Optimal,
-        PathModeArg::Fast => PathMode::Fast,
-        PathModeArg::Baked => PathMode::Baked,
-    };
     let req = navigate::PathRequest {
         input: &a.input,
         objects: a.objects.as_deref(),
         radius: a.radius,
         snap: a.snap,
-        mode,
+        mode: a.mode,
     };
-    // Points first: a typo should not wait for the navigation data.
+    // Options and points first: a typo should not wait for the navigation data.
+    let pre = navigate::Precompute::new(usize::from(a.landmarks), a.corner_graph)?;
     let single = match (&a.from, &a.to) {
         (Some(f), Some(t)) => {
             let pt = |flag: &str, v: &str| {
@@ -538,21 +513,11 @@ fn run_path(a: PathArgs, session: &Session, out: &mut Output) -> Result<u8, Erro
     let batch = single
         .as_ref()
         .map_or(pairs.as_slice(), std::slice::from_ref);
-    ctx.precompute(
-        navigate::Precompute {
-            landmarks: usize::from(a.landmarks),
-            corner_graph: match a.corner_graph {
-                CornerGraphArg::Auto => navigate::CornerGraphChoice::Auto,
-                CornerGraphArg::Yes => navigate::CornerGraphChoice::Yes,
-                CornerGraphArg::No => navigate::CornerGraphChoice::No,
-            },
-        },
-        batch,
-    );
+    ctx.precompute(pre, batch);
     if let Some((s, g)) = single {
         let r = ctx.find(s, g);
         if a.json {
-            print_json(out, &r.to_json())?;
+            print_json(out, &r)?;
         } else {
             out.line(text::path_text(&r).trim_end())?;
         }
@@ -567,9 +532,9 @@ fn run_path(a: PathArgs, session: &Session, out: &mut Output) -> Result<u8, Erro
             let lines: Vec<String> = pool.install(|| {
                 ctx.find_many(block)
                     .iter()
-                    .map(|r| serde_json::to_string(&r.to_json()).unwrap_or_default())
-                    .collect()
-            });
+                    .map(serde_json::to_string)
+                    .collect::<Result<_, _>>()
+            })?;
             for l in &lines {
                 out.json(l)?;
             }
@@ -581,7 +546,7 @@ fn run_path(a: PathArgs, session: &Session, out: &mut Output) -> Result<u8, Erro
 fn run_demo(a: DemoArgs, out: &mut Output) -> Result<u8, Error> {
     let report = areakit_app::demo::run(&a.out)?;
     if a.json {
-        print_json(out, &report.to_json())?;
+        print_json(out, &report)?;
     } else {
         out.line(text::demo_text(&report).trim_end())?;
         if !report.check.findings.is_empty() {
@@ -595,25 +560,15 @@ fn run_pth(c: PthCommand, session: &Session, out: &mut Output) -> Result<u8, Err
     match c {
         PthCommand::Generate(a) => {
             refuse_overwrite(&a.input, &a.output, false)?;
-            for (flag, v) in [
-                ("radius", a.radius),
-                ("spacing", a.spacing),
-                ("max-link", a.max_link),
-            ] {
-                if !(v.is_finite() && v >= 0.0) {
-                    return Err(Error::usage(format!(
-                        "--{flag} {v}: expected a distance >= 0"
-                    )));
-                }
-            }
-            let options = areakit_app::pth::PthOptions {
+            let req = navigate::PthRequest {
                 radius: a.radius,
                 spacing: a.spacing,
                 max_link: a.max_link,
-                ..Default::default()
             };
-            let (points, connections) =
-                navigate::generate_pth_file(session, &a.input, &a.output, &options)?;
+            let navigate::PthReport {
+                points,
+                connections,
+            } = navigate::generate_pth_file(session, &a.input, &a.output, &req)?;
             out.line(&format!(
                 "{} -> {} ({points} points, {connections} connections)",
                 a.input.display(),
@@ -624,7 +579,7 @@ fn run_pth(c: PthCommand, session: &Session, out: &mut Output) -> Result<u8, Err
         PthCommand::Check(a) => {
             let report = navigate::check_pth_report(session, &a.input, &a.pth)?;
             if a.json {
-                print_json(out, &report.to_json())?;
+                print_json(out, &report)?;
             } else {
                 out.line(text::check_text(&report).trim_end())?;
             }
@@ -667,7 +622,7 @@ fn run_export(a: ExportArgs, session: &Session, out: &mut Output) -> Result<u8, 
     };
     let s = areakit_app::interop::export_file(session, &a.input, &a.output, &options)?;
     if a.json {
-        print_json(out, &serde_json::to_value(&s).unwrap_or_default())?;
+        print_json(out, &s)?;
         return Ok(0);
     }
     for n in &s.notes {
@@ -718,10 +673,7 @@ fn run_import(a: ImportArgs, session: &Session, out: &mut Output) -> Result<u8, 
             areakit_app::interop::import_trx_file(session, &a.input, &a.output, terrain, &options)?;
         let report = r.check_report();
         if a.json {
-            print_json(
-                out,
-                &serde_json::to_value(&r).map_err(|e| Error::usage(e.to_string()))?,
-            )?;
+            print_json(out, &r)?;
         } else {
             let w = r.trx.walkmesh();
             out.line(&format!(
@@ -749,7 +701,7 @@ fn run_import(a: ImportArgs, session: &Session, out: &mut Output) -> Result<u8, 
     let r = areakit_app::interop::import_file(session, &a.input, &a.output, &options)?;
     let report = r.check_report();
     if a.json {
-        print_json(out, &serde_json::to_value(&r).unwrap_or_default())?;
+        print_json(out, &r)?;
     } else {
         out.line(&format!(
             "{} -> {}: {} vertices ({} welded), {} faces ({} walkable), {} edges in {} perimeter loops",

@@ -31,7 +31,7 @@ pub fn run(a: RelinkArgs, session: &Session, out: &mut Output) -> Result<u8, Err
     };
     let report = areakit_app::relink::relink(session, &a.input, &a.output, &opts)?;
     if a.json {
-        super::print_json(out, &serde_json::to_value(&report).unwrap_or_default())?;
+        super::print_json(out, &report)?;
     } else {
         for line in text(&report) {
             out.line(&line)?;

@@ -57,7 +57,7 @@ pub fn run(c: VisCommand, session: &Session, out: &mut Output) -> Result<u8, Err
             };
             let r = areakit_app::visibility::generate(session, &a.input, &a.output, &opts)?;
             if a.json {
-                super::print_json(out, &serde_json::to_value(&r).unwrap_or_default())?;
+                super::print_json(out, &r)?;
             } else {
                 for line in report_text(&r) {
                     out.line(&line)?;

@@ -152,13 +152,7 @@ pub fn long_path(module: &Path) -> String {
             }
         }
     }
-    let req = PathRequest {
-        input: &lyt,
-        objects: None,
-        radius: 0.0,
-        snap: areakit_app::geometry::nav::DEFAULT_SNAP,
-        mode: areakit_app::navigation::PathMode::Optimal,
-    };
+    let req = PathRequest::new(&lyt);
     let mut ctx = PathContext::open(&session, &req).unwrap();
     let mut pairs: Vec<((f32, f32), (f32, f32))> = Vec::new();
     for a in &points {

@@ -141,10 +141,11 @@ pub(crate) fn validate(files: &[PathBuf]) -> Option<Vec<Value>> {
 }
 
 fn info(path: &Path) -> Value {
-    areakit_app::info::info_json(
+    serde_json::to_value(areakit_app::info::info(
         path,
         &Document::open(&areakit_app::Session::files_only(), path).unwrap(),
-    )
+    ))
+    .unwrap()
 }
 
 /// Transitions as (face, side, room).

@@ -212,7 +212,7 @@ fn in_process(name: &str, d: &Damaged) {
         let _ = areakit_app::check::check_data(path, &d.bytes);
         match Document::decode(path, &d.bytes) {
             Ok(doc) => {
-                let _ = areakit_app::info::info_json(path, &doc);
+                let _ = serde_json::to_value(areakit_app::info::info(path, &doc));
                 let _ = doc.encode(doc.format(), path);
                 // Textures: every level of every layer decoded.
                 if let Document::Tpc(t) = &doc {

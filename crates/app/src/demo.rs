@@ -9,11 +9,9 @@ use std::path::{Path, PathBuf};
 
 use areakit_formats::bwm::{self, Bwm, Face, Material, WalkmeshType};
 use areakit_formats::{lyt, vis};
-use serde_json::{Value, json};
 
-use areakit_area::navigation::PathMode;
 use areakit_area::walkmesh;
-use areakit_geometry::nav::{DEFAULT_SNAP, Endpoint};
+use areakit_geometry::nav::Endpoint;
 
 use crate::Error;
 use crate::navigate::{PathContext, PathRequest};
@@ -239,19 +237,57 @@ pub struct DemoReport {
 /// that the walk passes through all three rooms.
 pub const PATH_ENDS: [[f32; 2]; 2] = [[1.5, 1.5], [18.5, 16.5]];
 
+/// `demo --json`: `out`, `ok`, `files`, `rooms` (each `name`, `wok`, `faces`,
+/// `walkable_faces`, `edges`, `perimeters`, `transitions`, `round_trip`),
+/// `layout_round_trip`, `check` (the `check --json` object), `queries` (each `at` and
+/// `room`) and `path` (the `path --json` object).
+#[derive(serde::Serialize)]
+struct DemoJson<'a> {
+    out: String,
+    ok: bool,
+    files: Vec<String>,
+    rooms: &'a [RoomReport],
+    layout_round_trip: bool,
+    check: &'a Report,
+    queries: Vec<QueryJson<'a>>,
+    path: Option<&'a areakit_area::navigation::PathOutcome>,
+}
+
+#[derive(serde::Serialize)]
+struct QueryJson<'a> {
+    at: [f32; 2],
+    room: &'a Option<String>,
+}
+
 impl serde::Serialize for DemoReport {
-    /// `demo --json`: [`DemoReport::to_json`].
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.to_json().serialize(s)
+        DemoJson {
+            out: self.out.display().to_string(),
+            ok: self.ok(),
+            files: self.files.iter().map(|f| f.display().to_string()).collect(),
+            rooms: &self.rooms,
+            layout_round_trip: self.layout_round_trip,
+            check: &self.check,
+            queries: (self.queries.iter())
+                .map(|(x, y, room)| QueryJson { at: [*x, *y], room })
+                .collect(),
+            path: self.path.as_ref(),
+        }
+        .serialize(s)
     }
 }
 
+fn display_path<S: serde::Serializer>(p: &Path, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(&p.display())
+}
+
 /// One room's line in the demo report.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize)]
 pub struct RoomReport {
     /// Room name.
     pub name: String,
     /// The WOK written.
+    #[serde(serialize_with = "display_path")]
     pub wok: PathBuf,
     /// Faces.
     pub faces: usize,
@@ -286,36 +322,6 @@ impl DemoReport {
                     .rooms
                     .iter()
                     .all(|r| p.rooms.iter().any(|n| n == &r.name))
-        })
-    }
-
-    /// The report as JSON.
-    pub fn to_json(&self) -> Value {
-        let rooms: Vec<Value> = self
-            .rooms
-            .iter()
-            .map(|r| {
-                json!({
-                    "name": r.name, "wok": r.wok.display().to_string(), "faces": r.faces,
-                    "walkable_faces": r.walkable_faces, "edges": r.edges, "perimeters": r.perimeters,
-                    "transitions": r.transitions, "round_trip": r.round_trip,
-                })
-            })
-            .collect();
-        let queries: Vec<Value> = self
-            .queries
-            .iter()
-            .map(|(x, y, r)| json!({"at": [x, y], "room": r}))
-            .collect();
-        json!({
-            "out": self.out.display().to_string(),
-            "ok": self.ok(),
-            "files": self.files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>(),
-            "rooms": rooms,
-            "layout_round_trip": self.layout_round_trip,
-            "check": self.check.to_json(),
-            "queries": queries,
-            "path": self.path.as_ref().map(|p| p.to_json()),
         })
     }
 }
@@ -411,16 +417,7 @@ pub fn run(out: &Path) -> Result<DemoReport, Error> {
 
     // The shortest path from the first room to the last.
     let [a, b] = PATH_ENDS.map(|[x, y]| Endpoint::plan(x, y));
-    let mut ctx = PathContext::open(
-        &session,
-        &PathRequest {
-            input: &lyt_path,
-            objects: None,
-            radius: 0.0,
-            snap: DEFAULT_SNAP,
-            mode: PathMode::Optimal,
-        },
-    )?;
+    let mut ctx = PathContext::open(&session, &PathRequest::new(&lyt_path))?;
     report.path = Some(ctx.find(a, b));
 
     // The map with the path, then everything `check` says about the folder (the pictures are

@@ -85,6 +85,10 @@ pub enum Error {
     /// The request does not make sense (exit code 2).
     #[error("{0}")]
     Usage(String),
+    /// A report could not be written as JSON (exit code 2, as an output that cannot be
+    /// written).
+    #[error("cannot write the report as JSON: {0}")]
+    Report(#[from] serde_json::Error),
 }
 
 impl Error {
@@ -128,6 +132,11 @@ impl Error {
         }
     }
 
+    /// The error of a report that cannot be serialised.
+    pub fn report(e: serde_json::Error) -> Self {
+        Error::Report(e)
+    }
+
     /// A usage error.
     pub fn usage(message: impl Into<String>) -> Self {
         Error::Usage(message.into())
@@ -150,7 +159,7 @@ impl Error {
             // error; one whose bytes do not decode (a KEY entry naming a resource the BIF does
             // not have, a BIF table entry past its data) is invalid input, not an I/O failure.
             Error::Io { source, .. } if is_invalid_data(source) => 1,
-            Error::Render { .. } | Error::Io { .. } | Error::Usage(_) => 2,
+            Error::Render { .. } | Error::Io { .. } | Error::Usage(_) | Error::Report(_) => 2,
         }
     }
 

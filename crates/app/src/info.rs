@@ -6,7 +6,6 @@ use std::path::Path;
 
 use areakit_formats::bwm::Bwm;
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::document::Document;
 use crate::session::Session;
@@ -745,11 +744,6 @@ pub fn info(path: &Path, doc: &Document) -> InfoReport {
     InfoReport::new(path, body)
 }
 
-/// The `info --json` object of a document ([`info`] serialised).
-pub fn info_json(path: &Path, doc: &Document) -> Value {
-    serde_json::to_value(info(path, doc)).unwrap_or_default()
-}
-
 /// `info` of an NWN2 model.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct MdbInfo {
@@ -846,10 +840,9 @@ pub fn bwm_info(path: &Path, m: &Bwm) -> BwmInfo {
     }
 }
 
-/// The `info --json` object of a BWM walkmesh, its path first.
-pub fn bwm_json(path: &Path, m: &Bwm) -> Value {
-    serde_json::to_value(InfoReport::new(path, InfoBody::Bwm(bwm_info(path, m))))
-        .unwrap_or_default()
+/// The `info` report of a BWM walkmesh, its path first.
+pub fn bwm_report(path: &Path, m: &Bwm) -> InfoReport {
+    InfoReport::new(path, InfoBody::Bwm(bwm_info(path, m)))
 }
 
 /// Resource counts by type (extension, or the decimal id when unknown).

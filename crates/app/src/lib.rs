@@ -12,11 +12,11 @@
 //! The modules form layers; each imports only modules of the layers below it (see
 //! `ARCHITECTURE.md`):
 //!
-//! 1. [`error`], [`format`], [`render`], [`bake`], [`ascii_walkmesh`], [`report`];
+//! 1. [`error`], [`request`], [`format`], [`render`], [`bake`], [`ascii_walkmesh`], [`report`];
 //! 2. [`session`];
 //! 3. [`document`], [`input`], [`capsules`];
 //! 4. [`navigate`], [`info`], [`ops`];
-//! 5. [`check`];
+//! 5. [`check`], [`choice`];
 //! 6. [`picture`], [`interop`];
 //! 7. [`view`], [`demo`].
 #![forbid(unsafe_code)]
@@ -37,6 +37,7 @@ pub mod bake_area;
 pub mod build;
 pub mod capsules;
 pub mod check;
+pub mod choice;
 pub mod demo;
 pub mod document;
 pub mod error;
@@ -51,6 +52,7 @@ pub mod picture;
 pub mod relink;
 pub mod render;
 pub mod report;
+pub mod request;
 pub mod rooms;
 pub mod session;
 pub mod texture;

@@ -13,6 +13,7 @@ use areakit_geometry::nav::{Endpoint, Searcher};
 
 use crate::Error;
 use crate::input::{self, Opened};
+use crate::request::Distance;
 use crate::session::{Session, write_atomic};
 
 pub mod auto;
@@ -198,7 +199,8 @@ pub fn parse_pairs(session: &Session, file: &Path) -> Result<Vec<(Endpoint, Endp
     Ok(out)
 }
 
-/// A path request of the command line.
+/// A path request: the ground, the objects placed on it and the options of the search. Its
+/// distances are [`Distance`]s, so a request holds no value the search refuses.
 #[derive(Debug, Clone)]
 pub struct PathRequest<'a> {
     /// The ground: a walkmesh, an area or a terrain.
@@ -206,34 +208,41 @@ pub struct PathRequest<'a> {
     /// The `--objects` file.
     pub objects: Option<&'a Path>,
     /// Agent radius.
-    pub radius: f32,
-    /// Snap distance.
-    pub snap: f32,
+    pub radius: Distance,
+    /// Snap distance: how far a start or goal off the ground may be moved onto it.
+    pub snap: Distance,
     /// The search.
     pub mode: PathMode,
 }
 
-impl PathRequest<'_> {
-    /// Checks the radius and the snap distance (usage errors).
-    fn validate(&self) -> Result<(), Error> {
-        if !(self.radius.is_finite() && self.radius >= 0.0) {
-            return Err(Error::usage(format!(
-                "radius {}: expected a distance >= 0",
-                self.radius
-            )));
+impl<'a> PathRequest<'a> {
+    /// A request on `input` with the defaults: no objects, radius 0, snap 1 m, optimal.
+    pub fn new(input: &'a Path) -> PathRequest<'a> {
+        PathRequest {
+            input,
+            objects: None,
+            radius: Distance::ZERO,
+            snap: Distance::DEFAULT_SNAP,
+            mode: PathMode::default(),
         }
-        if !(self.snap.is_finite() && self.snap >= 0.0) {
-            return Err(Error::usage(format!(
-                "snap distance {}: expected a distance >= 0",
-                self.snap
-            )));
-        }
-        Ok(())
     }
 }
 
-/// Whether a [`PathContext`] builds the corner graph ([`Precompute`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// Whether a [`PathContext`] builds the corner graph ([`Precompute`]). Named `auto`, `yes`,
+/// `no` ([`crate::choice`]).
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+    strum::EnumMessage,
+)]
+#[strum(serialize_all = "lowercase", ascii_case_insensitive)]
 pub enum CornerGraphChoice {
     /// Where it pays for the batch: optimal batches of at least [`AUTO_MIN_PAIRS`] pairs
     /// whose estimated cost with the graph, its build included, is below the cost without
@@ -242,10 +251,15 @@ pub enum CornerGraphChoice {
     /// another path than over the polygons, and a single query must get the answer a batch
     /// gets (`yes` gives the graph's fast paths to both).
     #[default]
+    #[strum(
+        message = "For optimal --pairs files of 128 pairs or more where the build is estimated to pay"
+    )]
     Auto,
     /// Always.
+    #[strum(message = "Always")]
     Yes,
     /// Never.
+    #[strum(message = "Never")]
     No,
 }
 
@@ -253,10 +267,31 @@ pub enum CornerGraphChoice {
 /// (docs/navigation.md): optimal lengths are the same with or without it, only faster.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Precompute {
-    /// Landmarks to measure (0–8; 0: none).
-    pub landmarks: usize,
+    /// Landmarks to measure (0 to [`MAX_LANDMARKS`]; 0: none).
+    landmarks: usize,
     /// The corner graph.
     pub corner_graph: CornerGraphChoice,
+}
+
+impl Precompute {
+    /// The precomputation of `landmarks` landmarks (a usage error past [`MAX_LANDMARKS`]) and
+    /// the corner graph as `corner_graph` says.
+    pub fn new(landmarks: usize, corner_graph: CornerGraphChoice) -> Result<Precompute, Error> {
+        if landmarks > MAX_LANDMARKS {
+            return Err(Error::usage(format!(
+                "landmarks {landmarks}: expected 0 to {MAX_LANDMARKS}"
+            )));
+        }
+        Ok(Precompute {
+            landmarks,
+            corner_graph,
+        })
+    }
+
+    /// The landmarks to measure.
+    pub fn landmarks(&self) -> usize {
+        self.landmarks
+    }
 }
 
 /// What [`PathContext::precompute`] built, and in how long.
@@ -286,7 +321,7 @@ pub struct PathContext {
     /// The placed objects.
     pub objects: Vec<(PlacedObject, PlacedWalkmesh)>,
     searcher: Searcher,
-    snap: f32,
+    snap: Distance,
     mode: PathMode,
     /// How the queries search, as [`PathContext::precompute`] chose (the polygons without
     /// landmarks until then).
@@ -298,7 +333,6 @@ impl PathContext {
     /// with the placed objects of its module as blockers, before those of `req.objects`) and
     /// builds the navigation data.
     pub fn open(session: &Session, req: &PathRequest<'_>) -> Result<PathContext, Error> {
-        req.validate()?;
         let (source, objects) = ground_of(&input::open(session, Some(req.input))?)?;
         PathContext::from_parts(session, source, objects, req)
     }
@@ -311,7 +345,6 @@ impl PathContext {
         mut objects: Vec<(PlacedObject, PlacedWalkmesh)>,
         req: &PathRequest<'_>,
     ) -> Result<PathContext, Error> {
-        req.validate()?;
         if let Some(f) = req.objects {
             objects.extend(load_objects(session, f)?);
         }
@@ -322,7 +355,7 @@ impl PathContext {
                     req.input.display()
                 )));
             }
-            if req.radius > 0.0 || !objects.is_empty() {
+            if req.radius > Distance::ZERO || !objects.is_empty() {
                 return Err(Error::usage(
                     "the baked mode follows the file's path tables, which know no radius or placed objects",
                 ));
@@ -333,7 +366,7 @@ impl PathContext {
             &source,
             &placed,
             &NavOptions {
-                radius: req.radius,
+                radius: req.radius.get(),
                 ..NavOptions::default()
             },
         )
@@ -384,7 +417,7 @@ impl PathContext {
             CornerGraphChoice::Auto if batch.len() < AUTO_MIN_PAIRS => false,
             CornerGraphChoice::Auto => {
                 let t = std::time::Instant::now();
-                let e = auto::estimate(&self.nav, batch, (landmarks, self.snap), have);
+                let e = auto::estimate(&self.nav, batch, (landmarks, self.snap.get()), have);
                 r.estimate_seconds = t.elapsed().as_secs_f64();
                 r.estimate = Some(e);
                 e.pays
@@ -405,6 +438,17 @@ impl PathContext {
         r
     }
 
+    /// Whether queries in `mode` can be answered here: the baked mode needs a baked NWN2
+    /// terrain, neither carved for a radius nor blocked by objects (a usage error).
+    pub fn ensure_mode(&self, mode: PathMode) -> Result<(), Error> {
+        if mode == PathMode::Baked && !self.nav.can_bake() {
+            return Err(Error::usage(
+                "mode \"baked\" needs an NWN2 TRX with baked path tables, without radius or placed objects",
+            ));
+        }
+        Ok(())
+    }
+
     /// One query.
     pub fn find(&mut self, from: Endpoint, to: Endpoint) -> PathOutcome {
         self.nav.find_by(
@@ -412,7 +456,7 @@ impl PathContext {
             (from, to),
             self.mode,
             self.how,
-            self.snap,
+            self.snap.get(),
         )
     }
 
@@ -423,10 +467,10 @@ impl PathContext {
         from: Endpoint,
         to: Endpoint,
         mode: PathMode,
-        snap: f32,
+        snap: Distance,
     ) -> PathOutcome {
         self.nav
-            .find_by(&mut self.searcher, (from, to), mode, self.how, snap)
+            .find_by(&mut self.searcher, (from, to), mode, self.how, snap.get())
     }
 
     /// Many queries at once, on the current rayon pool (the global one, or the pool of
@@ -443,10 +487,10 @@ impl PathContext {
         &self,
         pairs: &[(Endpoint, Endpoint)],
         mode: PathMode,
-        snap: f32,
+        snap: Distance,
     ) -> Vec<PathOutcome> {
         use rayon::prelude::*;
-        let (nav, how) = (&self.nav, self.how);
+        let (nav, how, snap) = (&self.nav, self.how, snap.get());
         pairs
             .par_iter()
             .map_init(Searcher::new, |searcher, &ends| {
@@ -546,20 +590,60 @@ pub fn check_pth_report(
         .collect())
 }
 
-/// Generates a PTH for the ground of `input` and writes it atomically to `output`; returns
-/// the point and connection counts.
+/// The options of `pth generate` ([`areakit_area::pth::PthOptions`], validated).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PthRequest {
+    /// The radius the points and connections keep from walls.
+    pub radius: Distance,
+    /// Corners closer than this to a kept point are merged into it.
+    pub spacing: Distance,
+    /// Longest connection.
+    pub max_link: Distance,
+}
+
+impl Default for PthRequest {
+    fn default() -> Self {
+        let o = areakit_area::pth::PthOptions::default();
+        let d = |v: f32| Distance::new(v).unwrap_or_default();
+        PthRequest {
+            radius: d(o.radius),
+            spacing: d(o.spacing),
+            max_link: d(o.max_link),
+        }
+    }
+}
+
+/// What `pth generate` wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct PthReport {
+    /// Path points.
+    pub points: usize,
+    /// Connections between them, as the PTH stores them.
+    pub connections: usize,
+}
+
+/// Generates a PTH for the ground of `input` and writes it atomically to `output`.
 pub fn generate_pth_file(
     session: &Session,
     input: &Path,
     output: &Path,
-    options: &areakit_area::pth::PthOptions,
-) -> Result<(usize, usize), Error> {
+    req: &PthRequest,
+) -> Result<PthReport, Error> {
     let source = open_source(session, input)?;
-    let pth = areakit_area::pth::generate_pth(&source, options)
+    let options = areakit_area::pth::PthOptions {
+        radius: req.radius.get(),
+        spacing: req.spacing.get(),
+        max_link: req.max_link.get(),
+        ..Default::default()
+    };
+    let pth = areakit_area::pth::generate_pth(&source, &options)
         .map_err(|e| Error::navigation(input, e))?;
     let bytes = pth.to_bytes().map_err(|e| Error::encode(output, e))?;
     write_atomic(output, &bytes)?;
-    Ok((pth.points.len(), pth.connections.len()))
+    Ok(PthReport {
+        points: pth.points.len(),
+        connections: pth.connections.len(),
+    })
 }
 
 #[cfg(test)]
@@ -615,11 +699,8 @@ mod tests {
         fn sync<T: Sync>() {}
         sync::<AreaNav>();
         let req = PathRequest {
-            input: Path::new("comb"),
-            objects: None,
-            radius: 0.2,
-            snap: 1.0,
-            mode: PathMode::Optimal,
+            radius: Distance::new(0.2).unwrap(),
+            ..PathRequest::new(Path::new("comb"))
         };
         let session = Session::files_only();
         let mut ctx = PathContext::from_parts(&session, comb(24), Vec::new(), &req).unwrap();
@@ -644,7 +725,10 @@ mod tests {
         for mode in [PathMode::Optimal, PathMode::Fast] {
             let one_by_one: Vec<String> = pairs
                 .iter()
-                .map(|&(a, b)| ctx.find_with(a, b, mode, 1.0).to_json().to_string())
+                .map(|&(a, b)| {
+                    serde_json::to_string(&ctx.find_with(a, b, mode, Distance::DEFAULT_SNAP))
+                        .unwrap()
+                })
                 .collect();
             let found = one_by_one.iter().filter(|j| j.contains("\"found\":true"));
             assert!(found.count() > 150, "most pairs are joined");
@@ -652,9 +736,9 @@ mod tests {
             for threads in [1, 2, 3] {
                 let pool = thread_pool(Some(threads)).unwrap();
                 let batch: Vec<String> = pool
-                    .install(|| ctx.find_many_with(&pairs, mode, 1.0))
+                    .install(|| ctx.find_many_with(&pairs, mode, Distance::DEFAULT_SNAP))
                     .iter()
-                    .map(|o| o.to_json().to_string())
+                    .map(|o| serde_json::to_string(o).unwrap())
                     .collect();
                 assert_eq!(batch, one_by_one, "{threads} thread(s), {mode:?}");
             }

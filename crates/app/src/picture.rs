@@ -28,7 +28,7 @@ pub struct Overlays {
     /// Paths to find and draw (start, goal).
     pub paths: Vec<(Endpoint, Endpoint)>,
     /// The agent radius of the paths.
-    pub radius: f32,
+    pub radius: crate::request::Distance,
     /// Leave out the room models of an area (drawn by default: [`room_model_outlines`]).
     pub no_models: bool,
 }
@@ -245,11 +245,9 @@ pub fn render_file(
 
 fn overlay_request<'a>(input: &'a Path, overlays: &'a Overlays) -> PathRequest<'a> {
     PathRequest {
-        input,
         objects: overlays.objects.as_deref(),
         radius: overlays.radius,
-        snap: areakit_geometry::nav::DEFAULT_SNAP,
-        mode: areakit_area::navigation::PathMode::Optimal,
+        ..PathRequest::new(input)
     }
 }
 

@@ -5,7 +5,6 @@ use std::path::PathBuf;
 
 use areakit_formats::{DecodeError, Finding, Location, Place, Severity};
 use serde::ser::{Serialize, SerializeMap, Serializer};
-use serde_json::Value;
 
 /// A finding about one file.
 #[derive(Debug, Clone, PartialEq)]
@@ -52,13 +51,6 @@ impl Report {
     /// Whether any finding is an error.
     pub fn has_errors(&self) -> bool {
         self.count(Severity::Error) > 0
-    }
-
-    /// The JSON object `{"files_checked": N, "findings": [...]}`. Each finding has `path`,
-    /// `severity`, `code`, `message` and the location keys that apply: `offset`, `line`,
-    /// `column`, `room`, `face`, `edge`, `position`, `item`.
-    pub fn to_json(&self) -> Value {
-        serde_json::to_value(self).unwrap_or_default()
     }
 }
 

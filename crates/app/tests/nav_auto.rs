@@ -41,13 +41,7 @@ fn plain_context() -> PathContext {
 }
 
 fn context(source: NavSource, name: &Path) -> PathContext {
-    let req = PathRequest {
-        input: name,
-        objects: None,
-        radius: 0.0,
-        snap: 1.0,
-        mode: PathMode::Optimal,
-    };
+    let req = PathRequest::new(name);
     PathContext::from_parts(&Session::files_only(), source, Vec::new(), &req).unwrap()
 }
 
@@ -96,16 +90,13 @@ fn precompute(
     pairs: &[(Endpoint, Endpoint)],
 ) -> PrecomputeReport {
     ctx.nav.build_corner_graph(false);
-    let p = Precompute {
-        landmarks: 0,
-        corner_graph: choice,
-    };
+    let p = Precompute::new(0, choice).expect("no landmarks");
     ctx.precompute(p, pairs)
 }
 
 /// An answer without its search effort (which differs over the graph and the polygons).
 fn answer(o: &PathOutcome) -> serde_json::Value {
-    let mut v = o.to_json();
+    let mut v = serde_json::to_value(o).unwrap();
     v.as_object_mut().unwrap().remove("faces_visited");
     v
 }

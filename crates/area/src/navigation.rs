@@ -27,7 +27,6 @@ use areakit_geometry::nav::{
     PathError, Request, Seam, Search, Searcher, Surface, SurfaceError,
 };
 use glam::Vec3;
-use serde_json::{Value, json};
 
 use crate::area::Area;
 use crate::objects::PlacedWalkmesh;
@@ -237,27 +236,43 @@ impl From<ClearanceError> for NavError {
     }
 }
 
-/// Which search answers a query.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// Which search answers a query. Its names (`optimal`, `fast`, `baked`: the command line's
+/// `--mode`, Python's `mode=`, the JSON's `"mode"`) and help lines are derived from this enum
+/// (`FromStr`, `&'static str`, [`strum::VariantArray`], [`strum::EnumMessage`]): a new mode
+/// is a new variant and its search in [`AreaNav::find_by`], nothing else.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantArray,
+    strum::EnumMessage,
+)]
+#[strum(serialize_all = "lowercase", ascii_case_insensitive)]
 pub enum PathMode {
     /// The exact Euclidean shortest path (Polyanya). The default.
     #[default]
+    #[strum(message = "The exact Euclidean shortest path (any-angle, Polyanya)")]
     Optimal,
     /// A* over the triangles and the funnel algorithm: quick, not always shortest.
+    #[strum(message = "A* over the faces and the funnel algorithm")]
     Fast,
     /// NWN2 only: the route of the file's baked tile and island path tables (as the engine
     /// picks it), then the funnel inside that corridor.
+    #[strum(
+        message = "NWN2 TRX: the route of the baked tile and island path tables, then the funnel"
+    )]
     Baked,
 }
 
 impl PathMode {
     /// The name used on the command line and in JSON.
     pub fn name(self) -> &'static str {
-        match self {
-            PathMode::Optimal => "optimal",
-            PathMode::Fast => "fast",
-            PathMode::Baked => "baked",
-        }
+        self.into()
     }
 }
 
@@ -306,39 +321,55 @@ impl PathOutcome {
     pub fn length(&self) -> f32 {
         self.path.as_ref().map_or(0.0, |p| p.length_plan)
     }
+}
 
-    /// The JSON object of `areakit path --json`: `found`, `reason`, `length` (plan metres),
-    /// `length_3d`, `points` (`[x, y, z]` turning points), `rooms`, `faces_visited`, `mode`,
-    /// `start`, `goal` (the points used, or null), `snapped` (how far each was moved, to the
-    /// `f32`'s shortest digits: a move of a few micrometres is not printed as 0), `notes`.
-    /// The lengths and points are rounded to 1e-5.
-    pub fn to_json(&self) -> Value {
-        let r = |x: f32| (f64::from(x) * 1e5).round() / 1e5;
-        // The shortest decimal that reads back as the same `f32`.
-        let exact = |x: f32| x.to_string().parse::<f64>().unwrap_or(f64::from(x));
-        let pt = |p: Vec3| json!([r(p.x), r(p.y), r(p.z)]);
-        let path = self.path.as_ref();
-        json!({
-            "found": self.found(),
-            "reason": self.reason,
-            "length": path.map(|p| r(p.length_plan)),
-            "length_3d": path.map(|p| r(p.length_3d)),
-            "points": path.map_or_else(Vec::new, |p| p.points.iter().map(|&q| pt(q)).collect()),
-            "rooms": self.rooms,
-            "faces_visited": self.faces_visited,
-            "mode": self.mode.name(),
-            "start": self.ends.map(|e| pt(e[0].point)),
-            "goal": self.ends.map(|e| pt(e[1].point)),
-            "snapped": self.ends.map(|e| [exact(e[0].snapped), exact(e[1].snapped)]),
-            "notes": self.notes,
-        })
-    }
+/// The JSON object of `areakit path --json` (and of each `--pairs` line, and Python's
+/// `PathResult.to_dict()`): `found`, `reason`, `length` (plan metres), `length_3d`, `points`
+/// (`[x, y, z]` turning points), `rooms`, `faces_visited`, `mode`, `start`, `goal` (the
+/// points used, or null), `snapped` (how far each was moved, to the `f32`'s shortest digits: a
+/// move of a few micrometres is not printed as 0), `notes`. The lengths and points are
+/// rounded to 1e-5.
+#[derive(serde::Serialize)]
+struct PathJson<'a> {
+    found: bool,
+    reason: &'a Option<String>,
+    length: Option<f64>,
+    length_3d: Option<f64>,
+    points: Vec<[f64; 3]>,
+    rooms: &'a [String],
+    faces_visited: usize,
+    mode: &'static str,
+    start: Option<[f64; 3]>,
+    goal: Option<[f64; 3]>,
+    snapped: Option<[f64; 2]>,
+    notes: &'a [String],
 }
 
 impl serde::Serialize for PathOutcome {
-    /// `path --json`: [`PathOutcome::to_json`].
+    /// `path --json`: [`PathJson`].
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.to_json().serialize(s)
+        let r = |x: f32| (f64::from(x) * 1e5).round() / 1e5;
+        // The shortest decimal that reads back as the same `f32`.
+        let exact = |x: f32| x.to_string().parse::<f64>().unwrap_or(f64::from(x));
+        let pt = |p: Vec3| [r(p.x), r(p.y), r(p.z)];
+        let path = self.path.as_ref();
+        PathJson {
+            found: self.found(),
+            reason: &self.reason,
+            length: path.map(|p| r(p.length_plan)),
+            length_3d: path.map(|p| r(p.length_3d)),
+            points: path.map_or_else(Vec::new, |p| p.points.iter().map(|&q| pt(q)).collect()),
+            rooms: &self.rooms,
+            faces_visited: self.faces_visited,
+            mode: self.mode.name(),
+            start: self.ends.map(|e| pt(e[0].point)),
+            goal: self.ends.map(|e| pt(e[1].point)),
+            snapped: self
+                .ends
+                .map(|e| [exact(e[0].snapped), exact(e[1].snapped)]),
+            notes: &self.notes,
+        }
+        .serialize(s)
     }
 }
 
@@ -943,14 +974,14 @@ mod tests {
             ends: Some([at(3.2e-6), at(0.25)]),
             ..PathOutcome::default()
         };
-        let v = o.to_json();
-        assert_eq!(v["snapped"], json!([3.2e-6, 0.25]), "{v}");
+        let v = serde_json::to_value(&o).unwrap();
+        assert_eq!(v["snapped"], serde_json::json!([3.2e-6, 0.25]), "{v}");
         // The shortest digits of the f32, not its f64 widening.
         let v = PathOutcome {
             ends: Some([at(0.1), at(0.0)]),
             ..PathOutcome::default()
-        }
-        .to_json();
-        assert_eq!(v["snapped"], json!([0.1, 0.0]), "{v}");
+        };
+        let v = serde_json::to_value(&v).unwrap();
+        assert_eq!(v["snapped"], serde_json::json!([0.1, 0.0]), "{v}");
     }
 }

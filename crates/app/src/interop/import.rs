@@ -115,13 +115,25 @@ impl Serialize for ImportReport {
     /// `warnings`, `findings`, `io_errors`), then `output`, `vertices`, `faces`,
     /// `walkable_faces` and `welded`.
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut v = self.check_report().to_json();
-        v["output"] = self.output.display().to_string().into();
-        v["vertices"] = self.bwm.vertices.len().into();
-        v["faces"] = self.bwm.faces.len().into();
-        v["walkable_faces"] = self.bwm.walkable_face_count().into();
-        v["welded"] = self.welded.into();
-        v.serialize(s)
+        #[derive(Serialize)]
+        struct ImportJson {
+            #[serde(flatten)]
+            check: Report,
+            output: String,
+            vertices: usize,
+            faces: usize,
+            walkable_faces: usize,
+            welded: usize,
+        }
+        ImportJson {
+            check: self.check_report(),
+            output: self.output.display().to_string(),
+            vertices: self.bwm.vertices.len(),
+            faces: self.bwm.faces.len(),
+            walkable_faces: self.bwm.walkable_face_count(),
+            welded: self.welded,
+        }
+        .serialize(s)
     }
 }
 

@@ -43,7 +43,7 @@ impl TrxImportReport {
 #[derive(Serialize)]
 struct TrxImportJson {
     #[serde(flatten)]
-    check: serde_json::Value,
+    check: Report,
     output: String,
     welded: usize,
     #[serde(flatten)]
@@ -53,7 +53,7 @@ struct TrxImportJson {
 impl Serialize for TrxImportReport {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         TrxImportJson {
-            check: self.check_report().to_json(),
+            check: self.check_report(),
             output: self.output.display().to_string(),
             welded: self.welded,
             info: trx_info(&self.trx),

@@ -11,7 +11,7 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::{Mat4, Scene, Shape, Soup, SoupTriangle, invalid};
 use crate::Error;
@@ -81,7 +81,7 @@ pub fn write(scene: &Scene, mtl_name: &str) -> (String, String) {
         {
             map.insert(
                 "face_ids".into(),
-                json!(faces.iter().map(|f| f.0).collect::<Vec<_>>()),
+                Value::from(faces.iter().map(|f| f.0).collect::<Vec<_>>()),
             );
         }
         let _ = writeln!(o, "{NODE_COMMENT}{extras}");

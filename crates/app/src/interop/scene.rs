@@ -20,8 +20,7 @@ use super::{
     axis_angle_to_quat, invalid, rgba, unit_quat, wxyz_to_unit_xyzw,
 };
 use areakit_area::area::Area;
-use areakit_area::navigation::PathMode;
-use areakit_geometry::nav::{DEFAULT_SNAP, Endpoint};
+use areakit_geometry::nav::Endpoint;
 
 use crate::Error;
 use crate::document::Document;
@@ -955,11 +954,8 @@ fn add_overlays(
         (objects, Vec::new())
     } else {
         let req = PathRequest {
-            input,
             objects: options.objects.as_deref(),
-            radius: 0.0,
-            snap: DEFAULT_SNAP,
-            mode: PathMode::Optimal,
+            ..PathRequest::new(input)
         };
         let source = match opened {
             Opened::Area { module, .. } => module.nav_source(),

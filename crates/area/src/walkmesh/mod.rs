@@ -202,15 +202,16 @@ pub struct PointAnswer {
     pub walkable: bool,
 }
 
-impl PointAnswer {
+impl serde::Serialize for PointAnswer {
     /// `{"face": i|null, "z": h|null, "material": "name"|null, "walkable": bool}`.
-    pub fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "face": self.face,
-            "z": self.z,
-            "material": self.material.map(|m| m.name().into_owned()),
-            "walkable": self.walkable,
-        })
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut o = s.serialize_struct("PointAnswer", 4)?;
+        o.serialize_field("face", &self.face)?;
+        o.serialize_field("z", &self.z)?;
+        o.serialize_field("material", &self.material.map(|m| m.name()))?;
+        o.serialize_field("walkable", &self.walkable)?;
+        o.end()
     }
 }
 
@@ -225,16 +226,17 @@ pub struct RayAnswer {
     pub walkable: bool,
 }
 
-impl RayAnswer {
+impl serde::Serialize for RayAnswer {
     /// `{"face": i|null, "distance": d|null, "point": [x,y,z]|null, "material": ..., "walkable": bool}`.
-    pub fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({
-            "face": self.hit.map(|h| h.face),
-            "distance": self.hit.map(|h| h.distance),
-            "point": self.hit.map(|h| h.point),
-            "material": self.material.map(|m| m.name().into_owned()),
-            "walkable": self.walkable,
-        })
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut o = s.serialize_struct("RayAnswer", 5)?;
+        o.serialize_field("face", &self.hit.map(|h| h.face))?;
+        o.serialize_field("distance", &self.hit.map(|h| h.distance))?;
+        o.serialize_field("point", &self.hit.map(|h| h.point))?;
+        o.serialize_field("material", &self.material.map(|m| m.name()))?;
+        o.serialize_field("walkable", &self.walkable)?;
+        o.end()
     }
 }
 

@@ -99,15 +99,30 @@ impl Encoding {
         }
     }
 
-    /// The encoding named `name` (as [`Encoding::name`]; `grey`/`gray`).
+    /// The other names an encoding is known by (`gray`, the BCn names of the DXT blocks).
+    pub const fn aliases(self) -> &'static [&'static str] {
+        match self {
+            Encoding::Grey => &["gray"],
+            Encoding::Dxt1 => &["bc1"],
+            Encoding::Dxt5 => &["bc3"],
+            Encoding::Rgb | Encoding::Rgba | Encoding::SwizzledBgra => &[],
+        }
+    }
+
+    /// The encoding a texture can be written in named `name` ([`Encoding::name`] or one of
+    /// its [`Encoding::aliases`], in any ASCII case); the swizzled BGRA is read only.
     pub fn from_name(name: &str) -> Option<Encoding> {
-        Some(match name.to_ascii_lowercase().as_str() {
-            "grey" | "gray" => Encoding::Grey,
-            "rgb" => Encoding::Rgb,
-            "rgba" => Encoding::Rgba,
-            "dxt1" | "bc1" => Encoding::Dxt1,
-            "dxt5" | "bc3" => Encoding::Dxt5,
-            _ => return None,
+        [
+            Encoding::Grey,
+            Encoding::Rgb,
+            Encoding::Rgba,
+            Encoding::Dxt1,
+            Encoding::Dxt5,
+        ]
+        .into_iter()
+        .find(|e| {
+            e.name().eq_ignore_ascii_case(name)
+                || e.aliases().iter().any(|a| a.eq_ignore_ascii_case(name))
         })
     }
 

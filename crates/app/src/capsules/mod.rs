@@ -11,12 +11,13 @@ use std::path::{Path, PathBuf};
 
 use areakit_area::install::{Capsule, CapsuleKind};
 use areakit_area::resources::{Listing, Resources};
-use areakit_formats::cursor::Gap;
-use areakit_formats::erf::{self, DataRange, Erf, ErfKind};
+use areakit_formats::erf::{self, Erf, ErfKind};
 use areakit_formats::restype::{ResRef, ResType, parse_file_name};
 use areakit_formats::rim::{self, Rim};
 use areakit_formats::{DecodeError, EncodeError, names};
-use serde_json::{Value, json};
+
+pub mod manifest;
+use manifest::{Body, Manifest};
 
 use crate::Error;
 use crate::atomic::{Member, write_set};
@@ -98,12 +99,6 @@ impl LsReport {
                 .collect(),
         }
     }
-}
-
-/// The `ls --json` object: `{"count": N, "resources": [{"name", "resref", "type",
-/// "type_id", "size", "origin", "shadows"}]}`.
-pub fn list_json(listing: &[Listing]) -> Value {
-    serde_json::to_value(LsReport::new(listing)).unwrap_or_default()
 }
 
 /// What `extract` wrote.
@@ -362,18 +357,18 @@ pub fn extract_capsule(capsule: &Capsule, out: &Path) -> Result<Extracted, Error
             })
             .collect()
     };
-    let (manifest, members): (Value, Vec<(String, Vec<u8>)>) = match capsule.kind() {
+    let (manifest, members): (Manifest, Vec<(String, Vec<u8>)>) = match capsule.kind() {
         CapsuleKind::Erf(_) => {
             let e = erf::read(&data).map_err(invalid)?;
             let files = name_all(e.resources.iter().map(|r| (r.resref, r.restype)).collect());
-            let m = erf_manifest(&e, &files);
+            let m = Manifest::of_erf(&e, &files);
             let data = e.resources.into_iter().map(|r| r.data);
             (m, files.into_iter().zip(data).collect())
         }
         CapsuleKind::Rim => {
             let r = rim::read(&data).map_err(invalid)?;
             let files = name_all(r.resources.iter().map(|m| (m.resref, m.restype)).collect());
-            let m = rim_manifest(&r, &files);
+            let m = Manifest::of_rim(&r, &files);
             let data = r.resources.into_iter().map(|m| m.data);
             (m, files.into_iter().zip(data).collect())
         }
@@ -394,99 +389,6 @@ pub fn extract_capsule(capsule: &Capsule, out: &Path) -> Result<Extracted, Error
         manifest: true,
         renamed,
         skipped: Vec::new(),
-    })
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn unhex(s: &str) -> Option<Vec<u8>> {
-    if s.len() % 2 != 0 {
-        return None;
-    }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
-        .collect()
-}
-
-fn ranges_json(ranges: &[DataRange]) -> Value {
-    json!(
-        ranges
-            .iter()
-            .map(|r| json!([r.offset, r.size]))
-            .collect::<Vec<_>>()
-    )
-}
-
-fn gaps_json(gaps: &[Gap]) -> Value {
-    json!(
-        gaps.iter()
-            .map(|g| json!([g.offset, hex(&g.bytes)]))
-            .collect::<Vec<_>>()
-    )
-}
-
-fn erf_manifest(e: &Erf, files: &[String]) -> Value {
-    let members: Vec<Value> = e
-        .resources
-        .iter()
-        .zip(files)
-        .map(|(r, f)| {
-            json!({"file": f, "resref": hex(r.resref.as_bytes()), "type": r.restype.id(), "id": r.id, "unused": r.unused})
-        })
-        .collect();
-    let layout = e.layout.as_ref().map(|l| {
-        json!({
-            "strings_offset": l.strings_offset,
-            "strings_size": l.strings_size,
-            "keys_offset": l.keys_offset,
-            "resources_offset": l.resources_offset,
-            "ranges": ranges_json(&l.ranges),
-            "gaps": gaps_json(&l.gaps),
-            "len": l.len,
-        })
-    });
-    json!({
-        "areakit_capsule": 1,
-        "format": "erf",
-        "kind": String::from_utf8_lossy(&e.header.kind.magic()),
-        "header": {
-            "build_year": e.header.build_year,
-            "build_day": e.header.build_day,
-            "description_strref": e.header.description_strref,
-            "reserved": hex(&e.header.reserved),
-        },
-        "strings": e.strings.iter().map(|s| json!({"language": s.language, "text": hex(&s.text)})).collect::<Vec<_>>(),
-        "members": members,
-        "layout": layout,
-    })
-}
-
-fn rim_manifest(r: &Rim, files: &[String]) -> Value {
-    let members: Vec<Value> = r
-        .resources
-        .iter()
-        .zip(files)
-        .map(|(m, f)| {
-            json!({"file": f, "resref": hex(m.resref.as_bytes()), "type": m.restype.id(), "id": m.id, "type_high": m.type_high})
-        })
-        .collect();
-    let layout = r.layout.as_ref().map(|l| {
-        json!({
-            "keys_offset": l.keys_offset,
-            "ranges": ranges_json(&l.ranges),
-            "gaps": gaps_json(&l.gaps),
-            "len": l.len,
-        })
-    });
-    json!({
-        "areakit_capsule": 1,
-        "format": "rim",
-        "header": {"unknown": r.header.unknown, "reserved": hex(&r.header.reserved)},
-        "members": members,
-        "layout": layout,
     })
 }
 
@@ -566,54 +468,25 @@ pub fn pack(dir: &Path, out: &Path) -> Result<Packed, Error> {
     }
     files.sort();
     let manifest_path = dir.join(MANIFEST);
-    let manifest: Option<Value> = if manifest_path.is_file() {
-        let text = read_file(&manifest_path)?;
-        Some(serde_json::from_slice(&text).map_err(|e| {
-            Error::invalid(
-                &manifest_path,
-                DecodeError::malformed_text(
-                    u32::try_from(e.line()).unwrap_or(u32::MAX),
-                    u32::try_from(e.column()).unwrap_or(u32::MAX),
-                    format!("not a capsule manifest: {e}"),
-                ),
-            )
-        })?)
-    } else {
-        None
-    };
-    let family = match kind {
-        CapsuleKind::Erf(_) => "erf",
-        CapsuleKind::Rim => "rim",
-    };
-    let manifest = manifest.filter(|m| m["format"] == family);
+    let manifest = read_manifest(&manifest_path, kind)?;
     let from_manifest = manifest.is_some();
     let enc = |source: EncodeError| Error::Encode {
         path: out.to_path_buf(),
         source,
     };
-    let bad = |what: &str| {
-        Error::invalid(
-            &manifest_path,
-            DecodeError::new(
-                areakit_formats::ErrorKind::Malformed,
-                areakit_formats::Location::Input,
-                what.to_string(),
-            ),
-        )
-    };
-    let (bytes, members) = match (kind, manifest) {
-        (CapsuleKind::Erf(k), Some(m)) => {
-            let mut e = erf_from_manifest(&m, dir, &files).map_err(|w| bad(&w))?;
+    let (bytes, members) = match (kind, manifest.map(|m| m.body)) {
+        (CapsuleKind::Erf(k), Some(Body::Erf(m))) => {
+            let mut e = erf_from_manifest(&m, dir, &files, &manifest_path)?;
             e.header.kind = k;
             let n = e.resources.len();
             (erf::write(&e).map_err(enc)?, n)
         }
-        (CapsuleKind::Rim, Some(m)) => {
-            let r = rim_from_manifest(&m, dir, &files).map_err(|w| bad(&w))?;
+        (CapsuleKind::Rim, Some(Body::Rim(m))) => {
+            let r = rim_from_manifest(&m, dir, &files, &manifest_path)?;
             let n = r.resources.len();
             (rim::write(&r).map_err(enc)?, n)
         }
-        (kind, None) => {
+        (kind, _) => {
             let mut data = Vec::with_capacity(files.len());
             for (name, path) in &files {
                 data.push((name.clone(), read_file(path)?));
@@ -635,161 +508,123 @@ pub fn pack(dir: &Path, out: &Path) -> Result<Packed, Error> {
     })
 }
 
-fn num<T: TryFrom<u64>>(v: &Value, what: &str) -> Result<T, String> {
-    v.as_u64()
-        .and_then(|n| T::try_from(n).ok())
-        .ok_or_else(|| format!("{what}: expected a number in range, found {v}"))
+/// The folder's manifest, when it has one of the family `kind` writes (a manifest of the
+/// other family is passed over: its layout cannot apply); an error at line:column when it is
+/// no manifest.
+fn read_manifest(path: &Path, kind: CapsuleKind) -> Result<Option<Manifest>, Error> {
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let text = read_file(path)?;
+    let at = |e: serde_json::Error| {
+        Error::invalid(
+            path,
+            DecodeError::malformed_text(
+                u32::try_from(e.line()).unwrap_or(u32::MAX),
+                u32::try_from(e.column()).unwrap_or(u32::MAX),
+                format!("not a capsule manifest: {e}"),
+            ),
+        )
+    };
+    #[derive(serde::Deserialize)]
+    struct Family {
+        format: Option<String>,
+    }
+    let family = match kind {
+        CapsuleKind::Erf(_) => "erf",
+        CapsuleKind::Rim => "rim",
+    };
+    let peek: Family = serde_json::from_slice(&text).map_err(at)?;
+    if peek.format.as_deref() != Some(family) {
+        return Ok(None);
+    }
+    serde_json::from_slice(&text).map(Some).map_err(at)
 }
 
-fn bytes_of(v: &Value, what: &str) -> Result<Vec<u8>, String> {
-    v.as_str()
-        .and_then(unhex)
-        .ok_or_else(|| format!("{what}: expected hex bytes"))
+/// A manifest whose fields do not fit its capsule.
+fn bad_manifest(path: &Path, e: impl std::fmt::Display) -> Error {
+    Error::invalid(
+        path,
+        DecodeError::new(
+            areakit_formats::ErrorKind::Malformed,
+            areakit_formats::Location::Input,
+            e.to_string(),
+        ),
+    )
 }
 
-fn array<const N: usize>(v: &Value, what: &str) -> Result<[u8; N], String> {
-    bytes_of(v, what)?
-        .try_into()
-        .map_err(|_| format!("{what}: expected {N} bytes"))
-}
-
-fn ranges_of(v: &Value) -> Result<Vec<DataRange>, String> {
-    v.as_array()
-        .ok_or("layout.ranges: expected a list")?
-        .iter()
-        .map(|r| {
-            Ok(DataRange {
-                offset: num(&r[0], "range offset")?,
-                size: num(&r[1], "range size")?,
-            })
-        })
-        .collect()
-}
-
-fn gaps_of(v: &Value) -> Result<Vec<Gap>, String> {
-    v.as_array()
-        .ok_or("layout.gaps: expected a list")?
-        .iter()
-        .map(|g| {
-            Ok(Gap {
-                offset: num(&g[0], "gap offset")?,
-                bytes: bytes_of(&g[1], "gap bytes")?,
-            })
-        })
-        .collect()
-}
-
-/// The members a manifest names, read from `dir`, then the folder's other files (appended).
-/// Each: (resref, type, manifest entry or null, data).
-#[allow(clippy::type_complexity)]
-fn manifest_members(
-    m: &Value,
+/// The data of the members a manifest names, read from `dir`, in its order; then the
+/// folder's other files (appended, keyed by their names). Each with its index in the
+/// manifest, if it has one.
+fn member_data(
+    named: &[manifest::Named<'_>],
     dir: &Path,
     files: &[(String, PathBuf)],
-) -> Result<Vec<(ResRef, ResType, Value, Vec<u8>)>, String> {
+    manifest_path: &Path,
+) -> Result<Vec<(ResRef, ResType, Option<usize>, Vec<u8>)>, Error> {
+    // A member that cannot be read makes the manifest unusable (as a file it names that is
+    // not there).
+    let read = |p: &Path| {
+        std::fs::read(p).map_err(|e| bad_manifest(manifest_path, format!("{}: {e}", p.display())))
+    };
     let mut out = Vec::new();
-    let mut named = HashSet::new();
-    for (i, e) in m["members"]
-        .as_array()
-        .ok_or("members: expected a list")?
-        .iter()
-        .enumerate()
-    {
-        let file = e["file"]
-            .as_str()
-            .ok_or_else(|| format!("member {i}: expected a file name"))?;
+    let mut seen = HashSet::new();
+    for (i, m) in named.iter().enumerate() {
         // A manifest names files in its own folder only: no path, no link out of it.
-        if let Some(p) = names::file_name_problem(file) {
-            return Err(format!(
-                "member {i}: file {}: not a file name in this folder ({p})",
-                file.escape_debug()
+        if let Some(p) = names::file_name_problem(m.file) {
+            return Err(bad_manifest(
+                manifest_path,
+                format!(
+                    "member {i}: file {}: not a file name in this folder ({p})",
+                    m.file.escape_debug()
+                ),
             ));
         }
-        let path = dir.join(file);
-        let data = std::fs::read(&path).map_err(|err| format!("{}: {err}", path.display()))?;
-        named.insert(file.to_string());
-        out.push((
-            ResRef(array(&e["resref"], "resref")?),
-            ResType(num(&e["type"], "type")?),
-            e.clone(),
-            data,
-        ));
+        seen.insert(m.file.to_string());
+        out.push((m.resref, m.restype, Some(i), read(&dir.join(m.file))?));
     }
     for (name, path) in files {
-        if named.contains(name) {
+        if seen.contains(name) {
             continue;
         }
-        let (r, t) = parse_file_name(name).map_err(|e| e.0)?;
-        let data = std::fs::read(path).map_err(|err| format!("{}: {err}", path.display()))?;
-        out.push((r, t, Value::Null, data));
+        let (r, t) = parse_file_name(name).map_err(|e| bad_manifest(manifest_path, e.0))?;
+        out.push((r, t, None, read(path)?));
     }
     Ok(out)
 }
 
-fn erf_from_manifest(m: &Value, dir: &Path, files: &[(String, PathBuf)]) -> Result<Erf, String> {
-    let magic: [u8; 4] = m["kind"]
-        .as_str()
-        .and_then(|k| k.as_bytes().try_into().ok())
-        .ok_or("kind: expected four characters")?;
-    let kind = ErfKind::from_magic(magic).ok_or("kind: not an ERF-family type")?;
-    let mut e = Erf::new(kind);
-    let h = &m["header"];
-    e.header.build_year = num(&h["build_year"], "build_year")?;
-    e.header.build_day = num(&h["build_day"], "build_day")?;
-    e.header.description_strref = num(&h["description_strref"], "description_strref")?;
-    e.header.reserved = array(&h["reserved"], "reserved")?;
-    for s in m["strings"].as_array().into_iter().flatten() {
-        e.strings.push(erf::LocalizedString {
-            language: num(&s["language"], "language")?,
-            text: bytes_of(&s["text"], "text")?,
-        });
-    }
-    for (resref, restype, entry, data) in manifest_members(m, dir, files)? {
+fn erf_from_manifest(
+    m: &manifest::ErfManifest,
+    dir: &Path,
+    files: &[(String, PathBuf)],
+    path: &Path,
+) -> Result<Erf, Error> {
+    let (mut e, named) = m.start().map_err(|x| bad_manifest(path, x))?;
+    for (resref, restype, index, data) in member_data(&named, dir, files, path)? {
         e.push(resref, restype, data);
-        if let Some(last) = e.resources.last_mut()
-            && !entry.is_null()
-        {
-            last.id = num(&entry["id"], "id")?;
-            last.unused = num(&entry["unused"], "unused")?;
+        if let (Some(last), Some(i)) = (e.resources.last_mut(), index) {
+            last.id = m.members[i].id;
+            last.unused = m.members[i].unused;
         }
     }
-    let l = &m["layout"];
-    if !l.is_null() {
-        e.layout = Some(erf::Layout {
-            strings_offset: num(&l["strings_offset"], "strings_offset")?,
-            strings_size: num(&l["strings_size"], "strings_size")?,
-            keys_offset: num(&l["keys_offset"], "keys_offset")?,
-            resources_offset: num(&l["resources_offset"], "resources_offset")?,
-            ranges: ranges_of(&l["ranges"])?,
-            gaps: gaps_of(&l["gaps"])?,
-            len: num(&l["len"], "len")?,
-        });
-    }
+    e.layout = m.layout();
     Ok(e)
 }
 
-fn rim_from_manifest(m: &Value, dir: &Path, files: &[(String, PathBuf)]) -> Result<Rim, String> {
-    let mut r = Rim::new();
-    let h = &m["header"];
-    r.header.unknown = num(&h["unknown"], "unknown")?;
-    r.header.reserved = array(&h["reserved"], "reserved")?;
-    for (resref, restype, entry, data) in manifest_members(m, dir, files)? {
+fn rim_from_manifest(
+    m: &manifest::RimManifest,
+    dir: &Path,
+    files: &[(String, PathBuf)],
+    path: &Path,
+) -> Result<Rim, Error> {
+    let (mut r, named) = m.start().map_err(|x| bad_manifest(path, x))?;
+    for (resref, restype, index, data) in member_data(&named, dir, files, path)? {
         r.push(resref, restype, data);
-        if let Some(last) = r.resources.last_mut()
-            && !entry.is_null()
-        {
-            last.id = num(&entry["id"], "id")?;
-            last.type_high = num(&entry["type_high"], "type_high")?;
+        if let (Some(last), Some(i)) = (r.resources.last_mut(), index) {
+            last.id = m.members[i].id;
+            last.type_high = m.members[i].type_high;
         }
     }
-    let l = &m["layout"];
-    if !l.is_null() {
-        r.layout = Some(rim::Layout {
-            keys_offset: num(&l["keys_offset"], "keys_offset")?,
-            ranges: ranges_of(&l["ranges"])?,
-            gaps: gaps_of(&l["gaps"])?,
-            len: num(&l["len"], "len")?,
-        });
-    }
+    r.layout = m.layout();
     Ok(r)
 }
