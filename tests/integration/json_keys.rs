@@ -38,7 +38,7 @@ use crate::support::run;
 const GOLDEN: &str = "tests/golden/json_keys.txt";
 
 /// The cases run (the test fails when the list changes without this).
-const CASES: usize = 98;
+const CASES: usize = 99;
 
 /// Objects whose keys are data, by command and key path: their values are recorded under
 /// `PATH{*}`, whatever their keys.
@@ -219,9 +219,11 @@ build | module | {repo}/examples/layouts/blackvulkar.json --kits {folder:kit-jso
 build | module.mod | {repo}/examples/layouts/blackvulkar.json --kits {folder:kit-json} -o {tmp}/module.mod --json
 ";
 
-/// The cases of the other commands than `info` and `check` (those are [`info_check_cases`]).
-/// Far ends moved onto the ground by `--snap` give a path question on any mesh.
+/// The cases besides [`SETUP`] and [`info_check_cases`]. Far ends moved onto the ground by
+/// `--snap` give a path question on any mesh; a TPC with a TXI trailer gives `info`'s `txi`
+/// its string (the first TPC has none).
 const CASE_TABLE: &str = "
+info | tpc with a TXI | {corpus}/kotor/KOTORCommunityPatches_K1_Community_Patch/tslpatchdata/LKA_leaf02.tpc --json
 bake | trn | {first:trn} -o {tmp}/bake.trx --json
 bake | trn --git | {first:trn} --git {first:nwn2-git} -o {tmp}/bake-git.trx --json
 export | demo | {tmp}/demo -o {tmp}/export-demo.glb --json
@@ -501,9 +503,10 @@ fn commands(prefix: &[String]) -> Vec<Vec<String>> {
 fn command_lines(cases: &[Case]) -> Vec<String> {
     let mut lines = Vec::new();
     for words in commands(&[]) {
-        let json = help(&words)
-            .lines()
-            .any(|l| l.trim_start().starts_with("--json"));
+        // An option's line (not a wrapped description or an example) names `--json`.
+        let json = help(&words).lines().any(|l| {
+            l.len() - l.trim_start().len() <= 6 && l.split_whitespace().next() == Some("--json")
+        });
         let command = words.join(" ");
         assert_eq!(
             json,
