@@ -19,6 +19,7 @@ mod export_import;
 mod hostile_matrix;
 mod inputs;
 mod install;
+mod json_keys;
 mod minimap;
 mod models;
 mod module;
