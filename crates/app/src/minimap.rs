@@ -11,7 +11,7 @@ use areakit_area::resources::Resources;
 use areakit_formats::bwm::Bwm;
 use areakit_formats::finding::{Finding, Place};
 use areakit_formats::gff::{self, views::AreMap};
-use areakit_formats::tga;
+use areakit_formats::{DecodeError, tga, tpc};
 use serde::Serialize;
 
 use crate::Error;
@@ -233,23 +233,15 @@ pub fn tga_bytes(mm: &Minimap, output: &Path) -> Result<Vec<u8>, Error> {
     tga::write(&img, tga::WriteOptions::default()).map_err(|e| Error::encode(output, e))
 }
 
-/// The size of a minimap texture from its bytes: a TGA's header, or a TPC's (width and
-/// height as 16-bit words at 0x08 and 0x0a of its 128-byte header).
-fn texture_size(data: &[u8], ext: &str) -> Result<(u32, u32), String> {
+/// The size of a minimap texture from its bytes: a TGA's header, or a TPC's (the stored
+/// fields of its 128-byte header, nothing checked).
+fn texture_size(data: &[u8], ext: &str) -> Result<(u32, u32), DecodeError> {
     if ext == "tga" {
-        let h = tga::read_header(data).map_err(|e| e.to_string())?;
+        let h = tga::read_header(data)?;
         return Ok((u32::from(h.width), u32::from(h.height)));
     }
-    match (data.get(8..10), data.get(10..12), data.len() >= 128) {
-        (Some(w), Some(h), true) => Ok((
-            u32::from(u16::from_le_bytes([w[0], w[1]])),
-            u32::from(u16::from_le_bytes([h[0], h[1]])),
-        )),
-        _ => Err(format!(
-            "{} bytes: shorter than a TPC header (128 bytes)",
-            data.len()
-        )),
-    }
+    let h = tpc::read_header(data)?;
+    Ok((u32::from(h.width), u32::from(h.height)))
 }
 
 /// What `check` says about the minimap of a module that has one (`lbl_map<area>.tga` or

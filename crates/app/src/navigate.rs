@@ -137,11 +137,27 @@ pub fn load_objects(
     Ok(out)
 }
 
+/// Text that is no point `X,Y` or `X,Y,Z`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PointError {
+    /// Not two or three fields.
+    #[error("{0:?}: expected X,Y or X,Y,Z")]
+    Fields(String),
+    /// A field that is no finite number.
+    #[error("{text:?}: {field:?} is not a finite number")]
+    Number {
+        /// The point as given.
+        text: String,
+        /// The field.
+        field: String,
+    },
+}
+
 /// Parses a point `X,Y` or `X,Y,Z` (Z: which floor, where floors overlap).
-pub fn parse_point(s: &str) -> Result<Endpoint, String> {
+pub fn parse_point(s: &str) -> Result<Endpoint, PointError> {
     let parts: Vec<&str> = s.split(',').map(str::trim).collect();
     if !(2..=3).contains(&parts.len()) {
-        return Err(format!("{s:?}: expected X,Y or X,Y,Z"));
+        return Err(PointError::Fields(s.to_string()));
     }
     let mut v = [0.0f32; 3];
     for (o, p) in v.iter_mut().zip(&parts) {
@@ -149,7 +165,10 @@ pub fn parse_point(s: &str) -> Result<Endpoint, String> {
             .parse::<f32>()
             .ok()
             .filter(|x| x.is_finite())
-            .ok_or_else(|| format!("{s:?}: {p:?} is not a finite number"))?;
+            .ok_or_else(|| PointError::Number {
+                text: s.to_string(),
+                field: p.to_string(),
+            })?;
     }
     Ok(Endpoint {
         x: v[0],
@@ -191,9 +210,9 @@ pub fn parse_pairs(session: &Session, file: &Path) -> Result<Vec<(Endpoint, Endp
                 ),
             ));
         }
-        let a = parse_point(fields[0]).map_err(|m| bad(col0, m))?;
+        let a = parse_point(fields[0]).map_err(|m| bad(col0, m.to_string()))?;
         let col1 = line.rfind(fields[1]).unwrap_or(col0);
-        let b = parse_point(fields[1]).map_err(|m| bad(col1, m))?;
+        let b = parse_point(fields[1]).map_err(|m| bad(col1, m.to_string()))?;
         out.push((a, b));
     }
     Ok(out)

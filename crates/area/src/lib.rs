@@ -19,6 +19,7 @@
 #![deny(missing_docs)]
 
 pub mod area;
+pub mod baked;
 pub mod build;
 pub mod install;
 pub mod io;

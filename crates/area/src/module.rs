@@ -33,10 +33,10 @@
 use std::fmt;
 
 use areakit_formats::bwm;
+use areakit_formats::gff;
 use areakit_formats::gff::views::{Are, Git, Ifo, Utd, Utp};
-use areakit_formats::gff::{self, Gff};
 use areakit_formats::twoda::{self, SurfaceMaterials, TwoDa};
-use areakit_formats::{Finding, Place};
+use areakit_formats::{DecodeError, Finding, Place};
 use areakit_geometry::nav::NavMesh;
 use glam::Vec3;
 
@@ -152,7 +152,7 @@ fn fetch<T>(
     res: &dyn Resources,
     resref: &str,
     ext: &str,
-    decode: impl FnOnce(&[u8]) -> Result<T, String>,
+    decode: impl FnOnce(&[u8]) -> Result<T, DecodeError>,
 ) -> Fetched<T> {
     match res.get(resref, ext) {
         Ok(None) => Fetched::Missing,
@@ -162,17 +162,9 @@ fn fetch<T>(
                 value,
                 origin: r.origin,
             }),
-            Err(e) => Fetched::Bad(r.origin, e),
+            Err(e) => Fetched::Bad(r.origin, e.to_string()),
         },
     }
-}
-
-fn decode_gff(data: &[u8]) -> Result<Gff, String> {
-    gff::read(data).map_err(|e| e.to_string())
-}
-
-fn decode_2da(data: &[u8]) -> Result<TwoDa, String> {
-    twoda::read(data).map_err(|e| e.to_string())
 }
 
 /// A resource of the module itself (IFO, ARE, GIT, 2DA): missing is `None`; one that does not
@@ -181,7 +173,7 @@ fn module_resource<T>(
     res: &dyn Resources,
     resref: &str,
     ext: &str,
-    decode: impl FnOnce(&[u8]) -> Result<T, String>,
+    decode: impl FnOnce(&[u8]) -> Result<T, DecodeError>,
     findings: &mut Vec<Finding>,
 ) -> Option<Loaded<T>> {
     match fetch(res, resref, ext, decode) {
@@ -246,21 +238,21 @@ impl Module {
             res,
             &name,
             "are",
-            |d| decode_gff(d).map(|g| Are::from_gff(&g)),
+            |d| gff::read(d).map(|g| Are::from_gff(&g)),
             &mut findings,
         );
         let git = module_resource(
             res,
             &name,
             "git",
-            |d| decode_gff(d).map(|g| Git::from_gff(&g)),
+            |d| gff::read(d).map(|g| Git::from_gff(&g)),
             &mut findings,
         );
         let surface_materials = module_resource(
             res,
             "surfacemat",
             "2da",
-            |d| decode_2da(d).map(|t| SurfaceMaterials::from_table(&t)),
+            |d| twoda::read(d).map(|t| SurfaceMaterials::from_table(&t)),
             &mut findings,
         );
         let mut module = Module {
@@ -314,7 +306,7 @@ fn read_ifo(res: &dyn Resources, findings: &mut Vec<Finding>) -> Option<Loaded<I
         res,
         MODULE_IFO,
         "ifo",
-        |d| decode_gff(d).map(|g| Ifo::from_gff(&g)),
+        |d| gff::read(d).map(|g| Ifo::from_gff(&g)),
         findings,
     )
 }
@@ -344,7 +336,7 @@ impl Table {
     fn load(res: &dyn Resources, name: &'static str, findings: &mut Vec<Finding>) -> Table {
         Table {
             name,
-            table: module_resource(res, name, "2da", decode_2da, findings).map(|l| l.value),
+            table: module_resource(res, name, "2da", twoda::read, findings).map(|l| l.value),
             wanted_by: 0,
         }
     }
@@ -467,7 +459,7 @@ fn resolve(
     // Template → the 2DA row.
     let row = match p.kind {
         ObjectKind::Placeable => match fetch(res, &template, template_ext, |d| {
-            decode_gff(d).map(|g| Utp::from_gff(&g))
+            gff::read(d).map(|g| Utp::from_gff(&g))
         }) {
             Fetched::Ok(u) => {
                 object.useable = u.value.useable.unwrap_or(true);
@@ -492,7 +484,7 @@ fn resolve(
             }
         },
         ObjectKind::Door => match fetch(res, &template, template_ext, |d| {
-            decode_gff(d).map(|g| Utd::from_gff(&g))
+            gff::read(d).map(|g| Utd::from_gff(&g))
         }) {
             Fetched::Ok(u) => {
                 if object.object.tag.is_none() {
@@ -558,7 +550,7 @@ fn resolve(
     // Model → walkmesh.
     let file = object.object.walkmesh_name();
     let (stem, ext) = file.rsplit_once('.').unwrap_or((&file, ""));
-    match fetch(res, stem, ext, |d| bwm::read(d).map_err(|e| e.to_string())) {
+    match fetch(res, stem, ext, bwm::read) {
         Fetched::Ok(w) => {
             object.walkmesh = Some(objects::place(&object.object, &w.value));
             object.walkmesh_origin = Some(w.origin);

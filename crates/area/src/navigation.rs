@@ -29,6 +29,7 @@ use areakit_geometry::nav::{
 use glam::Vec3;
 
 use crate::area::Area;
+pub use crate::baked::{BakedRouteError, baked_route};
 use crate::objects::PlacedWalkmesh;
 
 /// Boundary edges of two rooms closer than this (metres, in 3-D) are joined by
@@ -274,6 +275,44 @@ impl PathMode {
     pub fn name(self) -> &'static str {
         self.into()
     }
+}
+
+/// Why a start or goal could not be put on the ground searched.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum EndError {
+    /// Off the ground (beyond the snap distance, or no ground at all).
+    #[error("{what}: {source}")]
+    Off {
+        /// `start` or `goal`.
+        what: &'static str,
+        /// Why the ground's locator refused it.
+        source: LocateError,
+    },
+    /// On the uncarved ground but short of clearance, the nearest point with clearance beyond
+    /// the snap distance.
+    #[error(
+        "{what} {why}; the nearest point with clearance is {nearest:.3} m away (snap distance {snap})"
+    )]
+    ClearanceFar {
+        /// `start` or `goal`.
+        what: &'static str,
+        /// Its clearance, in words.
+        why: String,
+        /// The distance to the nearest point with clearance.
+        nearest: f32,
+        /// The snap distance.
+        snap: f32,
+    },
+    /// On the uncarved ground but short of clearance, no point with clearance near.
+    #[error("{what} {why}; no point with clearance within the snap distance {snap}")]
+    NoClearance {
+        /// `start` or `goal`.
+        what: &'static str,
+        /// Its clearance, in words.
+        why: String,
+        /// The snap distance.
+        snap: f32,
+    },
 }
 
 /// A start or goal as asked, with an optional height (which floor).
@@ -571,7 +610,7 @@ impl AreaNav {
                 l
             }
             Err(reason) => {
-                out.reason = Some(reason);
+                out.reason = Some(reason.to_string());
                 return out;
             }
         };
@@ -581,7 +620,7 @@ impl AreaNav {
                 l
             }
             Err(reason) => {
-                out.reason = Some(reason);
+                out.reason = Some(reason.to_string());
                 return out;
             }
         };
@@ -602,7 +641,7 @@ impl AreaNav {
                     searcher.path_along(&self.set.mesh, start, goal, &corridor, &mut path)
                 }
                 Err(reason) => {
-                    out.reason = Some(reason);
+                    out.reason = Some(reason.to_string());
                     return out;
                 }
             },
@@ -639,24 +678,21 @@ impl AreaNav {
         &self,
         p: PathPoint,
         snap: f32,
-        what: &str,
-    ) -> Result<(Location, Option<String>), String> {
+        what: &'static str,
+    ) -> Result<(Location, Option<String>), EndError> {
         let carved = self.set.mesh.locate_or_snap(p.x, p.y, p.z, snap);
         let moved = carved.as_ref().map_or(true, |l| l.snapped > 0.0);
+        let off = |source| EndError::Off { what, source };
         let (Some(base), Some(base_mesh)) = (
             self.base.as_ref().filter(|_| moved),
             self.base_mesh.as_ref(),
         ) else {
-            return carved
-                .map(|l| (l, None))
-                .map_err(|e| format!("{what}: {e}"));
+            return carved.map(|l| (l, None)).map_err(off);
         };
         // Where does the point stand on the uncarved ground, and with what clearance?
         let ground = base_mesh.locate_or_snap(p.x, p.y, p.z, snap).ok();
         let Some(g) = ground else {
-            return carved
-                .map(|l| (l, None))
-                .map_err(|e| format!("{what}: {e}"));
+            return carved.map(|l| (l, None)).map_err(off);
         };
         let c = Clearance::new(base, &self.blockers, self.clearance)
             .ok()
@@ -680,24 +716,25 @@ impl AreaNav {
                 )),
             )),
             Err(LocateError::TooFar {
-                nearest: Some(d), ..
-            }) => Err(format!(
-                "{what} {why}; the nearest point with clearance is {d:.3} m away (snap distance {snap})"
-            )),
-            Err(_) => Err(format!(
-                "{what} {why}; no point with clearance within the snap distance {snap}"
-            )),
+                nearest: Some(nearest),
+                ..
+            }) => Err(EndError::ClearanceFar {
+                what,
+                why,
+                nearest,
+                snap,
+            }),
+            Err(_) => Err(EndError::NoClearance { what, why, snap }),
         }
     }
 
     /// The corridor (mesh triangles) the baked tables choose from `start` to `goal`.
-    fn baked_corridor(&self, start: Location, goal: Location) -> Result<Vec<u32>, String> {
+    fn baked_corridor(&self, start: Location, goal: Location) -> Result<Vec<u32>, BakedRouteError> {
         let Some(w) = self.baked.as_deref().filter(|_| self.base.is_none()) else {
             return Err(if self.baked.is_none() {
-                "baked mode needs an NWN2 terrain with baked path tables".to_string()
+                BakedRouteError::NoTables
             } else {
-                "baked mode follows the file's path tables, which know no radius or objects"
-                    .to_string()
+                BakedRouteError::Carved
             });
         };
         let (s, g) = (
@@ -707,132 +744,9 @@ impl AreaNav {
         let route = baked_route(w, s, g)?;
         route
             .iter()
-            .map(|t| {
-                self.trx_to_mesh.get(t).copied().ok_or_else(|| {
-                    format!("the baked route steps onto triangle {t}, which is not walkable")
-                })
-            })
+            .map(|t| (self.trx_to_mesh.get(t).copied()).ok_or(BakedRouteError::NotWalkable(*t)))
             .collect()
     }
-}
-
-/// The triangles (TRX indices) the engine's baked tables lead through from triangle `s` to
-/// triangle `g`: the island path table gives the islands to pass; inside each island's tile,
-/// the tile's path table gives the next triangle toward the island's exit (or the goal), and
-/// the exit steps into the next island.
-pub fn baked_route(w: &trx::Walkmesh, s: u32, g: u32) -> Result<Vec<u32>, String> {
-    let tri = |t: u32| {
-        w.triangles
-            .get(t as usize)
-            .ok_or_else(|| format!("triangle {t} does not exist"))
-    };
-    let island_of = |t: u32| -> Result<u16, String> {
-        let i = tri(t)?.island;
-        if usize::from(i) >= w.islands.len() {
-            return Err(format!("triangle {t} belongs to no island ({i})"));
-        }
-        Ok(i)
-    };
-    let n_isl = w.islands.len();
-    let (mut isl, goal_isl) = (island_of(s)?, island_of(g)?);
-    let mut route = vec![s];
-    let mut cur = s;
-    let mut steps = 0usize;
-    while isl != goal_isl {
-        steps += 1;
-        if steps > n_isl {
-            return Err("the island path table loops".to_string());
-        }
-        let next = w
-            .island_paths
-            .get(usize::from(isl) * n_isl + usize::from(goal_isl))
-            .map(|n| n.next)
-            .ok_or_else(|| "the island path table is shorter than islands²".to_string())?;
-        if usize::from(next) >= n_isl {
-            return Err(format!(
-                "the baked tables have no route from island {isl} to island {goal_isl}"
-            ));
-        }
-        let here = &w.islands[usize::from(isl)];
-        let k = here
-            .links
-            .iter()
-            .position(|&l| l == u32::from(next))
-            .ok_or_else(|| format!("island {isl} has no link to island {next}"))?;
-        let exit = *here
-            .exits
-            .get(k)
-            .ok_or_else(|| format!("island {isl} has no exit toward island {next}"))?;
-        walk_tile(w, &mut route, cur, exit)?;
-        // Step across into the next island.
-        let across = tri(exit)?
-            .linked_triangles
-            .into_iter()
-            .find(|&t| {
-                w.triangles
-                    .get(t as usize)
-                    .is_some_and(|x| x.island == next)
-            })
-            .ok_or_else(|| {
-                format!(
-                    "the exit triangle {exit} of island {isl} touches no triangle of island {next}"
-                )
-            })?;
-        route.push(across);
-        cur = across;
-        isl = next;
-    }
-    walk_tile(w, &mut route, cur, g)?;
-    Ok(route)
-}
-
-/// Appends the path-table route from `from` to `to` (same tile) after `from`.
-fn walk_tile(w: &trx::Walkmesh, route: &mut Vec<u32>, from: u32, to: u32) -> Result<(), String> {
-    if from == to {
-        return Ok(());
-    }
-    let tile = w
-        .tiles
-        .iter()
-        .find(|t| t.triangle_range().contains(&u64::from(from)))
-        .ok_or_else(|| format!("triangle {from} belongs to no tile"))?;
-    if !tile.triangle_range().contains(&u64::from(to)) {
-        return Err(format!(
-            "triangles {from} and {to} of one island lie in different tiles"
-        ));
-    }
-    let pt = &tile.path_table;
-    let node = |t: u32| -> Result<u8, String> {
-        let local = (t - tile.triangles_offset) as usize;
-        match pt.local_to_node.get(local) {
-            Some(&n) if n != 0xff => Ok(n),
-            _ => Err(format!("triangle {t} has no node in its tile's path table")),
-        }
-    };
-    let target = node(to)?;
-    let mut cur = node(from)?;
-    for _ in 0..pt.node_to_local.len() {
-        let hop = pt
-            .node(cur, target)
-            .map(|b| b & 0x7f)
-            .filter(|&b| b != 0x7f)
-            .ok_or_else(|| {
-                format!("the tile path table has no step from triangle {from} toward {to}")
-            })?;
-        let local = *pt
-            .node_to_local
-            .get(usize::from(hop))
-            .ok_or_else(|| format!("path table node {hop} does not exist"))?;
-        let t = tile.triangles_offset + local;
-        route.push(t);
-        if hop == target {
-            return Ok(());
-        }
-        cur = hop;
-    }
-    Err(format!(
-        "the tile path table loops between triangles {from} and {to}"
-    ))
 }
 
 /// Smallest plan area (m²) of an island for `nav-unreachable-island`; smaller ones are the

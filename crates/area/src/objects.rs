@@ -261,7 +261,17 @@ pub fn parse_objects_json(text: &str) -> Result<Vec<PlacedObject>, ObjectsError>
         .enumerate()
         .map(|(i, v)| {
             let source = format!("objects[{i}]");
-            parse_object(v, source).map_err(|m| whole(format!("objects[{i}]: {m}")))
+            let json: ObjectJson = serde_path_to_error::deserialize(v).map_err(|e| {
+                let at = e.path().to_string();
+                let at = if at == "." {
+                    String::new()
+                } else {
+                    format!(".{at}")
+                };
+                whole(format!("objects[{i}]{at}: {}", e.inner()))
+            })?;
+            json.placed(source)
+                .map_err(|e| whole(format!("objects[{i}]: {e}")))
         })
         .collect()
 }
@@ -274,108 +284,114 @@ fn whole(message: impl Into<String>) -> ObjectsError {
     }
 }
 
-const KEYS: &[&str] = &[
-    "kind",
-    "model",
-    "position",
-    "yaw",
-    "bearing",
-    "quaternion",
-    "direction",
-    "state",
-    "tag",
-];
+/// One object of an `--objects` file as written (see [`parse_objects_json`]).
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ObjectJson {
+    kind: KindJson,
+    model: String,
+    position: [f32; 3],
+    yaw: Option<f32>,
+    bearing: Option<f32>,
+    quaternion: Option<[f32; 4]>,
+    direction: Option<[f32; 2]>,
+    state: Option<u64>,
+    tag: Option<String>,
+}
 
-fn parse_object(v: &Value, source: String) -> Result<PlacedObject, String> {
-    let o = v.as_object().ok_or("expected an object")?;
-    if let Some(k) = o.keys().find(|k| !KEYS.contains(&k.as_str())) {
-        return Err(format!(
-            "unknown key {k:?} (expected one of {})",
-            KEYS.join(", ")
-        ));
-    }
-    let kind = match o.get("kind").and_then(Value::as_str) {
-        Some("placeable") => ObjectKind::Placeable,
-        Some("door") => ObjectKind::Door,
-        _ => return Err(r#""kind" must be "placeable" or "door""#.into()),
-    };
-    let model = o
-        .get("model")
-        .and_then(Value::as_str)
-        .filter(|s| !s.is_empty())
-        .ok_or(r#""model" must be a non-empty string"#)?
-        .to_string();
-    let position = floats::<3>(o.get("position"), "position")?
-        .ok_or(r#""position" is required: [x, y, z]"#)?;
-    let given: Vec<&str> = ["yaw", "bearing", "quaternion", "direction"]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum KindJson {
+    Placeable,
+    Door,
+}
+
+/// An object that reads but makes no sense.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ObjectError {
+    /// An empty model name.
+    #[error(r#""model" must be a non-empty string"#)]
+    NoModel,
+    /// A number that is not finite.
+    #[error("{0:?} must be finite numbers")]
+    NotFinite(&'static str),
+    /// Two orientations.
+    #[error("give one orientation, not {0} and {1}")]
+    TwoOrientations(&'static str, &'static str),
+    /// A facing vector of length 0.
+    #[error(r#""direction" must not be [0, 0]"#)]
+    ZeroDirection,
+    /// A door state other than 0, 1, 2.
+    #[error(r#""state" must be 0 (closed), 1 or 2 (open), not {0}"#)]
+    State(u64),
+    /// A placeable with a door state.
+    #[error(r#""state" applies to doors only"#)]
+    StateOfPlaceable,
+}
+
+impl ObjectJson {
+    fn placed(self, source: String) -> Result<PlacedObject, ObjectError> {
+        if self.model.is_empty() {
+            return Err(ObjectError::NoModel);
+        }
+        let finite = |what, v: &[f32]| {
+            if v.iter().all(|x| x.is_finite()) {
+                Ok(())
+            } else {
+                Err(ObjectError::NotFinite(what))
+            }
+        };
+        finite("position", &self.position)?;
+        let given: Vec<&'static str> = [
+            ("yaw", self.yaw.is_some()),
+            ("bearing", self.bearing.is_some()),
+            ("quaternion", self.quaternion.is_some()),
+            ("direction", self.direction.is_some()),
+        ]
         .into_iter()
-        .filter(|k| o.contains_key(*k))
+        .filter_map(|(k, on)| on.then_some(k))
         .collect();
-    if given.len() > 1 {
-        return Err(format!(
-            "give one orientation, not {} and {}",
-            given[0], given[1]
-        ));
-    }
-    let orientation = match given.first().copied() {
-        None => Orientation::Yaw(0.0),
-        Some("yaw") => Orientation::Yaw(float(o.get("yaw"), "yaw")?.to_radians()),
-        Some("bearing") => Orientation::Yaw(float(o.get("bearing"), "bearing")?),
-        Some("quaternion") => Orientation::Quaternion(
-            floats::<4>(o.get("quaternion"), "quaternion")?.unwrap_or_default(),
-        ),
-        Some(_) => {
-            let [x, y] = floats::<2>(o.get("direction"), "direction")?.unwrap_or_default();
+        if let [a, b, ..] = given[..] {
+            return Err(ObjectError::TwoOrientations(a, b));
+        }
+        let orientation = if let Some(y) = self.yaw {
+            finite("yaw", &[y])?;
+            Orientation::Yaw(y.to_radians())
+        } else if let Some(b) = self.bearing {
+            finite("bearing", &[b])?;
+            Orientation::Yaw(b)
+        } else if let Some(q) = self.quaternion {
+            finite("quaternion", &q)?;
+            Orientation::Quaternion(q)
+        } else if let Some([x, y]) = self.direction {
+            finite("direction", &[x, y])?;
             if x == 0.0 && y == 0.0 {
-                return Err(r#""direction" must not be [0, 0]"#.into());
+                return Err(ObjectError::ZeroDirection);
             }
             // NWN's facing vector: yaw measured from +x.
             Orientation::Yaw(y.atan2(x))
-        }
-    };
-    let door_state = match o.get("state") {
-        None => DoorState::Closed,
-        Some(s) => s
-            .as_u64()
-            .and_then(DoorState::from_digit)
-            .ok_or(r#""state" must be 0 (closed), 1 or 2 (open)"#)?,
-    };
-    if kind == ObjectKind::Placeable && o.contains_key("state") {
-        return Err(r#""state" applies to doors only"#.into());
+        } else {
+            Orientation::Yaw(0.0)
+        };
+        let kind = match self.kind {
+            KindJson::Placeable => ObjectKind::Placeable,
+            KindJson::Door => ObjectKind::Door,
+        };
+        let door_state = match self.state {
+            None => DoorState::Closed,
+            Some(_) if kind == ObjectKind::Placeable => return Err(ObjectError::StateOfPlaceable),
+            Some(d) => DoorState::from_digit(d).ok_or(ObjectError::State(d))?,
+        };
+        Ok(PlacedObject {
+            kind,
+            model: self.model,
+            position: self.position,
+            orientation,
+            door_state,
+            tag: self.tag,
+            source,
+        })
     }
-    let tag = match o.get("tag") {
-        None => None,
-        Some(t) => Some(t.as_str().ok_or(r#""tag" must be a string"#)?.to_string()),
-    };
-    Ok(PlacedObject {
-        kind,
-        model,
-        position,
-        orientation,
-        door_state,
-        tag,
-        source,
-    })
-}
-
-fn float(v: Option<&Value>, what: &str) -> Result<f32, String> {
-    v.and_then(Value::as_f64)
-        .map(|f| f as f32)
-        .filter(|f| f.is_finite())
-        .ok_or_else(|| format!("{what:?} must be a finite number"))
-}
-
-fn floats<const N: usize>(v: Option<&Value>, what: &str) -> Result<Option<[f32; N]>, String> {
-    let Some(v) = v else { return Ok(None) };
-    let a = v
-        .as_array()
-        .filter(|a| a.len() == N)
-        .ok_or_else(|| format!("{what:?} must be an array of {N} numbers"))?;
-    let mut out = [0.0f32; N];
-    for (o, x) in out.iter_mut().zip(a) {
-        *o = float(Some(x), what)?;
-    }
-    Ok(Some(out))
 }
 
 /// Finds an object's walkmesh file next to `dir` (the folder of the file that placed it),
@@ -438,13 +454,20 @@ mod tests {
     #[test]
     fn mistakes_are_named() {
         let e = |j: &str| object(j).unwrap_err().to_string();
-        assert!(e(r#"{"kind":"chair","model":"x","position":[0,0,0]}"#).contains("\"kind\""));
-        assert!(e(r#"{"kind":"door","model":"x","position":[0,0]}"#).contains("3 numbers"));
+        assert_eq!(
+            e(r#"{"kind":"chair","model":"x","position":[0,0,0]}"#),
+            "objects[0].kind: unknown variant `chair`, expected `placeable` or `door`"
+        );
+        assert_eq!(
+            e(r#"{"kind":"door","model":"x","position":[0,0]}"#),
+            "objects[0].position: invalid length 2, expected an array of length 3"
+        );
+        assert!(e(r#"{"kind":"door","model":"x"}"#).contains("missing field `position`"));
         assert!(
             e(r#"{"kind":"door","model":"x","position":[0,0,0],"yaw":1,"bearing":2}"#)
                 .contains("one orientation")
         );
-        assert!(e(r#"{"kind":"door","model":"x","position":[0,0,0],"yw":1}"#).contains("\"yw\""));
+        assert!(e(r#"{"kind":"door","model":"x","position":[0,0,0],"yw":1}"#).contains("`yw`"));
         assert!(e(r#"{"kind":"door","model":"x","position":[0,0,0],"state":3}"#).contains("state"));
         assert!(
             e(r#"{"kind":"placeable","model":"x","position":[0,0,0],"state":1}"#)

@@ -553,6 +553,14 @@ fn bad_manifest(path: &Path, e: impl std::fmt::Display) -> Error {
     )
 }
 
+/// A member to pack: its key, its index in the manifest (if it has one) and its data.
+struct MemberData {
+    resref: ResRef,
+    restype: ResType,
+    index: Option<usize>,
+    data: Vec<u8>,
+}
+
 /// The data of the members a manifest names, read from `dir`, in its order; then the
 /// folder's other files (appended, keyed by their names). Each with its index in the
 /// manifest, if it has one.
@@ -561,7 +569,7 @@ fn member_data(
     dir: &Path,
     files: &[(String, PathBuf)],
     manifest_path: &Path,
-) -> Result<Vec<(ResRef, ResType, Option<usize>, Vec<u8>)>, Error> {
+) -> Result<Vec<MemberData>, Error> {
     // A member that cannot be read makes the manifest unusable (as a file it names that is
     // not there).
     let read = |p: &Path| {
@@ -581,14 +589,24 @@ fn member_data(
             ));
         }
         seen.insert(m.file.to_string());
-        out.push((m.resref, m.restype, Some(i), read(&dir.join(m.file))?));
+        out.push(MemberData {
+            resref: m.resref,
+            restype: m.restype,
+            index: Some(i),
+            data: read(&dir.join(m.file))?,
+        });
     }
     for (name, path) in files {
         if seen.contains(name) {
             continue;
         }
         let (r, t) = parse_file_name(name).map_err(|e| bad_manifest(manifest_path, e.0))?;
-        out.push((r, t, None, read(path)?));
+        out.push(MemberData {
+            resref: r,
+            restype: t,
+            index: None,
+            data: read(path)?,
+        });
     }
     Ok(out)
 }
@@ -600,9 +618,9 @@ fn erf_from_manifest(
     path: &Path,
 ) -> Result<Erf, Error> {
     let (mut e, named) = m.start().map_err(|x| bad_manifest(path, x))?;
-    for (resref, restype, index, data) in member_data(&named, dir, files, path)? {
-        e.push(resref, restype, data);
-        if let (Some(last), Some(i)) = (e.resources.last_mut(), index) {
+    for member in member_data(&named, dir, files, path)? {
+        e.push(member.resref, member.restype, member.data);
+        if let (Some(last), Some(i)) = (e.resources.last_mut(), member.index) {
             last.id = m.members[i].id;
             last.unused = m.members[i].unused;
         }
@@ -618,9 +636,9 @@ fn rim_from_manifest(
     path: &Path,
 ) -> Result<Rim, Error> {
     let (mut r, named) = m.start().map_err(|x| bad_manifest(path, x))?;
-    for (resref, restype, index, data) in member_data(&named, dir, files, path)? {
-        r.push(resref, restype, data);
-        if let (Some(last), Some(i)) = (r.resources.last_mut(), index) {
+    for member in member_data(&named, dir, files, path)? {
+        r.push(member.resref, member.restype, member.data);
+        if let (Some(last), Some(i)) = (r.resources.last_mut(), member.index) {
             last.id = m.members[i].id;
             last.type_high = m.members[i].type_high;
         }

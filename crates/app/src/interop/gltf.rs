@@ -134,9 +134,20 @@ fn push_floats(
     gj::Index::new(root.accessors.len() as u32 - 1)
 }
 
+/// Why a scene could not be written as glTF.
+#[derive(Debug, thiserror::Error)]
+pub enum GltfWriteError {
+    /// The JSON could not be made (it always can for finite data).
+    #[error("the glTF JSON cannot be written: {0}")]
+    Json(#[from] serde_json::Error),
+    /// A `.glb` holds at most 4 GiB.
+    #[error("the glTF is larger than 4 GiB ({0} bytes)")]
+    TooLarge(usize),
+}
+
 /// Writes a scene as glTF: a `.glb` container when `binary`, else JSON with the buffer as a
-/// base64 data URI. Fails only when the JSON cannot be made (it always can for finite data).
-pub fn write(scene: &Scene, binary: bool) -> Result<Vec<u8>, String> {
+/// base64 data URI.
+pub fn write(scene: &Scene, binary: bool) -> Result<Vec<u8>, GltfWriteError> {
     let mut root = gj::Root {
         asset: gj::Asset {
             generator: Some(GENERATOR.to_string()),
@@ -373,9 +384,9 @@ pub fn write(scene: &Scene, binary: bool) -> Result<Vec<u8>, String> {
         });
     }
     if !binary {
-        return root.to_vec_pretty().map_err(|e| e.to_string());
+        return Ok(root.to_vec_pretty()?);
     }
-    let mut json = root.to_vec().map_err(|e| e.to_string())?;
+    let mut json = root.to_vec()?;
     while json.len() % 4 != 0 {
         json.push(b' ');
     }
@@ -385,7 +396,7 @@ pub fn write(scene: &Scene, binary: bool) -> Result<Vec<u8>, String> {
         8 + buf.data.len()
     };
     let total = 12 + 8 + json.len() + bin_len;
-    let total32 = u32::try_from(total).map_err(|_| "the glTF is larger than 4 GiB".to_string())?;
+    let total32 = u32::try_from(total).map_err(|_| GltfWriteError::TooLarge(total))?;
     let mut out = Vec::with_capacity(total);
     out.extend_from_slice(&GLB_MAGIC.to_le_bytes());
     out.extend_from_slice(&2u32.to_le_bytes());

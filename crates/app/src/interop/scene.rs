@@ -135,7 +135,7 @@ pub fn export_file(
     match format {
         ExportFormat::Glb | ExportFormat::Gltf => {
             let bytes = super::gltf::write(&scene, format == ExportFormat::Glb)
-                .map_err(|m| invalid(input, Location::Input, m))?;
+                .map_err(|m| invalid(input, Location::Input, m.to_string()))?;
             write_atomic(output, &bytes)?;
         }
         ExportFormat::Obj => {

@@ -387,25 +387,38 @@ pub fn transform(
     rebuild_styled(&out, &trans, aabb_style_of(bwm))
 }
 
+/// A `--remap` pair that does not read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RemapError {
+    /// No `=`.
+    #[error("expected FROM=TO in {0:?}")]
+    Pair(String),
+    /// No room index before `=`.
+    #[error("expected a room index before '=' in {0:?}")]
+    From(String),
+    /// Neither a room index nor `none` after `=`.
+    #[error("expected a room index or 'none' after '=' in {0:?}")]
+    To(String),
+}
+
 /// Parses `A=B,C=none` (also `C=-1`) into transition remap pairs.
-pub fn parse_remap(s: &str) -> Result<Vec<(i32, Option<i32>)>, String> {
+pub fn parse_remap(s: &str) -> Result<Vec<(i32, Option<i32>)>, RemapError> {
     s.split(',')
         .filter(|p| !p.trim().is_empty())
         .map(|pair| {
             let (a, b) = pair
                 .split_once('=')
-                .ok_or_else(|| format!("expected FROM=TO in {pair:?}"))?;
+                .ok_or_else(|| RemapError::Pair(pair.to_string()))?;
             let from: i32 = a
                 .trim()
                 .parse()
-                .map_err(|_| format!("expected a room index before '=' in {pair:?}"))?;
+                .map_err(|_| RemapError::From(pair.to_string()))?;
             let b = b.trim();
             let to = if b.eq_ignore_ascii_case("none") || b == "-1" {
                 None
             } else {
-                Some(b.parse::<i32>().ok().filter(|v| *v >= 0).ok_or_else(|| {
-                    format!("expected a room index or 'none' after '=' in {pair:?}")
-                })?)
+                let to = b.parse::<i32>().ok().filter(|v| *v >= 0);
+                Some(to.ok_or_else(|| RemapError::To(pair.to_string()))?)
             };
             Ok((from, to))
         })

@@ -18,7 +18,7 @@ mod read;
 mod validate;
 mod write;
 
-pub use read::read;
+pub use read::{read, read_header};
 pub use validate::validate;
 pub use write::{EncodeOptions, encode, write};
 

@@ -100,7 +100,7 @@ impl Polygons {
     /// Checks the layer against its mesh: every polygon convex and counter-clockwise in plan,
     /// every neighbour link mutual with the edge reversed, every triangle inside its polygon.
     /// The first problem found, or `Ok`.
-    pub fn validate(&self, mesh: &NavMesh) -> Result<(), String> {
+    pub fn validate(&self, mesh: &NavMesh) -> Result<(), PolygonError> {
         let pos = |v: u32| {
             let p = mesh.vertices[v as usize];
             [f64::from(p.x), f64::from(p.y)]
@@ -109,7 +109,10 @@ impl Polygons {
             let r = self.slots(p);
             let n = r.len();
             if n < 3 {
-                return Err(format!("polygon {p}: {n} corners"));
+                return Err(PolygonError::Corners {
+                    polygon: p,
+                    corners: n,
+                });
             }
             for i in 0..n {
                 let (a, b, c) = (
@@ -118,7 +121,10 @@ impl Polygons {
                     self.verts[r.start + (i + 2) % n],
                 );
                 if cross2(pos(a), pos(b), pos(c)) < 0.0 {
-                    return Err(format!("polygon {p}: not convex at corner {}", (i + 1) % n));
+                    return Err(PolygonError::NotConvex {
+                        polygon: p,
+                        corner: (i + 1) % n,
+                    });
                 }
                 let s = r.start + i;
                 let q = self.adj[s];
@@ -131,7 +137,11 @@ impl Polygons {
                         || self.verts[j] != b
                         || self.verts[rq.start + (j - rq.start + 1) % nq] != a
                     {
-                        return Err(format!("polygon {p} edge {i}: link to {q} not mutual"));
+                        return Err(PolygonError::OneWayLink {
+                            polygon: p,
+                            edge: i,
+                            to: q,
+                        });
                     }
                 }
             }
@@ -145,7 +155,10 @@ impl Polygons {
                 (0..c.len()).all(|i| cross2(pos(c[i]), pos(c[(i + 1) % c.len()]), pos(v)) >= 0.0)
             };
             if !mesh.tris[t].iter().all(|&v| inside(v)) {
-                return Err(format!("triangle {t}: a corner outside polygon {p}"));
+                return Err(PolygonError::Outside {
+                    triangle: t,
+                    polygon: p,
+                });
             }
         }
         Ok(())
@@ -402,4 +415,43 @@ fn find_root(parent: &mut [u32], mut x: u32) -> u32 {
         x = p;
     }
     x
+}
+
+/// What [`Polygons::validate`] found wrong.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PolygonError {
+    /// A polygon of fewer than 3 corners.
+    #[error("polygon {polygon}: {corners} corners")]
+    Corners {
+        /// The polygon.
+        polygon: u32,
+        /// Its corners.
+        corners: usize,
+    },
+    /// A reflex (or clockwise) corner.
+    #[error("polygon {polygon}: not convex at corner {corner}")]
+    NotConvex {
+        /// The polygon.
+        polygon: u32,
+        /// The corner.
+        corner: usize,
+    },
+    /// A neighbour link the neighbour does not return along the reversed edge.
+    #[error("polygon {polygon} edge {edge}: link to {to} not mutual")]
+    OneWayLink {
+        /// The polygon.
+        polygon: u32,
+        /// Its edge.
+        edge: usize,
+        /// The neighbour.
+        to: u32,
+    },
+    /// A triangle with a corner outside its polygon.
+    #[error("triangle {triangle}: a corner outside polygon {polygon}")]
+    Outside {
+        /// The triangle.
+        triangle: usize,
+        /// Its polygon.
+        polygon: u32,
+    },
 }
