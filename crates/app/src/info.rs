@@ -8,6 +8,7 @@ use areakit_formats::bwm::Bwm;
 use serde::Serialize;
 
 use crate::document::Document;
+use crate::format::Format;
 use crate::session::Session;
 
 mod area;
@@ -860,7 +861,7 @@ fn type_counts(
 /// the session, a resource of the game). A BIF on disk is described from its header and
 /// tables alone (a multi-gigabyte BIF is not read whole).
 pub fn info_path(session: &Session, path: &Path) -> Result<InfoReport, crate::Error> {
-    if path.is_file() && crate::session::file_starts_with(path, b"BIFFV1  ") {
+    if path.is_file() && crate::session::file_format(path) == Some(Format::Bif) {
         let mut file = std::fs::File::open(path).map_err(|e| crate::Error::io(path, e))?;
         let index = areakit_formats::bif::BifIndex::read(&mut file).map_err(|e| match e {
             areakit_formats::cursor::StreamError::Io(e) => crate::Error::io(path, e),

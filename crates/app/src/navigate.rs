@@ -12,6 +12,7 @@ use areakit_geometry::nav::landmarks::MAX_LANDMARKS;
 use areakit_geometry::nav::{Endpoint, Searcher};
 
 use crate::Error;
+use crate::format::Format;
 use crate::input::{self, Opened};
 use crate::request::Distance;
 use crate::session::{Session, write_atomic};
@@ -40,26 +41,29 @@ pub fn file_source(path: &Path, data: &[u8]) -> Result<NavSource, Error> {
         .and_then(|s| s.to_str())
         .unwrap_or("walkmesh")
         .to_string();
-    if data.starts_with(b"NWN2") {
-        let t = trx::read(data).map_err(|e| Error::invalid(path, e))?;
-        let w = t.walkmesh().ok_or_else(|| no_walkmesh(path))?;
-        return Ok(NavSource::from_trx(w, &name));
-    }
-    if data.starts_with(b"BWM ") {
-        let m = bwm::read(data).map_err(|e| Error::invalid(path, e))?;
-        return Ok(NavSource::from_bwm(&m, &name));
-    }
-    if crate::format::is_binary_mdl(data)
-        && let Some(ground) = crate::document::Document::decode(path, data)?.model_walkmesh()
-    {
-        let m = ground.map_err(|e| Error::geometry(path, e))?;
-        if m.faces.is_empty() {
-            return Err(Error::usage(format!(
-                "{}: the model has no aabb (walkmesh) node to walk on",
-                path.display()
-            )));
+    match Format::detect(path, data) {
+        Some(Format::Trx) => {
+            let t = trx::read(data).map_err(|e| Error::invalid(path, e))?;
+            let w = t.walkmesh().ok_or_else(|| no_walkmesh(path))?;
+            return Ok(NavSource::from_trx(w, &name));
         }
-        return Ok(NavSource::from_bwm(&m, &name));
+        Some(Format::Bwm) => {
+            let m = bwm::read(data).map_err(|e| Error::invalid(path, e))?;
+            return Ok(NavSource::from_bwm(&m, &name));
+        }
+        Some(Format::Mdl) => {
+            if let Some(ground) = crate::document::Document::decode(path, data)?.model_walkmesh() {
+                let m = ground.map_err(|e| Error::geometry(path, e))?;
+                if m.faces.is_empty() {
+                    return Err(Error::usage(format!(
+                        "{}: the model has no aabb (walkmesh) node to walk on",
+                        path.display()
+                    )));
+                }
+                return Ok(NavSource::from_bwm(&m, &name));
+            }
+        }
+        _ => {}
     }
     Err(Error::usage(format!(
         "{}: expected a BWM walkmesh (WOK/PWK/DWK), an area (LYT file, folder, capsule), an NWN2 TRX/TRN or a binary model with an aabb walkmesh",

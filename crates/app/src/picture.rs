@@ -111,10 +111,11 @@ fn file_picture(
         title: input::title_of(input),
         ..MapInput::default()
     };
-    if crate::format::Format::detect(input, data) == Some(crate::format::Format::Mdl) {
+    let format = crate::format::Format::detect(input, data);
+    if format == Some(crate::format::Format::Mdl) {
         return model_picture(session, input, data, map, with_findings, overlays.no_models);
     }
-    let (mesh, findings): (Bwm, Vec<Finding>) = if data.starts_with(b"NWN2") {
+    let (mesh, findings): (Bwm, Vec<Finding>) = if format == Some(crate::format::Format::Trx) {
         let t = areakit_formats::trx::read(data).map_err(|e| Error::invalid(input, e))?;
         let w = t
             .walkmesh()

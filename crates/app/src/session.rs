@@ -213,7 +213,7 @@ pub fn open_capsule_or_key(path: &Path) -> Result<Box<dyn Resources>, Error> {
             path.display()
         )));
     }
-    if file_starts_with(path, b"KEY ") {
+    if file_format(path) == Some(Format::Key) {
         let dir = match path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
             _ => Path::new("."),
@@ -248,9 +248,10 @@ pub fn is_capsule_file(path: &Path) -> bool {
     })
 }
 
-/// Whether the regular file at `path` starts with `magic` (false when it cannot be read).
-pub fn file_starts_with(path: &Path, magic: &[u8]) -> bool {
-    head(path, magic.len() as u64).is_some_and(|h| h == magic)
+/// The format the first bytes of the regular file at `path` name ([`Format::from_magic`]:
+/// `KEY`, `BIF`, a capsule, ...); `None` when they name none or the file cannot be read.
+pub fn file_format(path: &Path) -> Option<Format> {
+    Format::from_magic(&head(path, 8)?)
 }
 
 /// Whether two paths name the same file (after resolving links); a path that does not exist yet

@@ -224,9 +224,10 @@ fn string_errors() -> Vec<String> {
         .collect()
 }
 
-/// Magic bytes compared outside the codecs (`crates/formats`) and the one detection module.
+/// Magic bytes compared outside the codecs (`crates/formats`, where `any` is the one detection
+/// module and each reader checks its own signature; the glTF reader, its container's).
 fn magic_comparisons() -> Vec<String> {
-    const DETECTOR: &str = "crates/app/src/format.rs";
+    const DETECTOR: &str = "crates/app/src/interop/gltf.rs";
     let compares = |l: &str| {
         let Some(i) = l.find("b\"") else { return false };
         let lit: String = l[i + 2..].chars().take_while(|c| *c != '"').collect();
@@ -365,57 +366,55 @@ fn long_in(f: &str, text: &str, limit: usize) -> Vec<String> {
     out
 }
 
+/// Each count: what, its ceiling, its target, and the scan.
+type Row = (&'static str, usize, usize, fn() -> Vec<String>);
+
+const ROWS: [Row; 7] = [
+    (
+        "enums of the faces restating a library enum",
+        0,
+        0,
+        restated_enums,
+    ),
+    ("tables of option names in the faces", 0, 0, name_tables),
+    (
+        "json! outside the glTF writer and the viewers",
+        0,
+        0,
+        json_macros,
+    ),
+    (
+        "unwrap_or_default() on a serialisation",
+        0,
+        0,
+        swallowed_serialisations,
+    ),
+    (
+        "Result<_, String> in the library crates",
+        0,
+        0,
+        string_errors,
+    ),
+    (
+        "magic bytes compared outside the detector",
+        0,
+        0,
+        magic_comparisons,
+    ),
+    ("library functions over 150 lines", 21, 5, || {
+        long_functions(150)
+    }),
+];
+
 fn counts() -> Vec<Count> {
-    let c = |name, ceiling, target, places| Count {
-        name,
-        ceiling,
-        target,
-        places,
-    };
-    vec![
-        c(
-            "enums of the faces restating a library enum",
-            0,
-            0,
-            restated_enums(),
-        ),
-        c(
-            "tables of option names in the faces (string match arms)",
-            0,
-            0,
-            name_tables(),
-        ),
-        c(
-            "json! outside the glTF writer and the viewers",
-            19,
-            0,
-            json_macros(),
-        ),
-        c(
-            "unwrap_or_default() on a serialisation",
-            15,
-            0,
-            swallowed_serialisations(),
-        ),
-        c(
-            "Result<_, String> in the library crates",
-            24,
-            0,
-            string_errors(),
-        ),
-        c(
-            "magic bytes compared outside the codecs and the detector",
-            9,
-            0,
-            magic_comparisons(),
-        ),
-        c(
-            "library functions over 150 lines",
-            21,
-            5,
-            long_functions(150),
-        ),
-    ]
+    ROWS.iter()
+        .map(|&(name, ceiling, target, scan)| Count {
+            name,
+            ceiling,
+            target,
+            places: scan(),
+        })
+        .collect()
 }
 
 #[test]

@@ -23,6 +23,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use areakit_formats::DecodeError;
+use areakit_formats::any;
 use areakit_formats::bif::BifIndex;
 use areakit_formats::cursor::StreamError;
 use areakit_formats::erf::{ErfIndex, ErfKind};
@@ -89,7 +90,7 @@ impl CapsuleKind {
     /// The kind of a capsule by its magic, or `None` when the bytes are no capsule.
     pub fn detect(data: &[u8]) -> Option<CapsuleKind> {
         let magic: [u8; 4] = data.get(..4)?.try_into().ok()?;
-        if &magic == b"RIM " {
+        if any::is_rim_type(magic) {
             return Some(CapsuleKind::Rim);
         }
         ErfKind::from_magic(magic).map(CapsuleKind::Erf)

@@ -120,7 +120,7 @@ pub enum GitError {
 impl Nwn2Git {
     /// Reads the cutters and objects of a GIT.
     pub fn from_gff(gff: &Gff) -> Result<Nwn2Git, GitError> {
-        if &gff.file_type != b"GIT " {
+        if !gff.is_type("git") {
             return Err(GitError::NotGit(
                 String::from_utf8_lossy(&gff.file_type).into_owned(),
             ));

@@ -18,6 +18,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod any;
 pub mod bif;
 pub mod bwm;
 pub mod cursor;

@@ -21,7 +21,7 @@ use manifest::{Body, Manifest};
 
 use crate::Error;
 use crate::atomic::{Member, write_set};
-use crate::session::{Session, file_starts_with, open_error, read_file, same_file, write_atomic};
+use crate::session::{Session, file_format, open_error, read_file, same_file, write_atomic};
 
 /// The manifest `extract` writes beside a whole capsule's members, and `pack` reads.
 pub const MANIFEST: &str = "areakit-capsule.json";
@@ -141,7 +141,7 @@ pub fn extract(
         names.is_empty(),
         session.game().is_none(),
         session.sources().capsules.is_empty(),
-    ) && !file_starts_with(path, b"KEY ")
+    ) && file_format(path) != Some(areakit_formats::any::Format::Key)
     {
         let capsule = Capsule::open(path).map_err(open_error)?;
         return extract_capsule(&capsule, out);

@@ -718,6 +718,13 @@ impl Gff {
         }
     }
 
+    /// Whether the file's type is the resource extension `ext` (`"git"` for `GIT `: the
+    /// type is the extension in capitals, padded with spaces; letter case ignored).
+    pub fn is_type(&self, ext: &str) -> bool {
+        let t = self.file_type.trim_ascii_end();
+        t.eq_ignore_ascii_case(ext.as_bytes())
+    }
+
     /// The root struct.
     pub fn root(&self) -> &Struct {
         &self.root
