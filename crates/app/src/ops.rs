@@ -77,6 +77,73 @@ pub struct RayReport {
     pub walkable: bool,
 }
 
+/// What `query` asks of a walkmesh or area: the face under a point, or the first face a ray
+/// hits. Built only by [`QueryRequest::at`] and [`QueryRequest::ray`], which refuse what the
+/// query cannot answer.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum QueryRequest {
+    /// The face under `(x, y)`, nearest the height `z` where faces overlap.
+    At {
+        /// Plan position.
+        x: f32,
+        /// Plan position.
+        y: f32,
+        /// A height hint.
+        z: Option<f32>,
+    },
+    /// The first face along a ray.
+    Ray {
+        /// Where it starts.
+        origin: [f32; 3],
+        /// Its direction (not zero).
+        dir: [f32; 3],
+    },
+}
+
+impl QueryRequest {
+    /// A point query; a usage error for a height that is no finite number.
+    pub fn at(x: f32, y: f32, z: Option<f32>) -> Result<QueryRequest, Error> {
+        if !(x.is_finite() && y.is_finite()) {
+            return Err(Error::usage("at: expected a finite point"));
+        }
+        if z.is_some_and(|z| !z.is_finite()) {
+            return Err(Error::usage("z: expected a finite height"));
+        }
+        Ok(QueryRequest::At { x, y, z })
+    }
+
+    /// A ray query; a usage error for a zero direction or a number that is not finite.
+    pub fn ray(origin: [f32; 3], dir: [f32; 3]) -> Result<QueryRequest, Error> {
+        if !origin.iter().chain(&dir).all(|v| v.is_finite()) {
+            return Err(Error::usage("ray: expected finite numbers"));
+        }
+        if dir == [0.0; 3] {
+            return Err(Error::usage("ray: the direction must not be zero"));
+        }
+        Ok(QueryRequest::Ray { origin, dir })
+    }
+}
+
+/// The answer of `query --json`: a [`PointReport`] or a [`RayReport`], as asked.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+pub enum QueryReport {
+    /// `--at`.
+    At(PointReport),
+    /// `--ray`.
+    Ray(RayReport),
+}
+
+/// `query`: [`query_at`] or [`query_ray`], as `req` asks.
+pub fn query(session: &Session, path: &Path, req: &QueryRequest) -> Result<QueryReport, Error> {
+    Ok(match *req {
+        QueryRequest::At { x, y, z } => QueryReport::At(query_at(session, path, x, y, z)?),
+        QueryRequest::Ray { origin, dir } => {
+            QueryReport::Ray(query_ray(session, path, origin, dir)?)
+        }
+    })
+}
+
 /// A point query on a walkmesh or any area input ([`input::open`]).
 pub fn query_at(
     session: &Session,

@@ -23,9 +23,67 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::Error;
+use crate::session::Session;
 
 pub use import::{ImportOptions, ImportReport, MaterialMap, import_file};
 pub use import_trx::{TrxImportReport, import_trx_file};
+
+/// What `import` does: a mesh into a walkmesh (`.wok`, `.pwk`, `.dwk`), or into the NWN2
+/// terrain `terrain` as a `.trx`.
+#[derive(Debug, Clone)]
+pub struct ImportRequest<'a> {
+    /// The mesh: `.obj`, `.glb`, `.gltf`.
+    pub input: &'a Path,
+    /// The walkmesh or terrain to write.
+    pub output: &'a Path,
+    /// For a `.trx` output: the terrain whose walkmesh the mesh replaces.
+    pub terrain: Option<&'a Path>,
+    /// Materials and the room to import.
+    pub options: ImportOptions,
+}
+
+/// The report of `import --json`: a walkmesh's or a terrain's, as the output's extension
+/// chose.
+#[derive(Debug, Clone, serde::Serialize)]
+#[serde(untagged)]
+pub enum ImportOutcome {
+    /// A BWM walkmesh written.
+    Walkmesh(Box<ImportReport>),
+    /// An NWN2 terrain written.
+    Terrain(Box<TrxImportReport>),
+}
+
+impl ImportOutcome {
+    /// What `check` says of the file written.
+    pub fn check_report(&self) -> crate::report::Report {
+        match self {
+            ImportOutcome::Walkmesh(r) => r.check_report(),
+            ImportOutcome::Terrain(r) => r.check_report(),
+        }
+    }
+}
+
+/// `import`: [`import_trx_file`] for a `.trx`/`.trn` output (which needs `terrain`), else
+/// [`import_file`] (which takes none).
+pub fn import(session: &Session, req: &ImportRequest<'_>) -> Result<ImportOutcome, Error> {
+    let is_terrain = (req.output.extension())
+        .is_some_and(|e| e.eq_ignore_ascii_case("trx") || e.eq_ignore_ascii_case("trn"));
+    match (is_terrain, req.terrain) {
+        (true, Some(terrain)) => {
+            import_trx_file(session, req.input, req.output, terrain, &req.options)
+                .map(|r| ImportOutcome::Terrain(Box::new(r)))
+        }
+        (true, None) => Err(Error::usage(format!(
+            "{}: an NWN2 terrain output needs --terrain TRN (the terrain whose walkmesh the mesh replaces)",
+            req.output.display()
+        ))),
+        (false, Some(_)) => Err(Error::usage(
+            "--terrain is for a .trx output (an NWN2 terrain)",
+        )),
+        (false, None) => import_file(session, req.input, req.output, &req.options)
+            .map(|r| ImportOutcome::Walkmesh(Box::new(r))),
+    }
+}
 pub use scene::{ExportOptions, ExportSummary, export_file};
 
 /// A scene: nodes in parent-before-child order, skins and animations.
