@@ -47,8 +47,7 @@ pub fn run(a: BuildArgs, session: &Session, out: &mut Output) -> Result<u8, Erro
     }
     let r = r?;
     if a.json {
-        let v = serde_json::to_string_pretty(&r).map_err(|e| Error::usage(e.to_string()))?;
-        out.json(&v)?;
+        super::print_json(out, &r)?;
     } else {
         text(&r, out)?;
     }

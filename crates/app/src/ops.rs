@@ -7,7 +7,6 @@ use std::path::Path;
 use areakit_area::area::Area;
 use areakit_area::walkmesh;
 use areakit_formats::bwm::{self, Bwm, Material};
-use areakit_formats::trx::{self, Trx};
 use areakit_geometry::transform::{Axis, Transform};
 
 use crate::Error;
@@ -392,25 +391,6 @@ pub fn transform_file(
     let bytes = bwm::write(&result).map_err(|e| Error::encode(output, e))?;
     write_atomic(output, &bytes)?;
     Ok(Transformed::Walkmesh(Box::new(result)))
-}
-
-/// Bakes an NWN2 terrain (`.trn` or `.trx`): its tile path tables, islands and island path
-/// table, written atomically to `output`; returns the baked terrain.
-pub fn bake_file(session: &Session, input: &Path, output: &Path) -> Result<Trx, Error> {
-    refuse_overwrite(input, output, false)?;
-    let data = session.read(input)?;
-    match Format::detect(input, &data) {
-        Some(Format::Trx) | None => {}
-        Some(other) => return Err(not_a(input, other, "an NWN2 terrain (TRN/TRX)")),
-    }
-    let trx = trx::read(&data).map_err(|e| Error::invalid(input, e))?;
-    let baked = crate::bake::bake(&trx).map_err(|source| Error::Bake {
-        path: input.to_path_buf(),
-        source,
-    })?;
-    let bytes = trx::write(&baked).map_err(|e| Error::encode(output, e))?;
-    write_atomic(output, &bytes)?;
-    Ok(baked)
 }
 
 /// What `convert` wrote.

@@ -95,14 +95,6 @@ impl CapsuleKind {
         }
         ErfKind::from_magic(magic).map(CapsuleKind::Erf)
     }
-
-    /// The format name used in JSON: `erf` (any ERF-family kind) or `rim`.
-    pub fn format_name(self) -> &'static str {
-        match self {
-            CapsuleKind::Erf(_) => "erf",
-            CapsuleKind::Rim => "rim",
-        }
-    }
 }
 
 /// Whether a file name's extension is that of a capsule (`mod`, `erf`, `rim`, `sav`, `hak`).

@@ -20,15 +20,6 @@ pub fn walkable_first_order(walkable: &[bool]) -> Vec<u32> {
     order
 }
 
-/// The inverse of an order: `inverse[old] = new`.
-pub fn invert_order(order: &[u32]) -> Vec<u32> {
-    let mut inv = vec![0u32; order.len()];
-    for (new, &old) in order.iter().enumerate() {
-        inv[old as usize] = new as u32;
-    }
-    inv
-}
-
 /// A mesh with its faces (and per-face-edge transitions) permuted: face `new` of the result is
 /// face `order[new]` of the input. `order` must be a permutation of the face indices.
 pub fn reorder(mesh: &Mesh, transitions: &[[i32; 3]], order: &[u32]) -> (Mesh, Vec<[i32; 3]>) {

@@ -138,12 +138,6 @@ impl Mesh {
         ]
     }
 
-    /// Whether the walkable faces all come before the others.
-    pub fn is_walkable_first(&self) -> bool {
-        let w = self.walkable.iter().take_while(|w| **w).count();
-        self.walkable[w..].iter().all(|w| !*w)
-    }
-
     /// Number of walkable faces.
     pub fn walkable_count(&self) -> usize {
         self.walkable.iter().filter(|w| **w).count()

@@ -828,24 +828,3 @@ pub fn area_ray(
         hit,
     })
 }
-
-/// The nearest walkable point over all rooms (area space; ties to the earlier room).
-pub fn area_nearest_walkable(rooms: &[Room<'_>], p: [f32; 3]) -> Option<AreaHit<NearestHit>> {
-    let mut best: Option<(usize, NearestHit)> = None;
-    for (ri, r) in rooms.iter().enumerate() {
-        let local = [0, 1, 2].map(|k| p[k] - r.offset[k]);
-        if let Some(mut h) = r.locator.nearest_walkable(local) {
-            for k in 0..3 {
-                h.point[k] += r.offset[k];
-            }
-            if best.as_ref().is_none_or(|(_, b)| h.distance < b.distance) {
-                best = Some((ri, h));
-            }
-        }
-    }
-    best.map(|(ri, hit)| AreaHit {
-        room: ri,
-        name: rooms[ri].name.clone(),
-        hit,
-    })
-}

@@ -225,12 +225,6 @@ pub fn binary_model_scene(m: &mdl::Model) -> Scene {
     scene
 }
 
-/// The scene of an input ([`input::open`]): an area, a BWM, an NWN2 TRX/TRN, an MDL ASCII
-/// model or a binary MDL, without overlays.
-pub fn build_scene(session: &Session, input: &Path, walkable_only: bool) -> Result<Scene, Error> {
-    scene_of(&input::open(session, Some(input))?, input, walkable_only)
-}
-
 /// The scene of an opened input (`input` names it in messages).
 fn scene_of(opened: &Opened, input: &Path, walkable_only: bool) -> Result<Scene, Error> {
     let mut scene = Scene::default();
