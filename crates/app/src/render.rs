@@ -233,6 +233,79 @@ pub fn transition_labels(b: &Bwm, offset: [f32; 3], room_names: &[String]) -> Ve
     out
 }
 
+/// A room's faces, boundary edges (from the edge table when present, else from the
+/// adjacency), transitions and their labels, and its name at its centre, into the scene.
+fn add_room(s: &mut Scene, room: &MapRoom<'_>, opts: &RenderOptions) {
+    let b = room.bwm;
+    let o = room.offset;
+    let p = |v: u32| -> Option<[f32; 3]> {
+        b.vertices
+            .get(v as usize)
+            .map(|q| [q[0] + o[0], q[1] + o[1], q[2] + o[2]])
+    };
+    let mut rmin = [f32::INFINITY; 2];
+    let mut rmax = [f32::NEG_INFINITY; 2];
+    for f in &b.faces {
+        let (Some(a), Some(c), Some(d)) = (p(f.vertices[0]), p(f.vertices[1]), p(f.vertices[2]))
+        else {
+            continue;
+        };
+        for q in [a, c, d] {
+            for k in 0..2 {
+                rmin[k] = rmin[k].min(q[k]);
+                rmax[k] = rmax[k].max(q[k]);
+            }
+        }
+        s.tris.push((
+            [[a[0], a[1]], [c[0], c[1]], [d[0], d[1]]],
+            f.material,
+            (a[2] + c[2] + d[2]) / 3.0,
+        ));
+    }
+    // Boundary edges: from the edge table when present, else from the adjacency.
+    let mut listed = std::collections::HashSet::new();
+    for e in &b.edges {
+        listed.insert(e.edge);
+        if let Some(f) = b.faces.get(e.face() as usize) {
+            let k = e.side() as usize;
+            if let (Some(a), Some(c)) = (p(f.vertices[k]), p(f.vertices[(k + 1) % 3])) {
+                let (a, c) = ([a[0], a[1]], [c[0], c[1]]);
+                if e.transition >= 0 {
+                    s.transitions.push((a, c));
+                } else {
+                    s.edges.push((a, c));
+                }
+            }
+        }
+    }
+    s.transition_labels
+        .extend(transition_labels(b, o, &opts.room_names));
+    for (fi, adj) in b.adjacency.iter().enumerate() {
+        for (k, &a) in adj.iter().enumerate() {
+            let code = (fi * 3 + k) as u32;
+            if a == -1
+                && !listed.contains(&code)
+                && let Some(f) = b.faces.get(fi)
+                && let (Some(x), Some(y)) = (p(f.vertices[k]), p(f.vertices[(k + 1) % 3]))
+            {
+                s.edges.push(([x[0], x[1]], [y[0], y[1]]));
+            }
+        }
+    }
+    if let Some(name) = room.name
+        && rmin[0].is_finite()
+    {
+        s.names.push((
+            [(rmin[0] + rmax[0]) / 2.0, (rmin[1] + rmax[1]) / 2.0],
+            name.to_string(),
+        ));
+    }
+    for k in 0..2 {
+        s.min[k] = s.min[k].min(rmin[k]);
+        s.max[k] = s.max[k].max(rmax[k]);
+    }
+}
+
 fn scene(rooms: &[MapRoom<'_>], opts: &RenderOptions) -> Scene {
     let mut s = Scene {
         tris: Vec::new(),
@@ -249,75 +322,7 @@ fn scene(rooms: &[MapRoom<'_>], opts: &RenderOptions) -> Scene {
     };
     let plan = |p: [f32; 3]| [p[0], p[1]];
     for room in rooms {
-        let b = room.bwm;
-        let o = room.offset;
-        let p = |v: u32| -> Option<[f32; 3]> {
-            b.vertices
-                .get(v as usize)
-                .map(|q| [q[0] + o[0], q[1] + o[1], q[2] + o[2]])
-        };
-        let mut rmin = [f32::INFINITY; 2];
-        let mut rmax = [f32::NEG_INFINITY; 2];
-        for f in &b.faces {
-            let (Some(a), Some(c), Some(d)) =
-                (p(f.vertices[0]), p(f.vertices[1]), p(f.vertices[2]))
-            else {
-                continue;
-            };
-            for q in [a, c, d] {
-                for k in 0..2 {
-                    rmin[k] = rmin[k].min(q[k]);
-                    rmax[k] = rmax[k].max(q[k]);
-                }
-            }
-            s.tris.push((
-                [[a[0], a[1]], [c[0], c[1]], [d[0], d[1]]],
-                f.material,
-                (a[2] + c[2] + d[2]) / 3.0,
-            ));
-        }
-        // Boundary edges: from the edge table when present, else from the adjacency.
-        let mut listed = std::collections::HashSet::new();
-        for e in &b.edges {
-            listed.insert(e.edge);
-            if let Some(f) = b.faces.get(e.face() as usize) {
-                let k = e.side() as usize;
-                if let (Some(a), Some(c)) = (p(f.vertices[k]), p(f.vertices[(k + 1) % 3])) {
-                    let (a, c) = ([a[0], a[1]], [c[0], c[1]]);
-                    if e.transition >= 0 {
-                        s.transitions.push((a, c));
-                    } else {
-                        s.edges.push((a, c));
-                    }
-                }
-            }
-        }
-        s.transition_labels
-            .extend(transition_labels(b, o, &opts.room_names));
-        for (fi, adj) in b.adjacency.iter().enumerate() {
-            for (k, &a) in adj.iter().enumerate() {
-                let code = (fi * 3 + k) as u32;
-                if a == -1
-                    && !listed.contains(&code)
-                    && let Some(f) = b.faces.get(fi)
-                    && let (Some(x), Some(y)) = (p(f.vertices[k]), p(f.vertices[(k + 1) % 3]))
-                {
-                    s.edges.push(([x[0], x[1]], [y[0], y[1]]));
-                }
-            }
-        }
-        if let Some(name) = room.name
-            && rmin[0].is_finite()
-        {
-            s.names.push((
-                [(rmin[0] + rmax[0]) / 2.0, (rmin[1] + rmax[1]) / 2.0],
-                name.to_string(),
-            ));
-        }
-        for k in 0..2 {
-            s.min[k] = s.min[k].min(rmin[k]);
-            s.max[k] = s.max[k].max(rmax[k]);
-        }
+        add_room(&mut s, room, opts);
     }
     for (n, (ri, f)) in opts.findings.iter().enumerate() {
         if let (Some(p), Some(room)) = (f.place.position, rooms.get(*ri)) {

@@ -401,7 +401,7 @@ const ROWS: [Row; 7] = [
         0,
         magic_comparisons,
     ),
-    ("library functions over 150 lines", 21, 5, || {
+    ("library functions over 150 lines", 9, 5, || {
         long_functions(150)
     }),
 ];

@@ -551,7 +551,14 @@ pub fn check_with(area: &Area, opts: &CheckOptions) -> Vec<Finding> {
             f
         })
         .collect();
+    walkmesh_findings(area, &lyt_file, &mut out);
+    visibility_findings(area, &mut out);
+    link_findings(area, opts, &mut out);
+    out
+}
 
+/// The rooms' walkmeshes: missing, unreadable, of another type, or matching no room.
+fn walkmesh_findings(area: &Area, lyt_file: &str, out: &mut Vec<Finding>) {
     // Walkmeshes. Files beside a layout override the game's archives, so a folder with only
     // some of them is a patch set, not a module: when no room has its WOK there, or some rooms
     // lack theirs and there is no VIS either, the absence is one warning, not an error per
@@ -566,7 +573,7 @@ pub fn check_with(area: &Area, opts: &CheckOptions) -> Vec<Finding> {
     if loose_layout {
         out.push(Finding::warning(
             "area-woks-not-found",
-            Place { file: Some(lyt_file.clone()), ..Place::default() },
+            Place { file: Some(lyt_file.to_string()), ..Place::default() },
             format!(
                 "{missing} of the {real_rooms} rooms have no walkmesh beside the layout in {}{}: a loose \
                  layout or patch set (the game loads the other WOKs from its archives); their checks are skipped",
@@ -580,7 +587,7 @@ pub fn check_with(area: &Area, opts: &CheckOptions) -> Vec<Finding> {
             continue;
         }
         let lyt_place = Place {
-            file: Some(lyt_file.clone()),
+            file: Some(lyt_file.to_string()),
             line: rec.line(),
             column: rec.line().map(|_| 1),
             room: Some(room.name.clone()),
@@ -630,7 +637,10 @@ pub fn check_with(area: &Area, opts: &CheckOptions) -> Vec<Finding> {
             ),
         ));
     }
+}
 
+/// The VIS: unreadable, missing, or what its validator and the cross-checks with the layout say.
+fn visibility_findings(area: &Area, out: &mut Vec<Finding>) {
     // Visibility.
     let expected_vis = area.dir.join(format!("{}.vis", area.resref));
     let vis_file = area
@@ -653,10 +663,14 @@ pub fn check_with(area: &Area, opts: &CheckOptions) -> Vec<Finding> {
                 f.place.file = Some(vis_file.clone());
                 f
             }));
-            vis_cross_checks(area, v, &vis_file, &mut out);
+            vis_cross_checks(area, v, &vis_file, out);
         }
     }
+}
 
+/// The room links: transitions into rooms the layout lacks or places a placeholder at, and
+/// links with no edge back.
+fn link_findings(area: &Area, opts: &CheckOptions, out: &mut Vec<Finding>) {
     // Room links.
     let links = area.links();
     let backs = LinkIndex::new(&links, opts.tolerance);
@@ -715,7 +729,6 @@ pub fn check_with(area: &Area, opts: &CheckOptions) -> Vec<Finding> {
             }
         }
     }
-    out
 }
 
 fn vis_cross_checks(area: &Area, v: &vis::Vis, vis_file: &str, out: &mut Vec<Finding>) {

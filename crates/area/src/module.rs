@@ -547,7 +547,20 @@ fn resolve(
         return Some(object);
     };
     object.object.model = model.to_string();
-    // Model → walkmesh.
+    attach_walkmesh(res, &mut object, &what, place, findings);
+    Some(object)
+}
+
+/// Model → walkmesh: the object's PWK or DWK among the resources, placed; a finding when it
+/// is missing or unreadable (the object then blocks nothing).
+fn attach_walkmesh(
+    res: &dyn Resources,
+    object: &mut ModuleObject,
+    what: &str,
+    place: Place,
+    findings: &mut Vec<Finding>,
+) {
+    let model = object.object.model.clone();
     let file = object.object.walkmesh_name();
     let (stem, ext) = file.rsplit_once('.').unwrap_or((&file, ""));
     match fetch(res, stem, ext, bwm::read) {
@@ -566,7 +579,6 @@ fn resolve(
             format!("{what}: its walkmesh {origin} cannot be read: {why}"),
         )),
     }
-    Some(object)
 }
 
 /// The finding of a template that is missing or unreadable; the object is kept unresolved.

@@ -273,97 +273,8 @@ fn relink_rooms(
     };
     let n = rooms.len();
 
-    // Every boundary edge that has a place, and each room's box.
-    let mut segs: Vec<Seg> = Vec::new();
-    let mut boxes: Vec<Option<([f32; 3], [f32; 3])>> = vec![None; n];
-    for (room, wok) in rooms.iter().enumerate() {
-        let Some(wok) = wok else { continue };
-        for (entry, e) in wok.edges.iter().enumerate() {
-            let Some([a, b, c]) = edge_points(wok, e.edge) else {
-                continue;
-            };
-            if !(finite(a) && finite(b) && finite(c)) {
-                continue;
-            }
-            let mut lo = [0.0; 3];
-            let mut hi = [0.0; 3];
-            for k in 0..3 {
-                lo[k] = a[k].min(b[k]) - tol;
-                hi[k] = a[k].max(b[k]) + tol;
-            }
-            let bx = boxes[room].get_or_insert((lo, hi));
-            for k in 0..3 {
-                bx.0[k] = bx.0[k].min(lo[k]);
-                bx.1[k] = bx.1[k].max(hi[k]);
-            }
-            segs.push(Seg {
-                room: room as u32,
-                entry: entry as u32,
-                a,
-                b,
-                c,
-                lo,
-                hi,
-            });
-        }
-    }
-
-    // Only edges that reach into another room's box can meet another room's edge.
-    let meets = |l: &[f32; 3], h: &[f32; 3], bl: &[f32; 3], bh: &[f32; 3]| {
-        (0..3).all(|k| l[k] <= bh[k] && bl[k] <= h[k])
-    };
-    let near_rooms: Vec<Vec<usize>> = (0..n)
-        .map(|i| {
-            let Some((l, h)) = boxes[i] else {
-                return Vec::new();
-            };
-            (0..n)
-                .filter(|&j| j != i && boxes[j].is_some_and(|(bl, bh)| meets(&l, &h, &bl, &bh)))
-                .collect()
-        })
-        .collect();
-    let mut sweep: Vec<u32> = (0..segs.len() as u32)
-        .filter(|&s| {
-            let s = &segs[s as usize];
-            near_rooms[s.room as usize]
-                .iter()
-                .any(|&j| boxes[j].is_some_and(|(bl, bh)| meets(&s.lo, &s.hi, &bl, &bh)))
-        })
-        .collect();
-    // Sweep along the longer horizontal axis of what is swept.
-    let axis = {
-        let (mut l, mut h) = ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2]);
-        for &s in &sweep {
-            let s = &segs[s as usize];
-            for k in 0..2 {
-                l[k] = l[k].min(s.lo[k]);
-                h[k] = h[k].max(s.hi[k]);
-            }
-        }
-        usize::from(h[1] - l[1] > h[0] - l[0])
-    };
-    sweep.sort_by(|&x, &y| segs[x as usize].lo[axis].total_cmp(&segs[y as usize].lo[axis]));
-
-    // Overlap with each other room, per swept edge.
-    let mut met: Vec<Vec<(u32, f32)>> = vec![Vec::new(); segs.len()];
-    let mut pairs_tested = 0usize;
-    for (k, &i) in sweep.iter().enumerate() {
-        let s = segs[i as usize];
-        for &j in &sweep[k + 1..] {
-            let t = &segs[j as usize];
-            if t.lo[axis] > s.hi[axis] {
-                break;
-            }
-            if t.room == s.room || !meets(&s.lo, &s.hi, &t.lo, &t.hi) {
-                continue;
-            }
-            pairs_tested += 1;
-            if let Some(len) = coincide([s.a, s.b, s.c], [t.a, t.b, t.c], tol) {
-                add(&mut met[i as usize], t.room, len);
-                add(&mut met[j as usize], s.room, len);
-            }
-        }
-    }
+    let (segs, boxes) = placed_edges(rooms, tol);
+    let (mut met, pairs_tested) = meetings(&segs, &boxes, tol);
 
     // Decide, room by room.
     let mut by_entry: Vec<Vec<(u32, usize)>> = vec![Vec::new(); n];
@@ -445,6 +356,112 @@ fn relink_rooms(
     }
     out.shared.sort_by_key(|s| (s.room, s.face, s.side));
     out
+}
+
+/// A room's bounding box, widened by the tolerance.
+type RoomBox = Option<([f32; 3], [f32; 3])>;
+
+/// Every boundary edge that has a place (its face and vertices exist and are finite), and each
+/// room's box.
+fn placed_edges(rooms: &[Option<&mut Bwm>], tol: f32) -> (Vec<Seg>, Vec<RoomBox>) {
+    let n = rooms.len();
+    let mut segs: Vec<Seg> = Vec::new();
+    let mut boxes: Vec<RoomBox> = vec![None; n];
+    for (room, wok) in rooms.iter().enumerate() {
+        let Some(wok) = wok else { continue };
+        for (entry, e) in wok.edges.iter().enumerate() {
+            let Some([a, b, c]) = edge_points(wok, e.edge) else {
+                continue;
+            };
+            if !(finite(a) && finite(b) && finite(c)) {
+                continue;
+            }
+            let mut lo = [0.0; 3];
+            let mut hi = [0.0; 3];
+            for k in 0..3 {
+                lo[k] = a[k].min(b[k]) - tol;
+                hi[k] = a[k].max(b[k]) + tol;
+            }
+            let bx = boxes[room].get_or_insert((lo, hi));
+            for k in 0..3 {
+                bx.0[k] = bx.0[k].min(lo[k]);
+                bx.1[k] = bx.1[k].max(hi[k]);
+            }
+            segs.push(Seg {
+                room: room as u32,
+                entry: entry as u32,
+                a,
+                b,
+                c,
+                lo,
+                hi,
+            });
+        }
+    }
+    (segs, boxes)
+}
+
+/// How much of each placed edge coincides with edges of other rooms (per room, in metres),
+/// swept along the longer horizontal axis; and how many pairs were compared.
+fn meetings(segs: &[Seg], boxes: &[RoomBox], tol: f32) -> (Vec<Vec<(u32, f32)>>, usize) {
+    let n = boxes.len();
+    // Only edges that reach into another room's box can meet another room's edge.
+    let meets = |l: &[f32; 3], h: &[f32; 3], bl: &[f32; 3], bh: &[f32; 3]| {
+        (0..3).all(|k| l[k] <= bh[k] && bl[k] <= h[k])
+    };
+    let near_rooms: Vec<Vec<usize>> = (0..n)
+        .map(|i| {
+            let Some((l, h)) = boxes[i] else {
+                return Vec::new();
+            };
+            (0..n)
+                .filter(|&j| j != i && boxes[j].is_some_and(|(bl, bh)| meets(&l, &h, &bl, &bh)))
+                .collect()
+        })
+        .collect();
+    let mut sweep: Vec<u32> = (0..segs.len() as u32)
+        .filter(|&s| {
+            let s = &segs[s as usize];
+            near_rooms[s.room as usize]
+                .iter()
+                .any(|&j| boxes[j].is_some_and(|(bl, bh)| meets(&s.lo, &s.hi, &bl, &bh)))
+        })
+        .collect();
+    // Sweep along the longer horizontal axis of what is swept.
+    let axis = {
+        let (mut l, mut h) = ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2]);
+        for &s in &sweep {
+            let s = &segs[s as usize];
+            for k in 0..2 {
+                l[k] = l[k].min(s.lo[k]);
+                h[k] = h[k].max(s.hi[k]);
+            }
+        }
+        usize::from(h[1] - l[1] > h[0] - l[0])
+    };
+    sweep.sort_by(|&x, &y| segs[x as usize].lo[axis].total_cmp(&segs[y as usize].lo[axis]));
+
+    // Overlap with each other room, per swept edge.
+    let mut met: Vec<Vec<(u32, f32)>> = vec![Vec::new(); segs.len()];
+    let mut pairs_tested = 0usize;
+    for (k, &i) in sweep.iter().enumerate() {
+        let s = segs[i as usize];
+        for &j in &sweep[k + 1..] {
+            let t = &segs[j as usize];
+            if t.lo[axis] > s.hi[axis] {
+                break;
+            }
+            if t.room == s.room || !meets(&s.lo, &s.hi, &t.lo, &t.hi) {
+                continue;
+            }
+            pairs_tested += 1;
+            if let Some(len) = coincide([s.a, s.b, s.c], [t.a, t.b, t.c], tol) {
+                add(&mut met[i as usize], t.room, len);
+                add(&mut met[j as usize], s.room, len);
+            }
+        }
+    }
+    (met, pairs_tested)
 }
 
 /// Adds `len` metres of shared edge with `room`.

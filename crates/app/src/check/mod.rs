@@ -67,35 +67,7 @@ pub fn check_paths_with(
     run: &CheckRun<'_>,
 ) -> Result<Report, Error> {
     use rayon::prelude::*;
-    let mut files = Vec::new();
-    for p in paths {
-        if session.is_virtual_input(p) {
-            // A capsule member path, or a resource of the game (`--game`).
-            files.push(p.clone());
-            continue;
-        }
-        let meta = std::fs::metadata(p).map_err(|e| Error::io(p, e))?;
-        if meta.is_dir() {
-            for entry in walkdir::WalkDir::new(p).sort_by_file_name() {
-                let entry = entry.map_err(|e| {
-                    let path = e.path().unwrap_or(p).to_path_buf();
-                    Error::io(
-                        &path,
-                        e.into_io_error()
-                            .unwrap_or_else(|| std::io::Error::other("file system loop")),
-                    )
-                })?;
-                if entry.file_type().is_file()
-                    && (known_extension(entry.path()) || is_kit_json(entry.path()))
-                {
-                    files.push(entry.into_path());
-                }
-            }
-        } else {
-            areakit_area::io::check_regular_file(p).map_err(|e| Error::io(p, e))?;
-            files.push(p.clone());
-        }
-    }
+    let files = collect_files(session, paths)?;
     // NWN2 areas: each TRX against the TRN (and GIT) beside it.
     let nwn2_findings = nwn2::area_findings(session, &files)?;
     let pool = rayon::ThreadPoolBuilder::new()
@@ -159,44 +131,8 @@ pub fn check_paths_with(
             .collect()
     });
     let mut tasks: Vec<Task> = plain.into_iter().map(|p| Task::File(p.clone())).collect();
-    let mut members: Vec<(Arc<Capsule>, usize, PathBuf)> = Vec::new();
-    let mut capsule_areas: Vec<(Arc<Capsule>, Option<String>)> = Vec::new();
     let game = session.game().cloned();
-    for unit in opened {
-        match unit.result {
-            Ok((findings, capsule)) => {
-                report.files_checked += 1;
-                report
-                    .findings
-                    .extend(findings.into_iter().map(|finding| FileFinding {
-                        path: unit.path.clone(),
-                        finding,
-                    }));
-                if let Some(c) = capsule {
-                    let c = Arc::new(c);
-                    if let Some(note) = area_needs_game(&c, game.is_some()) {
-                        report.findings.push(FileFinding {
-                            path: unit.path.clone(),
-                            finding: note,
-                        });
-                    }
-                    capsule_areas.extend(
-                        capsule_area_names(&c, game.is_some())
-                            .into_iter()
-                            .map(|a| (c.clone(), a)),
-                    );
-                    for (i, m) in c.members().iter().enumerate() {
-                        let member = unit.path.join(m.file_name());
-                        if member_checkable(&member, c.data(i)) {
-                            members.push((c.clone(), i, member));
-                        }
-                    }
-                }
-            }
-            Err(Error::Io { path, source }) => report.io_errors.push((path, source.to_string())),
-            Err(e) => return Err(e),
-        }
-    }
+    let (members, capsule_areas) = take_capsules(&mut report, opened, game.is_some())?;
     // The areas inside capsules, each checked as a module (as a LYT in a folder is); their
     // LYT, VIS and PTH members are part of that check.
     let capsule_units: Vec<Result<Option<AreaUnit>, Error>> = pool.install(|| {
@@ -242,30 +178,13 @@ pub fn check_paths_with(
     let results: Vec<(PathBuf, Result<Vec<Finding>, Error>)> = pool.install(|| {
         tasks
             .par_iter()
-            .map(|task| match task {
-                Task::File(path) if is_kit_json(path) => {
-                    let r = check_kit(path);
+            .map(|task| {
+                let (path, r) = run_task(session, task);
+                // A LYT that is checked as a file was counted when its area did not open.
+                if !matches!(task, Task::File(p) if extension_is(p, "lyt") && !is_kit_json(p)) {
                     tick();
-                    (path.clone(), r)
                 }
-                Task::File(path) => {
-                    let r = session.read(path).and_then(|data| {
-                        if Format::detect(path, &data) == Some(Format::Mdl) {
-                            let mdx = session.read(&crate::document::mdx_path(path)).ok();
-                            return check_model_data(path, &data, mdx.as_deref());
-                        }
-                        check_data(path, &data)
-                    });
-                    if !extension_is(path, "lyt") {
-                        tick();
-                    }
-                    (path.clone(), r)
-                }
-                Task::Member(c, i, path) => {
-                    let r = check_member(c, *i, path);
-                    tick();
-                    (path.clone(), r)
-                }
+                (path, r)
             })
             .collect()
     });
@@ -287,6 +206,112 @@ pub fn check_paths_with(
     report.findings.extend(nwn2_findings);
     report.findings.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(report)
+}
+
+/// The files of `paths`: each file, capsule member or game resource as given, and the files
+/// areakit reads inside each folder (walked in name order).
+fn collect_files(session: &Session, paths: &[PathBuf]) -> Result<Vec<PathBuf>, Error> {
+    let mut files = Vec::new();
+    for p in paths {
+        if session.is_virtual_input(p) {
+            // A capsule member path, or a resource of the game (`--game`).
+            files.push(p.clone());
+            continue;
+        }
+        let meta = std::fs::metadata(p).map_err(|e| Error::io(p, e))?;
+        if meta.is_dir() {
+            for entry in walkdir::WalkDir::new(p).sort_by_file_name() {
+                let entry = entry.map_err(|e| {
+                    let path = e.path().unwrap_or(p).to_path_buf();
+                    Error::io(
+                        &path,
+                        e.into_io_error()
+                            .unwrap_or_else(|| std::io::Error::other("file system loop")),
+                    )
+                })?;
+                if entry.file_type().is_file()
+                    && (known_extension(entry.path()) || is_kit_json(entry.path()))
+                {
+                    files.push(entry.into_path());
+                }
+            }
+        } else {
+            areakit_area::io::check_regular_file(p).map_err(|e| Error::io(p, e))?;
+            files.push(p.clone());
+        }
+    }
+    Ok(files)
+}
+
+/// A capsule member to check: its capsule, its index and its path (`x.mod/a.wok`).
+type MemberTask = (Arc<Capsule>, usize, PathBuf);
+
+/// An area inside a capsule: the capsule and the area's name (`None`: its only one).
+type CapsuleArea = (Arc<Capsule>, Option<String>);
+
+/// The capsules opened: their own findings (and I/O errors) into `report`; returns their
+/// members to check and the areas inside them, each to be checked as a module.
+fn take_capsules(
+    report: &mut Report,
+    opened: Vec<CapsuleUnit>,
+    with_game: bool,
+) -> Result<(Vec<MemberTask>, Vec<CapsuleArea>), Error> {
+    let mut members: Vec<(Arc<Capsule>, usize, PathBuf)> = Vec::new();
+    let mut capsule_areas: Vec<(Arc<Capsule>, Option<String>)> = Vec::new();
+    for unit in opened {
+        match unit.result {
+            Ok((findings, capsule)) => {
+                report.files_checked += 1;
+                report
+                    .findings
+                    .extend(findings.into_iter().map(|finding| FileFinding {
+                        path: unit.path.clone(),
+                        finding,
+                    }));
+                if let Some(c) = capsule {
+                    let c = Arc::new(c);
+                    if let Some(note) = area_needs_game(&c, with_game) {
+                        report.findings.push(FileFinding {
+                            path: unit.path.clone(),
+                            finding: note,
+                        });
+                    }
+                    capsule_areas.extend(
+                        capsule_area_names(&c, with_game)
+                            .into_iter()
+                            .map(|a| (c.clone(), a)),
+                    );
+                    for (i, m) in c.members().iter().enumerate() {
+                        let member = unit.path.join(m.file_name());
+                        if member_checkable(&member, c.data(i)) {
+                            members.push((c.clone(), i, member));
+                        }
+                    }
+                }
+            }
+            Err(Error::Io { path, source }) => report.io_errors.push((path, source.to_string())),
+            Err(e) => return Err(e),
+        }
+    }
+    Ok((members, capsule_areas))
+}
+
+/// One file or member's checks (a kit JSON, a binary model with its MDX, any other file).
+fn run_task(session: &Session, task: &Task) -> (PathBuf, Result<Vec<Finding>, Error>) {
+    match task {
+        Task::File(path) if is_kit_json(path) => (path.clone(), check_kit(path)),
+        Task::File(path) => {
+            let r = session.read(path).and_then(|data| {
+                if Format::detect(path, &data) == Some(Format::Mdl) {
+                    let mdx = session.read(&crate::document::mdx_path(path)).ok();
+                    return check_model_data(path, &data, mdx.as_deref());
+                }
+                check_data(path, &data)
+            });
+            (path.clone(), r)
+        }
+        Task::Member(c, i, path) => (path.clone(), check_member(c, *i, path)),
+    }
 }
 
 /// The file checks of member `i` of capsule `c`, named `path`: a binary model with the member

@@ -175,149 +175,14 @@ pub fn write(scene: &Scene, binary: bool) -> Result<Vec<u8>, GltfWriteError> {
         let mut skin = None;
         let mesh = match &n.mesh {
             Some(m) if !m.groups.is_empty() && !m.positions.is_empty() => {
-                let mut min = [f32::INFINITY; 3];
-                let mut max = [f32::NEG_INFINITY; 3];
-                let mut bytes = Vec::with_capacity(m.positions.len() * 12);
-                for p in &m.positions {
-                    for k in 0..3 {
-                        min[k] = min[k].min(p[k]);
-                        max[k] = max[k].max(p[k]);
-                        bytes.extend_from_slice(&p[k].to_le_bytes());
-                    }
-                }
-                let view = buf.view(&bytes, gj::buffer::Target::ArrayBuffer);
-                root.accessors.push(accessor(
-                    view,
-                    m.positions.len(),
-                    gj::accessor::ComponentType::F32,
-                    gj::accessor::Type::Vec3,
-                    Some(json!(min.map(f64::from))),
-                    Some(json!(max.map(f64::from))),
-                ));
-                let positions = gj::Index::new(root.accessors.len() as u32 - 1);
-                let nv = m.positions.len();
-                let array = Some(gj::buffer::Target::ArrayBuffer);
-                let mut shared = BTreeMap::new();
-                shared.insert(Valid(gj::mesh::Semantic::Positions), positions);
-                if m.normals.len() == nv {
-                    let values: Vec<f32> = m.normals.iter().flatten().copied().collect();
-                    let a = push_floats(
-                        &mut root,
-                        &mut buf,
-                        &values,
-                        gj::accessor::Type::Vec3,
-                        array,
-                        false,
-                    );
-                    shared.insert(Valid(gj::mesh::Semantic::Normals), a);
-                }
-                for (set, uvs) in [(0, &m.uvs), (1, &m.uvs2)] {
-                    if uvs.len() == nv && (set == 0 || m.uvs.len() == nv) {
-                        let values: Vec<f32> = uvs.iter().flatten().copied().collect();
-                        let a = push_floats(
-                            &mut root,
-                            &mut buf,
-                            &values,
-                            gj::accessor::Type::Vec2,
-                            array,
-                            false,
-                        );
-                        shared.insert(Valid(gj::mesh::Semantic::TexCoords(set)), a);
-                    }
-                }
-                let has_uv = [m.uvs.len() == nv, m.uvs.len() == nv && m.uvs2.len() == nv];
-                let skinned = n.skin.is_some_and(|s| s < scene.skins.len())
-                    && m.joints.len() == nv
-                    && m.weights.len() == nv;
+                let (shared, has_uv, skinned) = mesh_attributes(&mut root, &mut buf, scene, n, m);
                 if skinned {
-                    let bytes: Vec<u8> = m
-                        .joints
-                        .iter()
-                        .flatten()
-                        .flat_map(|j| j.to_le_bytes())
-                        .collect();
-                    let view = buf.view(&bytes, gj::buffer::Target::ArrayBuffer);
-                    root.accessors.push(accessor(
-                        view,
-                        nv,
-                        gj::accessor::ComponentType::U16,
-                        gj::accessor::Type::Vec4,
-                        None,
-                        None,
-                    ));
-                    shared.insert(
-                        Valid(gj::mesh::Semantic::Joints(0)),
-                        gj::Index::new(root.accessors.len() as u32 - 1),
-                    );
-                    let values: Vec<f32> = m.weights.iter().flatten().copied().collect();
-                    let a = push_floats(
-                        &mut root,
-                        &mut buf,
-                        &values,
-                        gj::accessor::Type::Vec4,
-                        array,
-                        false,
-                    );
-                    shared.insert(Valid(gj::mesh::Semantic::Weights(0)), a);
                     skin = n.skin;
                 }
                 let mut primitives = Vec::new();
                 for g in &m.groups {
-                    let lookup = |name: &Option<String>, set: usize| {
-                        let key = name.as_ref()?.to_ascii_lowercase();
-                        let &(index, alpha) = textures.get(&key)?;
-                        has_uv[set].then_some((index, alpha))
-                    };
-                    let diffuse = lookup(&g.maps.diffuse, 0);
-                    let lightmap = lookup(&g.maps.lightmap, 1).map(|(i, _)| i);
-                    let key = (
-                        g.material.clone(),
-                        g.colour.map(f32::to_bits),
-                        diffuse.map(|(i, _)| i),
-                        lightmap,
-                    );
-                    let material = *materials.entry(key).or_insert_with(|| {
-                        root.materials.push(material(g, diffuse, lightmap));
-                        root.materials.len() as u32 - 1
-                    });
-                    let (indices, mode, extra): (Vec<u32>, _, Value) = match &g.shape {
-                        Shape::Triangles { triangles, faces } => {
-                            let mut e = g.extras.clone();
-                            if let Value::Object(map) = &mut e {
-                                map.insert("faces".into(), json!(faces));
-                            } else if e.is_null() {
-                                e = json!({"faces": faces});
-                            }
-                            (
-                                triangles.iter().flatten().copied().collect(),
-                                gj::mesh::Mode::Triangles,
-                                e,
-                            )
-                        }
-                        Shape::LineStrip(l) => {
-                            (l.clone(), gj::mesh::Mode::LineStrip, g.extras.clone())
-                        }
-                    };
-                    let bytes: Vec<u8> = indices.iter().flat_map(|v| v.to_le_bytes()).collect();
-                    let view = buf.view(&bytes, gj::buffer::Target::ElementArrayBuffer);
-                    root.accessors.push(accessor(
-                        view,
-                        indices.len(),
-                        gj::accessor::ComponentType::U32,
-                        gj::accessor::Type::Scalar,
-                        None,
-                        None,
-                    ));
-                    let attributes = shared.clone();
-                    primitives.push(gj::mesh::Primitive {
-                        attributes,
-                        extensions: None,
-                        extras: extras(&extra),
-                        indices: Some(gj::Index::new(root.accessors.len() as u32 - 1)),
-                        material: Some(gj::Index::new(material)),
-                        mode: Valid(mode),
-                        targets: None,
-                    });
+                    let material = group_material(&mut root, &mut materials, &textures, g, has_uv);
+                    primitives.push(primitive(&mut root, &mut buf, g, &shared, material));
                 }
                 root.meshes.push(gj::Mesh {
                     extensions: None,
@@ -365,6 +230,166 @@ pub fn write(scene: &Scene, binary: bool) -> Result<Vec<u8>, GltfWriteError> {
         nodes: vec![gj::Index::new(0)],
     });
     root.scene = Some(gj::Index::new(0));
+    container(root, buf, binary)
+}
+
+/// A mesh's shared vertex attributes (positions with their bounds, normals, the UV sets,
+/// joints and weights of a skinned node) as accessors; which UV sets it has, and whether it
+/// is skinned.
+fn mesh_attributes(
+    root: &mut gj::Root,
+    buf: &mut Buffer,
+    scene: &Scene,
+    n: &super::Node,
+    m: &super::Mesh,
+) -> (Attributes, [bool; 2], bool) {
+    let mut min = [f32::INFINITY; 3];
+    let mut max = [f32::NEG_INFINITY; 3];
+    let mut bytes = Vec::with_capacity(m.positions.len() * 12);
+    for p in &m.positions {
+        for k in 0..3 {
+            min[k] = min[k].min(p[k]);
+            max[k] = max[k].max(p[k]);
+            bytes.extend_from_slice(&p[k].to_le_bytes());
+        }
+    }
+    let view = buf.view(&bytes, gj::buffer::Target::ArrayBuffer);
+    root.accessors.push(accessor(
+        view,
+        m.positions.len(),
+        gj::accessor::ComponentType::F32,
+        gj::accessor::Type::Vec3,
+        Some(json!(min.map(f64::from))),
+        Some(json!(max.map(f64::from))),
+    ));
+    let positions = gj::Index::new(root.accessors.len() as u32 - 1);
+    let nv = m.positions.len();
+    let array = Some(gj::buffer::Target::ArrayBuffer);
+    let mut shared = BTreeMap::new();
+    shared.insert(Valid(gj::mesh::Semantic::Positions), positions);
+    if m.normals.len() == nv {
+        let values: Vec<f32> = m.normals.iter().flatten().copied().collect();
+        let a = push_floats(root, buf, &values, gj::accessor::Type::Vec3, array, false);
+        shared.insert(Valid(gj::mesh::Semantic::Normals), a);
+    }
+    for (set, uvs) in [(0, &m.uvs), (1, &m.uvs2)] {
+        if uvs.len() == nv && (set == 0 || m.uvs.len() == nv) {
+            let values: Vec<f32> = uvs.iter().flatten().copied().collect();
+            let a = push_floats(root, buf, &values, gj::accessor::Type::Vec2, array, false);
+            shared.insert(Valid(gj::mesh::Semantic::TexCoords(set)), a);
+        }
+    }
+    let has_uv = [m.uvs.len() == nv, m.uvs.len() == nv && m.uvs2.len() == nv];
+    let skinned = n.skin.is_some_and(|s| s < scene.skins.len())
+        && m.joints.len() == nv
+        && m.weights.len() == nv;
+    if skinned {
+        let bytes: Vec<u8> = m
+            .joints
+            .iter()
+            .flatten()
+            .flat_map(|j| j.to_le_bytes())
+            .collect();
+        let view = buf.view(&bytes, gj::buffer::Target::ArrayBuffer);
+        root.accessors.push(accessor(
+            view,
+            nv,
+            gj::accessor::ComponentType::U16,
+            gj::accessor::Type::Vec4,
+            None,
+            None,
+        ));
+        shared.insert(
+            Valid(gj::mesh::Semantic::Joints(0)),
+            gj::Index::new(root.accessors.len() as u32 - 1),
+        );
+        let values: Vec<f32> = m.weights.iter().flatten().copied().collect();
+        let a = push_floats(root, buf, &values, gj::accessor::Type::Vec4, array, false);
+        shared.insert(Valid(gj::mesh::Semantic::Weights(0)), a);
+    }
+    (shared, has_uv, skinned)
+}
+
+/// The vertex attributes a mesh's primitives share.
+type Attributes = BTreeMap<gj::validation::Checked<gj::mesh::Semantic>, gj::Index<gj::Accessor>>;
+
+/// The material of a group (one per name, colour and textures), added on first use.
+fn group_material(
+    root: &mut gj::Root,
+    materials: &mut HashMap<MaterialKey, u32>,
+    textures: &HashMap<String, (u32, AlphaMode)>,
+    g: &super::Group,
+    has_uv: [bool; 2],
+) -> u32 {
+    let lookup = |name: &Option<String>, set: usize| {
+        let key = name.as_ref()?.to_ascii_lowercase();
+        let &(index, alpha) = textures.get(&key)?;
+        has_uv[set].then_some((index, alpha))
+    };
+    let diffuse = lookup(&g.maps.diffuse, 0);
+    let lightmap = lookup(&g.maps.lightmap, 1).map(|(i, _)| i);
+    let key = (
+        g.material.clone(),
+        g.colour.map(f32::to_bits),
+        diffuse.map(|(i, _)| i),
+        lightmap,
+    );
+    *materials.entry(key).or_insert_with(|| {
+        root.materials.push(material(g, diffuse, lightmap));
+        root.materials.len() as u32 - 1
+    })
+}
+
+/// A group as a primitive: its indices (triangles with their source face numbers in the
+/// extras, or a line strip) over the mesh's shared attributes.
+fn primitive(
+    root: &mut gj::Root,
+    buf: &mut Buffer,
+    g: &super::Group,
+    shared: &Attributes,
+    material: u32,
+) -> gj::mesh::Primitive {
+    let (indices, mode, extra): (Vec<u32>, _, Value) = match &g.shape {
+        Shape::Triangles { triangles, faces } => {
+            let mut e = g.extras.clone();
+            if let Value::Object(map) = &mut e {
+                map.insert("faces".into(), json!(faces));
+            } else if e.is_null() {
+                e = json!({"faces": faces});
+            }
+            (
+                triangles.iter().flatten().copied().collect(),
+                gj::mesh::Mode::Triangles,
+                e,
+            )
+        }
+        Shape::LineStrip(l) => (l.clone(), gj::mesh::Mode::LineStrip, g.extras.clone()),
+    };
+    let bytes: Vec<u8> = indices.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let view = buf.view(&bytes, gj::buffer::Target::ElementArrayBuffer);
+    root.accessors.push(accessor(
+        view,
+        indices.len(),
+        gj::accessor::ComponentType::U32,
+        gj::accessor::Type::Scalar,
+        None,
+        None,
+    ));
+    let attributes = shared.clone();
+    gj::mesh::Primitive {
+        attributes,
+        extensions: None,
+        extras: extras(&extra),
+        indices: Some(gj::Index::new(root.accessors.len() as u32 - 1)),
+        material: Some(gj::Index::new(material)),
+        mode: Valid(mode),
+        targets: None,
+    }
+}
+
+/// The buffer and the JSON as a file: JSON with the buffer as a base64 data URI, or a `.glb`
+/// container (the JSON chunk, then the binary chunk).
+fn container(mut root: gj::Root, mut buf: Buffer, binary: bool) -> Result<Vec<u8>, GltfWriteError> {
     while buf.data.len() % 4 != 0 {
         buf.data.push(0);
     }

@@ -191,6 +191,60 @@ pub fn read_soup(session: &Session, input: &Path, room: Option<usize>) -> Result
     }
 }
 
+/// Merges exactly equal positions (`-0.0` as `0.0`), renumbering the faces; returns how many
+/// vertices went.
+fn weld_exact(vertices: &mut Vec<[f32; 3]>, faces: &mut [Face]) -> usize {
+    let mut first: HashMap<[u32; 3], u32> = HashMap::new();
+    let mut remap = Vec::with_capacity(vertices.len());
+    let mut kept = Vec::new();
+    for p in vertices.iter() {
+        let key = p.map(|c| if c == 0.0 { 0 } else { c.to_bits() });
+        let idx = *first.entry(key).or_insert_with(|| {
+            kept.push(*p);
+            kept.len() as u32 - 1
+        });
+        remap.push(idx);
+    }
+    let welded = vertices.len() - kept.len();
+    for f in faces.iter_mut() {
+        f.vertices = f
+            .vertices
+            .map(|v| remap.get(v as usize).copied().unwrap_or(v));
+    }
+    *vertices = kept;
+    welded
+}
+
+/// The transitions `[face, side, room]` areakit's own exports keep in each room's extras, for
+/// the faces in their new `order` (face numbers as in the source walkmesh).
+fn soup_transitions(
+    soup: &Soup,
+    order: &[usize],
+    room_of: &dyn Fn(usize) -> Option<usize>,
+) -> Vec<[i32; 3]> {
+    let mut transitions = vec![[-1i32; 3]; order.len()];
+    let position: HashMap<(Option<usize>, u32), usize> = order
+        .iter()
+        .enumerate()
+        .filter_map(|(new, &old)| soup.triangles[old].key.map(|k| ((room_of(old), k), new)))
+        .collect();
+    for (ri, (_, extras)) in soup.rooms.iter().enumerate() {
+        let list = extras.get("transitions").and_then(Value::as_array);
+        for t in list.into_iter().flatten() {
+            let get = |k: usize| t.get(k).and_then(Value::as_i64);
+            if let (Some(f), Some(side), Some(room)) = (get(0), get(1), get(2))
+                && let (Ok(f), Ok(side), Ok(room)) =
+                    (u32::try_from(f), usize::try_from(side), i32::try_from(room))
+                && side < 3
+                && let Some(&new) = position.get(&(Some(ri), f))
+            {
+                transitions[new][side] = room;
+            }
+        }
+    }
+    transitions
+}
+
 /// A soup to a rebuilt walkmesh; also returns how many vertices welding merged.
 pub fn soup_to_bwm(
     input: &Path,
@@ -265,53 +319,20 @@ pub fn soup_to_bwm(
     }
     let faces: Vec<Face> = order.iter().map(|&i| faces[i]).collect();
     // Transitions `[face, side, room]`, face numbered as in the source walkmesh.
-    let mut transitions = vec![[-1i32; 3]; faces.len()];
-    if keyed {
-        let position: HashMap<(Option<usize>, u32), usize> = order
-            .iter()
-            .enumerate()
-            .filter_map(|(new, &old)| soup.triangles[old].key.map(|k| ((room_of(old), k), new)))
-            .collect();
-        for (ri, (_, extras)) in soup.rooms.iter().enumerate() {
-            let list = extras.get("transitions").and_then(Value::as_array);
-            for t in list.into_iter().flatten() {
-                let get = |k: usize| t.get(k).and_then(Value::as_i64);
-                if let (Some(f), Some(side), Some(room)) = (get(0), get(1), get(2))
-                    && let (Ok(f), Ok(side), Ok(room)) =
-                        (u32::try_from(f), usize::try_from(side), i32::try_from(room))
-                    && side < 3
-                    && let Some(&new) = position.get(&(Some(ri), f))
-                {
-                    transitions[new][side] = room;
-                }
-            }
-        }
-    }
+    let transitions = if keyed {
+        soup_transitions(soup, &order, &room_of)
+    } else {
+        vec![[-1i32; 3]; faces.len()]
+    };
     // Vertices: areakit's own files keep their table; anything else is welded (exactly equal
     // positions) and numbered by first use, as the game's compiler numbers them.
     let mut vertices = soup.positions.clone();
     let mut faces = faces;
-    let mut welded = 0;
-    if !soup.areakit {
-        let mut first: HashMap<[u32; 3], u32> = HashMap::new();
-        let mut remap = Vec::with_capacity(vertices.len());
-        let mut kept = Vec::new();
-        for p in &vertices {
-            let key = p.map(|c| if c == 0.0 { 0 } else { c.to_bits() });
-            let idx = *first.entry(key).or_insert_with(|| {
-                kept.push(*p);
-                kept.len() as u32 - 1
-            });
-            remap.push(idx);
-        }
-        welded = vertices.len() - kept.len();
-        for f in &mut faces {
-            f.vertices = f
-                .vertices
-                .map(|v| remap.get(v as usize).copied().unwrap_or(v));
-        }
-        vertices = kept;
-    }
+    let welded = if soup.areakit {
+        0
+    } else {
+        weld_exact(&mut vertices, &mut faces)
+    };
     let header = soup.rooms.first().map(|(_, e)| e);
     let vec3 = |key: &str, k: usize| -> [f32; 3] {
         header

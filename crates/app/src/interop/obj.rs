@@ -85,31 +85,8 @@ pub fn write(scene: &Scene, mtl_name: &str) -> (String, String) {
             );
         }
         let _ = writeln!(o, "{NODE_COMMENT}{extras}");
-        let m = Mat4::Z_UP_TO_Y_UP.mul(&world[ni]);
-        for p in &mesh.positions {
-            let [x, y, z] = m.point(*p);
-            let _ = writeln!(o, "v {x} {y} {z}");
-        }
         let nv = mesh.positions.len();
-        let uvs = mesh.uvs.len() == nv;
-        let normals = mesh.normals.len() == nv;
-        if uvs {
-            for [u, v] in &mesh.uvs {
-                let _ = writeln!(o, "vt {u} {v}");
-            }
-        }
-        if normals {
-            for n in &mesh.normals {
-                let [x, y, z] = m.vector(*n);
-                let len = (x * x + y * y + z * z).sqrt();
-                let [x, y, z] = if len > 0.0 {
-                    [x / len, y / len, z / len].map(|c| c as f32)
-                } else {
-                    [0.0, 1.0, 0.0]
-                };
-                let _ = writeln!(o, "vn {x} {y} {z}");
-            }
-        }
+        let (uvs, normals) = write_vertices(&mut o, mesh, &Mat4::Z_UP_TO_Y_UP.mul(&world[ni]));
         // `f v`, `f v/vt`, `f v//vn` or `f v/vt/vn`: vertex `i` of the mesh has the `i`-th
         // `vt` and `vn` line of the mesh too.
         let (vt0, vn0) = (next_uv, next_normal);
@@ -155,25 +132,7 @@ pub fn write(scene: &Scene, mtl_name: &str) -> (String, String) {
         for g in &mesh.groups {
             if !materials.contains(&g.material) {
                 materials.push(g.material.clone());
-                let [r, gr, b, a] = g.colour;
-                // A diffuse texture the scene has: white under `map_Kd` (the PNG beside).
-                let image = texture_file(scene, &g.maps);
-                let (r, gr, b) = if image.is_some() {
-                    (1.0, 1.0, 1.0)
-                } else {
-                    (r, gr, b)
-                };
-                let _ = writeln!(
-                    mtl,
-                    "\nnewmtl {}\nKd {r} {gr} {b}\nKa 0 0 0\nd {a}\nillum 1",
-                    one_line(&g.material)
-                );
-                if let Some(file) = image {
-                    let _ = writeln!(mtl, "map_Kd {file}");
-                }
-                if !g.material_extras.is_null() {
-                    let _ = writeln!(mtl, "# areakit-material {}", g.material_extras);
-                }
+                write_material(&mut mtl, scene, g);
             }
         }
         next_vertex += nv as u64;
@@ -185,6 +144,126 @@ pub fn write(scene: &Scene, mtl_name: &str) -> (String, String) {
         }
     }
     (o, mtl)
+}
+
+/// The position of a `v` line (its words `w`, the keyword first).
+fn vertex(path: &Path, line_no: usize, line: &str, w: &[(usize, &str)]) -> Result<[f32; 3], Error> {
+    let mut p = [0f32; 3];
+    for (k, slot) in p.iter_mut().enumerate() {
+        let (col, word) = w.get(k + 1).copied().unwrap_or((line.len() + 1, ""));
+        *slot = word
+            .parse::<f32>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .ok_or_else(|| {
+                let what = format!(
+                    "expected a finite number (vertex coordinate {}), found `{word}`",
+                    k + 1
+                );
+                err_at(path, line_no, col, what)
+            })?;
+    }
+    Ok(p)
+}
+
+/// The soup indices of a face's corners (`corners`: the words after `f`; `v`, `v/vt`,
+/// `v//vn`, negative numbers counting back), taking into the soup a vertex of an object not
+/// selected (`map` says where each `v` of the file went).
+fn face_corners(
+    path: &Path,
+    line_no: usize,
+    corners: &[(usize, &str)],
+    all: &[[f32; 3]],
+    map: &mut [Option<u32>],
+    soup: &mut Soup,
+) -> Result<Vec<u32>, Error> {
+    let mut out = Vec::with_capacity(corners.len());
+    for &(col, word) in corners {
+        let first = word.split('/').next().unwrap_or("");
+        let n: i64 = first.parse().map_err(|_| {
+            err_at(
+                path,
+                line_no,
+                col,
+                format!("expected a vertex number, found `{word}`"),
+            )
+        })?;
+        let count = all.len() as i64;
+        let index = if n > 0 { n - 1 } else { count + n };
+        if n == 0 || index < 0 || index >= count {
+            return Err(err_at(
+                path,
+                line_no,
+                col,
+                format!("vertex {n} does not exist ({count} vertices so far)"),
+            ));
+        }
+        let index = index as usize;
+        let soup_index = match map[index] {
+            Some(s) => s,
+            None => {
+                let s = soup.positions.len() as u32;
+                soup.positions.push(all[index]);
+                map[index] = Some(s);
+                s
+            }
+        };
+        out.push(soup_index);
+    }
+    Ok(out)
+}
+
+/// The `v`, `vt` and `vn` lines of a mesh (the last two when every vertex has one), in the
+/// OBJ's y-up space; returns whether `vt` and `vn` lines were written.
+fn write_vertices(o: &mut String, mesh: &super::Mesh, m: &Mat4) -> (bool, bool) {
+    for p in &mesh.positions {
+        let [x, y, z] = m.point(*p);
+        let _ = writeln!(o, "v {x} {y} {z}");
+    }
+    let nv = mesh.positions.len();
+    let uvs = mesh.uvs.len() == nv;
+    let normals = mesh.normals.len() == nv;
+    if uvs {
+        for [u, v] in &mesh.uvs {
+            let _ = writeln!(o, "vt {u} {v}");
+        }
+    }
+    if normals {
+        for n in &mesh.normals {
+            let [x, y, z] = m.vector(*n);
+            let len = (x * x + y * y + z * z).sqrt();
+            let [x, y, z] = if len > 0.0 {
+                [x / len, y / len, z / len].map(|c| c as f32)
+            } else {
+                [0.0, 1.0, 0.0]
+            };
+            let _ = writeln!(o, "vn {x} {y} {z}");
+        }
+    }
+    (uvs, normals)
+}
+
+/// A group's `newmtl` entry: its colour (white under a diffuse texture the scene has, the PNG
+/// beside as `map_Kd`) and areakit's material extras as a comment.
+fn write_material(mtl: &mut String, scene: &Scene, g: &super::Group) {
+    let [r, gr, b, a] = g.colour;
+    let image = texture_file(scene, &g.maps);
+    let (r, gr, b) = if image.is_some() {
+        (1.0, 1.0, 1.0)
+    } else {
+        (r, gr, b)
+    };
+    let _ = writeln!(
+        mtl,
+        "\nnewmtl {}\nKd {r} {gr} {b}\nKa 0 0 0\nd {a}\nillum 1",
+        one_line(&g.material)
+    );
+    if let Some(file) = image {
+        let _ = writeln!(mtl, "map_Kd {file}");
+    }
+    if !g.material_extras.is_null() {
+        let _ = writeln!(mtl, "# areakit-material {}", g.material_extras);
+    }
 }
 
 fn one_line(s: &str) -> String {
@@ -298,18 +377,7 @@ pub fn parse(path: &Path, text: &str, room: Option<usize>) -> Result<Soup, Error
         };
         match keyword {
             "v" => {
-                let mut p = [0f32; 3];
-                for (k, slot) in p.iter_mut().enumerate() {
-                    let (col, word) = w.get(k + 1).copied().unwrap_or((line.len() + 1, ""));
-                    *slot = word
-                        .parse::<f32>()
-                        .ok()
-                        .filter(|v| v.is_finite())
-                        .ok_or_else(|| {
-                            err_at(path, line_no, col, format!("expected a finite number (vertex coordinate {}), found `{word}`", k + 1))
-                        })?;
-                }
-                let p = back.point(p);
+                let p = back.point(vertex(path, line_no, line, &w)?);
                 all.push(p);
                 if selected(object, models_layer) {
                     map.push(Some(soup.positions.len() as u32));
@@ -346,39 +414,7 @@ pub fn parse(path: &Path, text: &str, room: Option<usize>) -> Result<Soup, Error
                         format!("a face needs at least 3 vertices, found {}", w.len() - 1),
                     ));
                 }
-                let mut corners = Vec::with_capacity(w.len() - 1);
-                for &(col, word) in &w[1..] {
-                    let first = word.split('/').next().unwrap_or("");
-                    let n: i64 = first.parse().map_err(|_| {
-                        err_at(
-                            path,
-                            line_no,
-                            col,
-                            format!("expected a vertex number, found `{word}`"),
-                        )
-                    })?;
-                    let count = all.len() as i64;
-                    let index = if n > 0 { n - 1 } else { count + n };
-                    if n == 0 || index < 0 || index >= count {
-                        return Err(err_at(
-                            path,
-                            line_no,
-                            col,
-                            format!("vertex {n} does not exist ({count} vertices so far)"),
-                        ));
-                    }
-                    let index = index as usize;
-                    let soup_index = match map[index] {
-                        Some(s) => s,
-                        None => {
-                            let s = soup.positions.len() as u32;
-                            soup.positions.push(all[index]);
-                            map[index] = Some(s);
-                            s
-                        }
-                    };
-                    corners.push(soup_index);
-                }
+                let corners = face_corners(path, line_no, &w[1..], &all, &mut map, &mut soup)?;
                 let (name, mline, mcol) = material.clone().ok_or_else(|| {
                     err_at(
                         path,

@@ -350,8 +350,6 @@ fn link(p: &mut Plan<'_>, placed: &mut Placed) -> Result<Linked, BuildError> {
 }
 
 fn doors(p: &mut Plan<'_>, placed: &Placed) -> Result<Doors, BuildError> {
-    let input = p.input;
-    let module = p.module.clone();
     let mut out = Doors {
         doors: Vec::new(),
         connections: Vec::new(),
@@ -375,7 +373,16 @@ fn doors(p: &mut Plan<'_>, placed: &Placed) -> Result<Doors, BuildError> {
             [0, 1, 2].map(|c| (pa[c] + pb[c]) / 2.0)
         })
         .collect();
-    // Doors at the connections: the wider door of the two hooks, at their midpoint.
+    place_doors(p, &doorway, &mut out)?;
+    add_skybox(p, placed, &mut out);
+    pad_doorways(p, placed, &doorway, &mut out);
+    Ok(out)
+}
+
+/// The doors at the connections (the wider door of the two hooks, at their doorway): their
+/// UTDs, GIT entries and LYT door hooks; a warning where neither kit holds the door.
+fn place_doors(p: &mut Plan<'_>, doorway: &[[f32; 3]], out: &mut Doors) -> Result<(), BuildError> {
+    let module = p.module.clone();
     for (k, &(a, ha, b, hb, explicit)) in p.joints.iter().enumerate() {
         let (hook_a, hook_b) = (p.comp(a).hooks[ha], p.comp(b).hooks[hb]);
         let da = p.comp(a).doors.get(hook_a.door).and_then(Option::as_ref);
@@ -424,7 +431,12 @@ fn doors(p: &mut Plan<'_>, placed: &Placed) -> Result<Doors, BuildError> {
             explicit,
         });
     }
-    // Skybox: a room at the origin, seen from everywhere.
+    Ok(())
+}
+
+/// The skybox: a room at the origin, seen from everywhere.
+fn add_skybox(p: &mut Plan<'_>, placed: &Placed, out: &mut Doors) {
+    let (input, module) = (p.input, p.module.clone());
     if let Some(s) = &input.layout.skybox {
         match &input.supplies.skybox {
             Some(m) => {
@@ -442,9 +454,13 @@ fn doors(p: &mut Plan<'_>, placed: &Placed) -> Result<Doors, BuildError> {
                 .push(format!("skybox {s:?}: no kit supplies it; left out")),
         }
     }
-    // Doorway padding (Holocron's rule): where two connected doors differ in height (width),
-    // the smaller door's kit pads it with its `top` (`side`) model of the smallest size above
-    // the other door's, turned to the door's bearing, at the door.
+}
+
+/// Doorway padding (Holocron's rule): where two connected doors differ in height (width), the
+/// smaller door's kit pads it with its `top` (`side`) model of the smallest size above the
+/// other door's, turned to the door's bearing, at the door.
+fn pad_doorways(p: &mut Plan<'_>, placed: &Placed, doorway: &[[f32; 3]], out: &mut Doors) {
+    let (input, module) = (p.input, p.module.clone());
     for (k, &(a, ha, b, hb, _)) in p.joints.iter().enumerate() {
         let (hook_a, hook_b) = (p.comp(a).hooks[ha], p.comp(b).hooks[hb]);
         let (da, db) = (
@@ -527,7 +543,6 @@ fn doors(p: &mut Plan<'_>, placed: &Placed) -> Result<Doors, BuildError> {
             out.pads.push((name, m, [a, b], at));
         }
     }
-    Ok(out)
 }
 
 fn visibility(p: &mut Plan<'_>, placed: &Placed, linked: &Linked, doors: &Doors) -> Visible {

@@ -277,10 +277,32 @@ pub fn render_minimap(
         }
     };
 
-    // Ground: every pixel a walkable face touches (conservative, so that every point of the
-    // ground lands on a ground pixel).
+    let ground = rasterize_ground(&tris, &view, w, h);
+    let (image_rgb, image_hits) = sample_images(&placed, &view, w, h);
+    let rgba = compose(&ground, &image_rgb, &image_hits, (w, h), mw);
+
+    let map = block_of(&view, bounds, mw, h as f64);
+    Ok(Minimap {
+        width: opts.width,
+        height: opts.height,
+        rgba,
+        map,
+        game: opts.game,
+        pixels_per_unit: view.scale as f32,
+        bounds: [
+            [bounds[0][0] as f32, bounds[0][1] as f32],
+            [bounds[1][0] as f32, bounds[1][1] as f32],
+        ],
+        rooms_from_images: from_images,
+        rooms_from_walkmesh: from_walkmesh,
+    })
+}
+
+/// Ground: every pixel a walkable face touches (conservative, so that every point of the
+/// ground lands on a ground pixel).
+fn rasterize_ground(tris: &[[[f32; 2]; 3]], view: &View, w: usize, h: usize) -> Vec<bool> {
     let mut ground = vec![false; w * h];
-    for t in &tris {
+    for t in tris {
         let p = t.map(|v| view.pixel(f64::from(v[0]), f64::from(v[1])));
         let x0 = p
             .iter()
@@ -317,8 +339,19 @@ pub fn render_minimap(
             }
         }
     }
-    // Image subsamples sit on the closed pixel square, corners included, so that content
-    // touching a pixel shows in it (the kit images leave out their ground's edge pixels).
+    ground
+}
+
+/// Images: per pixel, the summed colour of the subsamples on image content, and how many
+/// there were (empty without images). Subsamples sit on the closed pixel square, corners
+/// included, so that content touching a pixel shows in it (the kit images leave out their
+/// ground's edge pixels).
+fn sample_images(
+    placed: &[(Placement<'_>, PixelBox)],
+    view: &View,
+    w: usize,
+    h: usize,
+) -> (Vec<[f32; 3]>, Vec<u8>) {
     let step = 1.0 / (SUB - 1) as f64;
 
     // Images: the average colour of the subsamples on content, and their share.
@@ -328,7 +361,7 @@ pub fn render_minimap(
         image_rgb = vec![[0f32; 3]; w * h];
         image_hits = vec![0u8; w * h];
     }
-    for (pl, b) in &placed {
+    for (pl, b) in placed {
         let corners = [
             (b.0[0], b.0[1]),
             (b.1[0], b.0[1]),
@@ -384,8 +417,18 @@ pub fn render_minimap(
             }
         }
     }
+    (image_rgb, image_hits)
+}
 
-    // Compose: ground (opaque wherever a subsample is on it), then the images over it.
+/// Compose: ground (opaque wherever a subsample is on it), then the images over it, then the
+/// rim on ground pixels next to background; nothing beyond the map's width `mw`.
+fn compose(
+    ground: &[bool],
+    image_rgb: &[[f32; 3]],
+    image_hits: &[u8],
+    (w, h): (usize, usize),
+    mw: f64,
+) -> Vec<u8> {
     let mut rgba = vec![0u8; w * h * 4];
     let mut rim_ok = vec![false; w * h];
     let full = (SUB * SUB) as f32;
@@ -434,22 +477,7 @@ pub fn render_minimap(
     for i in rim {
         rgba[i * 4..i * 4 + 3].copy_from_slice(&RIM);
     }
-
-    let map = block_of(&view, bounds, mw, h as f64);
-    Ok(Minimap {
-        width: opts.width,
-        height: opts.height,
-        rgba,
-        map,
-        game: opts.game,
-        pixels_per_unit: view.scale as f32,
-        bounds: [
-            [bounds[0][0] as f32, bounds[0][1] as f32],
-            [bounds[1][0] as f32, bounds[1][1] as f32],
-        ],
-        rooms_from_images: from_images,
-        rooms_from_walkmesh: from_walkmesh,
-    })
+    rgba
 }
 
 /// Whether the triangle `t` (pixel coordinates) meets the closed pixel square at `(px, py)`:

@@ -243,6 +243,137 @@ pub(super) struct Pass3<'a> {
     pub interior: &'a [(u32, DVec2)],
 }
 
+/// One triangle's pieces in pass 3, for [`Sides::inserts`].
+#[derive(Clone, Copy)]
+struct Sides<'a> {
+    topo: &'a Topo,
+    edges: &'a EdgePoints,
+    /// The chunk's vertex refs and merged-edge slots (from `v0` for this triangle).
+    refs: &'a [Ref],
+    slots: &'a [u32],
+    v0: usize,
+    /// The triangle's local vertices, and their ids and x sorted by x.
+    verts: &'a [LVert],
+    t: usize,
+    tri: [u32; 3],
+    /// The triangle's corners relative to its first.
+    c: [DVec2; 3],
+    eps: f64,
+    xsorted: &'a [u32],
+    xs: &'a [f64],
+}
+
+impl Sides<'_> {
+    /// The points to insert strictly inside side a -> b of `poly`, in order: on an original
+    /// edge, the merged cut points of every triangle around it; else the corners of other
+    /// pieces that lie on the side.
+    fn inserts(&self, a: u32, b: u32, poly: &[u32], ins: &mut Vec<(f64, Ref, DVec2)>) {
+        let Sides {
+            topo,
+            edges,
+            refs,
+            slots,
+            v0,
+            verts,
+            t,
+            tri,
+            c,
+            eps,
+            xsorted,
+            xs,
+        } = *self;
+        ins.clear();
+        let (va, vb) = (verts[a as usize], verts[b as usize]);
+        if let Some(k) = common_side(va.class, vb.class) {
+            // On an original edge: the merged cut points of every triangle around it.
+            let g = topo.edge_of[t][k] as usize;
+            let list = &edges.points[edges.start[g] as usize..edges.start[g + 1] as usize];
+            let lo_v = topo.edge_ends[g][0];
+            let forward = tri[k] == lo_v;
+            // Position in the edge's list: -1 at the lower vertex, len at the higher.
+            let key = |v: LVert, i: u32| -> i64 {
+                let at_end = |r: Ref| {
+                    if r == u64::from(lo_v) {
+                        -1
+                    } else {
+                        list.len() as i64
+                    }
+                };
+                match v.class {
+                    Class::Corner(c) => at_end(u64::from(tri[c as usize])),
+                    _ => match slots[v0 + i as usize] {
+                        // Snapped to a corner by the merge.
+                        u32::MAX => at_end(refs[v0 + i as usize]),
+                        s => i64::from(s - edges.start[g]),
+                    },
+                }
+            };
+            let (ka, kb) = (key(va, a), key(vb, b));
+            let base = edges.start[g];
+            let at = |j: i64| {
+                let tc = list[j as usize].0;
+                let tl = if forward { tc } else { 1.0 - tc };
+                c[k] + (c[(k + 1) % 3] - c[k]) * tl
+            };
+            if ka < kb {
+                for j in ka + 1..kb {
+                    ins.push((j as f64, REF_EDGE | u64::from(base + j as u32), at(j)));
+                }
+            } else {
+                for j in (kb + 1..ka).rev() {
+                    ins.push((-(j as f64), REF_EDGE | u64::from(base + j as u32), at(j)));
+                }
+            }
+        } else {
+            let (pa, pb) = (va.pos, vb.pos);
+            if (pb - pa).length_squared() <= 0.0 {
+                return;
+            }
+            // Corners dropped as collinear lie within eps of the side that replaced them;
+            // T-junction corners of other pieces lie on it up to rounding. A polygon's own
+            // corners never go into its own sides, and a corner close to the polygon's
+            // corner a or b (within the tolerance of two sides) goes to the nearer side
+            // (ties to the side met first around the polygon).
+            let tol = eps * (1.0 + 1e-9);
+            let m = poly.len();
+            let ia = poly.iter().position(|&x| x == a).unwrap_or(0);
+            let ib = (ia + 1) % m;
+            let prev = verts[poly[(ia + m - 1) % m] as usize].pos;
+            let next = verts[poly[(ib + 1) % m] as usize].pos;
+            let lo = pa.x.min(pb.x) - tol;
+            let hi = pa.x.max(pb.x) + tol;
+            let from = xs.partition_point(|&x| x < lo);
+            for &wv in &xsorted[from..] {
+                let pw = verts[wv as usize].pos;
+                if pw.x > hi {
+                    break;
+                }
+                if wv == a || wv == b || poly.contains(&wv) {
+                    continue;
+                }
+                let (d2, s) = geom::seg_dist2_t(pw, pa, pb);
+                if d2 <= tol * tol && s > 0.0 && s < 1.0 {
+                    let before = geom::seg_dist2(pw, prev, pa);
+                    let after = geom::seg_dist2(pw, pb, next);
+                    if before < d2
+                        || (before == d2 && ia != 0)
+                        || after < d2
+                        || (after == d2 && ib == 0)
+                    {
+                        continue;
+                    }
+                    // Placed exactly on the side for the triangulation.
+                    ins.push((s, refs[v0 + wv as usize], pa + (pb - pa) * s));
+                }
+            }
+        }
+        ins.sort_by(|x, y| x.0.total_cmp(&y.0));
+        let (ra, rb) = (refs[v0 + a as usize], refs[v0 + b as usize]);
+        ins.dedup_by(|x, y| x.1 == y.1);
+        ins.retain(|x| x.1 != ra && x.1 != rb);
+    }
+}
+
 /// Pass 3 for chunk `ci`.
 pub(super) fn triangulate(p3: &Pass3<'_>, chunk: &Chunk, ci: usize, out: &mut Tris) {
     let Pass3 {
@@ -274,97 +405,19 @@ pub(super) fn triangulate(p3: &Pass3<'_>, chunk: &Chunk, ci: usize, out: &mut Tr
         w.xs.clear();
         w.xs.extend(w.xsorted.iter().map(|&i| verts[i as usize].pos.x));
         let (xsorted, xs) = (&w.xsorted, &w.xs);
-        // The points to insert strictly inside side a -> b of `poly`, in order.
-        let inserts = |a: u32, b: u32, poly: &[u32], ins: &mut Vec<(f64, Ref, DVec2)>| {
-            ins.clear();
-            let (va, vb) = (verts[a as usize], verts[b as usize]);
-            if let Some(k) = common_side(va.class, vb.class) {
-                // On an original edge: the merged cut points of every triangle around it.
-                let g = topo.edge_of[t][k] as usize;
-                let list = &edges.points[edges.start[g] as usize..edges.start[g + 1] as usize];
-                let lo_v = topo.edge_ends[g][0];
-                let forward = tri[k] == lo_v;
-                // Position in the edge's list: -1 at the lower vertex, len at the higher.
-                let key = |v: LVert, i: u32| -> i64 {
-                    let at_end = |r: Ref| {
-                        if r == u64::from(lo_v) {
-                            -1
-                        } else {
-                            list.len() as i64
-                        }
-                    };
-                    match v.class {
-                        Class::Corner(c) => at_end(u64::from(tri[c as usize])),
-                        _ => match slots[v0 + i as usize] {
-                            // Snapped to a corner by the merge.
-                            u32::MAX => at_end(refs[v0 + i as usize]),
-                            s => i64::from(s - edges.start[g]),
-                        },
-                    }
-                };
-                let (ka, kb) = (key(va, a), key(vb, b));
-                let base = edges.start[g];
-                let at = |j: i64| {
-                    let tc = list[j as usize].0;
-                    let tl = if forward { tc } else { 1.0 - tc };
-                    c[k] + (c[(k + 1) % 3] - c[k]) * tl
-                };
-                if ka < kb {
-                    for j in ka + 1..kb {
-                        ins.push((j as f64, REF_EDGE | u64::from(base + j as u32), at(j)));
-                    }
-                } else {
-                    for j in (kb + 1..ka).rev() {
-                        ins.push((-(j as f64), REF_EDGE | u64::from(base + j as u32), at(j)));
-                    }
-                }
-            } else {
-                let (pa, pb) = (va.pos, vb.pos);
-                if (pb - pa).length_squared() <= 0.0 {
-                    return;
-                }
-                // Corners dropped as collinear lie within eps of the side that replaced them;
-                // T-junction corners of other pieces lie on it up to rounding. A polygon's own
-                // corners never go into its own sides, and a corner close to the polygon's
-                // corner a or b (within the tolerance of two sides) goes to the nearer side
-                // (ties to the side met first around the polygon).
-                let tol = eps * (1.0 + 1e-9);
-                let m = poly.len();
-                let ia = poly.iter().position(|&x| x == a).unwrap_or(0);
-                let ib = (ia + 1) % m;
-                let prev = verts[poly[(ia + m - 1) % m] as usize].pos;
-                let next = verts[poly[(ib + 1) % m] as usize].pos;
-                let lo = pa.x.min(pb.x) - tol;
-                let hi = pa.x.max(pb.x) + tol;
-                let from = xs.partition_point(|&x| x < lo);
-                for &wv in &xsorted[from..] {
-                    let pw = verts[wv as usize].pos;
-                    if pw.x > hi {
-                        break;
-                    }
-                    if wv == a || wv == b || poly.contains(&wv) {
-                        continue;
-                    }
-                    let (d2, s) = geom::seg_dist2_t(pw, pa, pb);
-                    if d2 <= tol * tol && s > 0.0 && s < 1.0 {
-                        let before = geom::seg_dist2(pw, prev, pa);
-                        let after = geom::seg_dist2(pw, pb, next);
-                        if before < d2
-                            || (before == d2 && ia != 0)
-                            || after < d2
-                            || (after == d2 && ib == 0)
-                        {
-                            continue;
-                        }
-                        // Placed exactly on the side for the triangulation.
-                        ins.push((s, refs[v0 + wv as usize], pa + (pb - pa) * s));
-                    }
-                }
-            }
-            ins.sort_by(|x, y| x.0.total_cmp(&y.0));
-            let (ra, rb) = (refs[v0 + a as usize], refs[v0 + b as usize]);
-            ins.dedup_by(|x, y| x.1 == y.1);
-            ins.retain(|x| x.1 != ra && x.1 != rb);
+        let sides = Sides {
+            topo,
+            edges,
+            refs,
+            slots,
+            v0,
+            verts,
+            t,
+            tri,
+            c,
+            eps,
+            xsorted,
+            xs,
         };
         for pi in p0..p1 {
             let ps = if pi == 0 {
@@ -383,7 +436,7 @@ pub(super) fn triangulate(p3: &Pass3<'_>, chunk: &Chunk, ci: usize, out: &mut Tr
                     w.pts.push(verts[a as usize].pos);
                     w.refs.push(r);
                 }
-                inserts(a, b, poly, &mut w.ins);
+                sides.inserts(a, b, poly, &mut w.ins);
                 for &(_, r, p) in &w.ins {
                     if w.refs.last() != Some(&r) {
                         w.pts.push(p);
