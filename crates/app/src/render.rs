@@ -99,16 +99,9 @@ impl Default for RenderOptions {
 }
 
 /// Why a PNG could not be made.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
 pub struct RenderError(pub String);
-
-impl std::fmt::Display for RenderError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for RenderError {}
 
 /// RGB of a material: walkable ones in distinct colours, non-walkable in grey.
 pub fn material_colour(m: Material) -> [u8; 3] {

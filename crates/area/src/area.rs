@@ -15,7 +15,6 @@
 //!
 //! The finding codes are documented in `docs/checks.md`.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use areakit_formats::bwm::{self, Bwm, WalkmeshType};
@@ -24,9 +23,10 @@ use areakit_formats::{DecodeError, Finding, Place, lyt, vis};
 use crate::resources::Resources;
 
 /// Why an area could not be opened.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum AreaError {
     /// A file or folder could not be read.
+    #[error("{}: {source}", path.display())]
     Io {
         /// The path.
         path: PathBuf,
@@ -34,6 +34,7 @@ pub enum AreaError {
         source: std::io::Error,
     },
     /// The layout does not decode.
+    #[error("{}: {source}", path.display())]
     Lyt {
         /// The LYT file.
         path: PathBuf,
@@ -41,44 +42,22 @@ pub enum AreaError {
         source: DecodeError,
     },
     /// The folder holds no `.lyt` file.
+    #[error("{}: no .lyt file in this folder", .0.display())]
     NoLayout(PathBuf),
     /// The folder holds several `.lyt` files: name one.
+    #[error("several .lyt files, name one:{}", path_list(.0))]
     ManyLayouts(Vec<PathBuf>),
     /// A resource place does not hold the layout (`m13aa.lyt`).
+    #[error(
+        "{0}: the area's layout is in none of the places searched, so its rooms cannot be read \
+         (a KotOR module keeps its layout and rooms in the game's layouts.bif: name the game \
+         with --game DIR)"
+    )]
     NotFound(String),
 }
 
-impl fmt::Display for AreaError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AreaError::Io { path, source } => write!(f, "{}: {source}", path.display()),
-            AreaError::Lyt { path, source } => write!(f, "{}: {source}", path.display()),
-            AreaError::NoLayout(dir) => write!(f, "{}: no .lyt file in this folder", dir.display()),
-            AreaError::NotFound(name) => write!(
-                f,
-                "{name}: the area's layout is in none of the places searched, so its rooms \
-                 cannot be read (a KotOR module keeps its layout and rooms in the game's \
-                 layouts.bif: name the game with --game DIR)"
-            ),
-            AreaError::ManyLayouts(paths) => {
-                write!(f, "several .lyt files, name one:")?;
-                for p in paths {
-                    write!(f, " {}", p.display())?;
-                }
-                Ok(())
-            }
-        }
-    }
-}
-
-impl std::error::Error for AreaError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            AreaError::Io { source, .. } => Some(source),
-            AreaError::Lyt { source, .. } => Some(source),
-            _ => None,
-        }
-    }
+fn path_list(paths: &[PathBuf]) -> String {
+    paths.iter().map(|p| format!(" {}", p.display())).collect()
 }
 
 /// A resource found for an area: where it is, and its bytes (or why they could not be read).

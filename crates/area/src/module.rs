@@ -30,8 +30,6 @@
 //! - `module-entry-off-ground` (error): the IFO's entry point stands on no walkable face of
 //!   its area.
 
-use std::fmt;
-
 use areakit_formats::bwm;
 use areakit_formats::gff;
 use areakit_formats::gff::views::{Are, Git, Ifo, Utd, Utp};
@@ -106,30 +104,14 @@ pub struct Module {
 }
 
 /// Why a module could not be assembled.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum ModuleError {
     /// No area was named and the place has no `module.ifo` naming its entry area.
+    #[error("{0}")]
     NoArea(String),
     /// The area's layout could not be opened.
+    #[error(transparent)]
     Area(AreaError),
-}
-
-impl fmt::Display for ModuleError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ModuleError::NoArea(why) => f.write_str(why),
-            ModuleError::Area(e) => e.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for ModuleError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ModuleError::Area(e) => Some(e),
-            ModuleError::NoArea(_) => None,
-        }
-    }
 }
 
 impl From<AreaError> for ModuleError {

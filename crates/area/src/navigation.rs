@@ -206,35 +206,14 @@ impl Default for NavOptions {
 }
 
 /// Why the navigation data could not be built.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum NavError {
     /// The surface's arrays do not agree (a bug, or a file beyond the limits).
-    Surface(SurfaceError),
+    #[error("walkable surface: {0}")]
+    Surface(#[from] SurfaceError),
     /// Carving for the radius or the objects failed.
-    Clearance(ClearanceError),
-}
-
-impl std::fmt::Display for NavError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            NavError::Surface(e) => write!(f, "walkable surface: {e}"),
-            NavError::Clearance(e) => write!(f, "clearance: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for NavError {}
-
-impl From<SurfaceError> for NavError {
-    fn from(e: SurfaceError) -> Self {
-        NavError::Surface(e)
-    }
-}
-
-impl From<ClearanceError> for NavError {
-    fn from(e: ClearanceError) -> Self {
-        NavError::Clearance(e)
-    }
+    #[error("clearance: {0}")]
+    Clearance(#[from] ClearanceError),
 }
 
 /// Which search answers a query. Its names (`optimal`, `fast`, `baked`: the command line's

@@ -2,8 +2,6 @@
 //! derived tables a walkmesh carries (normals, plane distances, adjacency, boundary edges,
 //! perimeter loops, AABB tree).
 
-use std::fmt;
-
 /// "No transition" / "no neighbour" in the per-edge tables.
 pub const NONE: i32 = -1;
 
@@ -22,9 +20,10 @@ pub struct Mesh {
 }
 
 /// Why a mesh cannot be processed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MeshError {
     /// `walkable` (or a per-face table) does not have one entry per face.
+    #[error("{what} has {len} entries for {faces} faces (one per face)")]
     Length {
         /// Which table.
         what: &'static str,
@@ -34,6 +33,7 @@ pub enum MeshError {
         faces: usize,
     },
     /// A face names a vertex that does not exist.
+    #[error("face {face}: vertex index {index} >= vertex count {vertices}")]
     VertexIndex {
         /// The face.
         face: usize,
@@ -43,46 +43,18 @@ pub enum MeshError {
         vertices: usize,
     },
     /// A non-finite coordinate.
+    #[error("vertex {vertex}: not a finite position")]
     NotFinite {
         /// The vertex.
         vertex: usize,
     },
     /// More faces or edges than the 32-bit tables can name.
+    #[error("{faces} faces: edge indices face*3+k do not fit in an i32")]
     TooLarge {
         /// The face count.
         faces: usize,
     },
 }
-
-impl fmt::Display for MeshError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MeshError::Length { what, len, faces } => {
-                write!(
-                    f,
-                    "{what} has {len} entries for {faces} faces (one per face)"
-                )
-            }
-            MeshError::VertexIndex {
-                face,
-                index,
-                vertices,
-            } => write!(
-                f,
-                "face {face}: vertex index {index} >= vertex count {vertices}"
-            ),
-            MeshError::NotFinite { vertex } => write!(f, "vertex {vertex}: not a finite position"),
-            MeshError::TooLarge { faces } => {
-                write!(
-                    f,
-                    "{faces} faces: edge indices face*3+k do not fit in an i32"
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for MeshError {}
 
 impl Mesh {
     /// Number of faces.

@@ -4,7 +4,6 @@
 //! [`Walkmesh`] model onto plain arrays and back. The rules (and how closely they reproduce
 //! the corpus) are in `docs/formats/nwn2-trx.md`, "Bake rules".
 
-use std::fmt;
 use std::ops::Range;
 
 use areakit_area::nwn2_cut::{self, CutReport, PlacedWalk};
@@ -13,9 +12,13 @@ use areakit_formats::trx::{self, Island, IslandPathNode, PathTable, Trx, Walkmes
 use areakit_geometry::nwn2_bake as nb;
 
 /// Why a walkmesh cannot be baked.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BakeError {
     /// A tile has more walkable triangles than a path table can index (127).
+    #[error(
+        "tile {tile} has {walkable} walkable triangles; a path table holds at most {}",
+        nb::MAX_TILE_NODES
+    )]
     TooManyWalkable {
         /// Tile index.
         tile: usize,
@@ -24,39 +27,24 @@ pub enum BakeError {
     },
     /// More islands than [`MAX_ISLANDS`]: the island path table grows with the square of the
     /// island count (and a triangle's island field is 16 bits).
+    #[error(
+        "{0} islands: the island path table would need {0}x{0} entries; at most {MAX_ISLANDS} islands are baked"
+    )]
     TooManyIslands(usize),
     /// The tile grid does not match the tile list.
+    #[error("{0}")]
     BadGrid(String),
     /// The terrain has no walkmesh (ASWM packet) to cut.
+    #[error("the terrain has no walkmesh (ASWM packet)")]
     NoWalkmesh,
     /// The walkmesh cannot be cut (a vertex index out of range, a coordinate not finite, a
     /// cutter too large).
+    #[error("cutting the walkmesh: {0}")]
     Cut(areakit_geometry::cut::CutError),
     /// The GIT lacks what the bake reads from it.
+    #[error("reading the GIT: {0}")]
     Git(areakit_area::nwn2_git::GitError),
 }
-
-impl fmt::Display for BakeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BakeError::TooManyWalkable { tile, walkable } => write!(
-                f,
-                "tile {tile} has {walkable} walkable triangles; a path table holds at most {}",
-                nb::MAX_TILE_NODES
-            ),
-            BakeError::TooManyIslands(n) => write!(
-                f,
-                "{n} islands: the island path table would need {n}x{n} entries; at most {MAX_ISLANDS} islands are baked"
-            ),
-            BakeError::BadGrid(m) => f.write_str(m),
-            BakeError::NoWalkmesh => f.write_str("the terrain has no walkmesh (ASWM packet)"),
-            BakeError::Cut(e) => write!(f, "cutting the walkmesh: {e}"),
-            BakeError::Git(e) => write!(f, "reading the GIT: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for BakeError {}
 
 /// The most islands a walkmesh may have to be baked. The island path table holds one entry
 /// per pair of islands, so this bounds its memory (16.8 M entries) against hostile inputs;

@@ -153,13 +153,16 @@ impl Default for ClearanceOptions {
 }
 
 /// Why clearance cannot be computed.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ClearanceError {
     /// The surface's arrays do not agree.
+    #[error("surface: {0}")]
     Surface(SurfaceError),
     /// The radius is negative, NaN or infinite.
+    #[error("radius {0}: not a finite value >= 0")]
     Radius(f32),
     /// A blocker triangle with a NaN or infinite coordinate.
+    #[error("blocker {blocker} triangle {triangle}: not a finite position")]
     Blocker {
         /// The blocker.
         blocker: usize,
@@ -167,8 +170,10 @@ pub enum ClearanceError {
         triangle: usize,
     },
     /// An option is out of range (named).
+    #[error("option {0}: out of range")]
     Option(&'static str),
     /// More triangles than the 32-bit side codes can name.
+    #[error("{triangles} triangles, {vertices} vertices: too many for 32-bit indices")]
     TooLarge {
         /// Triangle count.
         triangles: usize,
@@ -176,31 +181,6 @@ pub enum ClearanceError {
         vertices: usize,
     },
 }
-
-impl std::fmt::Display for ClearanceError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ClearanceError::Surface(e) => write!(f, "surface: {e}"),
-            ClearanceError::Radius(r) => write!(f, "radius {r}: not a finite value >= 0"),
-            ClearanceError::Blocker { blocker, triangle } => {
-                write!(
-                    f,
-                    "blocker {blocker} triangle {triangle}: not a finite position"
-                )
-            }
-            ClearanceError::Option(name) => write!(f, "option {name}: out of range"),
-            ClearanceError::TooLarge {
-                triangles,
-                vertices,
-            } => write!(
-                f,
-                "{triangles} triangles, {vertices} vertices: too many for 32-bit indices"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for ClearanceError {}
 
 /// What a carve did.
 #[derive(Debug, Clone, Default, PartialEq)]

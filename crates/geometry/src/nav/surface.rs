@@ -25,9 +25,10 @@ pub struct Surface {
 }
 
 /// Why a [`Surface`] cannot be used.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SurfaceError {
     /// `regions` does not have one entry per triangle.
+    #[error("{regions} region ids for {triangles} triangles (one per triangle)")]
     RegionCount {
         /// Its length.
         regions: usize,
@@ -35,6 +36,7 @@ pub enum SurfaceError {
         triangles: usize,
     },
     /// A triangle names a vertex that does not exist.
+    #[error("triangle {triangle}: vertex index {index} out of range")]
     VertexIndex {
         /// The triangle.
         triangle: usize,
@@ -42,11 +44,13 @@ pub enum SurfaceError {
         index: u32,
     },
     /// A vertex with a NaN or infinite coordinate.
+    #[error("vertex {vertex}: not a finite position")]
     NotFinite {
         /// The vertex.
         vertex: usize,
     },
     /// `links` is given but does not have one entry per triangle.
+    #[error("{links} link entries for {triangles} triangles (one per triangle, or none)")]
     LinkCount {
         /// Its length.
         links: usize,
@@ -54,39 +58,12 @@ pub enum SurfaceError {
         triangles: usize,
     },
     /// More triangles than a navmesh can number ([`MAX_TRIANGLES`]).
+    #[error("{triangles} triangles: more than a navmesh holds ({MAX_TRIANGLES})")]
     TooLarge {
         /// The triangle count.
         triangles: usize,
     },
 }
-
-impl std::fmt::Display for SurfaceError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SurfaceError::RegionCount { regions, triangles } => write!(
-                f,
-                "{regions} region ids for {triangles} triangles (one per triangle)"
-            ),
-            SurfaceError::LinkCount { links, triangles } => write!(
-                f,
-                "{links} link entries for {triangles} triangles (one per triangle, or none)"
-            ),
-            SurfaceError::VertexIndex { triangle, index } => {
-                write!(f, "triangle {triangle}: vertex index {index} out of range")
-            }
-            SurfaceError::NotFinite { vertex } => {
-                write!(f, "vertex {vertex}: not a finite position")
-            }
-            SurfaceError::TooLarge { triangles } => write!(
-                f,
-                "{triangles} triangles: more than a navmesh holds ({})",
-                MAX_TRIANGLES
-            ),
-        }
-    }
-}
-
-impl std::error::Error for SurfaceError {}
 
 impl Surface {
     /// Checks the arrays agree: one region (and no or one link entry) per triangle, indices in
