@@ -15,7 +15,6 @@ pub mod records;
 pub mod stages;
 
 use std::collections::{BTreeMap, HashMap};
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use areakit_formats::bwm::Bwm;
@@ -32,13 +31,16 @@ pub use stages::{BuildFacts, Stage, build_with};
 use crate::minimap::RoomImage;
 
 /// Why a module could not be built.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum BuildError {
     /// The layout (or a kit JSON) is malformed: line:column and what was expected.
+    #[error("layout: {0}")]
     Layout(String),
     /// Something the layout names is not there (kit, component, file, hook).
+    #[error("missing: {0}")]
     Missing(String),
     /// A file could not be read.
+    #[error("{}: {source}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
@@ -46,6 +48,7 @@ pub enum BuildError {
         source: std::io::Error,
     },
     /// A file could not be decoded.
+    #[error("{what}: {message}")]
     Invalid {
         /// What it is (kit/component file, or the path).
         what: String,
@@ -53,8 +56,10 @@ pub enum BuildError {
         message: String,
     },
     /// The rooms cannot make a module as placed (overlap, name too long, ...); names the rooms.
+    #[error("{0}")]
     Placement(String),
     /// A file of the module could not be encoded.
+    #[error("encoding the module: {0}")]
     Encode(String),
 }
 
@@ -64,28 +69,6 @@ impl BuildError {
         BuildError::Io {
             path: path.to_path_buf(),
             source,
-        }
-    }
-}
-
-impl fmt::Display for BuildError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            BuildError::Layout(m) => write!(f, "layout: {m}"),
-            BuildError::Missing(m) => write!(f, "missing: {m}"),
-            BuildError::Io { path, source } => write!(f, "{}: {source}", path.display()),
-            BuildError::Invalid { what, message } => write!(f, "{what}: {message}"),
-            BuildError::Placement(m) => f.write_str(m),
-            BuildError::Encode(m) => write!(f, "encoding the module: {m}"),
-        }
-    }
-}
-
-impl std::error::Error for BuildError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            BuildError::Io { source, .. } => Some(source),
-            _ => None,
         }
     }
 }

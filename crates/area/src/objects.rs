@@ -20,7 +20,6 @@
 //!
 //! The `--objects FILE` JSON schema is [`parse_objects_json`]'s.
 
-use std::fmt;
 use std::path::{Path, PathBuf};
 
 use areakit_formats::bwm::Bwm;
@@ -189,7 +188,8 @@ pub fn place(object: &PlacedObject, walkmesh: &Bwm) -> PlacedWalkmesh {
 }
 
 /// Why an objects file could not be read.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}{message}", if *line > 0 { format!("{line}:{column}: ") } else { String::new() })]
 pub struct ObjectsError {
     /// 1-based line of the problem (0 when it is about the whole file).
     pub line: usize,
@@ -198,18 +198,6 @@ pub struct ObjectsError {
     /// What was wrong and what was expected.
     pub message: String,
 }
-
-impl fmt::Display for ObjectsError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.line > 0 {
-            write!(f, "{}:{}: {}", self.line, self.column, self.message)
-        } else {
-            f.write_str(&self.message)
-        }
-    }
-}
-
-impl std::error::Error for ObjectsError {}
 
 /// Reads an `--objects` file:
 ///

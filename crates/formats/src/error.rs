@@ -47,7 +47,8 @@ impl fmt::Display for Location {
 }
 
 /// An error found while decoding a file.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}{}: {}", contexts(&self.context), self.location, self.message)]
 pub struct DecodeError {
     kind: ErrorKind,
     location: Location,
@@ -115,16 +116,10 @@ impl DecodeError {
     }
 }
 
-impl fmt::Display for DecodeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for c in &self.context {
-            write!(f, "{c}: ")?;
-        }
-        write!(f, "{}: {}", self.location, self.message)
-    }
+/// The enclosing contexts of an error as a prefix: `packet ASWM: ` for each.
+fn contexts(context: &[String]) -> String {
+    context.iter().map(|c| format!("{c}: ")).collect()
 }
-
-impl std::error::Error for DecodeError {}
 
 /// An error while encoding a model to bytes: the model is inconsistent in a way the format cannot
 /// express (for example a count that does not fit in 32 bits).

@@ -9,59 +9,38 @@
 //! such a name calls it first and renames what fails; `check` reports the same names
 //! (`capsule-unsafe-name`).
 
-use std::fmt;
-
 /// Why a name cannot be used as a file name as it is.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum UnsafeName {
     /// The name is empty (or is only an extension).
+    #[error("the name is empty")]
     Empty,
     /// It holds a path separator (`/` or `\`).
+    #[error("it holds a path separator (/ or \\)")]
     Separator,
     /// It starts with a dot: a hidden file, `.` or `..`.
+    #[error("it starts with a dot (a hidden file, . or ..)")]
     LeadingDot,
     /// It holds a control character (C0, DEL or C1) or NUL.
+    #[error("it holds the control character U+{:04X}", *.0 as u32)]
     Control(char),
     /// It holds a character that is not printable ASCII.
+    #[error("it holds U+{:04X}, which is not printable ASCII", *.0 as u32)]
     NotAscii(char),
     /// It holds a character Windows refuses in a file name (`<>:"|?*`; `:` makes a drive
     /// letter or a stream).
+    #[error("it holds {0:?}, which Windows refuses in a file name")]
     Reserved(char),
     /// Its stem is a device name (`CON`, `PRN`, `AUX`, `NUL`, `COM1`-`COM9`, `LPT1`-`LPT9`).
+    #[error("{0} is a reserved device name")]
     Device(String),
     /// It ends in a dot or a space, which Windows drops.
+    #[error("it ends in a dot or a space")]
     Trailing,
     /// It is longer than 255 bytes.
+    #[error("it is {0} bytes long (at most 255)")]
     TooLong(usize),
 }
-
-impl fmt::Display for UnsafeName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            UnsafeName::Empty => f.write_str("the name is empty"),
-            UnsafeName::Separator => f.write_str("it holds a path separator (/ or \\)"),
-            UnsafeName::LeadingDot => f.write_str("it starts with a dot (a hidden file, . or ..)"),
-            UnsafeName::Control(c) => {
-                write!(f, "it holds the control character U+{:04X}", *c as u32)
-            }
-            UnsafeName::NotAscii(c) => {
-                write!(
-                    f,
-                    "it holds U+{:04X}, which is not printable ASCII",
-                    *c as u32
-                )
-            }
-            UnsafeName::Reserved(c) => {
-                write!(f, "it holds {c:?}, which Windows refuses in a file name")
-            }
-            UnsafeName::Device(d) => write!(f, "{d} is a reserved device name"),
-            UnsafeName::Trailing => f.write_str("it ends in a dot or a space"),
-            UnsafeName::TooLong(n) => write!(f, "it is {n} bytes long (at most 255)"),
-        }
-    }
-}
-
-impl std::error::Error for UnsafeName {}
 
 /// Device names Windows reserves in every folder, whatever the extension.
 const DEVICES: [&str; 4] = ["CON", "PRN", "AUX", "NUL"];

@@ -7,8 +7,6 @@
 //! builder: [`Pth::to_bytes`] lays a path graph out exactly as the game's own PTH files are.
 //! Field lists and what the corpus showed: `docs/formats/gff.md`, "Typed views".
 
-use std::fmt;
-
 use super::model::{Gff, Label, LocString, Struct, Text, Value};
 use super::write::{Flat, Numbering, lay_out};
 use crate::error::EncodeError;
@@ -450,21 +448,14 @@ impl Utd {
 // PTH
 
 /// Why a GFF is not a path graph.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{item}: {message}")]
 pub struct ViewError {
     /// Where, e.g. `Path_Points[3].X`.
     pub item: String,
     /// What was expected.
     pub message: String,
 }
-
-impl fmt::Display for ViewError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.item, self.message)
-    }
-}
-
-impl std::error::Error for ViewError {}
 
 /// One point of a path graph.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]

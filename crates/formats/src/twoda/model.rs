@@ -4,8 +4,6 @@
 //! string data, or the text lines) next to the values. The writers reuse that layout while the
 //! values it holds are unchanged, so an unmodified table writes back byte for byte.
 
-use std::fmt;
-
 use super::raw::EMPTY_CELL;
 use crate::finding::Finding;
 
@@ -102,28 +100,19 @@ impl PartialEq for Row {
 }
 
 /// An error of an edit through [`TwoDa`]'s methods.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum EditError {
     /// No row at this index.
+    #[error("no row {0}")]
     NoRow(usize),
     /// No column of this name.
+    #[error("no column `{0}`")]
     NoColumn(String),
     /// A column of this name (case-insensitive) already exists.
+    #[error("a column `{0}` already exists")]
     DuplicateColumn(String),
 }
-
-impl fmt::Display for EditError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            EditError::NoRow(i) => write!(f, "no row {i}"),
-            EditError::NoColumn(c) => write!(f, "no column `{c}`"),
-            EditError::DuplicateColumn(c) => write!(f, "a column `{c}` already exists"),
-        }
-    }
-}
-
-impl std::error::Error for EditError {}
 
 /// A 2DA table: column labels and rows, from either layout.
 ///

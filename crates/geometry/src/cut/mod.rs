@@ -66,9 +66,10 @@ pub struct CutOptions {
 pub const NWN2_WELD: f64 = 0.1;
 
 /// What [`cut`] cannot work on.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CutError {
     /// A triangle names a vertex past the end of the vertex list.
+    #[error("triangle {triangle} names vertex {vertex}, past the vertex list")]
     VertexIndex {
         /// The triangle.
         triangle: usize,
@@ -76,6 +77,7 @@ pub enum CutError {
         vertex: u32,
     },
     /// A cutter has more than [`MAX_CUTTER_POINTS`] points.
+    #[error("cutter {cutter} has {points} points; at most {MAX_CUTTER_POINTS} are cut")]
     TooManyPoints {
         /// The cutter.
         cutter: usize,
@@ -83,34 +85,12 @@ pub enum CutError {
         points: usize,
     },
     /// A coordinate is not finite.
+    #[error("{}", match cutter { Some(c) => format!("cutter {c} has a coordinate that is not finite"), None => "a mesh vertex is not finite".to_string() })]
     NotFinite {
         /// The cutter, or `None` for a mesh vertex.
         cutter: Option<usize>,
     },
 }
-
-impl std::fmt::Display for CutError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            CutError::VertexIndex { triangle, vertex } => {
-                write!(
-                    f,
-                    "triangle {triangle} names vertex {vertex}, past the vertex list"
-                )
-            }
-            CutError::TooManyPoints { cutter, points } => write!(
-                f,
-                "cutter {cutter} has {points} points; at most {MAX_CUTTER_POINTS} are cut"
-            ),
-            CutError::NotFinite { cutter: Some(c) } => {
-                write!(f, "cutter {c} has a coordinate that is not finite")
-            }
-            CutError::NotFinite { cutter: None } => f.write_str("a mesh vertex is not finite"),
-        }
-    }
-}
-
-impl std::error::Error for CutError {}
 
 /// The mesh after the cut.
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -92,11 +92,13 @@ pub struct Location {
 }
 
 /// Why a point could not be put on the surface.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
 pub enum LocateError {
     /// The surface has no triangle with plan area.
+    #[error("the surface has no walkable triangle")]
     EmptySurface,
     /// No walkable point lies within the snap distance.
+    #[error("{}", too_far(*snap, *nearest))]
     TooFar {
         /// The snap distance that was allowed.
         snap: f32,
@@ -105,33 +107,21 @@ pub enum LocateError {
         nearest: Option<f32>,
     },
     /// A coordinate is NaN or infinite.
+    #[error("the point is not finite")]
     NotFinite,
 }
 
-impl std::fmt::Display for LocateError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            LocateError::EmptySurface => write!(f, "the surface has no walkable triangle"),
-            LocateError::TooFar {
-                snap,
-                nearest: Some(d),
-            } => write!(
-                f,
-                "not on the walkable surface: the nearest walkable point is {d} away (snap distance {snap})"
-            ),
-            LocateError::TooFar {
-                snap,
-                nearest: None,
-            } => write!(
-                f,
-                "not on the walkable surface and no walkable point near it (snap distance {snap})"
-            ),
-            LocateError::NotFinite => write!(f, "the point is not finite"),
-        }
+/// The message of [`LocateError::TooFar`].
+fn too_far(snap: f32, nearest: Option<f32>) -> String {
+    match nearest {
+        Some(d) => format!(
+            "not on the walkable surface: the nearest walkable point is {d} away (snap distance {snap})"
+        ),
+        None => format!(
+            "not on the walkable surface and no walkable point near it (snap distance {snap})"
+        ),
     }
 }
-
-impl std::error::Error for LocateError {}
 
 /// A walkable surface prepared for path searches. See the [module docs](self).
 #[derive(Debug, Clone)]

@@ -76,13 +76,16 @@ impl Path {
 }
 
 /// Why no path was found.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
 pub enum PathError {
     /// The start is not on (or within the snap distance of) the walkable surface.
+    #[error("start: {0}")]
     Start(LocateError),
     /// The goal is not on (or within the snap distance of) the walkable surface.
+    #[error("goal: {0}")]
     Goal(LocateError),
     /// Start and goal lie on different islands: no walk joins them.
+    #[error("start (island {start}) and goal (island {goal}) are not connected")]
     DifferentIslands {
         /// The start's island.
         start: u32,
@@ -91,21 +94,25 @@ pub enum PathError {
     },
     /// The search stopped at its node limit, 32 nodes per triangle plus a million (a
     /// safeguard against numerical trouble; not expected on valid input).
+    #[error("search stopped after {nodes} nodes")]
     SearchLimit {
         /// Nodes generated when it stopped.
         nodes: usize,
     },
     /// The search ended without reaching the goal although both lie on one island (not
     /// expected; a numerical failure).
+    #[error("no path found")]
     NotFound,
     /// The request names a search whose data was not given with the mesh (the polygons, the
     /// landmarks or the corner graph).
+    #[error("the search asked for needs {what}, which was not built")]
     Missing {
         /// What is missing.
         what: &'static str,
     },
     /// Acceleration data given with the mesh was built from another mesh (another
     /// [`crate::nav::NavMesh::id`]).
+    #[error("{what} were built from another mesh than the one searched")]
     Mismatch {
         /// Which: the polygons, the landmarks or the corner graph.
         what: &'static str,
@@ -113,43 +120,14 @@ pub enum PathError {
     /// A corridor given to [`crate::nav::query::Searcher::path_along`] does not start at the
     /// start's triangle,
     /// end at the goal's, or step between neighbours.
+    #[error(
+        "the corridor breaks at position {index} (not the start's or goal's triangle, or not a neighbour of the one before)"
+    )]
     Corridor {
         /// The position in the corridor where it breaks.
         index: usize,
     },
 }
-
-impl std::fmt::Display for PathError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            PathError::Start(e) => write!(f, "start: {e}"),
-            PathError::Goal(e) => write!(f, "goal: {e}"),
-            PathError::DifferentIslands { start, goal } => write!(
-                f,
-                "start (island {start}) and goal (island {goal}) are not connected"
-            ),
-            PathError::SearchLimit { nodes } => {
-                write!(f, "search stopped after {nodes} nodes")
-            }
-            PathError::NotFound => write!(f, "no path found"),
-            PathError::Missing { what } => {
-                write!(f, "the search asked for needs {what}, which was not built")
-            }
-            PathError::Mismatch { what } => {
-                write!(
-                    f,
-                    "{what} were built from another mesh than the one searched"
-                )
-            }
-            PathError::Corridor { index } => write!(
-                f,
-                "the corridor breaks at position {index} (not the start's or goal's triangle, or not a neighbour of the one before)"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for PathError {}
 
 #[inline]
 fn dist(a: [f64; 2], b: [f64; 2]) -> f64 {
