@@ -252,7 +252,7 @@ impl<'a> PathRequest<'a> {
 }
 
 /// Whether a [`PathContext`] builds the corner graph ([`Precompute`]). Named `auto`, `yes`,
-/// `no` ([`crate::choice`]).
+/// `no` (the `choice` module).
 #[derive(
     Debug,
     Clone,
