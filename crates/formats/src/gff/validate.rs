@@ -9,7 +9,7 @@ use std::collections::HashSet;
 
 use super::model::{Gff, Struct, Value};
 use super::raw::{self, types};
-use super::read::Tables;
+use super::read::{FieldRecord, Tables};
 use crate::finding::{Finding, Place};
 
 /// At most this many findings per code; one more finding counts the rest.
@@ -281,10 +281,17 @@ fn uncovered(ranges: &[(u64, u64)], size: u64) -> (u64, Option<u64>) {
 }
 
 fn check_layout(t: &Tables<'_>, out: &mut Out) {
-    let h = t.header;
-    let len = t.data.len() as u64;
+    check_tables(t, out);
+    let walk = Walk::run(t, out);
+    walk.check_unreached(&t.header, out);
+    check_duplicate_labels(t, out);
+    check_unused_field_data(&t.header, walk.data_ranges, out);
+}
 
-    // Tables: overlaps and bytes outside every table.
+/// The tables: overlaps and bytes outside every table.
+fn check_tables(t: &Tables<'_>, out: &mut Out) {
+    let h = &t.header;
+    let len = t.data.len() as u64;
     let mut sections: Vec<(u64, u64, &str)> = h
         .sections()
         .iter()
@@ -311,136 +318,181 @@ fn check_layout(t: &Tables<'_>, out: &mut Out) {
             format!("{gap} bytes of the file belong to no table (gaps or trailing bytes)"),
         ));
     }
+}
 
-    // Walk the struct graph (the reader accepted it: a tree without sharing).
-    let mut structs_seen = vec![false; h.struct_count as usize];
-    let mut fields_seen = vec![false; h.field_count as usize];
-    let mut labels_used = vec![false; h.label_count as usize];
-    let mut data_ranges = Vec::new();
-    let mut stack = vec![0u32];
-    while let Some(s) = stack.pop() {
-        let Some(rec) = t.struct_record(s) else {
-            continue;
+/// What a walk of the struct graph from the root reached, and the field data its fields read.
+struct Walk {
+    structs_seen: Vec<bool>,
+    fields_seen: Vec<bool>,
+    labels_used: Vec<bool>,
+    data_ranges: Vec<(u64, u64)>,
+}
+
+impl Walk {
+    /// Walks the struct graph (the reader accepted it: a tree without sharing), checking each
+    /// field's stored value on the way.
+    fn run(t: &Tables<'_>, out: &mut Out) -> Walk {
+        let h = &t.header;
+        let mut walk = Walk {
+            structs_seen: vec![false; h.struct_count as usize],
+            fields_seen: vec![false; h.field_count as usize],
+            labels_used: vec![false; h.label_count as usize],
+            data_ranges: Vec::new(),
         };
-        if std::mem::replace(&mut structs_seen[s as usize], true) {
-            continue;
-        }
-        for k in 0..rec.count {
-            let Some((f, fr)) = t
-                .field_of(&rec, k)
-                .and_then(|f| Some((f, t.field_record(f)?)))
-            else {
+        let mut stack = vec![0u32];
+        while let Some(s) = stack.pop() {
+            let Some(rec) = t.struct_record(s) else {
                 continue;
             };
-            fields_seen[f as usize] = true;
-            if let Some(u) = labels_used.get_mut(fr.label as usize) {
-                *u = true;
+            if std::mem::replace(&mut walk.structs_seen[s as usize], true) {
+                continue;
             }
-            let high = match fr.type_id {
-                types::BYTE | types::CHAR => fr.data >> 8,
-                types::WORD | types::SHORT => fr.data >> 16,
-                _ => 0,
-            };
-            if high != 0 {
+            for k in 0..rec.count {
+                let Some((f, fr)) = t
+                    .field_of(&rec, k)
+                    .and_then(|f| Some((f, t.field_record(f)?)))
+                else {
+                    continue;
+                };
+                walk.fields_seen[f as usize] = true;
+                if let Some(u) = walk.labels_used.get_mut(fr.label as usize) {
+                    *u = true;
+                }
+                check_inline_high_bytes(&fr, out);
+                walk.field(t, &fr, &mut stack, out);
+            }
+        }
+        walk
+    }
+
+    /// One field's value: the structs it leads to go on `stack`, the field data it reads
+    /// into `data_ranges`, with the size words of StrRefs and loc strings checked.
+    fn field(&mut self, t: &Tables<'_>, fr: &FieldRecord, stack: &mut Vec<u32>, out: &mut Out) {
+        let d = u64::from(fr.data);
+        match fr.type_id {
+            types::STRUCT => stack.push(fr.data),
+            types::LIST => {
+                if let Some(at) = t.list_at(fr.data, 4) {
+                    let n = t.word(at).unwrap_or(0) as usize;
+                    for i in (0..n).rev() {
+                        if let Some(e) = t.word(at + 4 + 4 * i) {
+                            stack.push(e);
+                        }
+                    }
+                }
+            }
+            types::DWORD64 | types::INT64 | types::DOUBLE => self.data_ranges.push((d, d + 8)),
+            types::ORIENTATION => self.data_ranges.push((d, d + 16)),
+            types::VECTOR => self.data_ranges.push((d, d + 12)),
+            types::STR_REF => {
+                self.data_ranges.push((d, d + 8));
+                check_strref_size(t, fr, out);
+            }
+            types::EXO_STRING | types::RES_REF | types::VOID | types::LOC_STRING => {
+                if let Some(n) = t.value_len(fr.type_id, fr.data) {
+                    self.data_ranges.push((d, d + n));
+                    if fr.type_id == types::LOC_STRING {
+                        check_locstring_size(t, fr, n, out);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Struct records, field records and labels the walk did not reach.
+    fn check_unreached(&self, h: &raw::Header, out: &mut Out) {
+        let unreached = |seen: &[bool]| seen.iter().filter(|&&b| !b).count();
+        let first_unreached = |seen: &[bool]| seen.iter().position(|&b| !b).unwrap_or(0);
+        for (code, what, seen, base, size) in [
+            (
+                "gff-unreferenced-struct",
+                "struct records",
+                &self.structs_seen,
+                h.struct_offset,
+                raw::STRUCT_SIZE,
+            ),
+            (
+                "gff-unreferenced-field",
+                "field records",
+                &self.fields_seen,
+                h.field_offset,
+                raw::FIELD_SIZE,
+            ),
+            (
+                "gff-unreferenced-label",
+                "labels",
+                &self.labels_used,
+                h.label_offset,
+                raw::LABEL_SIZE,
+            ),
+        ] {
+            let n = unreached(seen);
+            if n > 0 {
                 out.push(Finding::warning(
-                    "gff-inline-high-bytes",
-                    Place::offset(fr.at as u64 + 8),
-                    format!(
-                        "a {} field stores {:#010x}: its unused high bytes are not zero",
-                        raw::type_name(fr.type_id),
-                        fr.data
-                    ),
+                    code,
+                    Place::offset(u64::from(base) + (first_unreached(seen) * size) as u64),
+                    format!("{n} {what} are not reached from the root struct"),
                 ));
-            }
-            let d = u64::from(fr.data);
-            match fr.type_id {
-                types::STRUCT => stack.push(fr.data),
-                types::LIST => {
-                    if let Some(at) = t.list_at(fr.data, 4) {
-                        let n = t.word(at).unwrap_or(0) as usize;
-                        for i in (0..n).rev() {
-                            if let Some(e) = t.word(at + 4 + 4 * i) {
-                                stack.push(e);
-                            }
-                        }
-                    }
-                }
-                types::DWORD64 | types::INT64 | types::DOUBLE => data_ranges.push((d, d + 8)),
-                types::ORIENTATION => data_ranges.push((d, d + 16)),
-                types::VECTOR => data_ranges.push((d, d + 12)),
-                types::STR_REF => {
-                    data_ranges.push((d, d + 8));
-                    if let Some(at) = t.field_data_at(fr.data, 8) {
-                        if t.word(at) != Some(4) {
-                            out.push(Finding::warning(
-                                "gff-strref-size",
-                                Place::offset(at as u64),
-                                format!("StrRef size word is {:?}, not 4", t.word(at)),
-                            ));
-                        }
-                    }
-                }
-                types::EXO_STRING | types::RES_REF | types::VOID | types::LOC_STRING => {
-                    if let Some(n) = t.value_len(fr.type_id, fr.data) {
-                        data_ranges.push((d, d + n));
-                        if fr.type_id == types::LOC_STRING {
-                            let at = h.field_data_offset as usize + fr.data as usize;
-                            let declared = t.word(at).map(u64::from);
-                            if declared != Some(n - 4) {
-                                out.push(Finding::warning(
-                                    "gff-locstring-size",
-                                    Place::offset(at as u64),
-                                    format!(
-                                        "CExoLocString declares {} bytes but its substrings take {}",
-                                        declared.unwrap_or(0),
-                                        n - 4
-                                    ),
-                                ));
-                            }
-                        }
-                    }
-                }
-                _ => {}
             }
         }
     }
-    let unreached = |seen: &[bool]| seen.iter().filter(|&&b| !b).count();
-    let first_unreached = |seen: &[bool]| seen.iter().position(|&b| !b).unwrap_or(0);
-    for (code, what, seen, base, size) in [
-        (
-            "gff-unreferenced-struct",
-            "struct records",
-            &structs_seen,
-            h.struct_offset,
-            raw::STRUCT_SIZE,
-        ),
-        (
-            "gff-unreferenced-field",
-            "field records",
-            &fields_seen,
-            h.field_offset,
-            raw::FIELD_SIZE,
-        ),
-        (
-            "gff-unreferenced-label",
-            "labels",
-            &labels_used,
-            h.label_offset,
-            raw::LABEL_SIZE,
-        ),
-    ] {
-        let n = unreached(seen);
-        if n > 0 {
+}
+
+/// A BYTE, CHAR, WORD or SHORT stored inline with non-zero unused high bytes.
+fn check_inline_high_bytes(fr: &FieldRecord, out: &mut Out) {
+    let high = match fr.type_id {
+        types::BYTE | types::CHAR => fr.data >> 8,
+        types::WORD | types::SHORT => fr.data >> 16,
+        _ => 0,
+    };
+    if high != 0 {
+        out.push(Finding::warning(
+            "gff-inline-high-bytes",
+            Place::offset(fr.at as u64 + 8),
+            format!(
+                "a {} field stores {:#010x}: its unused high bytes are not zero",
+                raw::type_name(fr.type_id),
+                fr.data
+            ),
+        ));
+    }
+}
+
+/// A StrRef's size word, which should be 4.
+fn check_strref_size(t: &Tables<'_>, fr: &FieldRecord, out: &mut Out) {
+    if let Some(at) = t.field_data_at(fr.data, 8) {
+        if t.word(at) != Some(4) {
             out.push(Finding::warning(
-                code,
-                Place::offset(u64::from(base) + (first_unreached(seen) * size) as u64),
-                format!("{n} {what} are not reached from the root struct"),
+                "gff-strref-size",
+                Place::offset(at as u64),
+                format!("StrRef size word is {:?}, not 4", t.word(at)),
             ));
         }
     }
-    // Labels stored more than once.
+}
+
+/// A loc string's declared size against the `n` bytes its value takes (size word included).
+fn check_locstring_size(t: &Tables<'_>, fr: &FieldRecord, n: u64, out: &mut Out) {
+    let at = t.header.field_data_offset as usize + fr.data as usize;
+    let declared = t.word(at).map(u64::from);
+    if declared != Some(n - 4) {
+        out.push(Finding::warning(
+            "gff-locstring-size",
+            Place::offset(at as u64),
+            format!(
+                "CExoLocString declares {} bytes but its substrings take {}",
+                declared.unwrap_or(0),
+                n - 4
+            ),
+        ));
+    }
+}
+
+/// Labels stored more than once.
+fn check_duplicate_labels(t: &Tables<'_>, out: &mut Out) {
     let mut labels = HashSet::new();
-    for l in 0..h.label_count {
+    for l in 0..t.header.label_count {
         if let Some(label) = t.label(l) {
             if !labels.insert(label) {
                 out.push(Finding::warning(
@@ -451,6 +503,10 @@ fn check_layout(t: &Tables<'_>, out: &mut Out) {
             }
         }
     }
+}
+
+/// Field data bytes that no field reads.
+fn check_unused_field_data(h: &raw::Header, data_ranges: Vec<(u64, u64)>, out: &mut Out) {
     let (unused, first) = uncovered(&merge(data_ranges), u64::from(h.field_data_size));
     if unused > 0 {
         out.push(Finding::warning(

@@ -96,6 +96,9 @@ pub fn read(data: &[u8]) -> Result<Lyt, DecodeError> {
     Ok(lyt)
 }
 
+/// A count line's count, if any, and its byte span in the line.
+type DeclaredCount = (Option<u64>, Option<(usize, usize)>);
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum State {
     BeforeBegin,
@@ -176,19 +179,7 @@ impl Reader {
             self.verbatim(line);
             return Ok(());
         }
-        if has_trailing_whitespace(&line.text) {
-            let col = line.text.trim_end().chars().count() + 1;
-            self.warn(
-                "lyt-trailing-whitespace",
-                n,
-                u32::try_from(col).unwrap_or(u32::MAX),
-                "whitespace after the last token",
-            );
-        }
-        let indent = &line.text[..indent_len(&line.text)];
-        if indent.contains('\t') {
-            self.warn("lyt-tab-indent", n, 1, "indentation contains a tab");
-        }
+        self.warn_spacing(n, line);
         let first = toks[0];
         if first.text.starts_with('#') {
             self.verbatim(line);
@@ -205,149 +196,18 @@ impl Reader {
             return Ok(());
         }
         let keyword = first.text.to_ascii_lowercase();
-        let is_keyword = matches!(
-            keyword.as_str(),
-            "beginlayout" | "donelayout" | "filedependancy" | "filedependency"
-        ) || keyword_section(&keyword).is_some();
-        if is_keyword && first.text != keyword {
-            self.warn(
-                "lyt-keyword-case",
-                n,
-                first.column,
-                format!("keyword `{}` is not lower case", first.text),
-            );
-        }
-        let stray = match keyword.as_str() {
-            "beginlayout" | "donelayout" => toks.get(1),
-            k if keyword_section(k).is_some() => toks.get(2),
-            _ => None,
-        };
-        if let Some(t) = stray {
-            self.warn(
-                "lyt-extra-tokens",
-                n,
-                t.column,
-                format!("unexpected `{}` after `{}` (kept)", t.text, first.text),
-            );
-        }
+        self.warn_keyword_form(n, &keyword, &toks);
         match keyword.as_str() {
-            "beginlayout" => {
-                self.close_count();
-                self.section = None;
-                if self.state == State::InLayout {
-                    self.warn(
-                        "lyt-duplicate-beginlayout",
-                        n,
-                        first.column,
-                        "second `beginlayout`",
-                    );
-                }
-                self.state = State::InLayout;
-                self.skeleton.push(Skeleton::Begin(line.clone()));
-            }
-            "donelayout" => {
-                self.close_count();
-                self.section = None;
-                if self.state == State::BeforeBegin {
-                    self.warn_no_begin(n, first.column);
-                }
-                self.state = State::AfterDone;
-                self.skeleton.push(Skeleton::End(line.clone()));
-            }
+            "beginlayout" => self.begin(n, line, first.column),
+            "donelayout" => self.done(n, line, first.column),
             "filedependancy" | "filedependency" => {
-                if keyword == "filedependency" {
-                    self.warn(
-                        "lyt-keyword-spelling",
-                        n,
-                        first.column,
-                        "the tools spell this keyword `filedependancy`",
-                    );
-                }
-                let name = toks.get(1).ok_or_else(|| {
-                    DecodeError::malformed_text(
-                        n,
-                        end_column(&line.text),
-                        format!("expected a file name after `{}`", first.text),
-                    )
-                })?;
-                if let Some(t) = toks.get(2) {
-                    self.warn(
-                        "lyt-extra-tokens",
-                        n,
-                        t.column,
-                        format!("unexpected `{}` after the file name", t.text),
-                    );
-                }
-                let parsed = FileDependency::new(name.text);
-                let mut dep = parsed.clone();
-                dep.source = Some(Box::new(Source {
-                    text: line.text.clone(),
-                    line: n,
-                    parsed,
-                }));
-                self.lyt.file_dependencies.push(dep);
-                self.skeleton.push(Skeleton::Slot {
-                    section: Section::FileDependency,
-                    eol: line.eol,
-                });
+                self.file_dependency(n, line, &keyword, &toks)?;
             }
             k if keyword_section(k).is_some() => {
                 let Some(section) = keyword_section(k) else {
                     return Ok(());
                 };
-                self.close_count();
-                if self.state == State::BeforeBegin {
-                    self.warn_no_begin(n, first.column);
-                    self.state = State::InLayout;
-                }
-                let (declared, span) = match toks.get(1) {
-                    None => {
-                        self.warn(
-                            "lyt-missing-count",
-                            n,
-                            end_column(&line.text),
-                            format!("`{}` without a count", first.text),
-                        );
-                        (None, None)
-                    }
-                    Some(t) => {
-                        let v = t.text.parse::<u64>().map_err(|_| {
-                            DecodeError::malformed_text(
-                                n,
-                                t.column,
-                                format!(
-                                    "expected a non-negative integer count after `{}`, found `{}`",
-                                    first.text, t.text
-                                ),
-                            )
-                        })?;
-                        let start = byte_offset(&line.text, t);
-                        (Some(v), Some((start, start + t.text.len())))
-                    }
-                };
-                if self
-                    .skeleton
-                    .iter()
-                    .any(|s| matches!(s, Skeleton::Count { section: s2, .. } if *s2 == section))
-                {
-                    self.warn(
-                        "lyt-duplicate-section",
-                        n,
-                        first.column,
-                        format!(
-                            "a second `{}` section (its records are appended)",
-                            first.text
-                        ),
-                    );
-                }
-                self.section = Some(section);
-                self.open_count = Some((self.skeleton.len(), declared, n));
-                self.skeleton.push(Skeleton::Count {
-                    section,
-                    line: line.clone(),
-                    count_span: span,
-                    records_at_read: 0,
-                });
+                self.count_line(section, n, line, &toks)?;
             }
             _ => match self.section {
                 Some(section) => self.record(section, n, line, &toks)?,
@@ -368,6 +228,205 @@ impl Reader {
             },
         }
         Ok(())
+    }
+
+    /// Whitespace after the last token, tabs in the indentation.
+    fn warn_spacing(&mut self, n: u32, line: &RawLine) {
+        if has_trailing_whitespace(&line.text) {
+            let col = line.text.trim_end().chars().count() + 1;
+            self.warn(
+                "lyt-trailing-whitespace",
+                n,
+                u32::try_from(col).unwrap_or(u32::MAX),
+                "whitespace after the last token",
+            );
+        }
+        let indent = &line.text[..indent_len(&line.text)];
+        if indent.contains('\t') {
+            self.warn("lyt-tab-indent", n, 1, "indentation contains a tab");
+        }
+    }
+
+    /// A keyword (`keyword` is the first token lower-cased) not in lower case, and tokens after
+    /// `beginlayout`, `donelayout` or a section's count.
+    fn warn_keyword_form(&mut self, n: u32, keyword: &str, toks: &[Token<'_>]) {
+        let first = toks[0];
+        let is_keyword = matches!(
+            keyword,
+            "beginlayout" | "donelayout" | "filedependancy" | "filedependency"
+        ) || keyword_section(keyword).is_some();
+        if is_keyword && first.text != keyword {
+            self.warn(
+                "lyt-keyword-case",
+                n,
+                first.column,
+                format!("keyword `{}` is not lower case", first.text),
+            );
+        }
+        let stray = match keyword {
+            "beginlayout" | "donelayout" => toks.get(1),
+            k if keyword_section(k).is_some() => toks.get(2),
+            _ => None,
+        };
+        if let Some(t) = stray {
+            self.warn(
+                "lyt-extra-tokens",
+                n,
+                t.column,
+                format!("unexpected `{}` after `{}` (kept)", t.text, first.text),
+            );
+        }
+    }
+
+    /// A `beginlayout` line (`column` is the keyword's).
+    fn begin(&mut self, n: u32, line: &RawLine, column: u32) {
+        self.close_count();
+        self.section = None;
+        if self.state == State::InLayout {
+            self.warn(
+                "lyt-duplicate-beginlayout",
+                n,
+                column,
+                "second `beginlayout`",
+            );
+        }
+        self.state = State::InLayout;
+        self.skeleton.push(Skeleton::Begin(line.clone()));
+    }
+
+    /// A `donelayout` line (`column` is the keyword's).
+    fn done(&mut self, n: u32, line: &RawLine, column: u32) {
+        self.close_count();
+        self.section = None;
+        if self.state == State::BeforeBegin {
+            self.warn_no_begin(n, column);
+        }
+        self.state = State::AfterDone;
+        self.skeleton.push(Skeleton::End(line.clone()));
+    }
+
+    /// A `filedependancy` line (`keyword` is its first token lower-cased).
+    fn file_dependency(
+        &mut self,
+        n: u32,
+        line: &RawLine,
+        keyword: &str,
+        toks: &[Token<'_>],
+    ) -> Result<(), DecodeError> {
+        let first = toks[0];
+        if keyword == "filedependency" {
+            self.warn(
+                "lyt-keyword-spelling",
+                n,
+                first.column,
+                "the tools spell this keyword `filedependancy`",
+            );
+        }
+        let name = toks.get(1).ok_or_else(|| {
+            DecodeError::malformed_text(
+                n,
+                end_column(&line.text),
+                format!("expected a file name after `{}`", first.text),
+            )
+        })?;
+        if let Some(t) = toks.get(2) {
+            self.warn(
+                "lyt-extra-tokens",
+                n,
+                t.column,
+                format!("unexpected `{}` after the file name", t.text),
+            );
+        }
+        let parsed = FileDependency::new(name.text);
+        let mut dep = parsed.clone();
+        dep.source = Some(Box::new(Source {
+            text: line.text.clone(),
+            line: n,
+            parsed,
+        }));
+        self.lyt.file_dependencies.push(dep);
+        self.skeleton.push(Skeleton::Slot {
+            section: Section::FileDependency,
+            eol: line.eol,
+        });
+        Ok(())
+    }
+
+    /// A section's count line (`roomcount 3`): opens the section.
+    fn count_line(
+        &mut self,
+        section: Section,
+        n: u32,
+        line: &RawLine,
+        toks: &[Token<'_>],
+    ) -> Result<(), DecodeError> {
+        let first = toks[0];
+        self.close_count();
+        if self.state == State::BeforeBegin {
+            self.warn_no_begin(n, first.column);
+            self.state = State::InLayout;
+        }
+        let (declared, span) = self.count_value(n, line, toks)?;
+        if self
+            .skeleton
+            .iter()
+            .any(|s| matches!(s, Skeleton::Count { section: s2, .. } if *s2 == section))
+        {
+            self.warn(
+                "lyt-duplicate-section",
+                n,
+                first.column,
+                format!(
+                    "a second `{}` section (its records are appended)",
+                    first.text
+                ),
+            );
+        }
+        self.section = Some(section);
+        self.open_count = Some((self.skeleton.len(), declared, n));
+        self.skeleton.push(Skeleton::Count {
+            section,
+            line: line.clone(),
+            count_span: span,
+            records_at_read: 0,
+        });
+        Ok(())
+    }
+
+    /// The count of a count line and its byte span in the line; none (with a warning) when the
+    /// line has no count.
+    fn count_value(
+        &mut self,
+        n: u32,
+        line: &RawLine,
+        toks: &[Token<'_>],
+    ) -> Result<DeclaredCount, DecodeError> {
+        let first = toks[0];
+        match toks.get(1) {
+            None => {
+                self.warn(
+                    "lyt-missing-count",
+                    n,
+                    end_column(&line.text),
+                    format!("`{}` without a count", first.text),
+                );
+                Ok((None, None))
+            }
+            Some(t) => {
+                let v = t.text.parse::<u64>().map_err(|_| {
+                    DecodeError::malformed_text(
+                        n,
+                        t.column,
+                        format!(
+                            "expected a non-negative integer count after `{}`, found `{}`",
+                            first.text, t.text
+                        ),
+                    )
+                })?;
+                let start = byte_offset(&line.text, t);
+                Ok((Some(v), Some((start, start + t.text.len()))))
+            }
+        }
     }
 
     fn warn_no_begin(&mut self, n: u32, column: u32) {

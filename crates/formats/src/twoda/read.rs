@@ -83,6 +83,56 @@ pub(crate) fn cell_bytes(data: &[u8], offset: u16) -> &[u8] {
 /// to about twice their size).
 pub fn read_binary(data: &[u8]) -> Result<TwoDa, DecodeError> {
     let mut findings = Vec::new();
+    let magic = read_binary_header(data, &mut findings)?;
+    let (columns, trailing_tab, end) = read_column_labels(data, &mut findings)?;
+    let ncol = columns.len();
+    let (labels, pos) = read_row_labels(data, end)?;
+    let row_count = labels.len() as u32;
+    let table = CellTable::read(data, pos, row_count, ncol, &mut findings)?;
+    let strings = table.strings;
+
+    // Where the string starting at each possible offset ends (one backward pass), so that each
+    // cell is found in constant time; and the decoded size checked before any cell is built:
+    // many cells sharing one long string would otherwise multiply the input.
+    let ends = string_ends(strings);
+    let total = cell_text_total(&table.offsets, &ends);
+    let limit = max_cell_text(data.len());
+    if total > limit {
+        return Err(DecodeError::limit_at(
+            pos as u64,
+            format!(
+                "the cells would decode to {total} bytes of text, over the limit of {limit} (16 x the input + 1 MiB): cells share very long strings"
+            ),
+        ));
+    }
+    let cells = table.rows(labels, ncol, &ends);
+    report_cells(&mut findings, &cells, pos, ncol, strings.len());
+    if let Some((first, unused)) = unused_data(strings, &table.offsets) {
+        findings.push(Finding::warning(
+            "twoda-unused-data",
+            Place::offset((table.data_start + first) as u64),
+            format!("{unused} bytes of cell strings are not used by any cell"),
+        ));
+    }
+
+    Ok(TwoDa {
+        columns,
+        rows: cells.rows,
+        default: None,
+        layout: Some(Layout::Binary(BinaryLayout {
+            magic,
+            columns_trailing_tab: trailing_tab,
+            column_count: ncol,
+            offsets: table.offsets,
+            data_size: table.data_size,
+            data: strings.to_vec(),
+        })),
+        findings,
+    })
+}
+
+/// The magic, version and line feed of a binary table; the magic read.
+fn read_binary_header(data: &[u8], findings: &mut Vec<Finding>) -> Result<[u8; 4], DecodeError> {
     let mut c = Cursor::new(data);
     let magic: [u8; 4] = c.array("the `2DA ` magic")?;
     if magic != MAGIC && magic != MAGIC_TAB {
@@ -121,8 +171,15 @@ pub fn read_binary(data: &[u8]) -> Result<TwoDa, DecodeError> {
             format!("expected a line feed (0x0a) after `2DA V2.b`, found 0x{nl:02x}"),
         ));
     }
+    Ok(magic)
+}
 
-    // Column labels: tab-terminated, the list ended by a NUL.
+/// The column labels after the header: tab-terminated, the list ended by a NUL. Returns the
+/// labels, whether the last one had its tab, and the offset of the NUL.
+fn read_column_labels(
+    data: &[u8],
+    findings: &mut Vec<Finding>,
+) -> Result<(Vec<String>, bool, usize), DecodeError> {
     let start = BINARY_HEADER_SIZE;
     let end = data[start..]
         .iter()
@@ -149,7 +206,12 @@ pub fn read_binary(data: &[u8]) -> Result<TwoDa, DecodeError> {
             "the last column label is not followed by a tab before the NUL",
         ));
     }
+    Ok((columns, trailing_tab, end))
+}
 
+/// The row count after the column labels' NUL at `end`, and the row labels with their
+/// terminators; also the offset just past the last label (where the cell offsets start).
+fn read_row_labels(data: &[u8], end: usize) -> Result<(Vec<(String, u8)>, usize), DecodeError> {
     let mut c = Cursor::at(data, end + 1, "the row count")?;
     let count_at = c.pos();
     let row_count = c.u32("the row count")?;
@@ -162,7 +224,6 @@ pub fn read_binary(data: &[u8]) -> Result<TwoDa, DecodeError> {
             ),
         ));
     }
-    let ncol = columns.len();
     let mut pos = c.pos();
     let mut labels: Vec<(String, u8)> = Vec::with_capacity(row_count as usize);
     for i in 0..row_count {
@@ -181,100 +242,142 @@ pub fn read_binary(data: &[u8]) -> Result<TwoDa, DecodeError> {
         labels.push((cp1252::decode(&rest[..n]), rest[n]));
         pos += n + 1;
     }
+    Ok((labels, pos))
+}
 
-    let mut c = Cursor::at(data, pos, "the cell offsets")?;
-    let cells = u64::from(row_count)
-        .checked_mul(ncol as u64)
-        .ok_or_else(|| DecodeError::limit_at(pos as u64, "row count x column count overflows"))?;
-    let len = c
-        .check_table(cells, OFFSET_SIZE, "cell offsets (u16 per cell)")
-        .map_err(|e| e.within(format!("{row_count} rows x {ncol} columns")))?;
-    let offsets: Vec<u16> = c
-        .bytes(len, "cell offsets")?
-        .chunks_exact(2)
-        .map(|p| u16::from_le_bytes([p[0], p[1]]))
-        .collect();
-    let size_at = c.pos();
-    let data_size = c.u16("the string data size")?;
-    let strings = &data[c.pos()..];
-    let data_start = c.pos();
-    if usize::from(data_size) > strings.len() {
-        return Err(DecodeError::malformed_at(
-            size_at as u64,
-            format!(
-                "the data size says {data_size} bytes of cell strings, but only {} bytes follow",
-                strings.len()
-            ),
-        ));
-    }
-    if usize::from(data_size) != strings.len() {
-        findings.push(Finding::warning(
-            "twoda-data-size-mismatch",
-            Place::offset(size_at as u64),
-            format!(
-                "the data size field says {data_size}, but {} bytes of cell strings follow",
-                strings.len()
-            ),
-        ));
-    }
+/// The cell offsets, the data size and the cell strings of a binary table.
+struct CellTable<'a> {
+    offsets: Vec<u16>,
+    data_size: u16,
+    /// File offset of the cell strings.
+    data_start: usize,
+    strings: &'a [u8],
+}
 
-    // Where the string starting at each possible offset ends (one backward pass), so that each
-    // cell is found in constant time; and the decoded size checked before any cell is built:
-    // many cells sharing one long string would otherwise multiply the input.
-    let ends = string_ends(strings);
-    let total = cell_text_total(&offsets, &ends);
-    let limit = max_cell_text(data.len());
-    if total > limit {
-        return Err(DecodeError::limit_at(
-            pos as u64,
-            format!(
-                "the cells would decode to {total} bytes of text, over the limit of {limit} (16 x the input + 1 MiB): cells share very long strings"
-            ),
-        ));
-    }
-    let mut rows = Vec::with_capacity(labels.len());
-    let mut out_of_range = Vec::new();
-    let mut unterminated = Vec::new();
-    let mut cell_offsets = offsets.chunks_exact(ncol.max(1));
-    for (i, (label, label_end)) in labels.into_iter().enumerate() {
-        let row_offsets: &[u16] = if ncol == 0 {
-            &[]
-        } else {
-            cell_offsets.next().unwrap_or(&[])
-        };
-        let mut values = Vec::with_capacity(ncol);
-        for (j, &o) in row_offsets.iter().enumerate() {
-            let start = usize::from(o);
-            let bytes = strings
-                .get(start..start + cell_len(&ends, o))
-                .unwrap_or(&[]);
-            if start >= strings.len() {
-                out_of_range.push((i, j, o));
-            } else if usize::from(o) + bytes.len() == strings.len() {
-                unterminated.push((i, j, o));
-            }
-            values.push(cp1252::decode(bytes));
+/// The rows built from a [`CellTable`], and the cells whose offsets are past the strings or
+/// whose strings run to the end without a NUL (row, column, offset).
+struct Cells {
+    rows: Vec<Row>,
+    out_of_range: Vec<(usize, usize, u16)>,
+    unterminated: Vec<(usize, usize, u16)>,
+}
+
+impl<'a> CellTable<'a> {
+    /// Reads the offsets of `row_count` x `ncol` cells at `pos`, the data size and the
+    /// strings after them, checked against the input.
+    fn read(
+        data: &'a [u8],
+        pos: usize,
+        row_count: u32,
+        ncol: usize,
+        findings: &mut Vec<Finding>,
+    ) -> Result<Self, DecodeError> {
+        let mut c = Cursor::at(data, pos, "the cell offsets")?;
+        let cells = u64::from(row_count)
+            .checked_mul(ncol as u64)
+            .ok_or_else(|| {
+                DecodeError::limit_at(pos as u64, "row count x column count overflows")
+            })?;
+        let len = c
+            .check_table(cells, OFFSET_SIZE, "cell offsets (u16 per cell)")
+            .map_err(|e| e.within(format!("{row_count} rows x {ncol} columns")))?;
+        let offsets: Vec<u16> = c
+            .bytes(len, "cell offsets")?
+            .chunks_exact(2)
+            .map(|p| u16::from_le_bytes([p[0], p[1]]))
+            .collect();
+        let size_at = c.pos();
+        let data_size = c.u16("the string data size")?;
+        let strings = &data[c.pos()..];
+        let data_start = c.pos();
+        if usize::from(data_size) > strings.len() {
+            return Err(DecodeError::malformed_at(
+                size_at as u64,
+                format!(
+                    "the data size says {data_size} bytes of cell strings, but only {} bytes follow",
+                    strings.len()
+                ),
+            ));
         }
-        rows.push(Row {
-            label,
-            cells: values,
-            source: Some(RowSource::Binary { label_end }),
-        });
+        if usize::from(data_size) != strings.len() {
+            findings.push(Finding::warning(
+                "twoda-data-size-mismatch",
+                Place::offset(size_at as u64),
+                format!(
+                    "the data size field says {data_size}, but {} bytes of cell strings follow",
+                    strings.len()
+                ),
+            ));
+        }
+        Ok(CellTable {
+            offsets,
+            data_size,
+            data_start,
+            strings,
+        })
     }
+
+    /// The rows of the table, each label with its cells (`ends`: the [`string_ends`] of the
+    /// strings).
+    fn rows(&self, labels: Vec<(String, u8)>, ncol: usize, ends: &[u32]) -> Cells {
+        let strings = self.strings;
+        let mut rows = Vec::with_capacity(labels.len());
+        let mut out_of_range = Vec::new();
+        let mut unterminated = Vec::new();
+        let mut cell_offsets = self.offsets.chunks_exact(ncol.max(1));
+        for (i, (label, label_end)) in labels.into_iter().enumerate() {
+            let row_offsets: &[u16] = if ncol == 0 {
+                &[]
+            } else {
+                cell_offsets.next().unwrap_or(&[])
+            };
+            let mut values = Vec::with_capacity(ncol);
+            for (j, &o) in row_offsets.iter().enumerate() {
+                let start = usize::from(o);
+                let bytes = strings.get(start..start + cell_len(ends, o)).unwrap_or(&[]);
+                if start >= strings.len() {
+                    out_of_range.push((i, j, o));
+                } else if usize::from(o) + bytes.len() == strings.len() {
+                    unterminated.push((i, j, o));
+                }
+                values.push(cp1252::decode(bytes));
+            }
+            rows.push(Row {
+                label,
+                cells: values,
+                source: Some(RowSource::Binary { label_end }),
+            });
+        }
+        Cells {
+            rows,
+            out_of_range,
+            unterminated,
+        }
+    }
+}
+
+/// The findings about cells past the strings and strings without their NUL (`pos`: the offset
+/// of the cell offsets; `strings_len`: the bytes of cell strings).
+fn report_cells(
+    findings: &mut Vec<Finding>,
+    cells: &Cells,
+    pos: usize,
+    ncol: usize,
+    strings_len: usize,
+) {
     let cell_place = |i: usize, j: usize, o: u16| {
         let at = pos as u64 + 2 * (i as u64 * ncol as u64 + j as u64);
         Place::offset(at).item(format!("rows[{i}].cells[{j}] (offset {o})"))
     };
     report(
-        &mut findings,
-        &out_of_range,
+        findings,
+        &cells.out_of_range,
         |&(i, j, o)| {
             Finding::error(
                 "twoda-cell-offset-range",
                 cell_place(i, j, o),
                 format!(
-                    "cell offset {o} is past the {} bytes of cell strings (read as empty)",
-                    strings.len()
+                    "cell offset {o} is past the {strings_len} bytes of cell strings (read as empty)"
                 ),
             )
         },
@@ -282,8 +385,8 @@ pub fn read_binary(data: &[u8]) -> Result<TwoDa, DecodeError> {
         Severity::Error,
     );
     report(
-        &mut findings,
-        &unterminated,
+        findings,
+        &cells.unterminated,
         |&(i, j, o)| {
             Finding::error(
                 "twoda-cell-unterminated",
@@ -294,28 +397,6 @@ pub fn read_binary(data: &[u8]) -> Result<TwoDa, DecodeError> {
         "twoda-cell-unterminated",
         Severity::Error,
     );
-    if let Some((first, unused)) = unused_data(strings, &offsets) {
-        findings.push(Finding::warning(
-            "twoda-unused-data",
-            Place::offset((data_start + first) as u64),
-            format!("{unused} bytes of cell strings are not used by any cell"),
-        ));
-    }
-
-    Ok(TwoDa {
-        columns,
-        rows,
-        default: None,
-        layout: Some(Layout::Binary(BinaryLayout {
-            magic,
-            columns_trailing_tab: trailing_tab,
-            column_count: ncol,
-            offsets,
-            data_size,
-            data: strings.to_vec(),
-        })),
-        findings,
-    })
 }
 
 /// The largest total of decoded cell text a binary file of `input_len` bytes may produce.

@@ -4,8 +4,8 @@ use super::model::{ChildSource, ParentSource, Vis, VisLayout, VisRoom};
 use crate::error::DecodeError;
 use crate::finding::{Finding, Place};
 use crate::text_lines::{
-    self, Eol, RawLine, TextCodes, dominant_eol, has_trailing_whitespace, indent_len, line_no,
-    split_lines, tokens,
+    self, Eol, RawLine, TextCodes, Token, dominant_eol, has_trailing_whitespace, indent_len,
+    line_no, split_lines, tokens,
 };
 
 /// The codes of the warnings about the bytes of a VIS file.
@@ -46,23 +46,64 @@ pub fn read(data: &[u8]) -> Result<Vis, DecodeError> {
     let framed = text_lines::frame(data);
     text_lines::check_text(&framed, "VIS")?;
     let lines = split_lines(framed.text);
-    let mut vis = Vis::default();
-    let mut findings: Vec<Finding> = Vec::new();
+    let mut r = Reader {
+        vis: Vis::default(),
+        findings: Vec::new(),
+        declared: None,
+        pending: Vec::new(),
+    };
     // The warnings about the bytes (byte-order mark, line ends, bytes above 0x7F, NUL tail)
     // go in line order among the others.
     let mut text_findings = text_lines::text_findings(&framed, &TEXT_CODES)
         .into_iter()
         .peekable();
-    // Declared count and its column for the current parent.
-    let mut declared: Option<(u64, u32)> = None;
-    let mut pending: Vec<RawLine> = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let n = line_no(i);
+        while let Some(f) = text_findings.next_if(|f| before(f, n)) {
+            r.findings.push(f);
+        }
+        r.line(n, line)?;
+    }
+    r.close();
+    let mut findings = r.findings;
+    if lines.last().is_some_and(|l| l.eol == Eol::None) {
+        warn(
+            &mut findings,
+            "vis-no-final-newline",
+            line_no(lines.len() - 1),
+            1,
+            "the last line has no line terminator".into(),
+        );
+    }
+    findings.extend(text_findings);
+    let mut vis = r.vis;
+    vis.layout = Some(VisLayout {
+        trailing: r.pending,
+        default_eol: dominant_eol(&lines),
+        frame: framed.frame(),
+        findings,
+    });
+    Ok(vis)
+}
 
-    let close = |vis: &Vis, declared: Option<(u64, u32)>, findings: &mut Vec<Finding>| {
-        if let (Some(room), Some((d, col))) = (vis.rooms.last(), declared) {
+/// The state of a read: the rooms so far, the findings, the current parent's declared count
+/// and the lines (blank) waiting for the next entry.
+struct Reader {
+    vis: Vis,
+    findings: Vec<Finding>,
+    /// Declared count and its column for the current parent.
+    declared: Option<(u64, u32)>,
+    pending: Vec<RawLine>,
+}
+
+impl Reader {
+    /// Ends the current parent: compares its declared count with the children read.
+    fn close(&mut self) {
+        if let (Some(room), Some((d, col))) = (self.vis.rooms.last(), self.declared) {
             let found = room.visible.len() as u64;
             if d != found {
                 warn(
-                    findings,
+                    &mut self.findings,
                     "vis-count-mismatch",
                     room.line().unwrap_or(0),
                     col,
@@ -73,13 +114,10 @@ pub fn read(data: &[u8]) -> Result<Vis, DecodeError> {
                 );
             }
         }
-    };
+    }
 
-    for (i, line) in lines.iter().enumerate() {
-        let n = line_no(i);
-        while let Some(f) = text_findings.next_if(|f| before(f, n)) {
-            findings.push(f);
-        }
+    /// Reads line `n`.
+    fn line(&mut self, n: u32, line: &RawLine) -> Result<(), DecodeError> {
         let toks = tokens(&line.text);
         if toks.is_empty() {
             let msg = if line.text.is_empty() {
@@ -87,14 +125,25 @@ pub fn read(data: &[u8]) -> Result<Vis, DecodeError> {
             } else {
                 "line holds only whitespace"
             };
-            warn(&mut findings, "vis-blank-line", n, 1, msg.into());
-            pending.push(line.clone());
-            continue;
+            warn(&mut self.findings, "vis-blank-line", n, 1, msg.into());
+            self.pending.push(line.clone());
+            return Ok(());
         }
+        let indented = self.warn_spacing(n, line);
+        let count = toks.get(1).and_then(|t| t.text.parse::<u64>().ok());
+        if self.is_parent(n, &toks, indented, count)? {
+            self.parent(n, line, &toks, indented, count)
+        } else {
+            self.child(n, line, &toks, indented)
+        }
+    }
+
+    /// Whitespace after the last token, tabs in the indentation; whether the line is indented.
+    fn warn_spacing(&mut self, n: u32, line: &RawLine) -> bool {
         if has_trailing_whitespace(&line.text) {
             let col = line.text.trim_end().chars().count() + 1;
             warn(
-                &mut findings,
+                &mut self.findings,
                 "vis-trailing-whitespace",
                 n,
                 u32::try_from(col).unwrap_or(u32::MAX),
@@ -104,21 +153,30 @@ pub fn read(data: &[u8]) -> Result<Vis, DecodeError> {
         let indent = indent_len(&line.text);
         if line.text.chars().take(indent).any(|c| c == '\t') {
             warn(
-                &mut findings,
+                &mut self.findings,
                 "vis-tab-indent",
                 n,
                 1,
                 "indentation contains a tab".into(),
             );
         }
-        let indented = indent > 0;
-        let current = vis.rooms.last();
-        let expecting = match (current, declared) {
+        indent > 0
+    }
+
+    /// Whether a line of tokens `toks` starts a parent entry (`count`: its second token as a
+    /// count); see [`read`].
+    fn is_parent(
+        &self,
+        n: u32,
+        toks: &[Token<'_>],
+        indented: bool,
+        count: Option<u64>,
+    ) -> Result<bool, DecodeError> {
+        let expecting = match (self.vis.rooms.last(), self.declared) {
             (Some(r), Some((d, _))) => (r.visible.len() as u64) < d,
             _ => false,
         };
-        let count = toks.get(1).and_then(|t| t.text.parse::<u64>().ok());
-        let is_parent = match (toks.len(), count) {
+        Ok(match (toks.len(), count) {
             (1, _) => !indented && !expecting,
             (_, Some(_)) => !(indented && expecting),
             (_, None) => {
@@ -134,114 +192,115 @@ pub fn read(data: &[u8]) -> Result<Vis, DecodeError> {
                 }
                 false
             }
+        })
+    }
+
+    /// A parent entry `NAME COUNT`.
+    fn parent(
+        &mut self,
+        n: u32,
+        line: &RawLine,
+        toks: &[Token<'_>],
+        indented: bool,
+        count: Option<u64>,
+    ) -> Result<(), DecodeError> {
+        self.close();
+        if toks.len() == 1 {
+            // No corpus file has one; a lone word is no VIS entry (`hello`).
+            return Err(DecodeError::malformed_text(
+                n,
+                end_column(&line.text),
+                format!(
+                    "expected the number of rooms visible from `{}` after it",
+                    toks[0].text
+                ),
+            ));
+        }
+        self.declared = count.map(|c| (c, toks[1].column));
+        if let Some(t) = toks.get(2) {
+            warn(
+                &mut self.findings,
+                "vis-extra-tokens",
+                n,
+                t.column,
+                format!("unexpected `{}` after the count (kept)", t.text),
+            );
+        }
+        if indented {
+            warn(
+                &mut self.findings,
+                "vis-parent-indented",
+                n,
+                1,
+                format!("room entry `{}` is indented", toks[0].text),
+            );
+        }
+        let mut room = VisRoom::new(toks[0].text);
+        room.source = Some(Box::new(ParentSource {
+            name: toks[0].text.to_string(),
+            text: line.text.clone(),
+            eol: line.eol,
+            line: n,
+            children_at_read: 0,
+            leading: std::mem::take(&mut self.pending),
+            children: Vec::new(),
+        }));
+        self.vis.rooms.push(room);
+        Ok(())
+    }
+
+    /// A visible room of the current parent.
+    fn child(
+        &mut self,
+        n: u32,
+        line: &RawLine,
+        toks: &[Token<'_>],
+        indented: bool,
+    ) -> Result<(), DecodeError> {
+        let Some(room) = self.vis.rooms.last_mut() else {
+            return Err(DecodeError::malformed_text(
+                n,
+                toks[0].column,
+                format!(
+                    "expected a room entry `NAME COUNT` before the visible room `{}`",
+                    toks[0].text
+                ),
+            ));
         };
-        if is_parent {
-            close(&vis, declared, &mut findings);
-            if toks.len() == 1 {
-                // No corpus file has one; a lone word is no VIS entry (`hello`).
-                return Err(DecodeError::malformed_text(
-                    n,
-                    end_column(&line.text),
-                    format!(
-                        "expected the number of rooms visible from `{}` after it",
-                        toks[0].text
-                    ),
-                ));
-            } else {
-                declared = count.map(|c| (c, toks[1].column));
-            }
-            if let Some(t) = toks.get(2) {
-                warn(
-                    &mut findings,
-                    "vis-extra-tokens",
-                    n,
-                    t.column,
-                    format!("unexpected `{}` after the count (kept)", t.text),
-                );
-            }
-            if indented {
-                warn(
-                    &mut findings,
-                    "vis-parent-indented",
-                    n,
-                    1,
-                    format!("room entry `{}` is indented", toks[0].text),
-                );
-            }
-            let mut room = VisRoom::new(toks[0].text);
-            room.source = Some(Box::new(ParentSource {
+        if !indented {
+            warn(
+                &mut self.findings,
+                "vis-child-not-indented",
+                n,
+                1,
+                format!("visible room `{}` starts at column 1", toks[0].text),
+            );
+        }
+        if let Some(t) = toks.get(1) {
+            warn(
+                &mut self.findings,
+                "vis-extra-tokens",
+                n,
+                t.column,
+                format!(
+                    "unexpected `{}` after the visible room `{}` (kept)",
+                    t.text, toks[0].text
+                ),
+            );
+        }
+        room.visible.push(toks[0].text.to_string());
+        if let Some(src) = room.source.as_mut() {
+            src.children_at_read += 1;
+            src.children.push(ChildSource {
                 name: toks[0].text.to_string(),
                 text: line.text.clone(),
                 eol: line.eol,
                 line: n,
-                children_at_read: 0,
-                leading: std::mem::take(&mut pending),
-                children: Vec::new(),
-            }));
-            vis.rooms.push(room);
-        } else {
-            let Some(room) = vis.rooms.last_mut() else {
-                return Err(DecodeError::malformed_text(
-                    n,
-                    toks[0].column,
-                    format!(
-                        "expected a room entry `NAME COUNT` before the visible room `{}`",
-                        toks[0].text
-                    ),
-                ));
-            };
-            if !indented {
-                warn(
-                    &mut findings,
-                    "vis-child-not-indented",
-                    n,
-                    1,
-                    format!("visible room `{}` starts at column 1", toks[0].text),
-                );
-            }
-            if let Some(t) = toks.get(1) {
-                warn(
-                    &mut findings,
-                    "vis-extra-tokens",
-                    n,
-                    t.column,
-                    format!(
-                        "unexpected `{}` after the visible room `{}` (kept)",
-                        t.text, toks[0].text
-                    ),
-                );
-            }
-            room.visible.push(toks[0].text.to_string());
-            if let Some(src) = room.source.as_mut() {
-                src.children_at_read += 1;
-                src.children.push(ChildSource {
-                    name: toks[0].text.to_string(),
-                    text: line.text.clone(),
-                    eol: line.eol,
-                    line: n,
-                    leading: std::mem::take(&mut pending),
-                });
-            }
+                leading: std::mem::take(&mut self.pending),
+            });
         }
+        Ok(())
     }
-    close(&vis, declared, &mut findings);
-    if lines.last().is_some_and(|l| l.eol == Eol::None) {
-        warn(
-            &mut findings,
-            "vis-no-final-newline",
-            line_no(lines.len() - 1),
-            1,
-            "the last line has no line terminator".into(),
-        );
-    }
-    findings.extend(text_findings);
-    vis.layout = Some(VisLayout {
-        trailing: pending,
-        default_eol: dominant_eol(&lines),
-        frame: framed.frame(),
-        findings,
-    });
-    Ok(vis)
 }
 
 /// The column just after the last char of the line.

@@ -346,8 +346,6 @@ fn compile_mesh(
         .iter()
         .map(|r| [0, 1, 2].map(|k| r.get(k).copied().unwrap_or(0.0) as f32))
         .collect();
-    let tverts = rows_of(n, "tverts");
-    let normals_in = rows_of(n, "normals");
     // Each (vertex, UV index) pair is one output vertex: the dialect indexes UVs per face corner.
     let faces_list = n.list("faces");
     let corners = split_corners(verts.len(), &rows_of(n, "faces"), |i| {
@@ -365,13 +363,25 @@ fn compile_mesh(
         })
         .collect();
     let source = corners.source;
-    let pick = |rows: &[Vec<f64>], w: usize, by_uv: bool| per_vertex(rows, &source, w, by_uv);
     let positions: Vec<[f32; 3]> = source.iter().map(|&(v, _)| verts[v as usize]).collect();
+    let vd = vertex_data(n, &source, positions.clone());
+    let mut mesh = mesh_of(n, game, f, faces, positions, vd);
+    let skin = f & flags::SKIN != 0;
+    mdx_layout(&mut mesh, skin);
+    mesh_extensions(node, &mut mesh, n, &source)?;
+    node.mesh = Some(mesh);
+    Ok(source.iter().map(|&(v, _)| v).collect())
+}
+
+/// The per-vertex columns of the output vertices (`source`: each one's text vertex and UV
+/// index), `positions` already picked.
+fn vertex_data(n: &ANode, source: &[(u32, u32)], positions: Vec<[f32; 3]>) -> VertexData {
+    let pick = |rows: &[Vec<f64>], w: usize, by_uv: bool| per_vertex(rows, source, w, by_uv);
     let mut vd = VertexData {
-        positions: positions.clone(),
+        positions,
         ..VertexData::default()
     };
-    if let Some(u) = pick(&tverts, 2, true) {
+    if let Some(u) = pick(&rows_of(n, "tverts"), 2, true) {
         vd.uvs[0] = u.iter().map(|r| [r[0], r[1]]).collect();
     }
     for k in 1..4 {
@@ -380,7 +390,7 @@ fn compile_mesh(
             vd.uvs[k] = u.iter().map(|r| [r[0], r[1]]).collect();
         }
     }
-    if let Some(nr) = pick(&normals_in, 3, false) {
+    if let Some(nr) = pick(&rows_of(n, "normals"), 3, false) {
         vd.normals = nr.iter().map(|r| [r[0], r[1], r[2]]).collect();
     }
     if let Some(c) = pick(&rows_of(n, "colors"), 3, false) {
@@ -389,8 +399,20 @@ fn compile_mesh(
     if let Some(t) = pick(&rows_of(n, "tangents"), 9, false) {
         vd.tangents[0] = t.iter().map(|r| std::array::from_fn(|i| r[i])).collect();
     }
-    // Face planes, adjacency, bounds, radius, average and area are derived by
-    // `areakit_area::models::derive_compiled`.
+    vd
+}
+
+/// The mesh header from the node's properties (`f`: the node's flags), with its faces and
+/// vertices. Face planes, adjacency, bounds, radius, average and area are derived by
+/// `areakit_area::models::derive_compiled`.
+fn mesh_of(
+    n: &ANode,
+    game: Game,
+    f: u16,
+    faces: Vec<Face>,
+    positions: Vec<[f32; 3]>,
+    vd: VertexData,
+) -> Mesh {
     let mut mesh = Mesh {
         function_pointers: game.mesh_function_pointers(f),
         diffuse: vec3_of(n, "diffuse").unwrap_or([0.8; 3]),
@@ -459,11 +481,21 @@ fn compile_mesh(
             0,
         ];
     }
-    let skin = f & flags::SKIN != 0;
-    mdx_layout(&mut mesh, skin);
+    mesh
+}
+
+/// The dangly, AABB and saber parts the node's flags call for; a saber moves the mesh's
+/// vertices into its own part.
+fn mesh_extensions(
+    node: &mut Node,
+    mesh: &mut Mesh,
+    n: &ANode,
+    source: &[(u32, u32)],
+) -> Result<(), DecodeError> {
+    let f = node.flags;
     if f & flags::DANGLY != 0 {
         node.dangly = Some(Dangly {
-            constraints: per_vertex(&rows_of(n, "constraints"), &source, 1, false)
+            constraints: per_vertex(&rows_of(n, "constraints"), source, 1, false)
                 .map(|c| c.iter().map(|r| r[0]).collect())
                 .unwrap_or_else(|| vec![0.0; source.len()]),
             displacement: num32(n, "displacement", 0.0),
@@ -483,7 +515,7 @@ fn compile_mesh(
         });
     }
     if f & flags::SABER != 0 {
-        let m = &mut mesh;
+        let m = mesh;
         node.saber = Some(Saber {
             positions: m.positions.clone(),
             uvs: m.vertices.uvs[0].clone(),
@@ -498,8 +530,7 @@ fn compile_mesh(
         m.mdx_flags = 0;
         m.mdx_stride = 0;
     }
-    node.mesh = Some(mesh);
-    Ok(source.iter().map(|&(v, _)| v).collect())
+    Ok(())
 }
 
 /// The MDX row layout of the columns the mesh has: position, normal, colour, UV 1-4, tangent
