@@ -426,7 +426,7 @@ const ROWS: [Row; 8] = [
         0,
         magic_comparisons,
     ),
-    ("library functions over 150 lines", 9, 5, || {
+    ("library functions over 150 lines", 4, 5, || {
         long_functions(150)
     }),
 ];
