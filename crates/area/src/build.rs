@@ -47,23 +47,75 @@ pub enum BuildError {
         /// Why.
         source: std::io::Error,
     },
-    /// A file could not be decoded.
-    #[error("{what}: {message}")]
+    /// A file given to the build is unusable: it does not decode, or its content cannot be
+    /// used as a room (a walkmesh that cannot be placed, a broken hook).
+    #[error("{what}: {source}")]
     Invalid {
         /// What it is (kit/component file, or the path).
         what: String,
-        /// The located decode error.
-        message: String,
+        /// Why, with the decoder's located error where it did not decode.
+        #[source]
+        source: Malformed,
     },
     /// The rooms cannot make a module as placed (overlap, name too long, ...); names the rooms.
     #[error("{0}")]
     Placement(String),
-    /// A file of the module could not be encoded.
-    #[error("encoding the module: {0}")]
-    Encode(String),
+    /// A file of the module could not be made.
+    #[error("encoding the module: {what}: {source}")]
+    Encode {
+        /// The module file (`x.wok`, `LYT`, `minimap`).
+        what: String,
+        /// Why.
+        #[source]
+        source: Unencodable,
+    },
+}
+
+/// Why a file given to the build is unusable ([`BuildError::Invalid`]).
+#[derive(Debug, thiserror::Error)]
+pub enum Malformed {
+    /// It does not decode as its format.
+    #[error(transparent)]
+    Decode(#[from] areakit_formats::DecodeError),
+    /// Its walkmesh cannot be moved into place.
+    #[error(transparent)]
+    Walkmesh(#[from] areakit_geometry::MeshError),
+    /// Its minimap image does not decode.
+    #[error(transparent)]
+    Image(#[from] crate::minimap::MinimapError),
+    /// A hook off its opening, facing in or naming no door (the kit check's message).
+    #[error("broken hook: {0}")]
+    BrokenHook(String),
+}
+
+/// Why a file of the module could not be made ([`BuildError::Encode`]).
+#[derive(Debug, thiserror::Error)]
+pub enum Unencodable {
+    /// Its encoder refused the value.
+    #[error(transparent)]
+    Encode(#[from] areakit_formats::EncodeError),
+    /// The minimap could not be drawn.
+    #[error(transparent)]
+    Minimap(#[from] crate::minimap::MinimapError),
 }
 
 impl BuildError {
+    /// [`BuildError::Invalid`]: `what` is unusable for `source`.
+    pub fn invalid(what: impl Into<String>, source: impl Into<Malformed>) -> BuildError {
+        BuildError::Invalid {
+            what: what.into(),
+            source: source.into(),
+        }
+    }
+
+    /// [`BuildError::Encode`]: the module file `what` could not be made for `source`.
+    pub fn encode(what: impl Into<String>, source: impl Into<Unencodable>) -> BuildError {
+        BuildError::Encode {
+            what: what.into(),
+            source: source.into(),
+        }
+    }
+
     /// An I/O error on `path`.
     pub fn io(path: &Path, source: std::io::Error) -> BuildError {
         BuildError::Io {

@@ -11,7 +11,7 @@ use areakit_formats::mdl::{self, Model};
 
 use super::kit::{self, Kit};
 use super::{
-    BuildError, BuildInput, Component, ComponentHook, DoorTemplate, Layout, RoomSource,
+    BuildError, BuildInput, Component, ComponentHook, DoorTemplate, Layout, Malformed, RoomSource,
     SuppliedFile, Supplies, TargetGame,
 };
 use crate::minimap;
@@ -175,17 +175,11 @@ fn stem_ext(p: &Path) -> (String, String) {
 fn read_model(mdl_path: &Path, mdx_path: &Path) -> Result<Model, BuildError> {
     let a = kit::read_limited(mdl_path, MAX_KIT_FILE)?;
     let b = kit::read_limited(mdx_path, MAX_KIT_FILE)?;
-    mdl::read(&a, &b).map_err(|e| BuildError::Invalid {
-        what: mdl_path.display().to_string(),
-        message: e.to_string(),
-    })
+    mdl::read(&a, &b).map_err(|e| BuildError::invalid(mdl_path.display().to_string(), e))
 }
 
 fn read_wok(what: &str, data: &[u8]) -> Result<Bwm, BuildError> {
-    bwm::read(data).map_err(|e| BuildError::Invalid {
-        what: what.to_string(),
-        message: e.to_string(),
-    })
+    bwm::read(data).map_err(|e| BuildError::invalid(what.to_string(), e))
 }
 
 /// Loads a kit component: WOK (required), model (MDL + MDX, when both are there), minimap
@@ -213,10 +207,10 @@ pub fn kit_component(k: &Kit, id: &str, game: TargetGame) -> Result<Component, B
     // A hook off its opening, facing in or naming no door: refused here,
     // before any geometry work (the kit check's errors, `docs/checks.md`).
     if let Some(message) = super::kit_check::broken_hooks(k, &c.id, &walkmesh) {
-        return Err(BuildError::Invalid {
-            what: format!("kit {:?} component {:?}", k.id, c.id),
-            message: format!("broken hook: {message}"),
-        });
+        return Err(BuildError::invalid(
+            format!("kit {:?} component {:?}", k.id, c.id),
+            Malformed::BrokenHook(message),
+        ));
     }
     let model = match (
         k.file(&format!("{}.mdl", c.id)),
@@ -227,12 +221,8 @@ pub fn kit_component(k: &Kit, id: &str, game: TargetGame) -> Result<Component, B
     };
     let image = match k.file(&format!("{}.png", c.id)) {
         Some(p) => Some(
-            minimap::decode_room_png(&kit::read_limited(&p, MAX_KIT_FILE)?).map_err(|e| {
-                BuildError::Invalid {
-                    what: p.display().to_string(),
-                    message: e.to_string(),
-                }
-            })?,
+            minimap::decode_room_png(&kit::read_limited(&p, MAX_KIT_FILE)?)
+                .map_err(|e| BuildError::invalid(p.display().to_string(), e))?,
         ),
         None => None,
     };
@@ -247,11 +237,8 @@ pub fn kit_component(k: &Kit, id: &str, game: TargetGame) -> Result<Component, B
             doors.push(None);
             continue;
         };
-        let utd =
-            gff::read(&kit::read_limited(&p, MAX_KIT_FILE)?).map_err(|e| BuildError::Invalid {
-                what: p.display().to_string(),
-                message: e.to_string(),
-            })?;
+        let utd = gff::read(&kit::read_limited(&p, MAX_KIT_FILE)?)
+            .map_err(|e| BuildError::invalid(p.display().to_string(), e))?;
         doors.push(Some(DoorTemplate {
             label: format!("{}/{resref}", k.id),
             utd,
@@ -304,10 +291,8 @@ fn files_component(
             };
             let mdx_bytes = read(&mdx_name)?;
             Some(
-                mdl::read(&mdl_bytes, &mdx_bytes).map_err(|e| BuildError::Invalid {
-                    what: m.to_string(),
-                    message: e.to_string(),
-                })?,
+                mdl::read(&mdl_bytes, &mdx_bytes)
+                    .map_err(|e| BuildError::invalid(m.to_string(), e))?,
             )
         }
         None => None,
@@ -324,27 +309,19 @@ fn files_component(
             )],
             &[],
         )
-        .map_err(|e| BuildError::Invalid {
-            what: walkmesh.to_string(),
-            message: e.to_string(),
-        })?;
+        .map_err(|e| BuildError::invalid(walkmesh.to_string(), e))?;
     }
     let image = match image {
         Some(p) => Some(
-            minimap::decode_room_png(&read(p)?).map_err(|e| BuildError::Invalid {
-                what: p.to_string(),
-                message: e.to_string(),
-            })?,
+            minimap::decode_room_png(&read(p)?)
+                .map_err(|e| BuildError::invalid(p.to_string(), e))?,
         ),
         None => None,
     };
     let doors = match door {
         Some(d) => vec![Some(DoorTemplate {
             label: d.utd.clone(),
-            utd: gff::read(&read(&d.utd)?).map_err(|e| BuildError::Invalid {
-                what: d.utd.clone(),
-                message: e.to_string(),
-            })?,
+            utd: gff::read(&read(&d.utd)?).map_err(|e| BuildError::invalid(d.utd.clone(), e))?,
             width: d.width,
             height: 0.0,
         })],

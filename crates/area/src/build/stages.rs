@@ -213,12 +213,8 @@ fn place(p: &mut Plan<'_>) -> Result<Placed, BuildError> {
             v.dedup();
             v.into_iter().map(|t| (t, None)).collect()
         };
-        let w = crate::walkmesh::transform(&c.walkmesh, &steps_of(place, true), &clear).map_err(
-            |e| BuildError::Invalid {
-                what: format!("room {i} ({}) walkmesh", c.label),
-                message: e.to_string(),
-            },
-        )?;
+        let w = crate::walkmesh::transform(&c.walkmesh, &steps_of(place, true), &clear)
+            .map_err(|e| BuildError::invalid(format!("room {i} ({}) walkmesh", c.label), e))?;
         if walkable_triangles(&w).next().is_none() {
             p.warnings.push(format!(
                 "room {i} ({}): its walkmesh has no walkable face",
@@ -400,7 +396,7 @@ fn place_doors(p: &mut Plan<'_>, doorway: &[[f32; 3]], out: &mut Doors) -> Resul
                 resref: resref.clone(),
                 ext: "utd".into(),
                 data: gff::write(&records::rename_utd(&d.utd, &resref))
-                    .map_err(|e| BuildError::Encode(format!("{resref}.utd: {e}")))?,
+                    .map_err(|e| BuildError::encode(format!("{resref}.utd"), e))?,
             });
             out.doors.push(records::DoorSpec {
                 template: resref.clone(),
@@ -675,7 +671,7 @@ fn paths(
     let pth = match crate::pth::generate_pth(&source, &crate::pth::PthOptions::default()) {
         Ok(g) => Some(
             g.to_bytes()
-                .map_err(|e| BuildError::Encode(format!("{module}.pth: {e}")))?,
+                .map_err(|e| BuildError::encode(format!("{module}.pth"), e))?,
         ),
         Err(e) => {
             p.warnings.push(format!(
@@ -745,8 +741,8 @@ fn minimap(p: &Plan<'_>, placed: &Placed) -> Result<Minimap, BuildError> {
         },
         ..minimap::MinimapOptions::default()
     };
-    let mm = minimap::render_minimap(&rooms, &opts)
-        .map_err(|e| BuildError::Encode(format!("minimap: {e}")))?;
+    let mm =
+        minimap::render_minimap(&rooms, &opts).map_err(|e| BuildError::encode("minimap", e))?;
     let samples = minimap::walkable_samples(&woks.iter().collect::<Vec<_>>(), 0.5, 200_000);
     let coverage = minimap::coverage_in(mm.game, &mm.map, mm.width, mm.height, &mm.rgba, &samples);
     let tga = areakit_formats::tga::write(
@@ -757,7 +753,7 @@ fn minimap(p: &Plan<'_>, placed: &Placed) -> Result<Minimap, BuildError> {
         },
         areakit_formats::tga::WriteOptions::default(),
     )
-    .map_err(|e| BuildError::Encode(format!("lbl_map{}.tga: {e}", p.module)))?;
+    .map_err(|e| BuildError::encode(format!("lbl_map{}.tga", p.module), e))?;
     Ok(Minimap {
         map: mm.map,
         coverage,
@@ -790,8 +786,7 @@ fn records(
         entry_direction: [0.0, 1.0],
         game,
     });
-    let enc =
-        |g: &Gff, what: &str| gff::write(g).map_err(|e| BuildError::Encode(format!("{what}: {e}")));
+    let enc = |g: &Gff, what: &str| gff::write(g).map_err(|e| BuildError::encode(what, e));
     Ok(vec![
         ModuleFile {
             resref: module.clone(),
@@ -814,7 +809,7 @@ fn records(
 /// A model as its MDL and MDX files.
 fn model_files(name: &str, m: &Model, files: &mut Vec<ModuleFile>) -> Result<(), BuildError> {
     let (mdl_bytes, mdx_bytes) =
-        mdl::write(m).map_err(|e| BuildError::Encode(format!("{name}.mdl: {e}")))?;
+        mdl::write(m).map_err(|e| BuildError::encode(format!("{name}.mdl"), e))?;
     files.push(ModuleFile {
         resref: name.to_string(),
         ext: "mdl".into(),
@@ -859,13 +854,12 @@ fn files(
     files.push(ModuleFile {
         resref: module.clone(),
         ext: "lyt".into(),
-        data: lyt::write(&doors.lyt).map_err(|e| BuildError::Encode(format!("LYT: {e}")))?,
+        data: lyt::write(&doors.lyt).map_err(|e| BuildError::encode("LYT", e))?,
     });
     files.push(ModuleFile {
         resref: module.clone(),
         ext: "vis".into(),
-        data: areakit_formats::vis::write(&vis.vis)
-            .map_err(|e| BuildError::Encode(format!("VIS: {e}")))?,
+        data: areakit_formats::vis::write(&vis.vis).map_err(|e| BuildError::encode("VIS", e))?,
     });
     if let Some(pth) = paths.pth.take() {
         files.push(ModuleFile {
@@ -879,7 +873,7 @@ fn files(
             resref: p.names[i].clone(),
             ext: "wok".into(),
             data: bwm::write(&placed.woks[i])
-                .map_err(|e| BuildError::Encode(format!("{}.wok: {e}", p.names[i])))?,
+                .map_err(|e| BuildError::encode(format!("{}.wok", p.names[i]), e))?,
         });
         if let Some(m) = &placed.models[i] {
             model_files(&p.names[i], m, &mut files)?;
