@@ -161,3 +161,51 @@ fn a_model_refuses_transition_renumbering_and_writes_nothing() {
     assert!(!out.exists() && !out.with_extension("mdx").exists());
     std::fs::remove_dir_all(&tmp).unwrap();
 }
+
+/// `path` on every corpus binary model: one with an aabb (walkmesh) node that has faces is
+/// walked; one without is refused as invalid input (exit 1, one line naming the file), not as
+/// a usage error. The test decides which is which from the model's own nodes.
+#[test]
+fn path_on_a_model_without_a_walkmesh_is_invalid_input() {
+    let (mut walked, mut refused) = (0, 0);
+    for mdl in common::corpus_files(&["mdl-bin"]) {
+        let (Ok(a), Ok(b)) = (
+            std::fs::read(&mdl),
+            std::fs::read(mdl.with_extension("mdx")),
+        ) else {
+            continue;
+        };
+        let Ok(model) = areakit_formats::mdl::read(&a, &b) else {
+            continue;
+        };
+        let ground = model
+            .nodes
+            .iter()
+            .any(|n| n.aabb.is_some() && n.mesh.as_ref().is_some_and(|m| !m.faces.is_empty()));
+        let (code, _, err) = run(&[
+            "path".as_ref(),
+            mdl.as_os_str(),
+            "--from".as_ref(),
+            "0,0".as_ref(),
+            "--to".as_ref(),
+            "0,0".as_ref(),
+        ]);
+        if ground {
+            assert!(
+                code != 2 && !err.contains("no aabb"),
+                "{}: {code} {err}",
+                mdl.display()
+            );
+            walked += 1;
+        } else {
+            assert_eq!(code, 1, "{}: {err}", mdl.display());
+            assert!(
+                err.contains("no aabb") && err.contains(&*mdl.to_string_lossy()),
+                "{err}"
+            );
+            assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+            refused += 1;
+        }
+    }
+    assert_eq!((walked, refused), (79, 57), "corpus models covered");
+}

@@ -55,10 +55,16 @@ pub fn file_source(path: &Path, data: &[u8]) -> Result<NavSource, Error> {
             if let Some(ground) = crate::document::Document::decode(path, data)?.model_walkmesh() {
                 let m = ground.map_err(|e| Error::geometry(path, e))?;
                 if m.faces.is_empty() {
-                    return Err(Error::usage(format!(
-                        "{}: the model has no aabb (walkmesh) node to walk on",
-                        path.display()
-                    )));
+                    // It decodes, but holds nothing to walk: invalid input, as a terrain
+                    // without a walkmesh is.
+                    return Err(Error::invalid(
+                        path,
+                        DecodeError::new(
+                            ErrorKind::Malformed,
+                            Location::Input,
+                            "the model has no aabb (walkmesh) node to walk on",
+                        ),
+                    ));
                 }
                 return Ok(NavSource::from_bwm(&m, &name));
             }
