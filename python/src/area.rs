@@ -352,8 +352,8 @@ impl PyArea {
     }
 
     /// The shortest walk from ``start`` to ``goal`` (``(x, y)`` or ``(x, y, z)``), as
-    /// ``areakit path AREA``: rooms joined along their shared edges; ``mode``
-    /// ``"optimal"`` (exact any-angle) or ``"fast"`` (A* and string pulling); ``radius``
+    /// ``areakit path AREA``: rooms joined along their shared edges; ``mode`` one of
+    /// ``areakit.CHOICES["mode"]`` (the command line's ``--mode``); ``radius``
     /// keeps a creature's distance from walls; ``snap`` is how far an end off the ground may
     /// move onto it. The navigation mesh is built on the first query (per radius) and kept.
     /// Runs without the GIL.

@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use areakit_app::Error;
 use areakit_app::session::Session;
 
-use super::{Output, parse_paths, print_json, term};
+use super::overlay::parse_paths;
+use super::{Output, print_json, term};
 
 /// `areakit export`.
 #[derive(Debug, clap::Args)]

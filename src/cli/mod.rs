@@ -12,6 +12,7 @@ pub mod import;
 pub mod info;
 pub mod ls;
 pub mod minimap;
+pub mod overlay;
 pub mod pack;
 pub mod path;
 pub mod pth;
@@ -28,7 +29,7 @@ pub mod vis;
 use std::io::{self, Write};
 
 use areakit_app::session::{Session, Sources};
-use areakit_app::{Error, navigate};
+use areakit_app::Error;
 use args::{Cli, Command};
 
 /// Buffered standard output that treats a closed pipe as success.
@@ -158,44 +159,6 @@ fn numbers<const N: usize>(flag: &str, s: &str) -> Result<[f32; N], Error> {
             .ok()
             .filter(|v| v.is_finite())
             .ok_or_else(bad)?;
-    }
-    Ok(out)
-}
-
-/// The overlays of `render` and `view`: `--objects`, `--radius` and each `--path X,Y:X,Y`.
-fn overlays(
-    objects: &Option<std::path::PathBuf>,
-    radius: areakit_app::request::Distance,
-    paths: &[String],
-) -> Result<areakit_app::picture::Overlays, Error> {
-    let mut overlays = areakit_app::picture::Overlays {
-        objects: objects.clone(),
-        radius,
-        ..Default::default()
-    };
-    overlays.paths = parse_paths(paths)?;
-    Ok(overlays)
-}
-
-/// Parses `--path X,Y:X,Y` values.
-fn parse_paths(
-    values: &[String],
-) -> Result<
-    Vec<(
-        areakit_app::geometry::nav::Endpoint,
-        areakit_app::geometry::nav::Endpoint,
-    )>,
-    Error,
-> {
-    let mut out = Vec::new();
-    for p in values {
-        let (s, g) = p
-            .split_once(':')
-            .ok_or_else(|| Error::usage(format!("--path {p}: expected X,Y:X,Y")))?;
-        let pt = |x: &str| {
-            navigate::parse_point(x).map_err(|m| Error::usage(format!("--path {p}: {m}")))
-        };
-        out.push((pt(s)?, pt(g)?));
     }
     Ok(out)
 }

@@ -45,7 +45,7 @@ pub struct PathArgs {
     /// Worker threads answering --pairs (default: one per core). The output is the same for any number.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
-    /// optimal: the exact shortest path; fast: A* and funnel; baked: an NWN2 TRX's own path tables.
+    /// Which search answers (its possible values below, each with what it does).
     #[arg(long, ignore_case = true, value_parser = value_parser::<PathMode>(), default_value = choice_name(PathMode::default()))]
     pub mode: PathMode,
     /// The agent radius: the path keeps this far from walls and objects and squeezes through no narrower gap.

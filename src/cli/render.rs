@@ -3,10 +3,10 @@
 use std::path::PathBuf;
 
 use areakit_app::Error;
-use areakit_app::request::Distance;
 use areakit_app::session::Session;
 
-use super::{Output, overlays, term};
+use super::overlay::OverlayArgs;
+use super::{Output, term};
 
 /// `areakit render`.
 #[derive(Debug, clap::Args)]
@@ -22,22 +22,15 @@ pub struct RenderArgs {
     /// Size in pixels of the longer side.
     #[arg(long, default_value_t = 1024)]
     pub size: u32,
-    /// Draw the shortest path between two points, X,Y:X,Y (or X,Y,Z:X,Y,Z); repeatable.
-    #[arg(long, value_name = "X,Y:X,Y", allow_hyphen_values = true)]
-    pub path: Vec<String>,
-    /// Draw placed objects (placeables and doors) from a JSON file; paths go around them.
-    #[arg(long, value_name = "FILE")]
-    pub objects: Option<PathBuf>,
-    /// The agent radius the drawn paths keep from walls and objects.
-    #[arg(long, value_name = "R", default_value_t = Distance::ZERO)]
-    pub radius: Distance,
+    #[command(flatten)]
+    pub overlays: OverlayArgs,
     /// Do not draw the room models (an area's rooms' MDL top-down outlines, under the walkmesh).
     #[arg(long)]
     pub no_models: bool,
 }
 
 pub fn run(a: RenderArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
-    let mut overlays = overlays(&a.objects, a.radius, &a.path)?;
+    let mut overlays = a.overlays.overlays()?;
     overlays.no_models = a.no_models;
     let notes = areakit_app::picture::render_file(
         session, &a.input, &a.output, a.findings, a.size, &overlays,

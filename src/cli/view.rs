@@ -3,10 +3,10 @@
 use std::path::PathBuf;
 
 use areakit_app::Error;
-use areakit_app::request::Distance;
 use areakit_app::session::Session;
 
-use super::{Output, overlays, term};
+use super::overlay::OverlayArgs;
+use super::{Output, term};
 
 /// `areakit view`.
 #[derive(Debug, clap::Args)]
@@ -19,15 +19,8 @@ pub struct ViewArgs {
     /// Open the page in the system's browser once written.
     #[arg(long)]
     pub open: bool,
-    /// Show the shortest path between two points, X,Y:X,Y (or X,Y,Z:X,Y,Z); repeatable.
-    #[arg(long, value_name = "X,Y:X,Y", allow_hyphen_values = true)]
-    pub path: Vec<String>,
-    /// Show placed objects (placeables and doors) from a JSON file; paths go around them.
-    #[arg(long, value_name = "FILE")]
-    pub objects: Option<PathBuf>,
-    /// The agent radius the shown paths keep from walls and objects.
-    #[arg(long, value_name = "R", default_value_t = Distance::ZERO)]
-    pub radius: Distance,
+    #[command(flatten)]
+    pub overlays: OverlayArgs,
     /// The 2-D map even when the input has room models (or is a model).
     #[arg(long = "2d")]
     pub two_d: bool,
@@ -43,7 +36,7 @@ pub struct ViewArgs {
 }
 
 pub fn run(a: ViewArgs, session: &Session, out: &mut Output) -> Result<u8, Error> {
-    let overlays = overlays(&a.objects, a.radius, &a.path)?;
+    let overlays = a.overlays.overlays()?;
     let options = areakit_app::view3d::ViewOptions {
         two_d: a.two_d,
         texture_dirs: a.textures.clone(),
