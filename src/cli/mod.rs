@@ -28,8 +28,8 @@ pub mod vis;
 
 use std::io::{self, Write};
 
-use areakit_app::session::{Session, Sources};
 use areakit_app::Error;
+use areakit_app::session::{Session, Sources};
 use args::{Cli, Command};
 
 /// Buffered standard output that treats a closed pipe as success.

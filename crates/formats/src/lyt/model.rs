@@ -21,6 +21,23 @@ pub(crate) struct Source<T> {
     pub parsed: T,
 }
 
+impl<T: Clone> Source<T> {
+    /// `parsed` with its source: the line `text` (number `line`) it was read from, and the
+    /// values as parsed, against which a writer tells whether the record was edited.
+    pub(crate) fn attach(parsed: T, text: &str, line: u32, set: fn(&mut T, Box<Source<T>>)) -> T {
+        let mut record = parsed.clone();
+        set(
+            &mut record,
+            Box::new(Source {
+                text: text.to_string(),
+                line,
+                parsed,
+            }),
+        );
+        record
+    }
+}
+
 /// A room, a swoop track element or an obstacle: a model name and its world position.
 #[derive(Debug, Clone, Default)]
 pub struct Placement {

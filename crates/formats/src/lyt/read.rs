@@ -338,13 +338,11 @@ impl Reader {
             );
         }
         let parsed = FileDependency::new(name.text);
-        let mut dep = parsed.clone();
-        dep.source = Some(Box::new(Source {
-            text: line.text.clone(),
-            line: n,
-            parsed,
-        }));
-        self.lyt.file_dependencies.push(dep);
+        self.lyt
+            .file_dependencies
+            .push(Source::attach(parsed, &line.text, n, |d, s| {
+                d.source = Some(s)
+            }));
         self.skeleton.push(Skeleton::Slot {
             section: Section::FileDependency,
             eol: line.eol,
@@ -520,13 +518,11 @@ impl Reader {
                 extra,
                 source: None,
             };
-            let mut hook = parsed.clone();
-            hook.source = Some(Box::new(Source {
-                text: line.text.clone(),
-                line: n,
-                parsed,
-            }));
-            self.lyt.doorhooks.push(hook);
+            self.lyt
+                .doorhooks
+                .push(Source::attach(parsed, &line.text, n, |h, s| {
+                    h.source = Some(s)
+                }));
         } else {
             let position = [field(1, "x")?, field(2, "y")?, field(3, "z")?];
             let extra: Vec<String> = toks[4.min(toks.len())..]
@@ -547,12 +543,7 @@ impl Reader {
                 extra,
                 source: None,
             };
-            let mut rec = parsed.clone();
-            rec.source = Some(Box::new(Source {
-                text: line.text.clone(),
-                line: n,
-                parsed,
-            }));
+            let rec = Source::attach(parsed, &line.text, n, |r, s| r.source = Some(s));
             match section {
                 Section::Rooms => self.lyt.rooms.push(rec),
                 Section::Tracks => self.lyt.tracks.push(rec),
