@@ -21,6 +21,7 @@
 pub mod any;
 pub mod bif;
 pub mod bwm;
+pub mod census;
 pub mod cursor;
 pub mod dxt;
 pub mod erf;

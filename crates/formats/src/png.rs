@@ -54,6 +54,7 @@ const DEFLATE_MAX_RATIO: u64 = 1032;
 /// header's size is known to be within [`MAX_PIXELS`] and within what the file's bytes can
 /// inflate to; the decoder writes its rows into it and they are widened to RGBA in place.
 pub fn read(data: &[u8]) -> Result<Png, DecodeError> {
+    crate::census::decoded("png");
     if !data.starts_with(&SIGNATURE) {
         return Err(DecodeError::malformed_at(0, "not a PNG: no PNG signature"));
     }

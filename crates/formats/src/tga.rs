@@ -277,6 +277,7 @@ pub fn read(data: &[u8]) -> Result<Tga, DecodeError> {
 
 /// Reads a TGA file with every part kept ([`TgaFile`]).
 pub fn read_file(data: &[u8]) -> Result<TgaFile, DecodeError> {
+    crate::census::decoded("tga");
     let h = read_header(data)?;
     let mut c = Cursor::at(data, HEADER_SIZE, "image id")?;
     let id = c.bytes(usize::from(h.id_length), "the image id")?.to_vec();

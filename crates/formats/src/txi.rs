@@ -149,6 +149,7 @@ pub struct Txi {
 
 /// Parses a TXI. Never fails: what does not parse becomes a finding.
 pub fn read(data: &[u8]) -> Txi {
+    crate::census::decoded("txi");
     let mut txi = Txi {
         text: data.to_vec(),
         ..Txi::default()

@@ -208,6 +208,7 @@ fn entries(
 impl BifIndex {
     /// Reads the header and tables of a BIF in memory.
     pub fn parse(data: &[u8]) -> Result<BifIndex, DecodeError> {
+        crate::census::decoded("bif");
         let (var, fixed, off) = header(data)?;
         let file_len = data.len() as u64;
         let len = tables_len(var, fixed, off, file_len)?;

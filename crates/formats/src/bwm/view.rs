@@ -61,6 +61,7 @@ fn first_non_finite(b: &[u8]) -> Option<usize> {
 impl<'a> BwmView<'a> {
     /// Validates `data` and returns a view of it.
     pub fn parse(data: &'a [u8]) -> Result<Self, DecodeError> {
+        crate::census::decoded("bwm");
         let dir = read_directory(data)?;
         let mut tables: [&'a [u8]; 9] = [&[]; 9];
         for t in Table::ALL {

@@ -56,6 +56,7 @@ pub struct ErfIndex {
 impl ErfIndex {
     /// Reads the header and tables of `data` (no resource data is copied).
     pub fn parse(data: &[u8]) -> Result<ErfIndex, DecodeError> {
+        crate::census::decoded("erf");
         ErfIndex::parse_tables(data, data.len() as u64)
     }
 

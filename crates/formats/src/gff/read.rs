@@ -49,6 +49,7 @@ pub(crate) struct FieldRecord {
 impl<'a> Tables<'a> {
     /// Checks the header and that every table lies inside the input.
     pub fn parse(data: &'a [u8]) -> Result<Tables<'a>, DecodeError> {
+        crate::census::decoded("gff");
         let Some(head) = data.first_chunk::<{ raw::HEADER_SIZE }>() else {
             return Err(DecodeError::malformed_at(
                 data.len() as u64,

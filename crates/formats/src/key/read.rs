@@ -16,6 +16,7 @@ use crate::restype::{ResRef, ResType};
 /// ids are not checked against the file table here: that is [`validate`](super::validate)'s
 /// job.
 pub fn read(data: &[u8]) -> Result<Key, DecodeError> {
+    crate::census::decoded("key");
     let mut c = Cursor::new(data);
     let magic: [u8; 4] = c.array("file type")?;
     if magic != raw::MAGIC {

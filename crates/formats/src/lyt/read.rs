@@ -35,6 +35,7 @@ const TEXT_CODES: TextCodes = TextCodes {
 /// assert_eq!(lyt::write(&l).unwrap(), text);
 /// ```
 pub fn read(data: &[u8]) -> Result<Lyt, DecodeError> {
+    crate::census::decoded("lyt");
     let framed = text_lines::frame(data);
     text_lines::check_text(&framed, "LYT")?;
     let lines = split_lines(framed.text);

@@ -24,6 +24,7 @@ use crate::trx::{PacketEntry, read_packet_table};
 /// assert_eq!(mdb::read(&bytes).unwrap(), mdb::Mdb::default());
 /// ```
 pub fn read(data: &[u8]) -> Result<Mdb, DecodeError> {
+    crate::census::decoded("mdb");
     let (version_major, version_minor, entries) = read_packet_table(data)?;
     let mut packets = Vec::with_capacity(entries.len());
     for (i, e) in entries.iter().enumerate() {

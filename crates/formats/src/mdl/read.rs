@@ -14,6 +14,7 @@ use crate::error::{DecodeError, ErrorKind, Location};
 /// Errors name the byte offset (of the MDL, or of the MDX for vertex rows) and, inside the node
 /// tree, the node path (`node root/room01/mesh04`).
 pub fn read(mdl: &[u8], mdx: &[u8]) -> Result<Model, DecodeError> {
+    crate::census::decoded("mdl");
     if mdl.len() < FILE_HEADER + MODEL_HEADER {
         return Err(DecodeError::malformed_at(
             mdl.len() as u64,

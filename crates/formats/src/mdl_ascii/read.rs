@@ -34,6 +34,7 @@ const TEXT_CODES: TextCodes = TextCodes {
 /// read as one character each (ISO 8859-1), so Windows-1252 names come back unchanged. All of
 /// these are warnings.
 pub fn read_with_findings(input: &[u8]) -> Result<(Model, Vec<Finding>), DecodeError> {
+    crate::census::decoded("mdl-ascii");
     if u32::try_from(input.len()).is_err() {
         return Err(DecodeError::new(
             ErrorKind::LimitExceeded,

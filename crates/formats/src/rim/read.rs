@@ -46,6 +46,7 @@ pub struct RimIndex {
 impl RimIndex {
     /// Reads the header and the key table of `data` (no resource data is copied).
     pub fn parse(data: &[u8]) -> Result<RimIndex, DecodeError> {
+        crate::census::decoded("rim");
         let mut c = Cursor::new(data);
         let magic: [u8; 4] = c.array("file type")?;
         if magic != raw::MAGIC {

@@ -100,6 +100,7 @@ pub(super) fn layout_of(
 /// not know (unsupported), or fewer bytes than the first level of every layer needs. A chain
 /// shorter than the header says is read as far as the bytes go (`validate` reports it).
 pub fn read(data: &[u8]) -> Result<Tpc, DecodeError> {
+    crate::census::decoded("tpc");
     let header = read_header(data)?;
     let encoding = Encoding::from_header(header.data_size, header.encoding).ok_or_else(|| {
         DecodeError::new(

@@ -120,6 +120,7 @@ fn relocate(e: DecodeError, offset: u64) -> DecodeError {
 /// assert_eq!(trx::read(&bytes).unwrap(), trx::Trx::default());
 /// ```
 pub fn read(data: &[u8]) -> Result<Trx, DecodeError> {
+    crate::census::decoded("trx");
     let (version_major, version_minor, entries) = read_packet_table(data)?;
     // Bound the memory of all walkmeshes together, not only each one: the declared sizes of
     // the ASWM packets (payload offset 8) may add up to at most the file's budget.

@@ -31,6 +31,7 @@ pub(crate) const FINDINGS_PER_CODE: usize = 100;
 /// assert_eq!(twoda::read(&binary).unwrap(), t);
 /// ```
 pub fn read(data: &[u8]) -> Result<TwoDa, DecodeError> {
+    crate::census::decoded("2da");
     let body = data.strip_prefix(&BOM[..]).unwrap_or(data);
     let version = body.get(4..8);
     if version == Some(&VERSION_BINARY[..]) && body.len() == data.len() {

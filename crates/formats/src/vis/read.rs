@@ -43,6 +43,7 @@ const TEXT_CODES: TextCodes = TextCodes {
 /// assert!(!v.is_visible("room_b", "room_a"));
 /// ```
 pub fn read(data: &[u8]) -> Result<Vis, DecodeError> {
+    crate::census::decoded("vis");
     let framed = text_lines::frame(data);
     text_lines::check_text(&framed, "VIS")?;
     let lines = split_lines(framed.text);

@@ -15,6 +15,7 @@ use crate::mdl::tree::{Reserve, Sharing, TreeNode, TreeReader, read_tree};
 /// Errors name the file offset and, inside a node tree, the node path
 /// (`node c_bodak/rootdummy/torso_g`); raw-data errors say `raw data`.
 pub fn read(file: &[u8]) -> Result<Model, DecodeError> {
+    crate::census::decoded("mdl");
     if file.len() < FILE_HEADER + MODEL_HEADER {
         return Err(DecodeError::malformed_at(
             file.len() as u64,
