@@ -48,6 +48,15 @@ fn file_links_against_the_rule() {
         add(&mut sum, f);
     }
     eprintln!("trx: {} files: {sum:?}", trx.len());
+    let flipped: Vec<(&str, usize)> = trx
+        .iter()
+        .filter(|x| x.1.slivers_flipped > 0)
+        .map(|x| (x.0.as_str(), x.1.slivers_flipped))
+        .collect();
+    eprintln!(
+        "trx: slivers flipped in {} files: {flipped:?}",
+        flipped.len()
+    );
     assert!(
         sum.folds > 0 && sum.unlinked_shared > 0,
         "the findings the docs cite: {sum:?}"
@@ -85,4 +94,5 @@ fn add(sum: &mut LinkFindings, f: &LinkFindings) {
     sum.dangling += f.dangling;
     sum.unlinked_shared += f.unlinked_shared;
     sum.joined_otherwise += f.joined_otherwise;
+    sum.slivers_flipped += f.slivers_flipped;
 }

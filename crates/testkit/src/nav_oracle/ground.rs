@@ -7,7 +7,10 @@
 //!   opposite directions once both are put counter-clockwise in plan; of several using an edge,
 //!   the lowest-numbered of each direction pair up, the others see a wall;
 //! - nothing else joins ground: not overlap in plan, not coincident positions under other
-//!   vertex indices, not a vertex of one triangle lying on another's edge.
+//!   vertex indices, not a vertex of one triangle lying on another's edge;
+//! - with a file's links, its slivers (thinner than the coordinates' resolution) are first
+//!   flipped away with the triangle it links them to across their longest edge
+//!   ([`super::slivers`]).
 //!
 //! Around a vertex, the triangles that touch it and are joined through edges leaving it form
 //! a *fan*. A vertex where the ground meets itself only at a point (a pinch) has several fans;
@@ -98,6 +101,9 @@ pub struct LinkFindings {
     /// Of the walked links, those the model's rule does not join (an edge used by three or
     /// more triangles, paired otherwise).
     pub joined_otherwise: usize,
+    /// Slivers flipped away with the triangle the file links them to across their longest
+    /// edge, before the links are read (`super::slivers`).
+    pub slivers_flipped: usize,
 }
 
 impl Ground {
@@ -112,6 +118,15 @@ impl Ground {
             .map(|v| [f64::from(v[0]), f64::from(v[1])])
             .collect();
         let z = vertices.iter().map(|v| f64::from(v[2])).collect();
+        // A file's slivers are flipped away first (`super::slivers`).
+        let flipped = match links {
+            Links::File(file) => Some(super::slivers::flip(vertices, triangles, file)),
+            Links::SharedEdges => None,
+        };
+        let (triangles, links, flips) = match &flipped {
+            Some((t, l, n)) => (t.as_slice(), Links::File(l), *n),
+            None => (triangles, links, 0),
+        };
         let mut flat = Vec::with_capacity(triangles.len());
         let tris: Vec<[u32; 3]> = triangles
             .iter()
@@ -133,6 +148,10 @@ impl Ground {
         let (nb, findings) = match links {
             Links::SharedEdges => (rule, LinkFindings::default()),
             Links::File(file) => file_neighbours(&tris, &flat, file, &rule),
+        };
+        let findings = LinkFindings {
+            slivers_flipped: flips,
+            ..findings
         };
         let part = parts(&nb);
         let mut g = Ground {

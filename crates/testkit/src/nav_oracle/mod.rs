@@ -23,6 +23,7 @@
 mod exact;
 mod ground;
 mod judge;
+mod slivers;
 mod walk;
 
 pub use exact::orient;

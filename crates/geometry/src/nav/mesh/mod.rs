@@ -29,6 +29,22 @@
 //!   face) is left out: it has no neighbours, no point lies in it, and it forms an island of
 //!   its own with zero area.
 //!
+//! # Slivers
+//!
+//! A triangle whose corner opposite its longest plan edge lies within the coordinates' `f32`
+//! resolution (`f32::EPSILON` × the corners' largest coordinate, at least 1) of that edge's
+//! line, in plan and in 3-D, is a *sliver*: the sign of its plan area is rounding noise, so
+//! the side test above may call the file's links round it folds (a fan of slivers filling a
+//! T-junction then cuts the ground along its line). With given links, before the triangles
+//! are oriented, a sliver the file links across its longest edge to a triangle with real area
+//! (of the same region) is flipped with it: the two become the triangles from that
+//! triangle's far corner to the sliver's apex, kept only when both have real area on the far
+//! corner's side. The one holding the edge's lower vertex index takes the sliver's slot; the
+//! links follow their edges. Repeated until none can be flipped, a fan of slivers becomes a
+//! fan of real triangles from the far corner, each edge along the line joined to the
+//! triangle the file links there. Slivers that cannot be flipped stay as they are. A flipped
+//! slot keeps its number but not the surface triangle's corners ([`NavMesh::triangle`]).
+//!
 //! # Fans
 //!
 //! The triangles that touch a vertex and are joined through the edges leaving it form a
@@ -58,6 +74,7 @@
 
 mod build;
 mod locate;
+mod slivers;
 
 pub use locate::SAME_FLOOR;
 
@@ -255,8 +272,12 @@ impl NavMesh {
         }
         let mut vertices = surface.vertices.clone();
         let mut flat = vec![false; n];
-        let mut tris: Vec<[u32; 3]> = surface
-            .triangles
+        let mut given = surface.links.clone();
+        let mut tris = surface.triangles.clone();
+        if !given.is_empty() {
+            slivers::flip(&vertices, &mut tris, &mut given, &surface.regions);
+        }
+        let mut tris: Vec<[u32; 3]> = tris
             .iter()
             .zip(flat.iter_mut())
             .map(|(t, flat)| {
@@ -269,7 +290,7 @@ impl NavMesh {
         let links = if surface.links.is_empty() {
             build::link(&tris, &flat, vertices.len())
         } else {
-            build::link_given(&tris, &flat, &surface.links)
+            build::link_given(&tris, &flat, &given)
         };
         let split = build::split_fans(&mut tris, &links, &flat, vertices.len());
         for &v in &split {
