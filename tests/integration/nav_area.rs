@@ -644,6 +644,10 @@ fn baked_routes_are_never_shorter_than_optimal() {
         fast_ratios[fast_ratios.len() - 1]
     );
     assert!(files_used >= 50, "only {files_used} baked TRX");
+    // 41 before slivers were flipped and file routes joined across them (issue 45), 67 with
+    // the flips alone: a route through a flipped pair stepped between triangles the mesh no
+    // longer joined.
+    assert!(failed <= 16, "{failed} pairs the baked tables do not route");
     assert!(ratios.len() >= 400, "only {} pairs", ratios.len());
 }
 

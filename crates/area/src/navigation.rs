@@ -721,11 +721,81 @@ impl AreaNav {
             self.faces[self.origin[goal.triangle as usize] as usize],
         );
         let route = baked_route(w, s, g)?;
-        route
+        let slots: Vec<u32> = route
             .iter()
             .map(|t| (self.trx_to_mesh.get(t).copied()).ok_or(BakedRouteError::NotWalkable(*t)))
-            .collect()
+            .collect::<Result<_, _>>()?;
+        Ok(join_corridor(&self.set.mesh, &slots))
     }
+}
+
+/// How many triangles [`join_corridor`] may put between two of a route's.
+const MAX_JOIN: usize = 8;
+
+/// A route of mesh triangles made a corridor (each a neighbour of the one before): where
+/// the mesh flipped a sliver with its neighbour (`nav::mesh`, "Slivers"), two triangles the
+/// file joins need not be neighbours in the mesh, though the flipped pair covers the same
+/// ground; they are joined by the fewest neighbours between them (at most [`MAX_JOIN`]), and
+/// a triangle met again cuts the loop it closes. A gap that cannot be joined is left (the
+/// corridor walk then names it).
+fn join_corridor(mesh: &NavMesh, route: &[u32]) -> Vec<u32> {
+    let mut out: Vec<u32> = Vec::with_capacity(route.len());
+    // Where each triangle of `out` is, to cut a loop in one step.
+    let mut at: std::collections::HashMap<u32, usize> = Default::default();
+    let mut push = |out: &mut Vec<u32>, t: u32| match at.get(&t) {
+        Some(&i) => {
+            for u in out.drain(i + 1..) {
+                at.remove(&u);
+            }
+        }
+        None => {
+            at.insert(t, out.len());
+            out.push(t);
+        }
+    };
+    for &t in route {
+        if let Some(&last) = out.last()
+            && last != t
+            && !mesh.neighbours(last).contains(&Some(t))
+        {
+            for u in chain_between(mesh, last, t) {
+                push(&mut out, u);
+            }
+        }
+        push(&mut out, t);
+    }
+    out
+}
+
+/// The triangles strictly between `a` and `b` on a shortest chain of neighbours (breadth
+/// first, at most [`MAX_JOIN`] between them); empty when there is none that short.
+fn chain_between(mesh: &NavMesh, a: u32, b: u32) -> Vec<u32> {
+    let mut parent = std::collections::HashMap::from([(a, a)]);
+    let mut frontier = vec![a];
+    for _ in 0..=MAX_JOIN {
+        let mut next = Vec::new();
+        for &t in &frontier {
+            for u in mesh.neighbours(t).into_iter().flatten() {
+                if parent.contains_key(&u) {
+                    continue;
+                }
+                parent.insert(u, t);
+                if u == b {
+                    let mut chain = Vec::new();
+                    let mut x = t;
+                    while x != a {
+                        chain.push(x);
+                        x = parent[&x];
+                    }
+                    chain.reverse();
+                    return chain;
+                }
+                next.push(u);
+            }
+        }
+        frontier = next;
+    }
+    Vec::new()
 }
 
 /// Smallest plan area (m²) of an island for `nav-unreachable-island`; smaller ones are the
