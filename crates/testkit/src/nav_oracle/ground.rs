@@ -21,7 +21,7 @@ use std::cmp::Ordering;
 use std::collections::HashMap;
 
 /// "None" in the oracle's tables.
-pub const NONE: u32 = u32::MAX;
+pub use super::slivers::NONE;
 
 /// A plan point.
 pub type P2 = [f64; 2];

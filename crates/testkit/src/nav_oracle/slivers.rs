@@ -11,8 +11,10 @@
 //! changes.
 
 use super::exact::orient;
-use super::ground::NONE;
 use std::cmp::Ordering;
+
+/// No triangle: a link to nothing (re-exported by the ground as its `NONE`).
+pub const NONE: u32 = u32::MAX;
 
 type P3 = [f64; 3];
 
